@@ -1,0 +1,115 @@
+/* culvert's OpenCL vendor extensions. Layout after the Khronos cl_ext.h: extension name and
+ * version macros, enums, `_fn`/`_t` function types, and prototypes, which are declared only when
+ * CL_CULVERT_PROTOTYPES is defined (get the functions from
+ * clGetExtensionFunctionAddressForPlatform otherwise; the ICD loaders export none of them).
+ *
+ * PROVISIONAL: the enum values come from one block of 16 (CL_CULVERT_ENUM_BASE) that the Khronos
+ * registry (OpenCL-Docs xml/cl.xml, read at commit a6e3fc6) does not allocate: it hands vendor
+ * blocks out upwards from 0x4000 (the last one then was 0x4290-0x429F) and reserves the rest up
+ * to 0x4FFF for vendor extensions. They may move if Khronos assigns culvert a block. */
+#ifndef CL_CULVERT_H
+#define CL_CULVERT_H
+
+#include <CL/cl.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define CL_CULVERT_ENUM_BASE 0x4F80
+
+/***************************************************************
+ * cl_culvert_host_value: 64-bit slots in mapped pinned host memory that the host and the GPU both
+ * read and write; a queue can wait on the GPU until a slot meets a condition.
+ ***************************************************************/
+#define cl_culvert_host_value                   1
+#define CL_CULVERT_HOST_VALUE_EXTENSION_NAME    "cl_culvert_host_value"
+#define CL_CULVERT_HOST_VALUE_EXTENSION_VERSION CL_MAKE_VERSION(0, 1, 0)
+
+typedef cl_uint cl_host_value_condition;
+
+/* cl_host_value_condition */
+#define CL_HOST_VALUE_GEQ_CULVERT (CL_CULVERT_ENUM_BASE + 0) /* (int64)(slot - value) >= 0 */
+#define CL_HOST_VALUE_EQ_CULVERT  (CL_CULVERT_ENUM_BASE + 1) /* slot == value */
+#define CL_HOST_VALUE_AND_CULVERT (CL_CULVERT_ENUM_BASE + 2) /* (slot & value) != 0 */
+#define CL_HOST_VALUE_NOR_CULVERT (CL_CULVERT_ENUM_BASE + 3) /* ~(slot | value) != 0 */
+
+/* cl_mem_info */
+#define CL_MEM_HOST_VALUE_DEVICE_ADDRESS_CULVERT (CL_CULVERT_ENUM_BASE + 4) /* cl_ulong */
+#define CL_MEM_IS_HOST_VALUE_CULVERT             (CL_CULVERT_ENUM_BASE + 5) /* cl_bool */
+
+/* cl_command_type */
+#define CL_COMMAND_WAIT_HOST_VALUE_CULVERT  (CL_CULVERT_ENUM_BASE + 6)
+#define CL_COMMAND_WRITE_HOST_VALUE_CULVERT (CL_CULVERT_ENUM_BASE + 7)
+
+typedef cl_mem CL_API_CALL clCreateHostValue_t(cl_context context, cl_ulong initial_value,
+                                               cl_int *errcode_ret);
+typedef clCreateHostValue_t *clCreateHostValue_fn;
+
+typedef cl_int CL_API_CALL clSignalHostValue_t(cl_mem host_value, cl_ulong value);
+typedef clSignalHostValue_t *clSignalHostValue_fn;
+
+typedef cl_int CL_API_CALL clLoadHostValue_t(cl_mem host_value, cl_ulong *value);
+typedef clLoadHostValue_t *clLoadHostValue_fn;
+
+typedef cl_int CL_API_CALL clResetHostValue_t(cl_mem host_value);
+typedef clResetHostValue_t *clResetHostValue_fn;
+
+typedef cl_int CL_API_CALL clEnqueueWaitHostValue_t(
+    cl_command_queue queue, cl_mem host_value, cl_ulong value, cl_host_value_condition condition,
+    cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event);
+typedef clEnqueueWaitHostValue_t *clEnqueueWaitHostValue_fn;
+
+typedef cl_int CL_API_CALL clEnqueueWriteHostValue_t(cl_command_queue queue, cl_mem host_value,
+                                                     cl_ulong value,
+                                                     cl_uint num_events_in_wait_list,
+                                                     const cl_event *event_wait_list,
+                                                     cl_event *event);
+typedef clEnqueueWriteHostValue_t *clEnqueueWriteHostValue_fn;
+
+/***************************************************************
+ * cl_culvert_cuda_interop: the CUDA objects behind culvert's OpenCL objects, and queues that wrap
+ * an existing CUstream (culvert neither owns nor destroys it).
+ ***************************************************************/
+#define cl_culvert_cuda_interop                   1
+#define CL_CULVERT_CUDA_INTEROP_EXTENSION_NAME    "cl_culvert_cuda_interop"
+#define CL_CULVERT_CUDA_INTEROP_EXTENSION_VERSION CL_MAKE_VERSION(0, 1, 0)
+
+/* cl_queue_properties key (value: a CUstream cast to cl_queue_properties), and
+ * cl_command_queue_info (returns the CUstream of an in-order queue, as a void *) */
+#define CL_QUEUE_CUDA_STREAM_CULVERT (CL_CULVERT_ENUM_BASE + 8)
+/* cl_event_info: the CUevent recorded after the command (void *), NULL before submission */
+#define CL_EVENT_CUDA_EVENT_CULVERT (CL_CULVERT_ENUM_BASE + 9)
+/* cl_context_info: the CUcontext (void *) of the context's first device */
+#define CL_CONTEXT_CUDA_CONTEXT_CULVERT (CL_CULVERT_ENUM_BASE + 10)
+/* cl_device_info: the CUdevice ordinal (cl_int) */
+#define CL_DEVICE_CUDA_DEVICE_CULVERT (CL_CULVERT_ENUM_BASE + 11)
+
+/***************************************************************
+ * cl_culvert_launch_attributes: clSetKernelExecInfo parameters for CUDA launch attributes.
+ ***************************************************************/
+#define cl_culvert_launch_attributes                   1
+#define CL_CULVERT_LAUNCH_ATTRIBUTES_EXTENSION_NAME    "cl_culvert_launch_attributes"
+#define CL_CULVERT_LAUNCH_ATTRIBUTES_EXTENSION_VERSION CL_MAKE_VERSION(0, 1, 0)
+
+/* size_t[3]: thread-block cluster dimensions, in work-groups ({0,0,0} or {1,1,1}: none) */
+#define CL_KERNEL_EXEC_INFO_CLUSTER_DIMS_CULVERT (CL_CULVERT_ENUM_BASE + 12)
+/* size_t: bytes of dynamic shared memory for PTX kernels that declare `extern .shared` arrays */
+#define CL_KERNEL_EXEC_INFO_EXTRA_SHARED_MEMORY_CULVERT (CL_CULVERT_ENUM_BASE + 13)
+/* cl_bool: launch cooperatively (grid-wide synchronisation) */
+#define CL_KERNEL_EXEC_INFO_COOPERATIVE_CULVERT (CL_CULVERT_ENUM_BASE + 14)
+
+#ifdef CL_CULVERT_PROTOTYPES
+extern CL_API_ENTRY clCreateHostValue_t clCreateHostValue;
+extern CL_API_ENTRY clSignalHostValue_t clSignalHostValue;
+extern CL_API_ENTRY clLoadHostValue_t clLoadHostValue;
+extern CL_API_ENTRY clResetHostValue_t clResetHostValue;
+extern CL_API_ENTRY clEnqueueWaitHostValue_t clEnqueueWaitHostValue;
+extern CL_API_ENTRY clEnqueueWriteHostValue_t clEnqueueWriteHostValue;
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* CL_CULVERT_H */

@@ -1,0 +1,119 @@
+/* Event, marker and barrier entry points. */
+#include "api/entry_points.h"
+#include "core/command.h"
+#include "core/log.h"
+
+cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
+    cl_int err = CL_SUCCESS;
+    /* "CL_INVALID_VALUE if num_events is zero or event_list is NULL." */
+    if (num_events == 0 || !event_list)
+        err = CL_INVALID_VALUE;
+    /* "CL_INVALID_EVENT if event objects specified in event_list are not valid event objects."
+     * / "CL_INVALID_CONTEXT if events specified in event_list do not belong to the same
+     * context." */
+    for (cl_uint i = 0; err == CL_SUCCESS && i < num_events; i++) {
+        if (!cv_is_event(event_list[i]))
+            err = CL_INVALID_EVENT;
+        else if (event_list[i]->context != event_list[0]->context)
+            err = CL_INVALID_CONTEXT;
+    }
+    /* "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the execution status of any of the
+     * events in event_list is a negative integer value." */
+    for (cl_uint i = 0; err == CL_SUCCESS && i < num_events; i++)
+        err = cv_event_wait(event_list[i]);
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_int CL_API_CALL clGetEventInfo(cl_event event, cl_event_info param_name, size_t param_value_size,
+                                  void *param_value, size_t *param_value_size_ret) {
+    cl_int err;
+    /* "CL_INVALID_EVENT if event is a not a valid event object." */
+    if (!cv_is_event(event))
+        err = CL_INVALID_EVENT;
+    else
+        err = cv_event_info(event, param_name,
+                            &CV_INFO(param_value_size, param_value, param_value_size_ret));
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_int CL_API_CALL clRetainEvent(cl_event event) {
+    /* "CL_INVALID_EVENT if event is not a valid event object." */
+    cl_int err = cv_is_event(event) ? CL_SUCCESS : CL_INVALID_EVENT;
+    if (err == CL_SUCCESS)
+        cv_retain(&event->obj);
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_int CL_API_CALL clReleaseEvent(cl_event event) {
+    /* "CL_INVALID_EVENT if event is not a valid event object." */
+    cl_int err = cv_is_event(event) ? CL_SUCCESS : CL_INVALID_EVENT;
+    if (err == CL_SUCCESS)
+        cv_release(&event->obj);
+    CV_API_ERROR(err);
+    return err;
+}
+
+/* Markers and barriers: on an in-order stream both are "everything before me". */
+static cl_int cv_enqueue_sync_point(cl_command_queue q, cl_command_type type, cl_uint n,
+                                    const cl_event *wait, cl_event *event) {
+    cl_int err = CL_SUCCESS;
+    cv_command cmd;
+    /* "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue." */
+    if (!cv_is_queue(q))
+        err = CL_INVALID_COMMAND_QUEUE;
+    else
+        err = cv_check_wait_list(q->context, n, wait);
+    if (err == CL_SUCCESS)
+        err = cv_command_begin(&cmd, q, type, n, wait, event);
+    if (err == CL_SUCCESS)
+        err = cv_command_end(&cmd, CL_SUCCESS, false, event);
+    return err;
+}
+
+cl_int CL_API_CALL clEnqueueMarkerWithWaitList(cl_command_queue command_queue,
+                                               cl_uint num_events_in_wait_list,
+                                               const cl_event *event_wait_list, cl_event *event) {
+    cl_int err = cv_enqueue_sync_point(command_queue, CL_COMMAND_MARKER, num_events_in_wait_list,
+                                       event_wait_list, event);
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_int CL_API_CALL clEnqueueBarrierWithWaitList(cl_command_queue command_queue,
+                                                cl_uint num_events_in_wait_list,
+                                                const cl_event *event_wait_list, cl_event *event) {
+    cl_int err = cv_enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, num_events_in_wait_list,
+                                       event_wait_list, event);
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_int CL_API_CALL clEnqueueMarker(cl_command_queue command_queue, cl_event *event) {
+    /* "CL_INVALID_VALUE if event is a NULL value." */
+    cl_int err = event ? cv_enqueue_sync_point(command_queue, CL_COMMAND_MARKER, 0, NULL, event)
+                       : CL_INVALID_VALUE;
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_int CL_API_CALL clEnqueueBarrier(cl_command_queue command_queue) {
+    cl_int err = cv_enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, 0, NULL, NULL);
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_int CL_API_CALL clEnqueueWaitForEvents(cl_command_queue command_queue, cl_uint num_events,
+                                          const cl_event *event_list) {
+    cl_int err = CL_SUCCESS;
+    /* "CL_INVALID_VALUE if num_events is 0 or event_list is NULL." */
+    if (cv_is_queue(command_queue) && (num_events == 0 || !event_list))
+        err = CL_INVALID_VALUE;
+    else
+        err =
+            cv_enqueue_sync_point(command_queue, CL_COMMAND_BARRIER, num_events, event_list, NULL);
+    CV_API_ERROR(err);
+    return err;
+}

@@ -1,0 +1,96 @@
+#include "core/context.h"
+#include "core/log.h"
+#include "cuda/cu_device.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static void cv_context_destroy(cv_object *obj) {
+    cl_context ctx = (cl_context)obj;
+    /* "the registered callbacks are called in the reverse order in which they were registered" */
+    for (cv_context_destructor *d = ctx->destructors, *next; d; d = next) {
+        next = d->next;
+        d->fn(ctx, d->user_data);
+        free(d);
+    }
+    pthread_mutex_destroy(&ctx->lock);
+    free(ctx->devices);
+    free(ctx->properties);
+    free(ctx);
+}
+
+cl_context cv_context_create(const cl_context_properties *props, size_t num_props,
+                             cl_uint num_devices, const cl_device_id *devices,
+                             cv_context_notify_fn notify, void *user_data, cl_int *err) {
+    cl_context ctx = calloc(1, sizeof *ctx);
+    *err = CL_SUCCESS;
+    if (ctx) {
+        ctx->devices = calloc(num_devices, sizeof *ctx->devices);
+        ctx->properties = num_props ? calloc(num_props, sizeof *ctx->properties) : NULL;
+    }
+    if (!ctx || !ctx->devices || (num_props && !ctx->properties)) {
+        *err = CL_OUT_OF_HOST_MEMORY;
+        if (ctx) {
+            free(ctx->devices);
+            free(ctx->properties);
+            free(ctx);
+        }
+        return NULL;
+    }
+    cv_object_init(&ctx->obj, CV_TAG_CONTEXT, cv_context_destroy);
+    pthread_mutex_init(&ctx->lock, NULL);
+    /* Duplicates in the device list are allowed by the spec and ignored. */
+    for (cl_uint i = 0; i < num_devices; i++)
+        if (!cv_context_has_device(ctx, devices[i]))
+            ctx->devices[ctx->num_devices++] = devices[i];
+    if (num_props)
+        memcpy(ctx->properties, props, num_props * sizeof *props);
+    ctx->num_properties = num_props;
+    ctx->notify = notify;
+    ctx->notify_data = user_data;
+    for (cl_uint i = 0; i < ctx->num_devices && *err == CL_SUCCESS; i++)
+        *err = cvcu_device_bind(ctx->devices[i]->cu);
+    if (*err != CL_SUCCESS) {
+        cv_release(&ctx->obj);
+        ctx = NULL;
+    }
+    return ctx;
+}
+
+bool cv_context_has_device(cl_context ctx, cl_device_id dev) {
+    for (cl_uint i = 0; i < ctx->num_devices; i++)
+        if (ctx->devices[i] == dev)
+            return true;
+    return false;
+}
+
+void cv_context_notify(cl_context ctx, const char *errinfo) {
+    cv_log(CV_LOG_ERROR, "context %p: %s", (void *)ctx, errinfo);
+    if (ctx->notify)
+        ctx->notify(errinfo, NULL, 0, ctx->notify_data);
+}
+
+cl_int cv_context_info(cl_context ctx, cl_context_info param, const cv_info *out) {
+    cl_int err;
+    switch (param) {
+    case CL_CONTEXT_REFERENCE_COUNT:
+        err = cv_info_uint(out, cv_refcount(&ctx->obj));
+        break;
+    case CL_CONTEXT_NUM_DEVICES:
+        err = cv_info_uint(out, ctx->num_devices);
+        break;
+    case CL_CONTEXT_DEVICES:
+        err = cv_info_bytes(out, ctx->devices, ctx->num_devices * sizeof *ctx->devices);
+        break;
+    case CL_CONTEXT_PROPERTIES:
+        err = cv_info_bytes(out, ctx->properties, ctx->num_properties * sizeof *ctx->properties);
+        break;
+    case CL_CONTEXT_CUDA_CONTEXT_CULVERT:
+        err = cv_info_ptr(out, cvcu_device_context(ctx->devices[0]->cu));
+        break;
+    default:
+        err = CL_INVALID_VALUE;
+        break;
+    }
+    return err;
+}

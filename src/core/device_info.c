@@ -1,0 +1,293 @@
+/* clGetDeviceInfo: every OpenCL 3.0 query, answered from the properties the backend read.
+ * Plain values come from tables; the few computed answers from the switch below. */
+#include "core/extensions.h"
+#include "core/nv_ext.h"
+#include "core/platform.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { CV_UINT, CV_ULONG, CV_SIZE, CV_BOOL } cv_kind;
+
+/* Queries answered by a field of cv_device_props. */
+static const struct {
+    cl_device_info param;
+    cv_kind kind;
+    size_t offset;
+    size_t size; /* of the field: cl_uint, cl_ulong or bool */
+} cv_field_queries[] = {
+#define CV_F(param, kind, field)                                                                   \
+    { param, kind, offsetof(cv_device_props, field), sizeof(((cv_device_props *)0)->field) }
+    CV_F(CL_DEVICE_MAX_COMPUTE_UNITS, CV_UINT, compute_units),
+    CV_F(CL_DEVICE_MAX_WORK_GROUP_SIZE, CV_SIZE, max_threads_per_block),
+    CV_F(CL_DEVICE_MAX_CLOCK_FREQUENCY, CV_UINT, clock_mhz),
+    CV_F(CL_DEVICE_MAX_MEM_ALLOC_SIZE, CV_ULONG, max_alloc),
+    CV_F(CL_DEVICE_GLOBAL_MEM_SIZE, CV_ULONG, global_mem),
+    CV_F(CL_DEVICE_GLOBAL_MEM_CACHE_SIZE, CV_ULONG, l2_size),
+    CV_F(CL_DEVICE_MAX_CONSTANT_BUFFER_SIZE, CV_ULONG, const_mem),
+    CV_F(CL_DEVICE_LOCAL_MEM_SIZE, CV_ULONG, local_mem),
+    CV_F(CL_DEVICE_ERROR_CORRECTION_SUPPORT, CV_BOOL, ecc),
+    CV_F(CL_DEVICE_HOST_UNIFIED_MEMORY, CV_BOOL, integrated),
+    CV_F(CL_DEVICE_COMPUTE_CAPABILITY_MAJOR_NV, CV_UINT, cc_major),
+    CV_F(CL_DEVICE_COMPUTE_CAPABILITY_MINOR_NV, CV_UINT, cc_minor),
+    CV_F(CL_DEVICE_REGISTERS_PER_BLOCK_NV, CV_UINT, regs_per_block),
+    CV_F(CL_DEVICE_WARP_SIZE_NV, CV_UINT, warp_size),
+    CV_F(CL_DEVICE_GPU_OVERLAP_NV, CV_BOOL, gpu_overlap),
+    CV_F(CL_DEVICE_KERNEL_EXEC_TIMEOUT_NV, CV_BOOL, exec_timeout),
+    CV_F(CL_DEVICE_INTEGRATED_MEMORY_NV, CV_BOOL, integrated),
+    CV_F(CL_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT_NV, CV_UINT, async_engines),
+    CV_F(CL_DEVICE_PCI_BUS_ID_NV, CV_UINT, pci_bus),
+    CV_F(CL_DEVICE_PCI_SLOT_ID_NV, CV_UINT, pci_device),
+    CV_F(CL_DEVICE_PCI_DOMAIN_ID_NV, CV_UINT, pci_domain),
+#undef CV_F
+};
+
+/* Queries with the same answer on every device culvert drives. */
+static const struct {
+    cl_device_info param;
+    cv_kind kind;
+    cl_ulong value;
+} cv_constant_queries[] = {
+    {CL_DEVICE_TYPE, CV_ULONG, CL_DEVICE_TYPE_GPU},
+    {CL_DEVICE_VENDOR_ID, CV_UINT, 0x10de},
+    {CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS, CV_UINT, 3},
+    /* Vector widths: NVIDIA GPUs are scalar machines; 1 is what their compiler prefers. */
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_CHAR, CV_UINT, 1},
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_SHORT, CV_UINT, 1},
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_INT, CV_UINT, 1},
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, CV_UINT, 1},
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CV_UINT, 1},
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, CV_UINT, 1},
+    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, CV_UINT, 0},
+    {CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, CV_UINT, 1},
+    {CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, CV_UINT, 1},
+    {CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, CV_UINT, 1},
+    {CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, CV_UINT, 1},
+    {CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, CV_UINT, 1},
+    {CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, CV_UINT, 1},
+    {CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, CV_UINT, 0},
+    {CL_DEVICE_ADDRESS_BITS, CV_UINT, 64},
+    /* Images, samplers, pipes, SVM and device-side enqueue are not claimed. */
+    {CL_DEVICE_IMAGE_SUPPORT, CV_BOOL, CL_FALSE},
+    {CL_DEVICE_MAX_READ_IMAGE_ARGS, CV_UINT, 0},
+    {CL_DEVICE_MAX_WRITE_IMAGE_ARGS, CV_UINT, 0},
+    {CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, CV_UINT, 0},
+    {CL_DEVICE_IMAGE2D_MAX_WIDTH, CV_SIZE, 0},
+    {CL_DEVICE_IMAGE2D_MAX_HEIGHT, CV_SIZE, 0},
+    {CL_DEVICE_IMAGE3D_MAX_WIDTH, CV_SIZE, 0},
+    {CL_DEVICE_IMAGE3D_MAX_HEIGHT, CV_SIZE, 0},
+    {CL_DEVICE_IMAGE3D_MAX_DEPTH, CV_SIZE, 0},
+    {CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, CV_SIZE, 0},
+    {CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, CV_SIZE, 0},
+    {CL_DEVICE_MAX_SAMPLERS, CV_UINT, 0},
+    {CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CV_UINT, 0},
+    {CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, CV_UINT, 0},
+    {CL_DEVICE_MAX_PIPE_ARGS, CV_UINT, 0},
+    {CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, CV_UINT, 0},
+    {CL_DEVICE_PIPE_MAX_PACKET_SIZE, CV_UINT, 0},
+    {CL_DEVICE_PIPE_SUPPORT, CV_BOOL, CL_FALSE},
+    {CL_DEVICE_SVM_CAPABILITIES, CV_ULONG, 0},
+    {CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT, CV_UINT, 0},
+    {CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT, CV_UINT, 0},
+    {CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT, CV_UINT, 0},
+    {CL_DEVICE_QUEUE_ON_DEVICE_PROPERTIES, CV_ULONG, 0},
+    {CL_DEVICE_QUEUE_ON_DEVICE_PREFERRED_SIZE, CV_UINT, 0},
+    {CL_DEVICE_QUEUE_ON_DEVICE_MAX_SIZE, CV_UINT, 0},
+    {CL_DEVICE_MAX_ON_DEVICE_QUEUES, CV_UINT, 0},
+    {CL_DEVICE_MAX_ON_DEVICE_EVENTS, CV_UINT, 0},
+    {CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, CV_ULONG, 0},
+    /* CUDA's kernel parameter space (4 KiB + the launch-info block culvert appends). */
+    {CL_DEVICE_MAX_PARAMETER_SIZE, CV_SIZE, 4096},
+    /* cuMemAlloc returns 256-byte aligned memory; sub-buffers must keep that (in bits). */
+    {CL_DEVICE_MEM_BASE_ADDR_ALIGN, CV_UINT, 256 * 8},
+    {CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, CV_UINT, 128},
+    {CL_DEVICE_SINGLE_FP_CONFIG, CV_ULONG,
+     CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+         CL_FP_ROUND_TO_INF | CL_FP_FMA},
+    {CL_DEVICE_DOUBLE_FP_CONFIG, CV_ULONG, 0},
+    {CL_DEVICE_HALF_FP_CONFIG, CV_ULONG, 0},
+    {CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, CV_UINT, CL_READ_WRITE_CACHE},
+    {CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, CV_UINT, 128},
+    {CL_DEVICE_MAX_CONSTANT_ARGS, CV_UINT, 9},
+    {CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, CV_SIZE, 0},
+    {CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, CV_SIZE, 0},
+    {CL_DEVICE_LOCAL_MEM_TYPE, CV_UINT, CL_LOCAL},
+    /* cuEventElapsedTime resolves about half a microsecond. */
+    {CL_DEVICE_PROFILING_TIMER_RESOLUTION, CV_SIZE, 500},
+    {CL_DEVICE_ENDIAN_LITTLE, CV_BOOL, CL_TRUE},
+    {CL_DEVICE_AVAILABLE, CV_BOOL, CL_TRUE},
+    /* The OpenCL C compiler arrives with its own issue; until then programs come from PTX. */
+    {CL_DEVICE_COMPILER_AVAILABLE, CV_BOOL, CL_FALSE},
+    {CL_DEVICE_LINKER_AVAILABLE, CV_BOOL, CL_FALSE},
+    {CL_DEVICE_EXECUTION_CAPABILITIES, CV_ULONG, CL_EXEC_KERNEL},
+    {CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, CV_ULONG, CL_QUEUE_PROFILING_ENABLE},
+    {CL_DEVICE_PRINTF_BUFFER_SIZE, CV_SIZE, 1024 * 1024},
+    {CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, CV_BOOL, CL_TRUE},
+    {CL_DEVICE_PARTITION_MAX_SUB_DEVICES, CV_UINT, 0},
+    {CL_DEVICE_PARTITION_AFFINITY_DOMAIN, CV_ULONG, 0},
+    {CL_DEVICE_REFERENCE_COUNT, CV_UINT, 1},
+    {CL_DEVICE_MAX_NUM_SUB_GROUPS, CV_UINT, 0},
+    {CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, CV_BOOL, CL_FALSE},
+    {CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, CV_ULONG,
+     CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP},
+    {CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, CV_ULONG,
+     CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
+         CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP},
+    {CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CV_BOOL, CL_FALSE},
+    {CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, CV_BOOL, CL_FALSE},
+    {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CV_BOOL, CL_FALSE},
+    {CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, CV_SIZE, 32},
+    {CL_DEVICE_NUMERIC_VERSION, CV_UINT, CL_MAKE_VERSION(3, 0, 0)},
+    {CL_DEVICE_LUID_VALID_KHR, CV_BOOL, CL_FALSE},
+    {CL_DEVICE_NODE_MASK_KHR, CV_UINT, 0},
+};
+
+/* Constant strings. */
+static const struct {
+    cl_device_info param;
+    const char *value;
+} cv_string_queries[] = {
+    {CL_DEVICE_VENDOR, "NVIDIA Corporation"},
+    {CL_DEVICE_PROFILE, "FULL_PROFILE"},
+    {CL_DEVICE_OPENCL_C_VERSION, "OpenCL C 1.2 "},
+    {CL_DEVICE_BUILT_IN_KERNELS, ""},
+    {CL_DEVICE_IL_VERSION, ""},
+    /* No Khronos conformance submission has been made. */
+    {CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED, "v0000-01-01-00"},
+};
+
+static cl_int cv_write_kind(const cv_info *out, cv_kind kind, cl_ulong v) {
+    cl_int err;
+    switch (kind) {
+    case CV_UINT:
+        err = cv_info_uint(out, (cl_uint)v);
+        break;
+    case CV_ULONG:
+        err = cv_info_ulong(out, v);
+        break;
+    case CV_SIZE:
+        err = cv_info_size(out, (size_t)v);
+        break;
+    default:
+        err = cv_info_bool(out, v ? CL_TRUE : CL_FALSE);
+        break;
+    }
+    return err;
+}
+
+static cl_ulong cv_read_field(const cv_device_props *p, size_t offset, size_t size) {
+    const char *f = (const char *)p + offset;
+    cl_ulong v;
+    if (size == sizeof(cl_ulong))
+        v = *(const cl_ulong *)f;
+    else if (size == sizeof(cl_uint))
+        v = *(const cl_uint *)f;
+    else
+        v = *(const bool *)f;
+    return v;
+}
+
+/* Answers the queries the tables cannot; CL_INVALID_VALUE for unknown ones. */
+static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const cv_info *out) {
+    const cv_device_props *p = &d->props;
+    char buf[512];
+    cl_int err;
+    switch (param) {
+    case CL_DEVICE_MAX_WORK_ITEM_SIZES: {
+        size_t sizes[3] = {p->max_block_dim[0], p->max_block_dim[1], p->max_block_dim[2]};
+        err = cv_info_bytes(out, sizes, sizeof sizes);
+        break;
+    }
+    case CL_DEVICE_NAME:
+        err = cv_info_str(out, p->name);
+        break;
+    case CL_DEVICE_VERSION:
+        snprintf(buf, sizeof buf, "OpenCL 3.0 culvert %s (CUDA %d.%d)", CV_VERSION_STRING,
+                 p->driver_version / 1000, p->driver_version % 1000 / 10);
+        err = cv_info_str(out, buf);
+        break;
+    case CL_DRIVER_VERSION:
+        snprintf(buf, sizeof buf, "%s (CUDA %d.%d)", CV_VERSION_STRING, p->driver_version / 1000,
+                 p->driver_version % 1000 / 10);
+        err = cv_info_str(out, buf);
+        break;
+    case CL_DEVICE_PLATFORM:
+        err = cv_info_ptr(out, d->platform);
+        break;
+    case CL_DEVICE_PARENT_DEVICE:
+        err = cv_info_ptr(out, NULL);
+        break;
+    case CL_DEVICE_EXTENSIONS:
+        err = cv_info_str(out, d->extensions ? d->extensions : "");
+        break;
+    case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
+        const cv_device_props *one = p;
+        size_t n = 0;
+        cl_name_version *v = cv_extension_versions(&one, 1, false, &n);
+        err = v ? cv_info_bytes(out, v, n * sizeof *v) : CL_OUT_OF_HOST_MEMORY;
+        free(v);
+        break;
+    }
+    case CL_DEVICE_OPENCL_C_ALL_VERSIONS: {
+        static const cl_name_version versions[] = {
+            {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
+            {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
+            {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
+        };
+        err = cv_info_bytes(out, versions, sizeof versions);
+        break;
+    }
+    case CL_DEVICE_OPENCL_C_FEATURES:
+    case CL_DEVICE_ILS_WITH_VERSION:
+    case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
+    case CL_DEVICE_PARTITION_TYPE:
+        /* Nothing claimed: an empty array. */
+        err = cv_info_bytes(out, NULL, 0);
+        break;
+    case CL_DEVICE_PARTITION_PROPERTIES: {
+        /* "If the device cannot be partitioned ... a value of 0 will be returned." */
+        cl_device_partition_property none = 0;
+        err = cv_info_bytes(out, &none, sizeof none);
+        break;
+    }
+    case CL_DEVICE_UUID_KHR:
+        err = cv_info_bytes(out, p->uuid, CL_UUID_SIZE_KHR);
+        break;
+    case CL_DRIVER_UUID_KHR: {
+        /* Identifies culvert's build, so caches keyed by it change with culvert. */
+        cl_uchar uuid[CL_UUID_SIZE_KHR] = "culvert-" CV_VERSION_STRING;
+        err = cv_info_bytes(out, uuid, sizeof uuid);
+        break;
+    }
+    case CL_DEVICE_LUID_KHR: {
+        cl_uchar luid[CL_LUID_SIZE_KHR] = {0};
+        err = cv_info_bytes(out, luid, sizeof luid);
+        break;
+    }
+    case CL_DEVICE_PCI_BUS_INFO_KHR: {
+        cl_device_pci_bus_info_khr bus = {p->pci_domain, p->pci_bus, p->pci_device, 0};
+        err = cv_info_bytes(out, &bus, sizeof bus);
+        break;
+    }
+    default:
+        err = CL_INVALID_VALUE;
+        break;
+    }
+    return err;
+}
+
+cl_int cv_device_info(cl_device_id d, cl_device_info param, const cv_info *out) {
+    for (size_t i = 0; i < sizeof cv_field_queries / sizeof cv_field_queries[0]; i++)
+        if (cv_field_queries[i].param == param)
+            return cv_write_kind(
+                out, cv_field_queries[i].kind,
+                cv_read_field(&d->props, cv_field_queries[i].offset, cv_field_queries[i].size));
+    for (size_t i = 0; i < sizeof cv_constant_queries / sizeof cv_constant_queries[0]; i++)
+        if (cv_constant_queries[i].param == param)
+            return cv_write_kind(out, cv_constant_queries[i].kind, cv_constant_queries[i].value);
+    for (size_t i = 0; i < sizeof cv_string_queries / sizeof cv_string_queries[0]; i++)
+        if (cv_string_queries[i].param == param)
+            return cv_info_str(out, cv_string_queries[i].value);
+    return cv_device_info_special(d, param, out);
+}

@@ -1,0 +1,81 @@
+#include "core/extensions.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static bool cv_has_stream_mem_ops64(const cv_device_props *p) {
+    return p->stream_mem_ops64 && p->can_map_host;
+}
+
+static const cv_extension cv_extension_table[] = {
+    {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0), true, NULL},
+    {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0), false, NULL},
+    {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0), false, NULL},
+    {"cl_khr_pci_bus_info", CL_MAKE_VERSION(1, 0, 0), false, NULL},
+    {"cl_nv_device_attribute_query", CL_MAKE_VERSION(1, 0, 0), false, NULL},
+    /* Listed once the feature lands; the predicate keeps devices without it honest. */
+    {"cl_culvert_host_value", CL_MAKE_VERSION(0, 0, 0), false, cv_has_stream_mem_ops64},
+};
+
+/* A zero version marks an entry whose implementation has not landed: never listed. */
+static bool cv_extension_ready(const cv_extension *e) {
+    return e->version != 0;
+}
+
+const cv_extension *cv_extensions(size_t *count) {
+    *count = sizeof cv_extension_table / sizeof cv_extension_table[0];
+    return cv_extension_table;
+}
+
+bool cv_extension_supported(const cv_extension *e, const cv_device_props *props) {
+    return cv_extension_ready(e) && (e->supported == NULL || e->supported(props));
+}
+
+static bool cv_extension_listed(const cv_extension *e, const cv_device_props *const *devices,
+                                size_t n, bool platform) {
+    if (!cv_extension_ready(e))
+        return false;
+    if (e->platform_only)
+        return platform;
+    /* A platform lists what every one of its devices has. */
+    for (size_t i = 0; i < n; i++)
+        if (!cv_extension_supported(e, devices[i]))
+            return false;
+    return true;
+}
+
+char *cv_extension_string(const cv_device_props *const *devices, size_t n, bool platform) {
+    size_t count, len = 1;
+    const cv_extension *t = cv_extensions(&count);
+    for (size_t i = 0; i < count; i++)
+        len += strlen(t[i].name) + 1;
+    char *s = calloc(1, len);
+    if (!s)
+        return NULL;
+    for (size_t i = 0; i < count; i++) {
+        if (!cv_extension_listed(&t[i], devices, n, platform))
+            continue;
+        if (*s)
+            strcat(s, " ");
+        strcat(s, t[i].name);
+    }
+    return s;
+}
+
+cl_name_version *cv_extension_versions(const cv_device_props *const *devices, size_t n,
+                                       bool platform, size_t *count) {
+    size_t total;
+    const cv_extension *t = cv_extensions(&total);
+    cl_name_version *v = calloc(total ? total : 1, sizeof *v);
+    *count = 0;
+    if (!v)
+        return NULL;
+    for (size_t i = 0; i < total; i++) {
+        if (!cv_extension_listed(&t[i], devices, n, platform))
+            continue;
+        v[*count].version = t[i].version;
+        strncpy(v[*count].name, t[i].name, CL_NAME_VERSION_MAX_NAME_SIZE - 1);
+        (*count)++;
+    }
+    return v;
+}

@@ -1,0 +1,49 @@
+/* CUresult -> cl_int in one table. */
+#include "core/log.h"
+#include "cuda/cu_driver.h"
+
+static const struct {
+    CUresult cu;
+    cl_int cl;
+} cvcu_error_table[] = {
+    {CUDA_SUCCESS, CL_SUCCESS},
+    {CUDA_ERROR_OUT_OF_MEMORY, CL_MEM_OBJECT_ALLOCATION_FAILURE},
+    {CUDA_ERROR_NOT_INITIALIZED, CL_DEVICE_NOT_AVAILABLE},
+    {CUDA_ERROR_DEINITIALIZED, CL_DEVICE_NOT_AVAILABLE},
+    {CUDA_ERROR_NO_DEVICE, CL_DEVICE_NOT_FOUND},
+    {CUDA_ERROR_INVALID_DEVICE, CL_INVALID_DEVICE},
+    {CUDA_ERROR_DEVICE_UNAVAILABLE, CL_DEVICE_NOT_AVAILABLE},
+    {CUDA_ERROR_INVALID_IMAGE, CL_INVALID_BINARY},
+    {CUDA_ERROR_NO_BINARY_FOR_GPU, CL_INVALID_BINARY},
+    {CUDA_ERROR_INVALID_PTX, CL_BUILD_PROGRAM_FAILURE},
+    {CUDA_ERROR_UNSUPPORTED_PTX_VERSION, CL_BUILD_PROGRAM_FAILURE},
+    {CUDA_ERROR_JIT_COMPILER_NOT_FOUND, CL_COMPILER_NOT_AVAILABLE},
+    {CUDA_ERROR_JIT_COMPILATION_DISABLED, CL_COMPILER_NOT_AVAILABLE},
+    {CUDA_ERROR_NOT_FOUND, CL_INVALID_KERNEL_NAME},
+    {CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, CL_OUT_OF_RESOURCES},
+    {CUDA_ERROR_INVALID_VALUE, CL_INVALID_VALUE},
+    {CUDA_ERROR_LAUNCH_FAILED, CL_OUT_OF_RESOURCES},
+    {CUDA_ERROR_ILLEGAL_ADDRESS, CL_OUT_OF_RESOURCES},
+    {CUDA_ERROR_LAUNCH_TIMEOUT, CL_OUT_OF_RESOURCES},
+    {CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED, CL_INVALID_HOST_PTR},
+    {CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED, CL_INVALID_HOST_PTR},
+    {CUDA_ERROR_NOT_SUPPORTED, CL_INVALID_OPERATION},
+    {CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE, CL_INVALID_WORK_GROUP_SIZE},
+};
+
+cl_int cvcu_error(CUresult r, cl_int fallback, const char *what) {
+    if (r == CUDA_SUCCESS)
+        return CL_SUCCESS;
+    cl_int cl = fallback;
+    for (size_t i = 0; i < sizeof cvcu_error_table / sizeof cvcu_error_table[0]; i++) {
+        if (cvcu_error_table[i].cu == r) {
+            cl = cvcu_error_table[i].cl;
+            break;
+        }
+    }
+    const char *name = "?";
+    if (cvcu.cuGetErrorName)
+        cvcu.cuGetErrorName(r, &name);
+    cv_log(CV_LOG_ERROR, "%s failed: %s (%d) -> %d", what, name, (int)r, (int)cl);
+    return cl;
+}

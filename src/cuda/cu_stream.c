@@ -1,0 +1,64 @@
+#include "cuda/cu_stream.h"
+#include "cuda/cu_driver.h"
+
+#define CVCU_STREAM(s) ((CUstream)(s))
+#define CVCU_EVENT(e)  ((CUevent)(e))
+
+cl_int cvcu_stream_create(int priority, cvcu_stream **out) {
+    CUstream s = NULL;
+    /* Non-blocking: never serialised with the legacy default stream other libraries may use. */
+    cl_int err = CVCU_CALL(cvcu.cuStreamCreateWithPriority(&s, CU_STREAM_NON_BLOCKING, priority),
+                           CL_OUT_OF_RESOURCES);
+    *out = (cvcu_stream *)s;
+    return err;
+}
+
+void cvcu_stream_destroy(cvcu_stream *s) {
+    if (s)
+        CVCU_CALL(cvcu.cuStreamDestroy(CVCU_STREAM(s)), CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_stream_sync(cvcu_stream *s) {
+    return CVCU_CALL(cvcu.cuStreamSynchronize(CVCU_STREAM(s)), CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_stream_query(cvcu_stream *s) {
+    CUresult r = cvcu.cuStreamQuery(CVCU_STREAM(s));
+    return r == CUDA_ERROR_NOT_READY ? CL_SUBMITTED : CVCU_CALL(r, CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_stream_wait_event(cvcu_stream *s, cvcu_event *e) {
+    return CVCU_CALL(cvcu.cuStreamWaitEvent(CVCU_STREAM(s), CVCU_EVENT(e), 0), CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_event_create(bool timing, bool blocking, cvcu_event **out) {
+    CUevent e = NULL;
+    unsigned flags =
+        (timing ? 0 : CU_EVENT_DISABLE_TIMING) | (blocking ? CU_EVENT_BLOCKING_SYNC : 0);
+    cl_int err = CVCU_CALL(cvcu.cuEventCreate(&e, flags), CL_OUT_OF_RESOURCES);
+    *out = (cvcu_event *)e;
+    return err;
+}
+
+void cvcu_event_destroy(cvcu_event *e) {
+    if (e)
+        CVCU_CALL(cvcu.cuEventDestroy(CVCU_EVENT(e)), CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_event_record(cvcu_event *e, cvcu_stream *s) {
+    return CVCU_CALL(cvcu.cuEventRecord(CVCU_EVENT(e), CVCU_STREAM(s)), CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_event_query(cvcu_event *e) {
+    CUresult r = cvcu.cuEventQuery(CVCU_EVENT(e));
+    return r == CUDA_ERROR_NOT_READY ? CL_SUBMITTED : CVCU_CALL(r, CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_event_sync(cvcu_event *e) {
+    return CVCU_CALL(cvcu.cuEventSynchronize(CVCU_EVENT(e)), CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_event_elapsed_ms(cvcu_event *start, cvcu_event *end, float *ms) {
+    return CVCU_CALL(cvcu.cuEventElapsedTime(ms, CVCU_EVENT(start), CVCU_EVENT(end)),
+                     CL_PROFILING_INFO_NOT_AVAILABLE);
+}

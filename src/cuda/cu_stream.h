@@ -1,0 +1,32 @@
+/* Streams and events of the backend. The opaque handles are the CUDA handles themselves
+ * (CUstream, CUevent), so passing them costs nothing. */
+#ifndef CV_CUDA_STREAM_H
+#define CV_CUDA_STREAM_H
+
+#include "api/cl_headers.h"
+#include <stdbool.h>
+
+struct cvcu_device;
+typedef struct cvcu_stream cvcu_stream;
+typedef struct cvcu_event cvcu_event;
+
+/* priority: CUDA's number (lower is higher priority; 0 is the default). */
+cl_int cvcu_stream_create(int priority, cvcu_stream **out);
+void cvcu_stream_destroy(cvcu_stream *s);
+cl_int cvcu_stream_sync(cvcu_stream *s);
+/* CL_COMPLETE when everything enqueued has finished, CL_SUBMITTED while work is pending. */
+cl_int cvcu_stream_query(cvcu_stream *s);
+cl_int cvcu_stream_wait_event(cvcu_stream *s, cvcu_event *e);
+
+/* timing: the event can be used for elapsed times (costs a little more to record). blocking: a
+ * host wait on it sleeps instead of spinning. */
+cl_int cvcu_event_create(bool timing, bool blocking, cvcu_event **out);
+void cvcu_event_destroy(cvcu_event *e);
+cl_int cvcu_event_record(cvcu_event *e, cvcu_stream *s);
+/* CL_COMPLETE, CL_SUBMITTED, or a negative error of the work before it. */
+cl_int cvcu_event_query(cvcu_event *e);
+cl_int cvcu_event_sync(cvcu_event *e);
+/* Milliseconds from start to end, as cuEventElapsedTime. */
+cl_int cvcu_event_elapsed_ms(cvcu_event *start, cvcu_event *end, float *ms);
+
+#endif
