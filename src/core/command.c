@@ -1,6 +1,8 @@
 #include "core/command.h"
 #include "cuda/cu_device.h"
 
+#include <stdlib.h>
+
 cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type type, cl_uint num_wait,
                         const cl_event *wait_list, cl_event *event_ret) {
     cl_int err = CL_SUCCESS;
@@ -45,4 +47,36 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
             cv_release(&cmd->event->obj);
     }
     return err;
+}
+
+/* Simple first version: kept objects are dropped when the queue is next finished (or destroyed),
+ * which is always after the command completed. */
+struct cv_kept {
+    cv_object *obj;
+    struct cv_kept *next;
+};
+
+cl_int cv_command_keep(cv_command *cmd, cv_object *obj) {
+    struct cv_kept *k = malloc(sizeof *k);
+    cl_int err = k ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (k) {
+        cv_hold(obj);
+        k->obj = obj;
+        k->next = cmd->queue->kept;
+        cmd->queue->kept = k;
+    }
+    return err;
+}
+
+void cv_queue_drop_kept(cl_command_queue q) {
+    pthread_mutex_lock(&q->lock);
+    struct cv_kept *k = q->kept;
+    q->kept = NULL;
+    pthread_mutex_unlock(&q->lock);
+    while (k) {
+        struct cv_kept *next = k->next;
+        cv_unhold(k->obj);
+        free(k);
+        k = next;
+    }
 }

@@ -20,5 +20,8 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
 /* status: the result of putting the work on the stream. On success the event (if asked for) is
  * stored in *event_ret; with blocking, returns once the command completed. */
 cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *event_ret);
+/* Keeps obj alive (a hold) until the command has finished on the GPU: what a command uses must
+ * outlive the application's last release. Call between begin and end. */
+cl_int cv_command_keep(cv_command *cmd, cv_object *obj);
 
 #endif

@@ -12,6 +12,7 @@ static void cv_queue_destroy(cv_object *obj) {
         cvcu_stream_sync(q->stream);
         cvcu_stream_destroy(q->stream);
     }
+    cv_queue_drop_kept(q);
     pthread_mutex_destroy(&q->lock);
     cv_unhold(&q->context->obj);
     free(q->property_list);
@@ -54,6 +55,8 @@ cl_int cv_queue_finish(cl_command_queue q) {
     cl_int err = cvcu_device_bind(q->device->cu);
     if (err == CL_SUCCESS)
         err = cvcu_stream_sync(q->stream);
+    if (err == CL_SUCCESS)
+        cv_queue_drop_kept(q);
     return err;
 }
 

@@ -14,6 +14,8 @@ struct _cl_command_queue {
     size_t num_properties;
     cvcu_stream *stream;
     pthread_mutex_t lock; /* orders enqueues from several host threads */
+    /* Objects held for commands in flight, dropped once the stream has passed them. */
+    struct cv_kept *kept;
 };
 
 static inline bool cv_is_queue(const void *h) {
@@ -26,5 +28,7 @@ cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev,
 cl_int cv_queue_info(cl_command_queue q, cl_command_queue_info param, const cv_info *out);
 cl_int cv_queue_finish(cl_command_queue q);
 cl_int cv_queue_flush(cl_command_queue q);
+/* Drops the holds of cv_command_keep; call only once the queue's work has completed. */
+void cv_queue_drop_kept(cl_command_queue q);
 
 #endif

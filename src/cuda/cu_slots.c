@@ -1,0 +1,106 @@
+#include "cuda/cu_slots.h"
+#include "cuda/cu_driver.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+
+/* One pinned page holds this many slots; free slots form a list through their own memory. */
+#define CVCU_SLOT_PAGE  4096
+#define CVCU_SLOTS_PAGE (CVCU_SLOT_PAGE / sizeof(uint64_t))
+
+typedef struct cvcu_slot_page {
+    uint64_t *host;
+    CUdeviceptr device;
+    struct cvcu_slot_page *next;
+} cvcu_slot_page;
+
+typedef struct cvcu_free_slot {
+    cvcu_slot slot;
+    struct cvcu_free_slot *next;
+} cvcu_free_slot;
+
+static pthread_mutex_t cvcu_slot_lock = PTHREAD_MUTEX_INITIALIZER;
+static cvcu_slot_page *cvcu_slot_pages;
+static cvcu_free_slot *cvcu_free_slots;
+
+static cl_int cvcu_slot_grow(void) {
+    void *host = NULL;
+    CUdeviceptr dev = 0;
+    cvcu_slot_page *page = calloc(1, sizeof *page);
+    cvcu_free_slot *list = calloc(CVCU_SLOTS_PAGE, sizeof *list);
+    cl_int err = page && list ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS)
+        err = CVCU_CALL(cvcu.cuMemHostAlloc(&host, CVCU_SLOT_PAGE,
+                                            CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE),
+                        CL_OUT_OF_HOST_MEMORY);
+    if (err == CL_SUCCESS) {
+        err = CVCU_CALL(cvcu.cuMemHostGetDevicePointer(&dev, host, 0), CL_OUT_OF_RESOURCES);
+        if (err != CL_SUCCESS)
+            cvcu.cuMemFreeHost(host);
+    }
+    if (err != CL_SUCCESS) {
+        free(page);
+        free(list);
+        return err;
+    }
+    page->host = host;
+    page->device = dev;
+    page->next = cvcu_slot_pages;
+    cvcu_slot_pages = page;
+    /* The list nodes live as long as the page: slots are handed out by value. */
+    for (size_t i = 0; i < CVCU_SLOTS_PAGE; i++) {
+        list[i].slot.host = (_Atomic uint64_t *)&page->host[i];
+        list[i].slot.device = (cl_ulong)(dev + i * sizeof(uint64_t));
+        list[i].next = i + 1 < CVCU_SLOTS_PAGE ? &list[i + 1] : cvcu_free_slots;
+    }
+    cvcu_free_slots = list;
+    return CL_SUCCESS;
+}
+
+/* Slots by value need their node back on free: nodes are found from the host address. */
+static cvcu_free_slot *cvcu_spare_nodes;
+
+cl_int cvcu_slot_alloc(cvcu_slot *out) {
+    cl_int err = CL_SUCCESS;
+    pthread_mutex_lock(&cvcu_slot_lock);
+    if (!cvcu_free_slots)
+        err = cvcu_slot_grow();
+    if (err == CL_SUCCESS) {
+        cvcu_free_slot *n = cvcu_free_slots;
+        cvcu_free_slots = n->next;
+        *out = n->slot;
+        n->next = cvcu_spare_nodes;
+        cvcu_spare_nodes = n;
+        atomic_store_explicit(out->host, 0, memory_order_release);
+    }
+    pthread_mutex_unlock(&cvcu_slot_lock);
+    return err;
+}
+
+void cvcu_slot_free(cvcu_slot *slot) {
+    if (!slot || !slot->host)
+        return;
+    pthread_mutex_lock(&cvcu_slot_lock);
+    cvcu_free_slot *n = cvcu_spare_nodes;
+    if (n) {
+        cvcu_spare_nodes = n->next;
+        n->slot = *slot;
+        n->next = cvcu_free_slots;
+        cvcu_free_slots = n;
+    }
+    pthread_mutex_unlock(&cvcu_slot_lock);
+    slot->host = NULL;
+    slot->device = 0;
+}
+
+cl_int cvcu_stream_wait_value(cvcu_stream *s, cl_ulong address, cl_ulong value,
+                              cvcu_wait_condition cond) {
+    return CVCU_CALL(cvcu.cuStreamWaitValue64((CUstream)s, (CUdeviceptr)address, value,
+                                              (unsigned)cond),
+                     CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_stream_write_value(cvcu_stream *s, cl_ulong address, cl_ulong value) {
+    return CVCU_CALL(cvcu.cuStreamWriteValue64((CUstream)s, (CUdeviceptr)address, value, 0),
+                     CL_OUT_OF_RESOURCES);
+}
