@@ -5,6 +5,7 @@
 #define CV_COMPILER_H
 
 #include "api/cl_headers.h"
+#include <stdbool.h>
 #include <stddef.h>
 
 /* An embedded header for clCompileProgram (input_headers / header_include_names). */

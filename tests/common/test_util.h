@@ -1,0 +1,56 @@
+/* What every culvert test program shares: assertions that count, and finding culvert. */
+#ifndef CV_TEST_UTIL_H
+#define CV_TEST_UTIL_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#include <CL/cl.h>
+#include <CL/cl_ext.h>
+#include <CL/cl_culvert.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#define CV_TEST_SKIP 77
+
+extern int cv_test_failures;
+extern int cv_test_checks;
+
+/* CHECK(cond): records a failure (with file:line and the condition) and goes on. */
+#define CHECK(cond)                                                                                \
+    do {                                                                                           \
+        cv_test_checks++;                                                                          \
+        if (!(cond)) {                                                                             \
+            cv_test_failures++;                                                                    \
+            fprintf(stderr, "%s:%d: CHECK failed: %s\n", __FILE__, __LINE__, #cond);               \
+        }                                                                                          \
+    } while (0)
+
+/* CHECK_ERR(expected, expr): expr is a cl_int that must equal expected. */
+#define CHECK_ERR(expected, expr)                                                                  \
+    do {                                                                                           \
+        cl_int cv_got_ = (expr);                                                                   \
+        cv_test_checks++;                                                                          \
+        if (cv_got_ != (expected)) {                                                               \
+            cv_test_failures++;                                                                    \
+            fprintf(stderr, "%s:%d: %s returned %d, expected %s (%d)\n", __FILE__, __LINE__,       \
+                    #expr, (int)cv_got_, #expected, (int)(expected));                              \
+        }                                                                                          \
+    } while (0)
+
+/* REQUIRE(cond): like CHECK, but ends the test (failed) when cond does not hold. */
+#define REQUIRE(cond)                                                                              \
+    do {                                                                                           \
+        CHECK(cond);                                                                               \
+        if (!(cond))                                                                               \
+            exit(cv_test_report(__FILE__));                                                        \
+    } while (0)
+
+/* The culvert platform, or NULL when the loader shows none (no GPU or no driver). */
+cl_platform_id cv_test_culvert_platform(void);
+/* The first culvert GPU device; exits with CV_TEST_SKIP (77) when there is none. */
+cl_device_id cv_test_gpu_device_or_skip(cl_platform_id *platform_out);
+/* Prints "name: N checks, M failed" and returns the exit code (0 or 1). */
+int cv_test_report(const char *name);
+/* An extension function of the culvert platform, by name; exits failed if missing. */
+void *cv_test_ext_fn(cl_platform_id platform, const char *name);
+
+#endif
