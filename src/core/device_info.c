@@ -97,8 +97,6 @@ static const struct {
     {CL_DEVICE_MAX_ON_DEVICE_QUEUES, CV_UINT, 0},
     {CL_DEVICE_MAX_ON_DEVICE_EVENTS, CV_UINT, 0},
     {CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, CV_ULONG, 0},
-    /* CUDA's kernel parameter space (4 KiB + the launch-info block culvert appends). */
-    {CL_DEVICE_MAX_PARAMETER_SIZE, CV_SIZE, 4096},
     /* cuMemAlloc returns 256-byte aligned memory; sub-buffers must keep that (in bits). */
     {CL_DEVICE_MEM_BASE_ADDR_ALIGN, CV_UINT, 256 * 8},
     {CL_DEVICE_MIN_DATA_TYPE_ALIGN_SIZE, CV_UINT, 128},
@@ -214,6 +212,18 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         break;
     case CL_DEVICE_PLATFORM:
         err = cv_info_ptr(out, d->platform);
+        break;
+    case CL_DEVICE_CUDA_DEVICE_CULVERT:
+        err = cv_info_int(out, p->ordinal);
+        break;
+    case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
+        err = cv_info_uint(out, CL_MAKE_VERSION(1, 2, 0));
+        break;
+    case CL_DEVICE_MAX_PARAMETER_SIZE:
+        /* CUDA 12.1 raised the parameter space to 32764 bytes (Volta and newer); culvert's
+         * launch-info block (docs/kernel-abi.md) takes 64 of them. */
+        err = cv_info_size(out, (p->driver_version >= 12010 && p->cc_major >= 7 ? 32764 : 4096) -
+                                    64);
         break;
     case CL_DEVICE_PARENT_DEVICE:
         err = cv_info_ptr(out, NULL);
