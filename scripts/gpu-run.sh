@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# Runs on the GPU test machine, from the project root, over a build made on the build machine
+# (carried as build/ together with .gpu/): registers the built culvert beside NVIDIA's OpenCL,
+# then runs what is asked. Reports go to $OUT (or ./gpu-out).
+#   usage: scripts/gpu-run.sh [clinfo] [tests] [conformance] [bench] [existing]
+set -uo pipefail
+. .gpu/bootstrap.sh
+out=${OUT:-$PWD/gpu-out}
+mkdir -p "$out"
+# The build records absolute paths: make the checkout reachable where it was built.
+built=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' build/CMakeCache.txt)
+[ "$built" = "$PWD" ] || { mkdir -p "$(dirname "$built")"; ln -sfn "$PWD" "$built"; }
+echo "$PWD/build/src/libculvert.so" >"$OCL_ICD_VENDORS/culvert.icd"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+for what in "${@:-clinfo tests}"; do
+  for w in $what; do
+    case $w in
+    clinfo) clinfo >"$out/clinfo.txt" 2>&1; clinfo -l ;;
+    tests) ctest --test-dir build -L gpu --output-on-failure --timeout 120 2>&1 | tee "$out/gpu-tests.txt" | tail -40 ;;
+    conformance) for p in culvert "NVIDIA CUDA"; do
+        build/conformance/cv-conformance --platform "$p" 2>&1 | tee "$out/conformance-${p// /_}.txt" | tail -25
+      done ;;
+    bench) build/bench/cv-bench --out "$out/bench.md" 2>&1 | tail -60 ;;
+    existing) scripts/run-existing-programs.sh 2>&1 | tee "$out/existing.txt" | tail -40 ;;
+    esac
+  done
+done
