@@ -1,125 +1,127 @@
 /* Optional features culvert does not claim (images, samplers, pipes, SVM, IL programs, native
- * and built-in kernels, device-side queues, GL/EGL sharing): each entry point answers the error
- * the spec gives for a device without the feature. */
+ * and built-in kernels, device-side queues, GL/EGL sharing). Each entry point checks the handles
+ * it is given, then answers the error the spec gives for a device without the feature: the
+ * application learns why, and takes its fallback path. */
 #include "api/entry_points.h"
 #include "core/log.h"
+#include "core/mem.h"
+#include "core/queue.h"
 
+/* These entry points never need most of their arguments. */
+#pragma GCC diagnostic ignored "-Wunused-parameter"
+
+/* "CL_INVALID_CONTEXT if context is not a valid context." Otherwise the feature's error. */
+static cl_int cv_in_context(cl_context context, cl_int feature_error) {
+    cl_int err = cv_is_context(context) ? feature_error : CL_INVALID_CONTEXT;
+    CV_API_ERROR(err);
+    return err;
+}
+
+/* "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue." Otherwise the
+ * feature's error. */
+static cl_int cv_on_queue(cl_command_queue queue, cl_int feature_error) {
+    cl_int err = cv_is_queue(queue) ? feature_error : CL_INVALID_COMMAND_QUEUE;
+    CV_API_ERROR(err);
+    return err;
+}
+
+/* For calls that return an object: the error goes to errcode_ret, the object is NULL. */
+static void *cv_no_object(cl_int err, cl_int *errcode_ret) {
+    if (errcode_ret)
+        *errcode_ret = err;
+    return NULL;
+}
+
+/* Images and samplers: "CL_INVALID_OPERATION if there are no devices in context that support
+ * images." No culvert device supports them, so no cl_mem is an image and no sampler exists. */
 cl_mem CL_API_CALL clCreateImage2D(cl_context context, cl_mem_flags flags,
                                    const cl_image_format *image_format, size_t image_width,
                                    size_t image_height, size_t image_row_pitch, void *host_ptr,
                                    cl_int *errcode_ret) {
-    (void)context;
-    (void)flags;
-    (void)image_format;
-    (void)image_width;
-    (void)image_height;
-    (void)image_row_pitch;
-    (void)host_ptr;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
+    return cv_no_object(cv_in_context(context, CL_INVALID_OPERATION), errcode_ret);
 }
 
 cl_mem CL_API_CALL clCreateImage3D(cl_context context, cl_mem_flags flags,
                                    const cl_image_format *image_format, size_t image_width,
                                    size_t image_height, size_t image_depth, size_t image_row_pitch,
                                    size_t image_slice_pitch, void *host_ptr, cl_int *errcode_ret) {
-    (void)context;
-    (void)flags;
-    (void)image_format;
-    (void)image_width;
-    (void)image_height;
-    (void)image_depth;
-    (void)image_row_pitch;
-    (void)image_slice_pitch;
-    (void)host_ptr;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
+    return cv_no_object(cv_in_context(context, CL_INVALID_OPERATION), errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
+                                 const cl_image_format *image_format,
+                                 const cl_image_desc *image_desc, void *host_ptr,
+                                 cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_OPERATION), errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
+                                               const cl_mem_properties *properties,
+                                               cl_mem_flags flags,
+                                               const cl_image_format *image_format,
+                                               const cl_image_desc *image_desc, void *host_ptr,
+                                               cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_OPERATION), errcode_ret);
 }
 
 cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags flags,
                                               cl_mem_object_type image_type, cl_uint num_entries,
                                               cl_image_format *image_formats,
                                               cl_uint *num_image_formats) {
-    (void)context;
-    (void)flags;
-    (void)image_type;
-    (void)num_entries;
-    (void)image_formats;
-    (void)num_image_formats;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    /* "CL_INVALID_VALUE if ... num_entries is 0 and image_formats is not NULL." Without image
+     * support the list of formats is empty. */
+    cl_int err =
+        cv_in_context(context, num_entries == 0 && image_formats ? CL_INVALID_VALUE : CL_SUCCESS);
+    if (err == CL_SUCCESS && num_image_formats)
+        *num_image_formats = 0;
+    return err;
 }
 
 cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name, size_t param_value_size,
                                   void *param_value, size_t *param_value_size_ret) {
-    (void)image;
-    (void)param_name;
-    (void)param_value_size;
-    (void)param_value;
-    (void)param_value_size_ret;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    /* "CL_INVALID_MEM_OBJECT if image is a not a valid image object." */
+    CV_API_ERROR(CL_INVALID_MEM_OBJECT);
+    return CL_INVALID_MEM_OBJECT;
 }
 
 cl_sampler CL_API_CALL clCreateSampler(cl_context context, cl_bool normalized_coords,
                                        cl_addressing_mode addressing_mode,
                                        cl_filter_mode filter_mode, cl_int *errcode_ret) {
-    (void)context;
-    (void)normalized_coords;
-    (void)addressing_mode;
-    (void)filter_mode;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
+    /* "CL_INVALID_OPERATION if images are not supported by any device associated with context" */
+    return cv_no_object(cv_in_context(context, CL_INVALID_OPERATION), errcode_ret);
 }
 
+cl_sampler CL_API_CALL clCreateSamplerWithProperties(
+    cl_context context, const cl_sampler_properties *sampler_properties, cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_OPERATION), errcode_ret);
+}
+
+/* "CL_INVALID_SAMPLER if sampler is not a valid sampler object." None can be. */
 cl_int CL_API_CALL clRetainSampler(cl_sampler sampler) {
-    (void)sampler;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    CV_API_ERROR(CL_INVALID_SAMPLER);
+    return CL_INVALID_SAMPLER;
 }
 
 cl_int CL_API_CALL clReleaseSampler(cl_sampler sampler) {
-    (void)sampler;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    CV_API_ERROR(CL_INVALID_SAMPLER);
+    return CL_INVALID_SAMPLER;
 }
 
 cl_int CL_API_CALL clGetSamplerInfo(cl_sampler sampler, cl_sampler_info param_name,
                                     size_t param_value_size, void *param_value,
                                     size_t *param_value_size_ret) {
-    (void)sampler;
-    (void)param_name;
-    (void)param_value_size;
-    (void)param_value;
-    (void)param_value_size_ret;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    CV_API_ERROR(CL_INVALID_SAMPLER);
+    return CL_INVALID_SAMPLER;
 }
 
+/* Image commands: "CL_INVALID_OPERATION if the device associated with command_queue does not
+ * support images." */
 cl_int CL_API_CALL clEnqueueReadImage(cl_command_queue command_queue, cl_mem image,
                                       cl_bool blocking_read, const size_t *origin,
                                       const size_t *region, size_t row_pitch, size_t slice_pitch,
                                       void *ptr, cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)image;
-    (void)blocking_read;
-    (void)origin;
-    (void)region;
-    (void)row_pitch;
-    (void)slice_pitch;
-    (void)ptr;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem image,
@@ -128,19 +130,7 @@ cl_int CL_API_CALL clEnqueueWriteImage(cl_command_queue command_queue, cl_mem im
                                        size_t input_slice_pitch, const void *ptr,
                                        cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)image;
-    (void)blocking_write;
-    (void)origin;
-    (void)region;
-    (void)input_row_pitch;
-    (void)input_slice_pitch;
-    (void)ptr;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image,
@@ -148,17 +138,7 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
                                       const size_t *dst_origin, const size_t *region,
                                       cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)src_image;
-    (void)dst_image;
-    (void)src_origin;
-    (void)dst_origin;
-    (void)region;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl_mem src_image,
@@ -166,17 +146,7 @@ cl_int CL_API_CALL clEnqueueCopyImageToBuffer(cl_command_queue command_queue, cl
                                               const size_t *region, size_t dst_offset,
                                               cl_uint num_events_in_wait_list,
                                               const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)src_image;
-    (void)dst_buffer;
-    (void)src_origin;
-    (void)region;
-    (void)dst_offset;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl_mem src_buffer,
@@ -184,17 +154,7 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
                                               const size_t *dst_origin, const size_t *region,
                                               cl_uint num_events_in_wait_list,
                                               const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)src_buffer;
-    (void)dst_image;
-    (void)src_offset;
-    (void)dst_origin;
-    (void)region;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
 void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image,
@@ -204,422 +164,115 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
                                     cl_uint num_events_in_wait_list,
                                     const cl_event *event_wait_list, cl_event *event,
                                     cl_int *errcode_ret) {
-    (void)command_queue;
-    (void)image;
-    (void)blocking_map;
-    (void)map_flags;
-    (void)origin;
-    (void)region;
-    (void)image_row_pitch;
-    (void)image_slice_pitch;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
-}
-
-cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
-                                         void(CL_CALLBACK *user_func)(void *), void *args,
-                                         size_t cb_args, cl_uint num_mem_objects,
-                                         const cl_mem *mem_list, const void **args_mem_loc,
-                                         cl_uint num_events_in_wait_list,
-                                         const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)user_func;
-    (void)args;
-    (void)cb_args;
-    (void)num_mem_objects;
-    (void)mem_list;
-    (void)args_mem_loc;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
-}
-
-cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context context, cl_mem_flags flags, cl_GLuint bufobj,
-                                        int *errcode_ret) {
-    (void)context;
-    (void)flags;
-    (void)bufobj;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
-}
-
-cl_mem CL_API_CALL clCreateFromGLTexture2D(cl_context context, cl_mem_flags flags, cl_GLenum target,
-                                           cl_GLint miplevel, cl_GLuint texture,
-                                           cl_int *errcode_ret) {
-    (void)context;
-    (void)flags;
-    (void)target;
-    (void)miplevel;
-    (void)texture;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
-}
-
-cl_mem CL_API_CALL clCreateFromGLTexture3D(cl_context context, cl_mem_flags flags, cl_GLenum target,
-                                           cl_GLint miplevel, cl_GLuint texture,
-                                           cl_int *errcode_ret) {
-    (void)context;
-    (void)flags;
-    (void)target;
-    (void)miplevel;
-    (void)texture;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
-}
-
-cl_mem CL_API_CALL clCreateFromGLRenderbuffer(cl_context context, cl_mem_flags flags,
-                                              cl_GLuint renderbuffer, cl_int *errcode_ret) {
-    (void)context;
-    (void)flags;
-    (void)renderbuffer;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
-}
-
-cl_int CL_API_CALL clGetGLObjectInfo(cl_mem memobj, cl_gl_object_type *gl_object_type,
-                                     cl_GLuint *gl_object_name) {
-    (void)memobj;
-    (void)gl_object_type;
-    (void)gl_object_name;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
-}
-
-cl_int CL_API_CALL clGetGLTextureInfo(cl_mem memobj, cl_gl_texture_info param_name,
-                                      size_t param_value_size, void *param_value,
-                                      size_t *param_value_size_ret) {
-    (void)memobj;
-    (void)param_name;
-    (void)param_value_size;
-    (void)param_value;
-    (void)param_value_size_ret;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
-}
-
-cl_int CL_API_CALL clEnqueueAcquireGLObjects(cl_command_queue command_queue, cl_uint num_objects,
-                                             const cl_mem *mem_objects,
-                                             cl_uint num_events_in_wait_list,
-                                             const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)num_objects;
-    (void)mem_objects;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
-}
-
-cl_int CL_API_CALL clEnqueueReleaseGLObjects(cl_command_queue command_queue, cl_uint num_objects,
-                                             const cl_mem *mem_objects,
-                                             cl_uint num_events_in_wait_list,
-                                             const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)num_objects;
-    (void)mem_objects;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
-}
-
-cl_int CL_API_CALL clGetGLContextInfoKHR(const cl_context_properties *properties,
-                                         cl_gl_context_info param_name, size_t param_value_size,
-                                         void *param_value, size_t *param_value_size_ret) {
-    (void)properties;
-    (void)param_name;
-    (void)param_value_size;
-    (void)param_value;
-    (void)param_value_size_ret;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
-}
-
-cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context context, cl_GLsync sync,
-                                                cl_int *errcode_ret) {
-    (void)context;
-    (void)sync;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
-}
-
-cl_mem CL_API_CALL clCreateImage(cl_context context, cl_mem_flags flags,
-                                 const cl_image_format *image_format,
-                                 const cl_image_desc *image_desc, void *host_ptr,
-                                 cl_int *errcode_ret) {
-    (void)context;
-    (void)flags;
-    (void)image_format;
-    (void)image_desc;
-    (void)host_ptr;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
-}
-
-cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
-                                                         const cl_device_id *device_list,
-                                                         const char *kernel_names,
-                                                         cl_int *errcode_ret) {
-    (void)context;
-    (void)num_devices;
-    (void)device_list;
-    (void)kernel_names;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
+    return cv_no_object(cv_on_queue(command_queue, CL_INVALID_OPERATION), errcode_ret);
 }
 
 cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image,
                                       const void *fill_color, const size_t *origin,
                                       const size_t *region, cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)image;
-    (void)fill_color;
-    (void)origin;
-    (void)region;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
-cl_mem CL_API_CALL clCreateFromGLTexture(cl_context context, cl_mem_flags flags, cl_GLenum target,
-                                         cl_GLint miplevel, cl_GLuint texture,
-                                         cl_int *errcode_ret) {
-    (void)context;
-    (void)flags;
-    (void)target;
-    (void)miplevel;
-    (void)texture;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
+/* "CL_INVALID_OPERATION if the device associated with command_queue cannot execute the native
+ * kernel." A GPU cannot. */
+cl_int CL_API_CALL clEnqueueNativeKernel(cl_command_queue command_queue,
+                                         void(CL_CALLBACK *user_func)(void *), void *args,
+                                         size_t cb_args, cl_uint num_mem_objects,
+                                         const cl_mem *mem_list, const void **args_mem_loc,
+                                         cl_uint num_events_in_wait_list,
+                                         const cl_event *event_wait_list, cl_event *event) {
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
-cl_mem CL_API_CALL clCreateFromEGLImageKHR(cl_context context, CLeglDisplayKHR display,
-                                           CLeglImageKHR image, cl_mem_flags flags,
-                                           const cl_egl_image_properties_khr *properties,
-                                           cl_int *errcode_ret) {
-    (void)context;
-    (void)display;
-    (void)image;
-    (void)flags;
-    (void)properties;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
+/* "CL_INVALID_VALUE if kernel_names is NULL or kernel_names contains a kernel name that is not
+ * supported by any of the devices in device_list." culvert has no built-in kernels. */
+cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_uint num_devices,
+                                                         const cl_device_id *device_list,
+                                                         const char *kernel_names,
+                                                         cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_VALUE), errcode_ret);
 }
 
-cl_int CL_API_CALL clEnqueueAcquireEGLObjectsKHR(cl_command_queue command_queue,
-                                                 cl_uint num_objects, const cl_mem *mem_objects,
-                                                 cl_uint num_events_in_wait_list,
-                                                 const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)num_objects;
-    (void)mem_objects;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+/* "CL_INVALID_OPERATION if no devices in context support intermediate language programs." */
+cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
+                                             cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_OPERATION), errcode_ret);
 }
 
-cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(cl_command_queue command_queue,
-                                                 cl_uint num_objects, const cl_mem *mem_objects,
-                                                 cl_uint num_events_in_wait_list,
-                                                 const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)num_objects;
-    (void)mem_objects;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+/* "CL_INVALID_PROGRAM if program is not a valid program object created from an intermediate
+ * language (e.g. SPIR-V)." */
+cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
+                                                      size_t spec_size, const void *spec_value) {
+    CV_API_ERROR(CL_INVALID_PROGRAM);
+    return CL_INVALID_PROGRAM;
 }
 
-cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context context, CLeglSyncKHR sync,
-                                                 CLeglDisplayKHR display, cl_int *errcode_ret) {
-    (void)context;
-    (void)sync;
-    (void)display;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
+/* "CL_INVALID_OPERATION if device does not support a replaceable default on-device queue." */
+cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
+                                                  cl_command_queue command_queue) {
+    return cv_in_context(context, CL_INVALID_OPERATION);
 }
 
+/* Pipes: "CL_INVALID_OPERATION if no devices in context support pipes." */
 cl_mem CL_API_CALL clCreatePipe(cl_context context, cl_mem_flags flags, cl_uint pipe_packet_size,
                                 cl_uint pipe_max_packets, const cl_pipe_properties *properties,
                                 cl_int *errcode_ret) {
-    (void)context;
-    (void)flags;
-    (void)pipe_packet_size;
-    (void)pipe_max_packets;
-    (void)properties;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
+    return cv_no_object(cv_in_context(context, CL_INVALID_OPERATION), errcode_ret);
 }
 
+/* "CL_INVALID_MEM_OBJECT if pipe is a not a valid pipe object." None can be. */
 cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t param_value_size,
                                  void *param_value, size_t *param_value_size_ret) {
-    (void)pipe;
-    (void)param_name;
-    (void)param_value_size;
-    (void)param_value;
-    (void)param_value_size_ret;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    CV_API_ERROR(CL_INVALID_MEM_OBJECT);
+    return CL_INVALID_MEM_OBJECT;
 }
 
+/* SVM: clSVMAlloc "returns NULL ... if no devices in context support SVM"; clSVMFree of NULL or
+ * of a pointer not from clSVMAlloc does nothing; SVM commands: "CL_INVALID_OPERATION if the
+ * device associated with command_queue does not support SVM." */
 void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
                              unsigned int alignment) {
-    (void)context;
-    (void)flags;
-    (void)size;
-    (void)alignment;
+    cv_in_context(context, CL_INVALID_OPERATION);
     return NULL;
 }
 
-void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {
-    (void)context;
-    (void)svm_pointer;
-}
+void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {}
 
 cl_int CL_API_CALL
 clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void **svm_pointers,
                  void(CL_CALLBACK *pfn_free_func)(cl_command_queue queue, cl_uint num_svm_pointers,
-                                                  void ** /*svm_pointers[] */, void *user_data),
+                                                  void **svm_pointers, void *user_data),
                  void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                  cl_event *event) {
-    (void)command_queue;
-    (void)num_svm_pointers;
-    (void)svm_pointers;
-    (void)pfn_free_func;
-    (void)user_data;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
                                       void *dst_ptr, const void *src_ptr, size_t size,
                                       cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)blocking_copy;
-    (void)dst_ptr;
-    (void)src_ptr;
-    (void)size;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr,
                                        const void *pattern, size_t pattern_size, size_t size,
                                        cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)svm_ptr;
-    (void)pattern;
-    (void)pattern_size;
-    (void)size;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map,
                                    cl_map_flags map_flags, void *svm_ptr, size_t size,
                                    cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
                                    cl_event *event) {
-    (void)command_queue;
-    (void)blocking_map;
-    (void)map_flags;
-    (void)svm_ptr;
-    (void)size;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
                                      cl_uint num_events_in_wait_list,
                                      const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)svm_ptr;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
-}
-
-cl_sampler CL_API_CALL clCreateSamplerWithProperties(
-    cl_context context, const cl_sampler_properties *sampler_properties, cl_int *errcode_ret) {
-    (void)context;
-    (void)sampler_properties;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
-}
-
-cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
-                                            const void *arg_value) {
-    (void)kernel;
-    (void)arg_index;
-    (void)arg_value;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
-}
-
-cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
-                                             cl_int *errcode_ret) {
-    (void)context;
-    (void)il;
-    (void)length;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
 }
 
 cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
@@ -627,51 +280,116 @@ cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uin
                                           cl_mem_migration_flags flags,
                                           cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event) {
-    (void)command_queue;
-    (void)num_svm_pointers;
-    (void)svm_pointers;
-    (void)sizes;
-    (void)flags;
-    (void)num_events_in_wait_list;
-    (void)event_wait_list;
-    (void)event;
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
+}
+
+/* "CL_INVALID_OPERATION if no devices in the context associated with kernel support SVM." */
+cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
+                                            const void *arg_value) {
+    cl_int err = cv_object_valid(kernel, CV_TAG_KERNEL) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
+    CV_API_ERROR(err);
+    return err;
+}
+
+/* GL and EGL sharing (cl_khr_gl_sharing, cl_khr_egl_image, cl_khr_egl_event are not claimed):
+ * "CL_INVALID_CONTEXT if context is not a valid context or was not created from a GL context."
+ * No culvert context is. */
+cl_mem CL_API_CALL clCreateFromGLBuffer(cl_context context, cl_mem_flags flags, cl_GLuint bufobj,
+                                        int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_CONTEXT), errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateFromGLTexture2D(cl_context context, cl_mem_flags flags, cl_GLenum target,
+                                           cl_GLint miplevel, cl_GLuint texture,
+                                           cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_CONTEXT), errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateFromGLTexture3D(cl_context context, cl_mem_flags flags, cl_GLenum target,
+                                           cl_GLint miplevel, cl_GLuint texture,
+                                           cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_CONTEXT), errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateFromGLTexture(cl_context context, cl_mem_flags flags, cl_GLenum target,
+                                         cl_GLint miplevel, cl_GLuint texture,
+                                         cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_CONTEXT), errcode_ret);
+}
+
+cl_mem CL_API_CALL clCreateFromGLRenderbuffer(cl_context context, cl_mem_flags flags,
+                                              cl_GLuint renderbuffer, cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_CONTEXT), errcode_ret);
+}
+
+/* "CL_INVALID_GL_OBJECT if there is no GL object associated with memobj." */
+cl_int CL_API_CALL clGetGLObjectInfo(cl_mem memobj, cl_gl_object_type *gl_object_type,
+                                     cl_GLuint *gl_object_name) {
+    cl_int err = cv_is_mem(memobj) ? CL_INVALID_GL_OBJECT : CL_INVALID_MEM_OBJECT;
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_int CL_API_CALL clGetGLTextureInfo(cl_mem memobj, cl_gl_texture_info param_name,
+                                      size_t param_value_size, void *param_value,
+                                      size_t *param_value_size_ret) {
+    cl_int err = cv_is_mem(memobj) ? CL_INVALID_GL_OBJECT : CL_INVALID_MEM_OBJECT;
+    CV_API_ERROR(err);
+    return err;
+}
+
+/* "CL_INVALID_CONTEXT if context associated with command_queue was not created from an OpenGL
+ * context" */
+cl_int CL_API_CALL clEnqueueAcquireGLObjects(cl_command_queue command_queue, cl_uint num_objects,
+                                             const cl_mem *mem_objects,
+                                             cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event) {
+    return cv_on_queue(command_queue, CL_INVALID_CONTEXT);
+}
+
+cl_int CL_API_CALL clEnqueueReleaseGLObjects(cl_command_queue command_queue, cl_uint num_objects,
+                                             const cl_mem *mem_objects,
+                                             cl_uint num_events_in_wait_list,
+                                             const cl_event *event_wait_list, cl_event *event) {
+    return cv_on_queue(command_queue, CL_INVALID_CONTEXT);
+}
+
+/* cl_khr_gl_sharing is not claimed: "CL_INVALID_OPERATION if ... the GL context ... cannot be
+ * used". */
+cl_int CL_API_CALL clGetGLContextInfoKHR(const cl_context_properties *properties,
+                                         cl_gl_context_info param_name, size_t param_value_size,
+                                         void *param_value, size_t *param_value_size_ret) {
     CV_API_ERROR(CL_INVALID_OPERATION);
     return CL_INVALID_OPERATION;
 }
 
-cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
-                                                  cl_command_queue command_queue) {
-    (void)context;
-    (void)device;
-    (void)command_queue;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+cl_event CL_API_CALL clCreateEventFromGLsyncKHR(cl_context context, cl_GLsync sync,
+                                                cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_CONTEXT), errcode_ret);
 }
 
-cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
-                                                      size_t spec_size, const void *spec_value) {
-    (void)program;
-    (void)spec_id;
-    (void)spec_size;
-    (void)spec_value;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return CL_INVALID_OPERATION;
+cl_mem CL_API_CALL clCreateFromEGLImageKHR(cl_context context, CLeglDisplayKHR display,
+                                           CLeglImageKHR image, cl_mem_flags flags,
+                                           const cl_egl_image_properties_khr *properties,
+                                           cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_OPERATION), errcode_ret);
 }
 
-cl_mem CL_API_CALL clCreateImageWithProperties(cl_context context,
-                                               const cl_mem_properties *properties,
-                                               cl_mem_flags flags,
-                                               const cl_image_format *image_format,
-                                               const cl_image_desc *image_desc, void *host_ptr,
-                                               cl_int *errcode_ret) {
-    (void)context;
-    (void)properties;
-    (void)flags;
-    (void)image_format;
-    (void)image_desc;
-    (void)host_ptr;
-    if (errcode_ret)
-        *errcode_ret = CL_INVALID_OPERATION;
-    CV_API_ERROR(CL_INVALID_OPERATION);
-    return NULL;
+cl_int CL_API_CALL clEnqueueAcquireEGLObjectsKHR(cl_command_queue command_queue,
+                                                 cl_uint num_objects, const cl_mem *mem_objects,
+                                                 cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list, cl_event *event) {
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
+}
+
+cl_int CL_API_CALL clEnqueueReleaseEGLObjectsKHR(cl_command_queue command_queue,
+                                                 cl_uint num_objects, const cl_mem *mem_objects,
+                                                 cl_uint num_events_in_wait_list,
+                                                 const cl_event *event_wait_list, cl_event *event) {
+    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
+}
+
+cl_event CL_API_CALL clCreateEventFromEGLSyncKHR(cl_context context, CLeglSyncKHR sync,
+                                                 CLeglDisplayKHR display, cl_int *errcode_ret) {
+    return cv_no_object(cv_in_context(context, CL_INVALID_OPERATION), errcode_ret);
 }
