@@ -18,9 +18,77 @@ cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_lis
             err = CL_INVALID_CONTEXT;
     }
     /* "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the execution status of any of the
-     * events in event_list is a negative integer value." */
+     * events in event_list is a negative integer value." (after waiting for all of them) */
+    cl_int status = CL_SUCCESS;
     for (cl_uint i = 0; err == CL_SUCCESS && i < num_events; i++)
-        err = cv_event_wait(event_list[i]);
+        if (cv_event_wait(event_list[i]) != CL_SUCCESS)
+            status = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    if (err == CL_SUCCESS)
+        err = status;
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_int CL_API_CALL clGetEventProfilingInfo(cl_event event, cl_profiling_info param_name,
+                                           size_t param_value_size, void *param_value,
+                                           size_t *param_value_size_ret) {
+    cl_int err;
+    /* "CL_INVALID_EVENT if event is a not a valid event object." */
+    if (!cv_is_event(event))
+        err = CL_INVALID_EVENT;
+    else
+        err = cv_event_profiling_info(
+            event, param_name, &CV_INFO(param_value_size, param_value, param_value_size_ret));
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_int CL_API_CALL clSetEventCallback(cl_event event, cl_int command_exec_callback_type,
+                                      void(CL_CALLBACK *pfn_notify)(cl_event, cl_int, void *),
+                                      void *user_data) {
+    cl_int err = CL_SUCCESS;
+    /* "CL_INVALID_EVENT if event is not a valid event object." */
+    if (!cv_is_event(event))
+        err = CL_INVALID_EVENT;
+    /* "CL_INVALID_VALUE if pfn_event_notify is NULL or if command_exec_callback_type is not
+     * CL_SUBMITTED, CL_RUNNING, or CL_COMPLETE." */
+    else if (!pfn_notify || (command_exec_callback_type != CL_SUBMITTED &&
+                             command_exec_callback_type != CL_RUNNING &&
+                             command_exec_callback_type != CL_COMPLETE))
+        err = CL_INVALID_VALUE;
+    else
+        err = cv_event_add_callback(event, command_exec_callback_type, pfn_notify, user_data);
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_event CL_API_CALL clCreateUserEvent(cl_context context, cl_int *errcode_ret) {
+    cl_int err = CL_SUCCESS;
+    cl_event e = NULL;
+    /* "CL_INVALID_CONTEXT if context is not a valid context." */
+    if (!cv_is_context(context))
+        err = CL_INVALID_CONTEXT;
+    else
+        e = cv_user_event_create(context, &err);
+    if (errcode_ret)
+        *errcode_ret = err;
+    CV_API_ERROR(err);
+    return e;
+}
+
+cl_int CL_API_CALL clSetUserEventStatus(cl_event event, cl_int execution_status) {
+    cl_int err = CL_SUCCESS;
+    /* "CL_INVALID_EVENT if event is not a valid user event object." */
+    if (!cv_is_event(event) || !event->is_user)
+        err = CL_INVALID_EVENT;
+    /* "CL_INVALID_VALUE if the execution_status is not CL_COMPLETE or a negative integer
+     * value." */
+    else if (execution_status > CL_COMPLETE)
+        err = CL_INVALID_VALUE;
+    /* "CL_INVALID_OPERATION if the execution_status for event has already been changed by a
+     * previous call to clSetUserEventStatus." */
+    else
+        err = cv_user_event_set(event, execution_status);
     CV_API_ERROR(err);
     return err;
 }
@@ -56,7 +124,8 @@ cl_int CL_API_CALL clReleaseEvent(cl_event event) {
     return err;
 }
 
-/* Markers and barriers: on an in-order stream both are "everything before me". */
+/* Markers and barriers: on an in-order stream both are "everything before me"; on an
+ * out-of-order queue see cv_command_begin/end. */
 static cl_int cv_enqueue_sync_point(cl_command_queue q, cl_command_type type, cl_uint n,
                                     const cl_event *wait, cl_event *event) {
     cl_int err = CL_SUCCESS;

@@ -1,82 +1,141 @@
 #include "core/command.h"
+#include "core/platform.h"
+#include "core/tracker.h"
 #include "cuda/cu_device.h"
 
 #include <stdlib.h>
+#include <string.h>
+
+static bool cv_command_is_sync_point(const cv_command *cmd) {
+    return cmd->type == CL_COMMAND_MARKER || cmd->type == CL_COMMAND_BARRIER;
+}
+
+/* The GPU-side wait for one event of the wait list. */
+static cl_int cv_command_wait_on(cv_command *cmd, cl_event w) {
+    cl_int err = CL_SUCCESS;
+    cl_int s = cv_event_status(w);
+    if (s == CL_COMPLETE)
+        return CL_SUCCESS;
+    if (w->is_user && s > CL_COMPLETE)
+        err = cvcu_stream_wait_value(cmd->stream, w->slot.device, 1, CVCU_WAIT_GEQ);
+    /* Commands of this very stream are ordered by it already. */
+    else if (!w->is_user && s > CL_COMPLETE && w->stream != cmd->stream)
+        err = cvcu_stream_wait_event(cmd->stream, w->done);
+    if (err == CL_SUCCESS) {
+        cv_hold(&w->obj);
+        cmd->sources[cmd->num_sources++] = w;
+    }
+    return err;
+}
+
+static cl_int cv_command_need_event(cv_command *cmd, bool profile) {
+    cl_int err = CL_SUCCESS;
+    if (!cmd->event)
+        cmd->event = cv_event_create(cmd->queue->context, cmd->queue, cmd->type, profile, &err);
+    if (cmd->event && cmd->num_sources) {
+        cmd->event->sources = cmd->sources;
+        cmd->event->num_sources = cmd->num_sources;
+        cmd->sources = NULL;
+        cmd->num_sources = 0;
+    }
+    return err;
+}
+
+static void cv_command_drop(cv_command *cmd) {
+    for (cl_uint i = 0; i < cmd->num_sources; i++)
+        cv_unhold(&cmd->sources[i]->obj);
+    free(cmd->sources);
+    cmd->sources = NULL;
+    cmd->num_sources = 0;
+    if (cmd->event)
+        cv_release(&cmd->event->obj);
+    cmd->event = NULL;
+    if (cmd->locked)
+        pthread_mutex_unlock(&cmd->queue->lock);
+    cmd->locked = false;
+}
 
 cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type type, cl_uint num_wait,
                         const cl_event *wait_list, cl_event *event_ret) {
     cl_int err = CL_SUCCESS;
+    memset(cmd, 0, sizeof *cmd);
     cmd->queue = q;
-    cmd->stream = q->stream;
-    cmd->event = NULL;
-    pthread_mutex_lock(&q->lock);
-    cmd->locked = true;
-    err = cvcu_device_bind(q->device->cu);
-    /* Wait lists resolve on the GPU: the stream waits for each event's CUDA event. Events of
-     * this same queue are already ordered by the stream. */
-    for (cl_uint i = 0; err == CL_SUCCESS && i < num_wait; i++) {
-        cl_event w = wait_list[i];
-        if (w->done && w->queue != q && cv_event_status(w) != CL_COMPLETE)
-            err = cvcu_stream_wait_event(cmd->stream, w->done);
+    cmd->type = type;
+    cmd->num_wait = num_wait;
+    bool profile = false;
+    cl_ulong queued = event_ret ? cv_host_time_ns() : 0;
+    if (num_wait) {
+        cmd->sources = malloc(num_wait * sizeof *cmd->sources);
+        err = cmd->sources ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     }
-    if (err == CL_SUCCESS && event_ret)
-        cmd->event = cv_event_create(q->context, q, type, &err);
-    if (err != CL_SUCCESS) {
-        pthread_mutex_unlock(&q->lock);
-        cmd->locked = false;
+    if (err == CL_SUCCESS) {
+        pthread_mutex_lock(&q->lock);
+        cmd->locked = true;
+        profile = event_ret && (q->properties & CL_QUEUE_PROFILING_ENABLE);
+        err = cvcu_device_bind(q->device->cu);
+    }
+    if (err == CL_SUCCESS)
+        cmd->stream = cv_queue_next_stream(q);
+    /* A marker or barrier without a wait list waits for every command before it: on an
+     * out-of-order queue, for the work of all its streams. */
+    if (err == CL_SUCCESS && cv_command_is_sync_point(cmd) && num_wait == 0)
+        err = cv_queue_join_into(q, cmd->stream);
+    for (cl_uint i = 0; err == CL_SUCCESS && i < num_wait; i++)
+        err = cv_command_wait_on(cmd, wait_list[i]);
+    bool fence = cmd->type == CL_COMMAND_BARRIER && cv_queue_ooo(q);
+    if (err == CL_SUCCESS && (event_ret || cmd->num_sources || fence))
+        err = cv_command_need_event(cmd, profile);
+    if (err == CL_SUCCESS && profile) {
+        cmd->event->times[CV_T_QUEUED] = queued;
+        cmd->event->times[CV_T_SUBMIT] = cv_host_time_ns();
+        err = cvcu_event_record(cmd->event->start, cmd->stream);
+    }
+    if (err != CL_SUCCESS)
+        cv_command_drop(cmd);
+    return err;
+}
+
+cl_int cv_command_keep(cv_command *cmd, cv_object *obj) {
+    cv_kept *k = malloc(sizeof *k);
+    cl_int err = k ? cv_command_need_event(cmd, false) : CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS) {
+        cv_hold(obj);
+        k->obj = obj;
+        k->next = cmd->event->kept;
+        cmd->event->kept = k;
+    } else {
+        free(k);
     }
     return err;
 }
 
 cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *event_ret) {
     cl_int err = status;
-    if (err == CL_SUCCESS && cmd->event) {
-        err = cvcu_event_record(cmd->event->done, cmd->stream);
-        if (err == CL_SUCCESS)
-            atomic_store(&cmd->event->status, CL_SUBMITTED);
+    cl_event e = cmd->event;
+    cl_command_queue q = cmd->queue;
+    if (err == CL_SUCCESS && e) {
+        err = cvcu_event_record(e->done, cmd->stream);
+        e->stream = cmd->stream;
     }
-    if (cmd->locked)
-        pthread_mutex_unlock(&cmd->queue->lock);
-    cmd->locked = false;
-    if (err == CL_SUCCESS && blocking)
-        err = cmd->event ? cv_event_wait(cmd->event) : cvcu_stream_sync(cmd->stream);
-    if (cmd->event) {
-        if (err == CL_SUCCESS && event_ret)
-            *event_ret = cmd->event;
-        else
-            cv_release(&cmd->event->obj);
+    /* A barrier holds back everything after it: the other streams wait for it. */
+    if (err == CL_SUCCESS && e && cmd->type == CL_COMMAND_BARRIER)
+        err = cv_queue_fence_from(q, cmd->stream, e->done);
+    if (err != CL_SUCCESS) {
+        cv_command_drop(cmd);
+        return err;
     }
-    return err;
-}
-
-/* Simple first version: kept objects are dropped when the queue is next finished (or destroyed),
- * which is always after the command completed. */
-struct cv_kept {
-    cv_object *obj;
-    struct cv_kept *next;
-};
-
-cl_int cv_command_keep(cv_command *cmd, cv_object *obj) {
-    struct cv_kept *k = malloc(sizeof *k);
-    cl_int err = k ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
-    if (k) {
-        cv_hold(obj);
-        k->obj = obj;
-        k->next = cmd->queue->kept;
-        cmd->queue->kept = k;
-    }
-    return err;
-}
-
-void cv_queue_drop_kept(cl_command_queue q) {
-    pthread_mutex_lock(&q->lock);
-    struct cv_kept *k = q->kept;
-    q->kept = NULL;
+    if (e)
+        atomic_store(&e->status, CL_SUBMITTED);
     pthread_mutex_unlock(&q->lock);
-    while (k) {
-        struct cv_kept *next = k->next;
-        cv_unhold(k->obj);
-        free(k);
-        k = next;
-    }
+    cmd->locked = false;
+    if (e)
+        cv_tracker_track(e);
+    if (blocking)
+        err = e ? cv_event_wait(e) : cv_queue_wait_stream(q, cmd->stream);
+    if (e && err == CL_SUCCESS && event_ret)
+        *event_ret = e;
+    else if (e)
+        cv_release(&e->obj);
+    cmd->event = NULL;
+    return err;
 }

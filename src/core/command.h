@@ -9,19 +9,28 @@
 typedef struct cv_command {
     cl_command_queue queue;
     cvcu_stream *stream; /* where the command's work goes */
-    cl_event event;      /* created when the caller or a blocking wait needs one */
+    cl_event event;      /* created when the caller, a wait list, a hold or a barrier needs one */
     bool locked;
+    cl_command_type type;
+    cl_uint num_wait;  /* the wait list had events (barriers of out-of-order queues) */
+    cl_event *sources; /* wait-list events not complete at enqueue, held; moved into event */
+    cl_uint num_sources;
 } cv_command;
 
 /* Call after the API validated its arguments and the wait list. Holds the queue's lock until
- * cv_command_end, so commands enter the stream in the order they were enqueued. */
+ * cv_command_end, so commands enter the stream in the order they were enqueued. Wait lists
+ * resolve on the GPU: events of other queues or streams by cuStreamWaitEvent, user events by
+ * cuStreamWaitValue64 on their slot. On a profiling queue with event_ret, QUEUED and SUBMIT are
+ * taken here and START is recorded after the waits. */
 cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type type, cl_uint num_wait,
                         const cl_event *wait_list, cl_event *event_ret);
 /* status: the result of putting the work on the stream. On success the event (if asked for) is
- * stored in *event_ret; with blocking, returns once the command completed. */
+ * stored in *event_ret; with blocking, returns once the command completed
+ * (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it or its wait list failed). */
 cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *event_ret);
 /* Keeps obj alive (a hold) until the command has finished on the GPU: what a command uses must
- * outlive the application's last release. Call between begin and end. */
+ * outlive the application's last release. Call between begin and end. The tracker drops the
+ * hold when the command completes. */
 cl_int cv_command_keep(cv_command *cmd, cv_object *obj);
 
 #endif

@@ -1,6 +1,7 @@
 /* clGetDeviceInfo: every OpenCL 3.0 query, answered from the properties the backend read.
  * Plain values come from tables; the few computed answers from the switch below. */
 #include "core/extensions.h"
+#include "cuda/cu_device.h"
 #include "core/nv_ext.h"
 #include "core/platform.h"
 
@@ -119,7 +120,8 @@ static const struct {
     {CL_DEVICE_COMPILER_AVAILABLE, CV_BOOL, CL_FALSE},
     {CL_DEVICE_LINKER_AVAILABLE, CV_BOOL, CL_FALSE},
     {CL_DEVICE_EXECUTION_CAPABILITIES, CV_ULONG, CL_EXEC_KERNEL},
-    {CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, CV_ULONG, CL_QUEUE_PROFILING_ENABLE},
+    {CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, CV_ULONG,
+     CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE},
     {CL_DEVICE_PRINTF_BUFFER_SIZE, CV_SIZE, 1024 * 1024},
     {CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, CV_BOOL, CL_TRUE},
     {CL_DEVICE_PARTITION_MAX_SUB_DEVICES, CV_UINT, 0},

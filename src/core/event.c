@@ -1,28 +1,53 @@
 #include "core/event.h"
 #include "core/queue.h"
+#include "core/tracker.h"
 #include "cuda/cu_device.h"
 
 #include <stdlib.h>
 
+static bool cv_final(cl_int s) {
+    return s <= CL_COMPLETE;
+}
+
+static void cv_unhold_all(cl_event *list, cl_uint n, cv_kept *kept) {
+    for (cl_uint i = 0; i < n; i++)
+        cv_unhold(&list[i]->obj);
+    free(list);
+    while (kept) {
+        cv_kept *next = kept->next;
+        cv_unhold(kept->obj);
+        free(kept);
+        kept = next;
+    }
+}
+
 static void cv_event_destroy(cv_object *obj) {
     cl_event e = (cl_event)obj;
-    cvcu_event_destroy(e->done);
+    if (e->queue) {
+        cv_queue_event_put(e->queue, e->timing ? CV_EV_DONE_TIMING : CV_EV_DONE, e->done);
+        cv_queue_event_put(e->queue, CV_EV_START, e->start);
+    }
+    /* Left only when the command never reached the tracker (its enqueue failed). */
+    cv_unhold_all(e->sources, e->num_sources, e->kept);
+    for (cv_event_callback *c = e->callbacks, *next; c; c = next) {
+        next = c->next;
+        free(c);
+    }
+    if (e->is_user)
+        cvcu_slot_free(&e->slot);
+    pthread_mutex_destroy(&e->lock);
     if (e->queue)
         cv_unhold(&e->queue->obj);
     cv_unhold(&e->context->obj);
     free(e);
 }
 
-cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, cl_int *err) {
+static cl_event cv_event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type) {
     cl_event e = calloc(1, sizeof *e);
-    *err = e ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
-    if (e && q)
-        *err = cvcu_event_create(false, false, &e->done);
-    if (*err != CL_SUCCESS) {
-        free(e);
+    if (!e)
         return NULL;
-    }
     cv_object_init(&e->obj, CV_TAG_EVENT, cv_event_destroy);
+    pthread_mutex_init(&e->lock, NULL);
     e->context = ctx;
     cv_hold(&ctx->obj);
     e->queue = q;
@@ -33,27 +58,110 @@ cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type typ
     return e;
 }
 
+cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
+                         cl_int *err) {
+    cl_event e = cv_event_alloc(ctx, q, type);
+    *err = e ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (e) {
+        e->timing = profile;
+        *err = cv_queue_event_get(q, profile ? CV_EV_DONE_TIMING : CV_EV_DONE, &e->done);
+    }
+    if (*err == CL_SUCCESS && profile)
+        *err = cv_queue_event_get(q, CV_EV_START, &e->start);
+    if (*err != CL_SUCCESS && e) {
+        cv_release(&e->obj);
+        e = NULL;
+    }
+    return e;
+}
+
+cl_event cv_user_event_create(cl_context ctx, cl_int *err) {
+    cl_event e = cv_event_alloc(ctx, NULL, CL_COMMAND_USER);
+    *err = e ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (e) {
+        e->is_user = true;
+        /* The slot that gates waiting commands on the GPU (pinned pages need a context). */
+        *err = cvcu_device_bind(ctx->devices[0]->cu);
+        if (*err == CL_SUCCESS)
+            *err = cvcu_slot_alloc(&e->slot);
+    }
+    if (*err != CL_SUCCESS && e) {
+        cv_release(&e->obj);
+        e = NULL;
+    }
+    return e;
+}
+
+/* Waiters on user events sleep here; every status set wakes them. */
+static pthread_mutex_t cv_user_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv_user_cond = PTHREAD_COND_INITIALIZER;
+
+cl_int cv_user_event_set(cl_event e, cl_int status) {
+    cl_int err = CL_SUCCESS;
+    pthread_mutex_lock(&cv_user_lock);
+    if (cv_final(atomic_load(&e->status)))
+        err = CL_INVALID_OPERATION;
+    else {
+        /* Status first, then the slot: a command the slot releases completes with its
+         * source's status already final. An error status opens the gate too: the waiting
+         * commands cannot be taken back from the streams, so they run and complete with
+         * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST instead of blocking their queues
+         * forever. */
+        atomic_store(&e->status, status);
+        atomic_store_explicit(e->slot.host, 1, memory_order_release);
+        pthread_cond_broadcast(&cv_user_cond);
+    }
+    pthread_mutex_unlock(&cv_user_lock);
+    if (err == CL_SUCCESS)
+        cv_tracker_notify(e);
+    return err;
+}
+
 cl_int cv_event_status(cl_event e) {
     cl_int s = atomic_load(&e->status);
-    if (s > CL_COMPLETE && e->done) {
+    if (cv_final(s) || e->is_user || s == CL_QUEUED)
+        return s;
+    pthread_mutex_lock(&e->lock);
+    s = atomic_load(&e->status);
+    if (!cv_final(s) && cvcu_device_bind(e->queue->device->cu) == CL_SUCCESS) {
         cl_int q = cvcu_event_query(e->done);
-        if (q <= CL_COMPLETE) {
-            atomic_store(&e->status, q);
+        if (q == CL_SUBMITTED) {
+            if (e->start && s == CL_SUBMITTED && cvcu_event_query(e->start) == CL_COMPLETE)
+                s = CL_RUNNING;
+        } else if (q < 0) {
             s = q;
+        } else {
+            s = CL_COMPLETE;
+            /* "the execution status of any of the events in event_wait_list is a negative
+             * integer value": the command's own status is an error too. */
+            for (cl_uint i = 0; i < e->num_sources; i++)
+                if (cv_event_status(e->sources[i]) < 0)
+                    s = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
         }
+        atomic_store(&e->status, s);
     }
+    pthread_mutex_unlock(&e->lock);
     return s;
 }
 
 cl_int cv_event_wait(cl_event e) {
-    cl_int err = CL_SUCCESS;
-    if (e->done) {
-        err = cvcu_device_bind(e->queue->device->cu);
-        if (err == CL_SUCCESS)
+    cl_int s = cv_event_status(e);
+    if (!cv_final(s) && e->is_user) {
+        pthread_mutex_lock(&cv_user_lock);
+        while (!cv_final(atomic_load(&e->status)))
+            pthread_cond_wait(&cv_user_cond, &cv_user_lock);
+        pthread_mutex_unlock(&cv_user_lock);
+        s = atomic_load(&e->status);
+    } else if (!cv_final(s)) {
+        cl_int err = cvcu_device_bind(e->queue->device->cu);
+        /* done is a blocking-sync event: after a short spin the wait sleeps. */
+        if (err == CL_SUCCESS && !cv_spin_done(NULL, e->done))
             err = cvcu_event_sync(e->done);
-        atomic_store(&e->status, err == CL_SUCCESS ? CL_COMPLETE : err);
+        s = cv_event_status(e);
+        if (!cv_final(s))
+            s = err < 0 ? err : CL_OUT_OF_RESOURCES;
     }
-    return cv_event_status(e) < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : err;
+    return s < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
 }
 
 cl_int cv_event_info(cl_event e, cl_event_info param, const cv_info *out) {
@@ -82,6 +190,114 @@ cl_int cv_event_info(cl_event e, cl_event_info param, const cv_info *out) {
         break;
     }
     return err;
+}
+
+/* With e->lock held, once e completed: device timestamps onto the host clock. The order
+ * QUEUED <= SUBMIT <= START <= END <= COMPLETE holds by construction on the GPU; the clamps
+ * only absorb the anchor's error of a few microseconds. */
+static void cv_event_profile(cl_event e) {
+    cl_ulong start = 0, len = 0;
+    if (e->profiled || !e->start || atomic_load(&e->status) != CL_COMPLETE)
+        return;
+    if (cvcu_clock_host_ns(e->queue->device->cu, e->start, &start) == CL_SUCCESS &&
+        cvcu_clock_interval_ns(e->start, e->done, &len) == CL_SUCCESS) {
+        e->times[CV_T_START] = start > e->times[CV_T_SUBMIT] ? start : e->times[CV_T_SUBMIT];
+        e->times[CV_T_END] = e->times[CV_T_START] + len;
+        e->times[CV_T_COMPLETE] = e->times[CV_T_END];
+        e->profiled = true;
+    }
+}
+
+cl_int cv_event_profiling_info(cl_event e, cl_profiling_info param, const cv_info *out) {
+    cl_int err = CL_SUCCESS;
+    int index = (int)param - CL_PROFILING_COMMAND_QUEUED;
+    /* "CL_INVALID_VALUE if param_name is not valid" */
+    if (index < 0 || index >= CV_T_COUNT)
+        err = CL_INVALID_VALUE;
+    /* "CL_PROFILING_INFO_NOT_AVAILABLE if the CL_QUEUE_PROFILING_ENABLE flag is not set for the
+     * command-queue, if the execution status of the command identified by event is not
+     * CL_COMPLETE or if event is a user event object." */
+    else if (!e->start || cv_event_status(e) != CL_COMPLETE)
+        err = CL_PROFILING_INFO_NOT_AVAILABLE;
+    if (err == CL_SUCCESS) {
+        pthread_mutex_lock(&e->lock);
+        cv_event_profile(e);
+        cl_ulong t = e->times[index];
+        err = e->profiled ? CL_SUCCESS : CL_PROFILING_INFO_NOT_AVAILABLE;
+        pthread_mutex_unlock(&e->lock);
+        if (err == CL_SUCCESS)
+            err = cv_info_ulong(out, t);
+    }
+    return err;
+}
+
+cl_int cv_event_add_callback(cl_event e, cl_int type, cv_event_callback_fn fn, void *user_data) {
+    cv_event_callback *cb = calloc(1, sizeof *cb);
+    if (!cb)
+        return CL_OUT_OF_HOST_MEMORY;
+    cb->fn = fn;
+    cb->user_data = user_data;
+    cb->type = type;
+    pthread_mutex_lock(&e->lock);
+    /* Kept sorted by type, SUBMITTED (2) before RUNNING (1) before COMPLETE (0), and in the
+     * order of registration within a type. */
+    cv_event_callback **at = &e->callbacks;
+    while (*at && (*at)->type >= type)
+        at = &(*at)->next;
+    cb->next = *at;
+    *at = cb;
+    bool reached = atomic_load(&e->status) <= type;
+    pthread_mutex_unlock(&e->lock);
+    /* Reached already: the tracker calls it soon, on its thread, never on the caller's. */
+    if (reached)
+        cv_tracker_notify(e);
+    return CL_SUCCESS;
+}
+
+void cv_event_fire_callbacks(cl_event e) {
+    cv_event_callback *due = NULL, **tail = &due;
+    pthread_mutex_lock(&e->lock);
+    cl_int s = atomic_load(&e->status);
+    for (cv_event_callback **at = &e->callbacks; *at;) {
+        cv_event_callback *c = *at;
+        if (s <= c->type) {
+            *at = c->next;
+            c->next = NULL;
+            *tail = c;
+            tail = &c->next;
+        } else {
+            at = &c->next;
+        }
+    }
+    pthread_mutex_unlock(&e->lock);
+    while (due) {
+        cv_event_callback *next = due->next;
+        /* "the execution status ... or an error code if the command terminated abnormally" */
+        due->fn(e, s < 0 ? s : due->type, due->user_data);
+        free(due);
+        due = next;
+    }
+}
+
+void cv_event_complete(cl_event e) {
+    pthread_mutex_lock(&e->lock);
+    cv_event_profile(e);
+    cl_event *sources = e->sources;
+    cl_uint n = e->num_sources;
+    cv_kept *kept = e->kept;
+    e->sources = NULL;
+    e->num_sources = 0;
+    e->kept = NULL;
+    cl_int s = atomic_load(&e->status);
+    bool report = s < 0 && s != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST &&
+                  !e->failure_reported && !e->is_user;
+    e->failure_reported |= report;
+    pthread_mutex_unlock(&e->lock);
+    if (report)
+        cv_context_notify(e->context, "culvert: a command failed on the GPU (see its event's "
+                                      "CL_EVENT_COMMAND_EXECUTION_STATUS)");
+    cv_unhold_all(sources, n, kept);
+    cv_event_fire_callbacks(e);
 }
 
 cl_int cv_check_wait_list(cl_context ctx, cl_uint n, const cl_event *list) {

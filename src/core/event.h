@@ -1,9 +1,29 @@
-/* cl_event: the state of one command (or a user event). */
+/* cl_event: the state of one command (or a user event). A command's event is backed by pooled
+ * CUDA events recorded around the command; its status, callbacks and the release of what the
+ * command holds advance in the background (core/tracker.c). */
 #ifndef CV_CORE_EVENT_H
 #define CV_CORE_EVENT_H
 
 #include "core/context.h"
+#include "cuda/cu_slots.h"
 #include "cuda/cu_stream.h"
+
+typedef void(CL_CALLBACK *cv_event_callback_fn)(cl_event, cl_int, void *);
+
+typedef struct cv_event_callback {
+    cv_event_callback_fn fn;
+    void *user_data;
+    cl_int type; /* CL_SUBMITTED, CL_RUNNING or CL_COMPLETE */
+    struct cv_event_callback *next;
+} cv_event_callback;
+
+typedef struct cv_kept {
+    cv_object *obj;
+    struct cv_kept *next;
+} cv_kept;
+
+/* Profiling timestamps, in the order of CL_PROFILING_COMMAND_QUEUED..COMPLETE. */
+enum { CV_T_QUEUED, CV_T_SUBMIT, CV_T_START, CV_T_END, CV_T_COMPLETE, CV_T_COUNT };
 
 struct _cl_event {
     cv_object obj;
@@ -12,17 +32,45 @@ struct _cl_event {
     cl_command_type type;
     _Atomic cl_int status; /* the last status seen; CL_COMPLETE or negative are final */
     cvcu_event *done;      /* recorded after the command; NULL for user events */
+    cvcu_stream *stream;   /* where done was recorded */
+    cvcu_event *start;     /* profiled commands: recorded before the command */
+    bool timing;           /* done is a timing event (CV_EV_DONE_TIMING) */
+    pthread_mutex_t lock;  /* guards what follows */
+    /* Events of the wait list not complete at enqueue (held): their error becomes ours, and
+     * user events stay alive (their slot gates this command on the GPU) until we complete. */
+    cl_event *sources;
+    cl_uint num_sources;
+    cv_kept *kept;                /* held until the command completed */
+    cv_event_callback *callbacks; /* not called yet; SUBMITTED first, then RUNNING, COMPLETE */
+    bool profiled;                /* times[] are final */
+    cl_ulong times[CV_T_COUNT];
+    bool is_user;
+    cvcu_slot slot;        /* user events: 0, then 1 once a status was set */
+    cl_event tracker_next; /* the tracker's lists */
+    bool failure_reported; /* the context's notify callback was called */
 };
 
 static inline bool cv_is_event(const void *h) {
     return cv_object_valid(h, CV_TAG_EVENT);
 }
 
-cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, cl_int *err);
-/* Current execution status, without blocking. */
+/* A command's event, status CL_QUEUED; CUDA events come from q's pools (device bound). */
+cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
+                         cl_int *err);
+cl_event cv_user_event_create(cl_context ctx, cl_int *err);
+/* clSetUserEventStatus: CL_INVALID_OPERATION once a status was set. */
+cl_int cv_user_event_set(cl_event e, cl_int status);
+/* Current execution status, without blocking (queries CUDA). */
 cl_int cv_event_status(cl_event e);
+/* Blocks until e is final; CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it failed. */
 cl_int cv_event_wait(cl_event e);
 cl_int cv_event_info(cl_event e, cl_event_info param, const cv_info *out);
+cl_int cv_event_profiling_info(cl_event e, cl_profiling_info param, const cv_info *out);
+cl_int cv_event_add_callback(cl_event e, cl_int type, cv_event_callback_fn fn, void *user_data);
+/* Called (by the tracker) once e is final: timestamps, releases, error report, callbacks. */
+void cv_event_complete(cl_event e);
+/* Calls the callbacks whose status was reached (tracker thread). */
+void cv_event_fire_callbacks(cl_event e);
 
 /* "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and num_events_in_wait_list > 0, or
  * event_wait_list is not NULL and num_events_in_wait_list is 0, or if event objects in

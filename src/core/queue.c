@@ -1,27 +1,68 @@
 #include "core/queue.h"
+#include "core/platform.h"
 #include "cuda/cu_device.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+/* How long a blocking wait polls before it sleeps: short commands finish within it at the
+ * driver's speed; long ones cost no CPU after it. */
+#define CV_SPIN_NS 30000
+
 static void cv_queue_destroy(cv_object *obj) {
     cl_command_queue q = (cl_command_queue)obj;
-    /* The last reference is gone: let the commands still in the stream finish first. */
-    if (q->stream) {
-        cvcu_device_bind(q->device->cu);
-        cvcu_stream_sync(q->stream);
-        cvcu_stream_destroy(q->stream);
+    /* Every tracked command finished before the last hold went; untracked work still in a stream
+     * finishes on its own: cuStreamDestroy returns at once and frees the stream afterwards. */
+    cvcu_device_bind(q->device->cu);
+    for (unsigned i = 0; i < q->num_streams; i++) {
+        if (i > 0 || !q->foreign)
+            cvcu_stream_destroy(q->streams[i]);
+        cvcu_event_destroy(q->join[i]);
     }
-    cv_queue_drop_kept(q);
+    for (int k = 0; k < CV_EV_KINDS; k++) {
+        for (size_t i = 0; i < q->pools[k].count; i++)
+            cvcu_event_destroy(q->pools[k].items[i]);
+        free(q->pools[k].items);
+    }
     pthread_mutex_destroy(&q->lock);
+    pthread_mutex_destroy(&q->pool_lock);
     cv_unhold(&q->context->obj);
     free(q->property_list);
     free(q);
 }
 
-cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev,
-                                 cl_command_queue_properties props, const cl_queue_properties *list,
-                                 size_t list_len, cl_int *err) {
+static unsigned cv_ooo_streams(void) {
+    const char *s = getenv("CULVERT_OOO_STREAMS");
+    int n = s ? atoi(s) : CV_QUEUE_OOO_STREAMS;
+    return n < 1 ? 1 : n > CV_QUEUE_MAX_STREAMS ? CV_QUEUE_MAX_STREAMS : (unsigned)n;
+}
+
+/* Creates streams up to n (with their join events). */
+static cl_int cv_queue_grow(cl_command_queue q, unsigned n) {
+    cl_int err = CL_SUCCESS;
+    while (err == CL_SUCCESS && q->num_streams < n) {
+        unsigned i = q->num_streams;
+        if (!q->streams[i])
+            err = cvcu_stream_create(q->priority, &q->streams[i]);
+        if (err == CL_SUCCESS)
+            err = cvcu_event_create(false, true, &q->join[i]);
+        if (err == CL_SUCCESS)
+            q->num_streams++;
+    }
+    return err;
+}
+
+/* cl_khr_priority_hints: HIGH is CUDA's greatest priority (its lowest number), LOW its least,
+ * MED (also the default) halfway. */
+static int cv_queue_priority(const cv_device_props *p, cl_queue_priority_khr hint) {
+    int least = p->stream_priority_low, greatest = p->stream_priority_high;
+    return hint == CL_QUEUE_PRIORITY_HIGH_KHR  ? greatest
+           : hint == CL_QUEUE_PRIORITY_LOW_KHR ? least
+                                               : (least + greatest) / 2;
+}
+
+cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev, const cv_queue_config *cfg,
+                                 const cl_queue_properties *list, size_t list_len, cl_int *err) {
     cl_command_queue q = calloc(1, sizeof *q);
     *err = q ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     if (q && list_len) {
@@ -31,32 +72,99 @@ cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev,
         else
             *err = CL_OUT_OF_HOST_MEMORY;
     }
-    if (*err == CL_SUCCESS)
-        *err = cvcu_device_bind(dev->cu);
-    if (*err == CL_SUCCESS)
-        *err = cvcu_stream_create(0, &q->stream);
     if (*err != CL_SUCCESS) {
-        if (q)
-            free(q->property_list);
         free(q);
         return NULL;
     }
     cv_object_init(&q->obj, CV_TAG_QUEUE, cv_queue_destroy);
     pthread_mutex_init(&q->lock, NULL);
+    pthread_mutex_init(&q->pool_lock, NULL);
     q->context = ctx;
     cv_hold(&ctx->obj);
     q->device = dev;
-    q->properties = props;
+    q->properties = cfg->properties;
     q->num_properties = list_len;
+    q->priority_hint = cfg->priority_hint ? cfg->priority_hint : CL_QUEUE_PRIORITY_MED_KHR;
+    q->throttle_hint = cfg->throttle_hint ? cfg->throttle_hint : CL_QUEUE_THROTTLE_MED_KHR;
+    q->priority = cv_queue_priority(&dev->props, q->priority_hint);
+    q->foreign = cfg->foreign_stream != NULL;
+    q->streams[0] = cfg->foreign_stream;
+    q->num_streams = 0;
+    *err = cvcu_device_bind(dev->cu);
+    if (*err == CL_SUCCESS && q->foreign)
+        *err = cvcu_stream_check_foreign(cfg->foreign_stream, dev->cu);
+    if (*err == CL_SUCCESS)
+        *err = cv_queue_grow(q, cv_queue_ooo(q) ? cv_ooo_streams() : 1);
+    q->stream = q->streams[0];
+    if (*err != CL_SUCCESS) {
+        cv_release(&q->obj);
+        q = NULL;
+    }
     return q;
 }
 
-cl_int cv_queue_finish(cl_command_queue q) {
+cvcu_stream *cv_queue_next_stream(cl_command_queue q) {
+    unsigned i = 0;
+    if (cv_queue_ooo(q) && q->num_streams > 1)
+        i = q->next_stream++ % q->num_streams;
+    return q->streams[i];
+}
+
+cl_int cv_queue_join_into(cl_command_queue q, cvcu_stream *s) {
+    cl_int err = CL_SUCCESS;
+    for (unsigned i = 0; cv_queue_ooo(q) && i < q->num_streams && err == CL_SUCCESS; i++) {
+        if (q->streams[i] == s)
+            continue;
+        err = cvcu_event_record(q->join[i], q->streams[i]);
+        if (err == CL_SUCCESS)
+            err = cvcu_stream_wait_event(s, q->join[i]);
+    }
+    return err;
+}
+
+cl_int cv_queue_fence_from(cl_command_queue q, cvcu_stream *s, cvcu_event *ev) {
+    cl_int err = CL_SUCCESS;
+    for (unsigned i = 0; cv_queue_ooo(q) && i < q->num_streams && err == CL_SUCCESS; i++)
+        if (q->streams[i] != s)
+            err = cvcu_stream_wait_event(q->streams[i], ev);
+    return err;
+}
+
+bool cv_spin_done(cvcu_stream *s, cvcu_event *ev) {
+    cl_ulong t0 = cv_host_time_ns();
+    do {
+        if ((ev ? cvcu_event_query(ev) : cvcu_stream_query(s)) != CL_SUBMITTED)
+            return true;
+    } while (cv_host_time_ns() - t0 < CV_SPIN_NS);
+    return false;
+}
+
+cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s) {
+    cvcu_event *ev = NULL;
     cl_int err = cvcu_device_bind(q->device->cu);
-    if (err == CL_SUCCESS)
-        err = cvcu_stream_sync(q->stream);
-    if (err == CL_SUCCESS)
-        cv_queue_drop_kept(q);
+    if (err == CL_SUCCESS && !cv_spin_done(s, NULL)) {
+        /* cuStreamSynchronize would spin (the primary context schedules automatically): a
+         * blocking-sync event recorded now sleeps instead. */
+        err = cv_queue_event_get(q, CV_EV_DONE, &ev);
+        if (err == CL_SUCCESS)
+            err = cvcu_event_record(ev, s);
+        if (err == CL_SUCCESS)
+            err = cvcu_event_sync(ev);
+        if (ev)
+            cv_queue_event_put(q, CV_EV_DONE, ev);
+    }
+    /* A failed command shows up as the stream's error. */
+    cl_int now = err == CL_SUCCESS ? cvcu_stream_query(s) : err;
+    return now < 0 ? now : CL_SUCCESS;
+}
+
+cl_int cv_queue_finish(cl_command_queue q) {
+    cl_int err = CL_SUCCESS;
+    pthread_mutex_lock(&q->lock);
+    unsigned n = cv_queue_ooo(q) ? q->num_streams : 1;
+    pthread_mutex_unlock(&q->lock);
+    for (unsigned i = 0; i < n && err == CL_SUCCESS; i++)
+        err = cv_queue_wait_stream(q, q->streams[i]);
     return err;
 }
 
@@ -64,6 +172,63 @@ cl_int cv_queue_flush(cl_command_queue q) {
     /* Work goes to the stream when it is enqueued: nothing waits for a flush. */
     (void)q;
     return CL_SUCCESS;
+}
+
+cl_int cv_queue_set_properties(cl_command_queue q, cl_command_queue_properties props,
+                               cl_bool enable, cl_command_queue_properties *old) {
+    cl_int err = CL_SUCCESS;
+    pthread_mutex_lock(&q->lock);
+    if (old)
+        *old = q->properties;
+    cl_command_queue_properties now = enable ? q->properties | props : q->properties & ~props;
+    /* A queue on an application's stream stays in order: its one stream is the interface. */
+    if (q->foreign && (now & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        err = CL_INVALID_QUEUE_PROPERTIES;
+    /* "all previously queued commands complete before the properties change" (1.0) */
+    for (unsigned i = 0; i < q->num_streams && err == CL_SUCCESS; i++)
+        err = cv_queue_wait_stream(q, q->streams[i]);
+    if (err == CL_SUCCESS && (now & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
+        err = cv_queue_grow(q, cv_ooo_streams());
+    if (err == CL_SUCCESS)
+        q->properties = now;
+    pthread_mutex_unlock(&q->lock);
+    return err;
+}
+
+cl_int cv_queue_event_get(cl_command_queue q, cv_event_kind kind, cvcu_event **out) {
+    cl_int err = CL_SUCCESS;
+    cv_event_pool *p = &q->pools[kind];
+    *out = NULL;
+    pthread_mutex_lock(&q->pool_lock);
+    if (p->count)
+        *out = p->items[--p->count];
+    pthread_mutex_unlock(&q->pool_lock);
+    if (!*out)
+        err = cvcu_event_create(kind != CV_EV_DONE, kind != CV_EV_START, out);
+    return err;
+}
+
+void cv_queue_event_put(cl_command_queue q, cv_event_kind kind, cvcu_event *ev) {
+    cv_event_pool *p = &q->pools[kind];
+    bool kept = false;
+    if (!ev)
+        return;
+    pthread_mutex_lock(&q->pool_lock);
+    if (p->count == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 16;
+        cvcu_event **items = realloc(p->items, cap * sizeof *items);
+        if (items) {
+            p->items = items;
+            p->cap = cap;
+        }
+    }
+    if (p->count < p->cap) {
+        p->items[p->count++] = ev;
+        kept = true;
+    }
+    pthread_mutex_unlock(&q->pool_lock);
+    if (!kept)
+        cvcu_event_destroy(ev); /* out of memory for the pool: give it back to CUDA */
 }
 
 cl_int cv_queue_info(cl_command_queue q, cl_command_queue_info param, const cv_info *out) {
@@ -93,7 +258,8 @@ cl_int cv_queue_info(cl_command_queue q, cl_command_queue_info param, const cv_i
         err = cv_info_ptr(out, NULL);
         break;
     case CL_QUEUE_CUDA_STREAM_CULVERT:
-        err = cv_info_ptr(out, q->stream);
+        /* An out-of-order queue has no one stream: NULL (see cl_culvert.h). */
+        err = cv_info_ptr(out, cv_queue_ooo(q) ? NULL : q->streams[0]);
         break;
     default:
         err = CL_INVALID_VALUE;

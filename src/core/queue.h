@@ -1,34 +1,90 @@
-/* cl_command_queue: an in-order queue is one CUDA stream. */
+/* cl_command_queue: an in-order queue is one CUDA stream; an out-of-order queue spreads its
+ * commands over several streams, ordered only by wait lists, markers and barriers. */
 #ifndef CV_CORE_QUEUE_H
 #define CV_CORE_QUEUE_H
 
 #include "core/context.h"
 #include "cuda/cu_stream.h"
 
+#define CV_QUEUE_MAX_STREAMS 8
+/* Streams of an out-of-order queue (CULVERT_OOO_STREAMS overrides, 1..8). */
+#define CV_QUEUE_OOO_STREAMS 4
+
+/* Kinds of pooled CUDA events. */
+typedef enum cv_event_kind {
+    CV_EV_DONE,        /* recorded after a command: blocking sync, no timing */
+    CV_EV_DONE_TIMING, /* the same on a profiling queue: also the END timestamp */
+    CV_EV_START,       /* START timestamp of a profiled command */
+    CV_EV_KINDS
+} cv_event_kind;
+
+typedef struct cv_event_pool {
+    cvcu_event **items;
+    size_t count, cap;
+} cv_event_pool;
+
 struct _cl_command_queue {
     cv_object obj;
     cl_context context;
     cl_device_id device;
-    cl_command_queue_properties properties;
-    cl_queue_properties *property_list; /* as given, 0-terminated; NULL if none were */
+    cl_command_queue_properties properties; /* changes only under lock */
+    cl_queue_properties *property_list;     /* as given, 0-terminated; NULL if none were */
     size_t num_properties;
-    cvcu_stream *stream;
+    cvcu_stream *stream; /* streams[0] */
+    cvcu_stream *streams[CV_QUEUE_MAX_STREAMS];
+    unsigned num_streams; /* created; an in-order queue uses streams[0] only */
+    unsigned next_stream; /* round robin of an out-of-order queue */
+    bool foreign;         /* streams[0] is the application's (CL_QUEUE_CUDA_STREAM_CULVERT) */
+    int priority;         /* CUDA stream priority */
+    cl_queue_priority_khr priority_hint;
+    cl_queue_throttle_khr throttle_hint;
+    /* Events that make one stream wait for another (scratch: a wait captures the event's state
+     * when it is issued, so they are re-recorded at once). */
+    cvcu_event *join[CV_QUEUE_MAX_STREAMS];
     pthread_mutex_t lock; /* orders enqueues from several host threads */
-    /* Objects held for commands in flight, dropped once the stream has passed them. */
-    struct cv_kept *kept;
+    pthread_mutex_t pool_lock;
+    cv_event_pool pools[CV_EV_KINDS];
 };
 
 static inline bool cv_is_queue(const void *h) {
     return cv_object_valid(h, CV_TAG_QUEUE);
 }
 
-cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev,
-                                 cl_command_queue_properties props, const cl_queue_properties *list,
-                                 size_t list_len, cl_int *err);
+static inline bool cv_queue_ooo(cl_command_queue q) {
+    return (q->properties & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE) != 0;
+}
+
+typedef struct cv_queue_config {
+    cl_command_queue_properties properties;
+    cl_queue_priority_khr priority_hint; /* 0: none given (medium) */
+    cl_queue_throttle_khr throttle_hint;
+    void *foreign_stream; /* CL_QUEUE_CUDA_STREAM_CULVERT, or NULL */
+} cv_queue_config;
+
+cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev, const cv_queue_config *cfg,
+                                 const cl_queue_properties *list, size_t list_len, cl_int *err);
 cl_int cv_queue_info(cl_command_queue q, cl_command_queue_info param, const cv_info *out);
+/* Waits for every command of every stream: spins briefly, then sleeps on a blocking event. */
 cl_int cv_queue_finish(cl_command_queue q);
 cl_int cv_queue_flush(cl_command_queue q);
-/* Drops the holds of cv_command_keep; call only once the queue's work has completed. */
-void cv_queue_drop_kept(cl_command_queue q);
+/* clSetCommandQueueProperty: finishes the queue's work first, then changes the properties. */
+cl_int cv_queue_set_properties(cl_command_queue q, cl_command_queue_properties props,
+                               cl_bool enable, cl_command_queue_properties *old);
+
+/* With q->lock held and the device bound: the stream of the next command. */
+cvcu_stream *cv_queue_next_stream(cl_command_queue q);
+/* With q->lock held: stream s waits (on the GPU) for all work of the queue's other streams. */
+cl_int cv_queue_join_into(cl_command_queue q, cvcu_stream *s);
+/* With q->lock held: every other stream waits for ev (recorded on s) before its next command. */
+cl_int cv_queue_fence_from(cl_command_queue q, cvcu_stream *s, cvcu_event *ev);
+/* Polls the CUDA event (or, with ev NULL, the stream) for about 30 us; true once it is done or
+ * failed. Blocking waits spin this long, then sleep on a blocking-sync event. */
+bool cv_spin_done(cvcu_stream *s, cvcu_event *ev);
+/* Blocks until the stream's work is done (spin briefly, then sleep). */
+cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s);
+
+/* Pooled CUDA events of the queue's device (bound by the caller for get). */
+cl_int cv_queue_event_get(cl_command_queue q, cv_event_kind kind, cvcu_event **out);
+void cv_queue_event_put(cl_command_queue q, cv_event_kind kind, cvcu_event *ev);
 
 #endif

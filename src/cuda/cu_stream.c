@@ -1,4 +1,5 @@
 #include "cuda/cu_stream.h"
+#include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
 
 #define CVCU_STREAM(s) ((CUstream)(s))
@@ -29,6 +30,17 @@ cl_int cvcu_stream_query(cvcu_stream *s) {
 
 cl_int cvcu_stream_wait_event(cvcu_stream *s, cvcu_event *e) {
     return CVCU_CALL(cvcu.cuStreamWaitEvent(CVCU_STREAM(s), CVCU_EVENT(e), 0), CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_stream_check_foreign(void *handle, struct cvcu_device *dev) {
+    CUcontext ctx = NULL;
+    /* CU_STREAM_LEGACY and CU_STREAM_PER_THREAD are handles of no particular context. */
+    cl_int err = handle && handle != CU_STREAM_LEGACY && handle != CU_STREAM_PER_THREAD
+                     ? CVCU_CALL(cvcu.cuStreamGetCtx(CVCU_STREAM(handle), &ctx), CL_INVALID_VALUE)
+                     : CL_INVALID_VALUE;
+    if (err == CL_SUCCESS && ctx != cvcu_device_context(dev))
+        err = CL_INVALID_VALUE;
+    return err;
 }
 
 cl_int cvcu_event_create(bool timing, bool blocking, cvcu_event **out) {

@@ -1,0 +1,184 @@
+#include "core/tracker.h"
+#include "core/log.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#define CV_TRACKER_MIN_SLEEP_NS 5000
+#define CV_TRACKER_MAX_SLEEP_NS 500000
+#define CV_TRACKER_MAX_BLOCKED  64
+
+typedef struct cv_note {
+    cl_event event;
+    struct cv_note *next;
+} cv_note;
+
+static pthread_once_t cv_tracker_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t cv_tracker_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv_tracker_cond;
+static pthread_t cv_tracker_thread;
+static bool cv_tracker_running, cv_tracker_stop;
+static cl_event cv_pending_head, cv_pending_tail; /* outstanding commands, oldest first */
+static cv_note *cv_notes_head, **cv_notes_tail = &cv_notes_head;
+
+static void cv_tracker_fire_notes(cv_note *n) {
+    while (n) {
+        cv_note *next = n->next;
+        cv_event_fire_callbacks(n->event);
+        cv_unhold(&n->event->obj);
+        free(n);
+        n = next;
+    }
+}
+
+/* One pass over the outstanding commands. Commands of one stream complete in order: once one is
+ * seen running, the later ones of its stream are not queried. Returns the ones left. */
+static cl_event cv_tracker_poll(cl_event list, cl_event *tail_out, bool *progress) {
+    cvcu_stream *blocked[CV_TRACKER_MAX_BLOCKED];
+    int num_blocked = 0;
+    cl_event head = NULL, tail = NULL;
+    while (list) {
+        cl_event e = list;
+        list = e->tracker_next;
+        e->tracker_next = NULL;
+        bool skip = false;
+        for (int i = 0; i < num_blocked && !skip; i++)
+            skip = blocked[i] == e->stream;
+        if (!skip && cv_event_status(e) <= CL_COMPLETE) {
+            cv_event_complete(e);
+            cv_unhold(&e->obj);
+            *progress = true;
+            continue;
+        }
+        if (!skip && num_blocked < CV_TRACKER_MAX_BLOCKED)
+            blocked[num_blocked++] = e->stream;
+        if (tail)
+            tail->tracker_next = e;
+        else
+            head = e;
+        tail = e;
+    }
+    *tail_out = tail;
+    return head;
+}
+
+static void cv_tracker_sleep(unsigned long ns) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    ts.tv_nsec += (long)ns;
+    ts.tv_sec += ts.tv_nsec / 1000000000L;
+    ts.tv_nsec %= 1000000000L;
+    pthread_cond_timedwait(&cv_tracker_cond, &cv_tracker_lock, &ts);
+}
+
+static void *cv_tracker_main(void *arg) {
+    (void)arg;
+    unsigned long sleep_ns = CV_TRACKER_MIN_SLEEP_NS;
+    pthread_mutex_lock(&cv_tracker_lock);
+    while (!cv_tracker_stop) {
+        if (!cv_pending_head && !cv_notes_head) {
+            pthread_cond_wait(&cv_tracker_cond, &cv_tracker_lock);
+            sleep_ns = CV_TRACKER_MIN_SLEEP_NS;
+            continue;
+        }
+        cv_note *notes = cv_notes_head;
+        cv_notes_head = NULL;
+        cv_notes_tail = &cv_notes_head;
+        cl_event list = cv_pending_head;
+        cv_pending_head = cv_pending_tail = NULL;
+        pthread_mutex_unlock(&cv_tracker_lock);
+
+        bool progress = notes != NULL;
+        cv_tracker_fire_notes(notes);
+        cl_event tail = NULL;
+        cl_event left = cv_tracker_poll(list, &tail, &progress);
+
+        pthread_mutex_lock(&cv_tracker_lock);
+        /* What is left goes before what arrived meanwhile: the list stays oldest first. */
+        if (left) {
+            tail->tracker_next = cv_pending_head;
+            if (!cv_pending_head)
+                cv_pending_tail = tail;
+            cv_pending_head = left;
+        }
+        sleep_ns = progress ? CV_TRACKER_MIN_SLEEP_NS
+                            : (sleep_ns * 2 > CV_TRACKER_MAX_SLEEP_NS ? CV_TRACKER_MAX_SLEEP_NS
+                                                                      : sleep_ns * 2);
+        if (cv_pending_head && !cv_notes_head && !cv_tracker_stop)
+            cv_tracker_sleep(sleep_ns);
+    }
+    pthread_mutex_unlock(&cv_tracker_lock);
+    return NULL;
+}
+
+/* Process exit: the thread stops between two passes and is joined, so no CUDA call of it can
+ * run after this. Commands still in flight are left as they are (their objects leak with the
+ * process); nothing waits for the GPU, which could be gated on a user event forever. */
+static void cv_tracker_shutdown(void) {
+    pthread_mutex_lock(&cv_tracker_lock);
+    cv_tracker_stop = true;
+    bool join = cv_tracker_running && !pthread_equal(pthread_self(), cv_tracker_thread);
+    pthread_cond_broadcast(&cv_tracker_cond);
+    pthread_mutex_unlock(&cv_tracker_lock);
+    if (join)
+        pthread_join(cv_tracker_thread, NULL);
+}
+
+static void cv_tracker_start(void) {
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(&cv_tracker_cond, &attr);
+    pthread_condattr_destroy(&attr);
+    /* Registered after cuInit (a command exists, so CUDA is up): runs before libcuda's own
+     * exit handlers, which were registered earlier. */
+    atexit(cv_tracker_shutdown);
+    cv_tracker_running = pthread_create(&cv_tracker_thread, NULL, cv_tracker_main, NULL) == 0;
+    if (!cv_tracker_running)
+        cv_log(CV_LOG_ERROR, "culvert: cannot start the tracker thread: events advance only "
+                             "when waited on");
+}
+
+void cv_tracker_track(cl_event e) {
+    pthread_once(&cv_tracker_once, cv_tracker_start);
+    cv_hold(&e->obj);
+    pthread_mutex_lock(&cv_tracker_lock);
+    bool add = cv_tracker_running && !cv_tracker_stop;
+    if (add) {
+        e->tracker_next = NULL;
+        if (cv_pending_tail)
+            cv_pending_tail->tracker_next = e;
+        else {
+            cv_pending_head = e;
+            /* The tracker sleeps without a deadline only when it has nothing: wake it. */
+            pthread_cond_signal(&cv_tracker_cond);
+        }
+        cv_pending_tail = e;
+    }
+    pthread_mutex_unlock(&cv_tracker_lock);
+    if (!add)
+        cv_unhold(&e->obj);
+}
+
+void cv_tracker_notify(cl_event e) {
+    pthread_once(&cv_tracker_once, cv_tracker_start);
+    cv_note *n = malloc(sizeof *n);
+    if (!n)
+        return;
+    cv_hold(&e->obj);
+    n->event = e;
+    n->next = NULL;
+    pthread_mutex_lock(&cv_tracker_lock);
+    bool add = cv_tracker_running && !cv_tracker_stop;
+    if (add) {
+        *cv_notes_tail = n;
+        cv_notes_tail = &n->next;
+        pthread_cond_signal(&cv_tracker_cond);
+    }
+    pthread_mutex_unlock(&cv_tracker_lock);
+    if (!add) {
+        cv_unhold(&e->obj);
+        free(n);
+    }
+}

@@ -1,0 +1,39 @@
+/* Exit with work in flight: a stream gated forever on a user event, thousands of commands with
+ * events and callbacks outstanding, queues and events never released. The process must end at
+ * once, cleanly (a hang fails by the test's timeout, a crash by its status). */
+#include "queue_test.h"
+
+static void CL_CALLBACK ignore(cl_event e, cl_int status, void *data) {
+    (void)e;
+    (void)status;
+    (void)data;
+}
+
+int main(int argc, char **argv) {
+    qt_setup();
+    if (argc > 1) {
+        /* child: leave everything in flight and return from main */
+        cl_command_queue q = qt_queue(0), ooo = qt_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
+        cl_event u = qt_user_event();
+        cl_event gated = qt_marker(q, 1, &u);
+        for (int i = 0; i < 4000; i++) {
+            cl_event e = qt_marker(i % 2 ? q : ooo, 0, NULL);
+            clSetEventCallback(e, CL_COMPLETE, ignore, NULL);
+            if (i % 2 == 0)
+                clReleaseEvent(e);
+        }
+        (void)gated;
+        return 0;
+    }
+    /* parent: run the child, check it ended well and soon */
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s child", argv[0]);
+    double t0 = qt_now();
+    int status = system(cmd);
+    double took = qt_now() - t0;
+    printf("child exited with %d after %.3f s\n", status, took);
+    CHECK(status == 0);
+    CHECK(took < 30.0);
+    clReleaseContext(qt_context);
+    return cv_test_report("queues_exit");
+}
