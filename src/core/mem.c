@@ -63,11 +63,8 @@ static void cv_mem_free_parts(cl_mem m) {
 static void cv_buffer_destroy(cv_object *obj) {
     cl_mem m = (cl_mem)obj;
     cl_context ctx = m->context;
-    cl_mem parent = m->kind == CV_MEM_SUB_BUFFER ? m->parent : NULL;
     cv_mem_free_parts(m);
     free(m);
-    if (parent)
-        cv_unhold(&parent->obj);
     cv_unhold(&ctx->obj);
 }
 
@@ -78,6 +75,8 @@ static void cv_mem_destroy(cv_object *obj) {
     cl_mem m = (cl_mem)obj;
     cv_mem_destructor *list = m->destructors;
     cv_destroy_fn kind_destroy = m->kind_destroy;
+    /* A sub-buffer's parent goes after the sub-buffer's own callbacks. */
+    cl_mem parent = m->kind == CV_MEM_SUB_BUFFER ? m->parent : NULL;
     m->destructors = NULL;
     kind_destroy(obj);
     for (cv_mem_destructor *d = list, *next; d; d = next) {
@@ -85,6 +84,8 @@ static void cv_mem_destroy(cv_object *obj) {
         d->fn(m, d->user_data);
         free(d);
     }
+    if (parent)
+        cv_unhold(&parent->obj);
 }
 
 cl_int cv_mem_add_destructor(cl_mem m, cv_mem_destructor_fn fn, void *user_data) {
