@@ -1,0 +1,542 @@
+/* Device and pinned memory, copies and fills.
+ *
+ * Pageable host memory (plain malloc) cannot be DMA'd: CUDA copies it through its own staging
+ * buffer, one step at a time. culvert does better with a pipeline of pinned staging chunks per
+ * device (CVCU_CHUNKS x CVCU_CHUNK, allocated once on first use, reused): for a write, chunk i is
+ * DMA'd to the device while the host fills chunk i+1; for a read, the device fills the next chunks
+ * while the host empties the current one. The host thread takes part, so the pipeline runs in the
+ * calling thread: a non-blocking command done this way simply completes early, which the spec
+ * allows. It is used only when that cannot wait on the application: the command is blocking, or
+ * its stream has nothing left before it (so no user event can gate it).
+ *
+ * Otherwise (non-blocking, the stream still busy), a pageable copy takes a pinned bounce buffer
+ * of its own: a write copies the data into it now (the application may reuse its memory at once)
+ * and the DMA runs in stream order; a read DMAs into it and a host function on the stream copies
+ * the bytes out, so the command's event completes only once the application's memory holds them.
+ * Bounce buffers come back through a free list (host functions may not call CUDA). Small copies
+ * (< CVCU_SMALL) of a blocking command go straight to CUDA, which has the lowest latency. */
+#include "cuda/cu_memory.h"
+#include "core/log.h"
+#include "cuda/cu_device.h"
+#include "cuda/cu_driver.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CVCU_CHUNK        ((size_t)8 << 20)
+#define CVCU_CHUNKS       4
+#define CVCU_SMALL        ((size_t)64 << 10)
+#define CVCU_POOLS        64 /* staging pools in the process (two per device are plenty) */
+#define CVCU_KEEP_BOUNCES 8  /* small bounce buffers kept for reuse */
+
+#define CVCU_STREAM(s) ((CUstream)(s))
+#define CVCU_DPTR(a)   ((CUdeviceptr)(a))
+
+cl_int cvcu_mem_alloc(size_t size, cl_ulong *address) {
+    CUdeviceptr p = 0;
+    CUresult r = cvcu.cuMemAlloc(&p, size);
+    cl_int err = CL_SUCCESS;
+    /* Running out is an expected answer (CL_MEM_OBJECT_ALLOCATION_FAILURE), not a log-worthy
+     * failure of culvert. */
+    if (r == CUDA_ERROR_OUT_OF_MEMORY)
+        err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
+    else
+        err = CVCU_CALL(r, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+    *address = err == CL_SUCCESS ? (cl_ulong)p : 0;
+    return err;
+}
+
+void cvcu_mem_free(struct cvcu_device *dev, cl_ulong address) {
+    if (address && cvcu_device_bind(dev) == CL_SUCCESS)
+        CVCU_CALL(cvcu.cuMemFree(CVCU_DPTR(address)), CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_host_alloc(size_t size, void **ptr) {
+    *ptr = NULL;
+    CUresult r = cvcu.cuMemHostAlloc(ptr, size, CU_MEMHOSTALLOC_PORTABLE);
+    return r == CUDA_ERROR_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY
+                                         : CVCU_CALL(r, CL_OUT_OF_HOST_MEMORY);
+}
+
+void cvcu_host_free(void *ptr) {
+    if (ptr)
+        CVCU_CALL(cvcu.cuMemFreeHost(ptr), CL_OUT_OF_RESOURCES);
+}
+
+cl_int cvcu_host_register(void *ptr, size_t size) {
+    /* No error log: refusal is expected (memory registered twice, file mappings) and handled
+     * by staging. */
+    CUresult r = cvcu.cuMemHostRegister(ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
+    if (r != CUDA_SUCCESS)
+        cv_log(CV_LOG_INFO, "cuMemHostRegister(%p, %zu) refused (%d): staged copies", ptr, size,
+               (int)r);
+    return r == CUDA_SUCCESS ? CL_SUCCESS : CL_INVALID_HOST_PTR;
+}
+
+void cvcu_host_unregister(void *ptr) {
+    if (ptr)
+        CVCU_CALL(cvcu.cuMemHostUnregister(ptr), CL_OUT_OF_RESOURCES);
+}
+
+static bool cvcu_byte_pinned(const void *p) {
+    unsigned int type = 0;
+    /* Pageable memory answers CUDA_ERROR_INVALID_VALUE: not an error here, so no CVCU_CALL. */
+    CUresult r = cvcu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                            (CUdeviceptr)(uintptr_t)p);
+    return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+}
+
+bool cvcu_host_is_pinned(const void *ptr, size_t n) {
+    return n > 0 && cvcu_byte_pinned(ptr) && cvcu_byte_pinned((const char *)ptr + (n - 1));
+}
+
+/* --- the staging pipeline ------------------------------------------------------------------ */
+
+typedef struct cvcu_staging {
+    pthread_mutex_t lock; /* held for a whole transfer */
+    struct cvcu_device *dev;
+    char *base; /* CVCU_CHUNKS chunks of CVCU_CHUNK bytes */
+    CUevent done[CVCU_CHUNKS];
+    bool pending[CVCU_CHUNKS]; /* done[i] recorded after the last DMA touching chunk i */
+} cvcu_staging;
+
+static pthread_mutex_t cvcu_pools_lock = PTHREAD_MUTEX_INITIALIZER;
+static cvcu_staging cvcu_pools[CVCU_POOLS];
+static size_t cvcu_num_pools;
+
+static char *cvcu_chunk(cvcu_staging *p, unsigned c) {
+    return p->base + (size_t)c * CVCU_CHUNK;
+}
+
+/* Sets up a pool's memory and events on first use (the device's context is bound). */
+static cl_int cvcu_staging_init(cvcu_staging *p) {
+    cl_int err = CL_SUCCESS;
+    if (p->base)
+        return err;
+    void *base = NULL;
+    err = cvcu_host_alloc((size_t)CVCU_CHUNKS * CVCU_CHUNK, &base);
+    for (unsigned c = 0; c < CVCU_CHUNKS && err == CL_SUCCESS; c++)
+        err = CVCU_CALL(cvcu.cuEventCreate(&p->done[c], CU_EVENT_DISABLE_TIMING),
+                        CL_OUT_OF_RESOURCES);
+    if (err == CL_SUCCESS) {
+        p->base = base;
+    } else {
+        for (unsigned c = 0; c < CVCU_CHUNKS; c++) {
+            if (p->done[c])
+                cvcu.cuEventDestroy(p->done[c]);
+            p->done[c] = NULL;
+        }
+        cvcu_host_free(base);
+    }
+    return err;
+}
+
+/* Are all the chunk events of the pool's last users complete (nothing to wait for)? */
+static bool cvcu_staging_idle(cvcu_staging *p) {
+    bool idle = true;
+    for (unsigned c = 0; c < CVCU_CHUNKS && idle; c++)
+        idle = !p->pending[c] || cvcu.cuEventQuery(p->done[c]) == CUDA_SUCCESS;
+    return idle;
+}
+
+/* A free staging pool of dev, locked, or NULL when all of them are in use (or none can be made):
+ * the caller then takes another path rather than wait for another thread's transfer. */
+static cvcu_staging *cvcu_staging_acquire(struct cvcu_device *dev, bool blocking) {
+    cvcu_staging *got = NULL;
+    unsigned mine = 0;
+    pthread_mutex_lock(&cvcu_pools_lock);
+    for (size_t i = 0; i < cvcu_num_pools && !got; i++) {
+        if (cvcu_pools[i].dev != dev)
+            continue;
+        mine++;
+        if (pthread_mutex_trylock(&cvcu_pools[i].lock) == 0)
+            got = &cvcu_pools[i];
+    }
+    /* Two pools per device: a second thread transferring at the same time gets its own. */
+    if (!got && mine < 2 && cvcu_num_pools < CVCU_POOLS) {
+        got = &cvcu_pools[cvcu_num_pools++];
+        pthread_mutex_init(&got->lock, NULL);
+        got->dev = dev;
+        pthread_mutex_lock(&got->lock);
+    }
+    pthread_mutex_unlock(&cvcu_pools_lock);
+    if (got && (cvcu_staging_init(got) != CL_SUCCESS || (!blocking && !cvcu_staging_idle(got)))) {
+        pthread_mutex_unlock(&got->lock);
+        got = NULL;
+    }
+    return got;
+}
+
+static cl_int cvcu_chunk_wait(cvcu_staging *p, unsigned c) {
+    cl_int err = CL_SUCCESS;
+    if (p->pending[c])
+        err = CVCU_CALL(cvcu.cuEventSynchronize(p->done[c]), CL_OUT_OF_RESOURCES);
+    if (err == CL_SUCCESS)
+        p->pending[c] = false;
+    return err;
+}
+
+static cl_int cvcu_chunk_done(cvcu_staging *p, unsigned c, CUstream s) {
+    cl_int err = CVCU_CALL(cvcu.cuEventRecord(p->done[c], s), CL_OUT_OF_RESOURCES);
+    p->pending[c] = err == CL_SUCCESS;
+    return err;
+}
+
+static size_t cvcu_min(size_t a, size_t b) {
+    return a < b ? a : b;
+}
+
+/* Host fills chunk i+1 while chunk i is DMA'd. */
+static cl_int cvcu_staged_to_device(cvcu_staging *p, CUstream s, cl_ulong dst, const char *src,
+                                    size_t n) {
+    cl_int err = CL_SUCCESS;
+    for (size_t off = 0, i = 0; off < n && err == CL_SUCCESS; off += CVCU_CHUNK, i++) {
+        size_t len = cvcu_min(CVCU_CHUNK, n - off);
+        unsigned c = (unsigned)(i % CVCU_CHUNKS);
+        err = cvcu_chunk_wait(p, c);
+        if (err == CL_SUCCESS) {
+            memcpy(cvcu_chunk(p, c), src + off, len);
+            err = CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst + off), cvcu_chunk(p, c), len, s),
+                            CL_OUT_OF_RESOURCES);
+        }
+        if (err == CL_SUCCESS)
+            err = cvcu_chunk_done(p, c, s);
+    }
+    return err;
+}
+
+static cl_int cvcu_staged_issue_read(cvcu_staging *p, CUstream s, cl_ulong src, size_t n,
+                                     size_t i) {
+    size_t off = i * CVCU_CHUNK;
+    unsigned c = (unsigned)(i % CVCU_CHUNKS);
+    cl_int err = cvcu_chunk_wait(p, c);
+    if (err == CL_SUCCESS)
+        err = CVCU_CALL(cvcu.cuMemcpyDtoHAsync(cvcu_chunk(p, c), CVCU_DPTR(src + off),
+                                               cvcu_min(CVCU_CHUNK, n - off), s),
+                        CL_OUT_OF_RESOURCES);
+    if (err == CL_SUCCESS)
+        err = cvcu_chunk_done(p, c, s);
+    return err;
+}
+
+/* The device fills the chunks ahead while the host empties the current one. */
+static cl_int cvcu_staged_to_host(cvcu_staging *p, CUstream s, char *dst, cl_ulong src, size_t n) {
+    cl_int err = CL_SUCCESS;
+    size_t chunks = (n + CVCU_CHUNK - 1) / CVCU_CHUNK;
+    for (size_t i = 0; i < chunks && i < CVCU_CHUNKS && err == CL_SUCCESS; i++)
+        err = cvcu_staged_issue_read(p, s, src, n, i);
+    for (size_t i = 0; i < chunks && err == CL_SUCCESS; i++) {
+        unsigned c = (unsigned)(i % CVCU_CHUNKS);
+        size_t off = i * CVCU_CHUNK;
+        err = cvcu_chunk_wait(p, c);
+        if (err == CL_SUCCESS)
+            memcpy(dst + off, cvcu_chunk(p, c), cvcu_min(CVCU_CHUNK, n - off));
+        if (err == CL_SUCCESS && i + CVCU_CHUNKS < chunks)
+            err = cvcu_staged_issue_read(p, s, src, n, i + CVCU_CHUNKS);
+    }
+    return err;
+}
+
+/* --- bounce buffers for asynchronous pageable copies --------------------------------------- */
+
+typedef struct cvcu_bounce {
+    void *pinned;
+    size_t capacity;
+    void *copy_to; /* reads: where the host function copies the bytes */
+    size_t n;
+    struct cvcu_bounce *next;
+} cvcu_bounce;
+
+static pthread_mutex_t cvcu_bounce_lock = PTHREAD_MUTEX_INITIALIZER;
+static cvcu_bounce *cvcu_bounces_free; /* back from host functions, ready for reuse */
+
+static void CUDA_CB cvcu_bounce_finish(void *arg) {
+    cvcu_bounce *b = arg;
+    if (b->copy_to)
+        memcpy(b->copy_to, b->pinned, b->n);
+    pthread_mutex_lock(&cvcu_bounce_lock);
+    b->next = cvcu_bounces_free;
+    cvcu_bounces_free = b;
+    pthread_mutex_unlock(&cvcu_bounce_lock);
+}
+
+/* A bounce buffer of at least n bytes: a free one that fits, else a new one. Frees the large
+ * ones that came back and keeps a few small ones (called from API threads: CUDA calls are fine). */
+static cl_int cvcu_bounce_get(size_t n, cvcu_bounce **out) {
+    cvcu_bounce *got = NULL, *drop = NULL, *keep = NULL;
+    unsigned kept = 0;
+    pthread_mutex_lock(&cvcu_bounce_lock);
+    for (cvcu_bounce *b = cvcu_bounces_free, *next; b; b = next) {
+        next = b->next;
+        if (!got && b->capacity >= n) {
+            got = b;
+        } else if (b->capacity == CVCU_SMALL && kept < CVCU_KEEP_BOUNCES) {
+            b->next = keep;
+            keep = b;
+            kept++;
+        } else {
+            b->next = drop;
+            drop = b;
+        }
+    }
+    cvcu_bounces_free = keep;
+    pthread_mutex_unlock(&cvcu_bounce_lock);
+    for (cvcu_bounce *b = drop, *next; b; b = next) {
+        next = b->next;
+        cvcu_host_free(b->pinned);
+        free(b);
+    }
+    cl_int err = CL_SUCCESS;
+    if (!got) {
+        got = calloc(1, sizeof *got);
+        err = got ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+        if (got) {
+            got->capacity = n > CVCU_SMALL ? n : CVCU_SMALL;
+            err = cvcu_host_alloc(got->capacity, &got->pinned);
+        }
+        if (err != CL_SUCCESS) {
+            free(got);
+            got = NULL;
+        }
+    }
+    *out = got;
+    return err;
+}
+
+/* Puts the bounce buffer back once the stream passes this point. */
+static cl_int cvcu_bounce_release_after(cvcu_bounce *b, CUstream s) {
+    cl_int err = CVCU_CALL(cvcu.cuLaunchHostFunc(s, cvcu_bounce_finish, b), CL_OUT_OF_RESOURCES);
+    if (err != CL_SUCCESS) {
+        /* Not in the stream: wait for the copy, then finish by hand. */
+        cvcu.cuStreamSynchronize(s);
+        b->copy_to = NULL;
+        cvcu_bounce_finish(b);
+    }
+    return err;
+}
+
+static cl_int cvcu_bounced_to_device(CUstream s, cl_ulong dst, const void *src, size_t n) {
+    cvcu_bounce *b = NULL;
+    cl_int err = cvcu_bounce_get(n, &b);
+    if (err == CL_SUCCESS) {
+        memcpy(b->pinned, src, n);
+        b->copy_to = NULL;
+        err =
+            CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst), b->pinned, n, s), CL_OUT_OF_RESOURCES);
+        cl_int rel = cvcu_bounce_release_after(b, s);
+        if (err == CL_SUCCESS)
+            err = rel;
+    }
+    return err;
+}
+
+static cl_int cvcu_bounced_to_host(CUstream s, void *dst, cl_ulong src, size_t n) {
+    cvcu_bounce *b = NULL;
+    cl_int err = cvcu_bounce_get(n, &b);
+    if (err == CL_SUCCESS) {
+        b->n = n;
+        err =
+            CVCU_CALL(cvcu.cuMemcpyDtoHAsync(b->pinned, CVCU_DPTR(src), n, s), CL_OUT_OF_RESOURCES);
+        b->copy_to = err == CL_SUCCESS ? dst : NULL;
+        cl_int rel = cvcu_bounce_release_after(b, s);
+        if (err == CL_SUCCESS)
+            err = rel;
+    }
+    return err;
+}
+
+/* --- host <-> device ------------------------------------------------------------------------ */
+
+typedef enum cvcu_path {
+    CVCU_DIRECT, /* one CUDA async copy: pinned memory, or a small blocking one */
+    CVCU_STAGED, /* the pipeline, in this thread */
+    CVCU_BOUNCED /* a pinned bounce buffer, fully asynchronous */
+} cvcu_path;
+
+static cvcu_path cvcu_choose(const cvcu_host_copy *c, const void *host, size_t n,
+                             cvcu_staging **pool) {
+    *pool = NULL;
+    if (cvcu_host_is_pinned(host, n))
+        return CVCU_DIRECT;
+    /* With nothing left on the stream, waiting for it cannot wait on the application. */
+    bool may_wait = c->blocking || cvcu_stream_query(c->stream) == CL_COMPLETE;
+    if (n < CVCU_SMALL)
+        return may_wait ? CVCU_DIRECT : CVCU_BOUNCED;
+    if (may_wait)
+        *pool = cvcu_staging_acquire(c->dev, c->blocking);
+    if (*pool)
+        return CVCU_STAGED;
+    /* Every pool busy with another thread's transfer: CUDA's own staging for blocking ones. */
+    return c->blocking ? CVCU_DIRECT : CVCU_BOUNCED;
+}
+
+cl_int cvcu_copy_to_device(const cvcu_host_copy *c, cl_ulong dst, const void *src, size_t n) {
+    cvcu_staging *pool = NULL;
+    CUstream s = CVCU_STREAM(c->stream);
+    cl_int err = CL_SUCCESS;
+    if (n == 0)
+        return err;
+    switch (cvcu_choose(c, src, n, &pool)) {
+    case CVCU_DIRECT:
+        err = CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst), src, n, s), CL_OUT_OF_RESOURCES);
+        break;
+    case CVCU_STAGED:
+        err = cvcu_staged_to_device(pool, s, dst, src, n);
+        pthread_mutex_unlock(&pool->lock);
+        break;
+    case CVCU_BOUNCED:
+        err = cvcu_bounced_to_device(s, dst, src, n);
+        break;
+    }
+    return err;
+}
+
+cl_int cvcu_copy_to_host(const cvcu_host_copy *c, void *dst, cl_ulong src, size_t n) {
+    cvcu_staging *pool = NULL;
+    CUstream s = CVCU_STREAM(c->stream);
+    cl_int err = CL_SUCCESS;
+    if (n == 0)
+        return err;
+    switch (cvcu_choose(c, dst, n, &pool)) {
+    case CVCU_DIRECT:
+        err = CVCU_CALL(cvcu.cuMemcpyDtoHAsync(dst, CVCU_DPTR(src), n, s), CL_OUT_OF_RESOURCES);
+        break;
+    case CVCU_STAGED:
+        err = cvcu_staged_to_host(pool, s, dst, src, n);
+        pthread_mutex_unlock(&pool->lock);
+        break;
+    case CVCU_BOUNCED:
+        err = cvcu_bounced_to_host(s, dst, src, n);
+        break;
+    }
+    return err;
+}
+
+cl_int cvcu_copy_device(cvcu_stream *s, cl_ulong dst, cl_ulong src, size_t n) {
+    cl_int err = CL_SUCCESS;
+    if (n > 0)
+        err = CVCU_CALL(cvcu.cuMemcpyDtoDAsync(CVCU_DPTR(dst), CVCU_DPTR(src), n, CVCU_STREAM(s)),
+                        CL_OUT_OF_RESOURCES);
+    return err;
+}
+
+/* --- rectangles ----------------------------------------------------------------------------- */
+
+/* Address of (x, y, z) of one side: origins are folded into the base so CUDA sees X = Y = Z = 0
+ * (OpenCL allows origin[0] + region[0] > row_pitch; cuMemcpy3D does not). */
+static size_t cvcu_rect_offset(const cvcu_rect_side *r, size_t y, size_t z) {
+    return (r->origin[2] + z) * r->slice_pitch + (r->origin[1] + y) * r->row_pitch + r->origin[0];
+}
+
+static void cvcu_rect_fill(CUDA_MEMCPY3D *m, const cvcu_rect_side *r, bool dst) {
+    size_t off = cvcu_rect_offset(r, 0, 0);
+    CUmemorytype type = r->host ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    size_t height = r->slice_pitch / r->row_pitch;
+    if (dst) {
+        m->dstMemoryType = type;
+        m->dstHost = r->host ? (char *)r->host + off : NULL;
+        m->dstDevice = r->host ? 0 : CVCU_DPTR(r->device + off);
+        m->dstPitch = r->row_pitch;
+        m->dstHeight = height;
+    } else {
+        m->srcMemoryType = type;
+        m->srcHost = r->host ? (const char *)r->host + off : NULL;
+        m->srcDevice = r->host ? 0 : CVCU_DPTR(r->device + off);
+        m->srcPitch = r->row_pitch;
+        m->srcHeight = height;
+    }
+}
+
+/* Row by row, for what cuMemcpy3D refuses (pitches beyond CUDA's limit). */
+static cl_int cvcu_copy_rows(const cvcu_host_copy *c, const cvcu_rect_side *dst,
+                             const cvcu_rect_side *src, const size_t region[3]) {
+    cl_int err = CL_SUCCESS;
+    for (size_t z = 0; z < region[2] && err == CL_SUCCESS; z++) {
+        for (size_t y = 0; y < region[1] && err == CL_SUCCESS; y++) {
+            size_t d = cvcu_rect_offset(dst, y, z), s = cvcu_rect_offset(src, y, z);
+            if (dst->host && src->host)
+                memmove((char *)dst->host + d, (const char *)src->host + s, region[0]);
+            else if (dst->host)
+                err = cvcu_copy_to_host(c, (char *)dst->host + d, src->device + s, region[0]);
+            else if (src->host)
+                err =
+                    cvcu_copy_to_device(c, dst->device + d, (const char *)src->host + s, region[0]);
+            else
+                err = cvcu_copy_device(c->stream, dst->device + d, src->device + s, region[0]);
+        }
+    }
+    return err;
+}
+
+cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const cvcu_rect_side *src,
+                      const size_t region[3]) {
+    CUDA_MEMCPY3D m;
+    memset(&m, 0, sizeof m);
+    cvcu_rect_fill(&m, dst, true);
+    cvcu_rect_fill(&m, src, false);
+    m.WidthInBytes = region[0];
+    m.Height = region[1];
+    m.Depth = region[2];
+    /* A pageable host side of a non-blocking command goes row by row through the paths above,
+     * which never wait on the stream; cuMemcpy3DAsync may. */
+    bool pageable = (dst->host && !c->blocking && !cvcu_host_is_pinned(dst->host, 1)) ||
+                    (src->host && !c->blocking && !cvcu_host_is_pinned(src->host, 1));
+    CUresult r =
+        pageable ? CUDA_ERROR_NOT_SUPPORTED : cvcu.cuMemcpy3DAsync(&m, CVCU_STREAM(c->stream));
+    return r == CUDA_SUCCESS ? CL_SUCCESS : cvcu_copy_rows(c, dst, src, region);
+}
+
+/* --- fills ---------------------------------------------------------------------------------- */
+
+/* The shortest power-of-two period of the pattern: a 16-byte zero pattern is a byte memset. */
+static size_t cvcu_pattern_period(const unsigned char *p, size_t size) {
+    while (size > 1 && memcmp(p, p + size / 2, size / 2) == 0)
+        size /= 2;
+    return size;
+}
+
+cl_int cvcu_fill(cvcu_stream *stream, cl_ulong dst, const void *pattern, size_t pattern_size,
+                 size_t n) {
+    CUstream s = CVCU_STREAM(stream);
+    const unsigned char *p = pattern;
+    size_t size = cvcu_pattern_period(p, pattern_size);
+    cl_int err = CL_SUCCESS;
+    uint16_t v16;
+    uint32_t v32;
+    if (n == 0)
+        return err;
+    switch (size) {
+    case 1:
+        err = CVCU_CALL(cvcu.cuMemsetD8Async(CVCU_DPTR(dst), p[0], n, s), CL_OUT_OF_RESOURCES);
+        break;
+    case 2:
+        memcpy(&v16, p, 2);
+        err = CVCU_CALL(cvcu.cuMemsetD16Async(CVCU_DPTR(dst), v16, n / 2, s), CL_OUT_OF_RESOURCES);
+        break;
+    case 4:
+        memcpy(&v32, p, 4);
+        err = CVCU_CALL(cvcu.cuMemsetD32Async(CVCU_DPTR(dst), v32, n / 4, s), CL_OUT_OF_RESOURCES);
+        break;
+    default: {
+        /* 8 to 128 bytes: each 32-bit word of the pattern is a 2D memset with the pattern as
+         * pitch, over a head of up to 64 KiB; the head is then doubled by device copies. The
+         * values travel by value, so the pattern may be reused as soon as this returns. */
+        size_t reps = n / size;
+        size_t head = cvcu_min(reps, (CVCU_SMALL / size) ? CVCU_SMALL / size : 1);
+        for (size_t w = 0; w < size / 4 && err == CL_SUCCESS; w++) {
+            memcpy(&v32, p + 4 * w, 4);
+            err = CVCU_CALL(cvcu.cuMemsetD2D32Async(CVCU_DPTR(dst + 4 * w), size, v32, 1, head, s),
+                            CL_OUT_OF_RESOURCES);
+        }
+        for (size_t done = head * size; done < n && err == CL_SUCCESS;) {
+            size_t len = cvcu_min(done, n - done);
+            err = cvcu_copy_device(stream, dst + done, dst, len);
+            done += len;
+        }
+        break;
+    }
+    }
+    return err;
+}
