@@ -1,0 +1,254 @@
+/* clEnqueueNDRangeKernel: the NDRange checked against the kernel and the device, turned into
+ * CUDA grids (split past CUDA's grid limits for kernels with launch information), launched on
+ * the command's stream. Nothing here allocates or parses: the arguments are ready in the kernel. */
+#include "core/command.h"
+#include "core/kernel.h"
+#include "core/mem.h"
+#include "cuda/cu_launch.h"
+
+#include <string.h>
+
+/* The largest divisor of g that is at most cap, a multiple of 32 where one exists. */
+static size_t cv_divisor_at_most(size_t g, size_t cap) {
+    for (size_t l = cap - cap % 32; l >= 32; l -= 32)
+        if (g % l == 0)
+            return l;
+    for (size_t l = cap; l > 1; l--)
+        if (g % l == 0)
+            return l;
+    return 1;
+}
+
+/* A work-group size for a NULL local_work_size: the occupancy calculator's block size for the
+ * function (cached per dynamic shared memory size), spread over the dimensions. */
+static cl_int cv_default_local(cv_program_function *f, const cv_device_props *props, bool any_size,
+                               size_t smem, cl_uint dim, const size_t *global, size_t *local) {
+    uint64_t cached = atomic_load_explicit(&f->default_block, memory_order_relaxed);
+    int block = 0;
+    cl_int err = CL_SUCCESS;
+    if (cached && (cached >> 16) == smem) {
+        block = (int)(cached & 0xffff);
+    } else {
+        err = cvcu_occupancy_block_size(f->func, smem, 0, &block);
+        if (err == CL_SUCCESS && block > 0)
+            atomic_store_explicit(&f->default_block, ((uint64_t)smem << 16) | (uint64_t)block,
+                                  memory_order_relaxed);
+    }
+    size_t budget = block > 0 ? (size_t)block : 256;
+    if (f->attrs.max_threads > 0 && budget > (size_t)f->attrs.max_threads)
+        budget = (size_t)f->attrs.max_threads;
+    for (cl_uint d = 0; d < dim; d++) {
+        size_t cap = budget < props->max_block_dim[d] ? budget : props->max_block_dim[d];
+        size_t g = global[d];
+        size_t l;
+        if (g <= cap)
+            l = g;
+        else if (any_size)
+            l = cap; /* the last work-group is smaller: launch information handles it */
+        else
+            l = cv_divisor_at_most(g, cap);
+        local[d] = l ? l : 1;
+        budget /= local[d];
+        if (budget == 0)
+            budget = 1;
+    }
+    return err;
+}
+
+/* Checks the NDRange and fills the launch; *groups receives the work-groups per dimension. */
+static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f,
+                                    const cv_device_props *props, cl_uint dim, const size_t *offset,
+                                    const size_t *global, const size_t *local, size_t block[3],
+                                    uint64_t groups[3]) {
+    const cv_ptx_kernel *sig = f->sig;
+    bool reqd = sig->reqd_work_group_size[0] != 0;
+    cl_int err = CL_SUCCESS;
+    for (cl_uint d = 0; d < dim && err == CL_SUCCESS; d++) {
+        /* "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
+         * corresponding values in global_work_offset for any dimensions is greater than the
+         * maximum value representable by size t on the device". PTX without launch information
+         * cannot take an offset at all (docs/kernel-abi.md). */
+        if (offset && offset[d] && (!k->launch_info || global[d] > SIZE_MAX - offset[d]))
+            err = CL_INVALID_GLOBAL_OFFSET;
+    }
+    if (err == CL_SUCCESS && local) {
+        size_t total = 1;
+        for (cl_uint d = 0; d < dim && err == CL_SUCCESS; d++) {
+            /* "CL_INVALID_WORK_ITEM_SIZE if the number of work-items specified in any of
+             * local_work_size[0], ... local_work_size[work_dim - 1] is greater than the
+             * corresponding values specified by CL_DEVICE_MAX_WORK_ITEM_SIZES[0], ...". */
+            if (local[d] > props->max_block_dim[d])
+                err = CL_INVALID_WORK_ITEM_SIZE;
+            /* A zero local size is no work-group size at all. */
+            else if (local[d] == 0)
+                err = CL_INVALID_WORK_GROUP_SIZE;
+            /* "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and does not match
+             * the required work-group size for kernel in the program source." */
+            else if (reqd && local[d] != sig->reqd_work_group_size[d])
+                err = CL_INVALID_WORK_GROUP_SIZE;
+            /* "CL_INVALID_WORK_GROUP_SIZE if ... the global work-group size is not evenly
+             * divisible by the local work-group size and non-uniform work-groups are not
+             * supported" (for this kernel: no launch information). */
+            else if (!k->launch_info && global[d] % local[d])
+                err = CL_INVALID_WORK_GROUP_SIZE;
+            total *= local[d];
+            block[d] = local[d];
+        }
+        /* "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and the total number of
+         * work-items in the work-group computed as local_work_size[0] × …
+         * local_work_size[work_dim - 1] is greater than the value specified by
+         * CL_KERNEL_WORK_GROUP_SIZE in the Kernel Object Device Queries table." */
+        if (err == CL_SUCCESS && total > (size_t)f->attrs.max_threads)
+            err = CL_INVALID_WORK_GROUP_SIZE;
+    } else if (err == CL_SUCCESS && reqd) {
+        for (cl_uint d = 0; d < dim; d++) {
+            block[d] = sig->reqd_work_group_size[d];
+            if (!k->launch_info && global[d] % block[d])
+                err = CL_INVALID_WORK_GROUP_SIZE;
+        }
+    } else if (err == CL_SUCCESS) {
+        err = cv_default_local(f, props, k->launch_info, k->smem, dim, global, block);
+    }
+    for (cl_uint d = 0; d < 3 && err == CL_SUCCESS; d++) {
+        uint64_t g = d < dim ? global[d] : 1;
+        if (d >= dim)
+            block[d] = 1;
+        groups[d] = (g + block[d] - 1) / block[d];
+        /* Past CUDA's grid limits only kernels with launch information run (split launches);
+         * the group offset is 32 bits wide. */
+        if (groups[d] > (k->launch_info ? UINT32_MAX : props->max_grid_dim[d]))
+            err = CL_INVALID_GLOBAL_WORK_SIZE;
+    }
+    return err;
+}
+
+/* Cluster dimensions for the launch: the attribute or the compiled ones; the groups must fill
+ * whole clusters (kernels with launch information get extra groups, which exit at once). */
+static cl_int cv_kernel_clusters(cl_kernel k, const cv_ptx_kernel *sig, uint64_t groups[3],
+                                 unsigned cluster[3]) {
+    const uint32_t *c = k->cluster[0] ? k->cluster : sig->cluster_dims;
+    cl_int err = CL_SUCCESS;
+    for (int d = 0; d < 3; d++) {
+        cluster[d] = k->cluster[0] ? k->cluster[d] : 0;
+        uint32_t cd = c[0] ? c[d] : 1;
+        if (cd > 1 && groups[d] % cd) {
+            if (k->launch_info)
+                groups[d] += cd - groups[d] % cd;
+            else
+                err = CL_INVALID_WORK_GROUP_SIZE;
+        }
+    }
+    return err;
+}
+
+/* Raises the function's dynamic shared memory limit when a launch needs more. */
+static cl_int cv_kernel_smem(cv_program_function *f, const cv_device_props *props, size_t smem) {
+    cl_int err = CL_SUCCESS;
+    /* "CL_OUT_OF_RESOURCES if there is a failure to queue the execution instance of kernel on
+     * the command-queue because of insufficient resources needed to execute the kernel" */
+    if ((size_t)f->attrs.static_smem + smem > props->local_mem)
+        err = CL_OUT_OF_RESOURCES;
+    else if ((int)smem > atomic_load_explicit(&f->smem_optin, memory_order_relaxed)) {
+        err = cvcu_function_set_max_dynamic_smem(f->func, (int)smem);
+        if (err == CL_SUCCESS)
+            atomic_store(&f->smem_optin, (int)smem);
+    }
+    return err;
+}
+
+/* The launches of one NDRange on the command's stream. */
+static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream *s, cvcu_launch *l,
+                               const cv_device_props *props, cl_uint dim, const size_t *offset,
+                               const size_t *global, const uint64_t groups[3]) {
+    if (!k->launch_info) {
+        for (int d = 0; d < 3; d++)
+            l->grid[d] = (unsigned)groups[d];
+        return cvcu_launch_kernel(l, s, k->params);
+    }
+    /* Launch information: a copy of the argument pointers with the block appended, on the
+     * stack, so that enqueues of one kernel from several threads do not share it. */
+    cv_launch_info info;
+    void *params[k->num_args + 1];
+    memcpy(params, k->params, k->num_args * sizeof *params);
+    params[k->num_args] = &info;
+    for (int d = 0; d < 3; d++) {
+        info.global_offset[d] = (offset && (cl_uint)d < dim) ? offset[d] : 0;
+        info.global_size[d] = (cl_uint)d < dim ? global[d] : 1;
+    }
+    info.work_dim = dim;
+    /* Chunks of at most CUDA's grid limits, whole clusters each. */
+    uint64_t chunk[3];
+    for (int d = 0; d < 3; d++) {
+        uint64_t c = props->max_grid_dim[d] ? props->max_grid_dim[d] : 65535;
+        uint64_t cd = l->cluster[d] > 1
+                          ? l->cluster[d]
+                          : (f->sig->cluster_dims[d] > 1 ? f->sig->cluster_dims[d] : 1);
+        chunk[d] = c - c % cd;
+    }
+    cl_int err = CL_SUCCESS;
+    for (uint64_t z = 0; z < groups[2] && err == CL_SUCCESS; z += chunk[2])
+        for (uint64_t y = 0; y < groups[1] && err == CL_SUCCESS; y += chunk[1])
+            for (uint64_t x = 0; x < groups[0] && err == CL_SUCCESS; x += chunk[0]) {
+                const uint64_t at[3] = {x, y, z};
+                for (int d = 0; d < 3; d++) {
+                    info.group_offset[d] = (uint32_t)at[d];
+                    uint64_t left = groups[d] - at[d];
+                    l->grid[d] = (unsigned)(left < chunk[d] ? left : chunk[d]);
+                }
+                err = cvcu_launch_kernel(l, s, params);
+            }
+    return err;
+}
+
+cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, cl_uint work_dim,
+                         const size_t *offset, const size_t *global, const size_t *local,
+                         cl_uint num_wait, const cl_event *wait_list, cl_event *event) {
+    const cv_device_props *props = &q->device->props;
+    cv_program_function *f = cv_kernel_function(k, q->device);
+    cl_int err = CL_SUCCESS;
+    bool empty = false;
+    size_t block[3] = {1, 1, 1};
+    uint64_t groups[3] = {1, 1, 1};
+    cvcu_launch l = {0};
+    /* "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built program executable
+     * available for device associated with command_queue." */
+    if (!f)
+        err = CL_INVALID_PROGRAM_EXECUTABLE;
+    /* "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified." */
+    else if (k->unset)
+        err = CL_INVALID_KERNEL_ARGS;
+    for (cl_uint d = 0; err == CL_SUCCESS && d < work_dim; d++)
+        empty |= global[d] == 0;
+    /* A zero global size is no work: the command completes like a marker (OpenCL 2.1+). */
+    if (err == CL_SUCCESS && !empty)
+        err = cv_kernel_check_range(k, f, props, work_dim, offset, global, local, block, groups);
+    if (err == CL_SUCCESS && !empty)
+        err = cv_kernel_clusters(k, f->sig, groups, l.cluster);
+    if (err == CL_SUCCESS && !empty && k->cooperative &&
+        (groups[0] > props->max_grid_dim[0] || groups[1] > props->max_grid_dim[1] ||
+         groups[2] > props->max_grid_dim[2]))
+        err = CL_INVALID_GLOBAL_WORK_SIZE; /* a cooperative grid cannot be split */
+    if (err == CL_SUCCESS && !empty)
+        err = cv_kernel_smem(f, props, k->smem);
+    if (err != CL_SUCCESS)
+        return err;
+    cv_command cmd;
+    err = cv_command_begin(&cmd, q, type, num_wait, wait_list, event);
+    if (err != CL_SUCCESS)
+        return err;
+    /* What the launch uses outlives the application's releases: the kernel (and through it the
+     * program and its module) and the buffers passed. */
+    err = cv_command_keep(&cmd, &k->obj);
+    for (uint32_t i = 0; err == CL_SUCCESS && i < k->num_args; i++)
+        if (k->args[i].mem)
+            err = cv_command_keep(&cmd, &k->args[i].mem->obj);
+    if (err == CL_SUCCESS && !empty) {
+        l.func = f->func;
+        for (int d = 0; d < 3; d++)
+            l.block[d] = (unsigned)block[d];
+        l.smem = (unsigned)k->smem;
+        l.cooperative = k->cooperative;
+        err = cv_kernel_launch(k, f, cmd.stream, &l, props, work_dim, offset, global, groups);
+    }
+    return cv_command_end(&cmd, err, false, event);
+}

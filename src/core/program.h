@@ -1,0 +1,99 @@
+/* cl_program: source (OpenCL C, compiled by src/compiler to PTX), binaries (PTX text, cubin,
+ * fatbin, or compiled objects), and per device the built module and its kernels. */
+#ifndef CV_CORE_PROGRAM_H
+#define CV_CORE_PROGRAM_H
+
+#include "core/context.h"
+#include "core/ptx.h"
+#include "cuda/cu_module.h"
+
+#include <stdatomic.h>
+
+typedef void(CL_CALLBACK *cv_program_notify_fn)(cl_program program, void *user_data);
+
+/* A kernel function of a built module, shared by every cl_kernel made from it. */
+typedef struct cv_program_function {
+    const cv_ptx_kernel *sig; /* parameters and metadata (in the device's cv_ptx_module) */
+    cvcu_function *func;
+    cvcu_func_attrs attrs;
+    /* The dynamic shared memory limit opted into so far (cuFuncSetAttribute once per raise). */
+    _Atomic int smem_optin;
+    /* Cached occupancy answer for a NULL local size: (smem << 16) | block, 0 when none. */
+    _Atomic uint64_t default_block;
+} cv_program_function;
+
+typedef struct cv_program_device {
+    cl_device_id device;
+    cl_build_status status;
+    cl_program_binary_type binary_type;
+    char *log;
+    char *options; /* of the last build, compile or link */
+    /* The binary as CL_PROGRAM_BINARIES returns it: PTX text (0-terminated, size without the
+     * terminator), a cubin/fatbin image, or an object (LLVM bitcode) from clCompileProgram. */
+    unsigned char *binary;
+    size_t binary_size;
+    bool binary_is_ptx;
+    cv_ptx_module ptx; /* parsed, when binary_is_ptx */
+    cvcu_module *module;
+    cv_program_function *functions;
+    uint32_t num_functions;
+} cv_program_device;
+
+typedef struct cv_program_callback {
+    cv_program_notify_fn fn;
+    void *user_data;
+    struct cv_program_callback *next;
+} cv_program_callback;
+
+struct _cl_program {
+    cv_object obj;
+    cl_context context;
+    cl_uint num_devices;
+    cv_program_device *devs;
+    char *source; /* clCreateProgramWithSource, else NULL */
+    size_t source_len;
+    pthread_mutex_t lock;     /* builds and the kernel count */
+    _Atomic uint32_t kernels; /* cl_kernel objects attached ("kernel objects attached") */
+    bool building;            /* a build, compile or link is running */
+    char *kernel_names;       /* ';'-separated, once built */
+    size_t num_kernels;
+    cv_program_callback *release_callbacks;
+};
+
+static inline bool cv_is_program(const void *h) {
+    return cv_object_valid(h, CV_TAG_PROGRAM);
+}
+
+cl_program cv_program_create_with_source(cl_context ctx, cl_uint count, const char **strings,
+                                         const size_t *lengths, cl_int *err);
+/* binary_status: one entry per device, may be NULL. */
+cl_program cv_program_create_with_binary(cl_context ctx, cl_uint num_devices,
+                                         const cl_device_id *devices, const size_t *lengths,
+                                         const unsigned char **binaries, cl_int *binary_status,
+                                         cl_int *err);
+/* Builds for the listed devices (all of the program's when num_devices is 0). */
+cl_int cv_program_build(cl_program p, cl_uint num_devices, const cl_device_id *devices,
+                        const char *options);
+cl_int cv_program_compile(cl_program p, cl_uint num_devices, const cl_device_id *devices,
+                          const char *options, cl_uint num_headers, const cl_program *headers,
+                          const char **header_names);
+cl_program cv_program_link(cl_context ctx, cl_uint num_devices, const cl_device_id *devices,
+                           const char *options, cl_uint num_inputs, const cl_program *inputs,
+                           cl_int *err);
+/* An empty program for these devices (clLinkProgram's result). */
+cl_program cv_program_alloc(cl_context ctx, cl_uint num_devices, const cl_device_id *devices,
+                            cl_int *err);
+cl_int cv_program_info(cl_program p, cl_program_info param, const cv_info *out);
+cl_int cv_program_build_info(cl_program p, cl_device_id d, cl_program_build_info param,
+                             const cv_info *out);
+cl_int cv_program_add_release_callback(cl_program p, cv_program_notify_fn fn, void *user_data);
+/* The device's entry in the program, or NULL when the program is not for that device. */
+cv_program_device *cv_program_device_of(cl_program p, cl_device_id d);
+/* Is any device built (an executable there)? */
+bool cv_program_has_executable(cl_program p);
+/* The function named `name` on device index i, or NULL. */
+cv_program_function *cv_program_function_of(cv_program_device *pd, const char *name);
+/* Validates build options (CL_INVALID_BUILD_OPTIONS) and reads the JIT's among them. */
+cl_int cv_program_parse_options(const char *options, cvcu_jit_options *jit);
+
+#endif

@@ -1,0 +1,555 @@
+/* clBuildProgram, clCompileProgram, clLinkProgram: source goes through the compiler
+ * (src/compiler/compiler.h) to PTX; PTX is rewritten (core/ptx_rewrite.c) and loaded with
+ * cuModuleLoadDataEx; the JIT's log joins the build log. */
+#include "compiler/compiler.h"
+#include "core/log.h"
+#include "core/program.h"
+#include "cuda/cu_device.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Build options of the OpenCL 3.0 spec and NVIDIA's. value: takes an argument, either attached
+ * (=N, -DX) or as the next word. */
+static const struct {
+    const char *name;
+    bool prefix; /* matches any word that starts with name */
+    bool value;  /* the argument may be the next word */
+} cv_options[] = {
+    {"-D", true, true},
+    {"-I", true, true},
+    {"-cl-std=", true, false},
+    {"-cl-single-precision-constant", false, false},
+    {"-cl-denorms-are-zero", false, false},
+    {"-cl-fp32-correctly-rounded-divide-sqrt", false, false},
+    {"-cl-opt-disable", false, false},
+    {"-cl-strict-aliasing", false, false},
+    {"-cl-mad-enable", false, false},
+    {"-cl-no-signed-zeros", false, false},
+    {"-cl-unsafe-math-optimizations", false, false},
+    {"-cl-finite-math-only", false, false},
+    {"-cl-fast-relaxed-math", false, false},
+    {"-cl-uniform-work-group-size", false, false},
+    {"-cl-no-subgroup-ifp", false, false},
+    {"-cl-kernel-arg-info", false, false},
+    {"-w", false, false},
+    {"-Werror", false, false},
+    {"-g", false, false},
+    {"-create-library", false, false},
+    {"-enable-link-options", false, false},
+    {"-cl-nv-verbose", false, false},
+    {"-cl-nv-maxrregcount", true, true},
+    {"-cl-nv-opt-level", true, true},
+    {"-cl-nv-arch", true, true},
+    {"-nv-line-info", false, false},
+    {"-cl-ext=", true, false},
+};
+
+/* Next whitespace-separated word (quotes group); false at the end. */
+static bool cv_next_word(const char **s, char *word, size_t size) {
+    const char *p = *s;
+    while (*p && isspace((unsigned char)*p))
+        p++;
+    if (!*p)
+        return false;
+    size_t n = 0;
+    char quote = 0;
+    for (; *p && (quote || !isspace((unsigned char)*p)); p++) {
+        if (quote && *p == quote)
+            quote = 0;
+        else if (!quote && (*p == '"' || *p == '\''))
+            quote = *p;
+        if (n + 1 < size)
+            word[n++] = *p;
+    }
+    word[n] = '\0';
+    *s = p;
+    return true;
+}
+
+/* The number of "-opt=N" or "-opt N"; -1 when there is none or it is not a number. */
+static int cv_option_number(const char *word, size_t name_len, const char **rest, bool *used_next) {
+    const char *v = word + name_len;
+    char next[64];
+    *used_next = false;
+    if (*v == '=')
+        v++;
+    else if (*v == '\0') {
+        const char *save = *rest;
+        if (!cv_next_word(rest, next, sizeof next)) {
+            *rest = save;
+            return -1;
+        }
+        *used_next = true;
+        v = next;
+    }
+    char *end;
+    long n = strtol(v, &end, 10);
+    return (*v && *end == '\0' && n >= 0 && n < 1 << 20) ? (int)n : -1;
+}
+
+cl_int cv_program_parse_options(const char *options, cvcu_jit_options *jit) {
+    char word[4096];
+    const char *s = options ? options : "";
+    cl_int err = CL_SUCCESS;
+    jit->max_registers = 0;
+    jit->opt_level = -1;
+    jit->verbose = false;
+    jit->target = 0;
+    while (err == CL_SUCCESS && cv_next_word(&s, word, sizeof word)) {
+        size_t i, n = sizeof cv_options / sizeof cv_options[0];
+        for (i = 0; i < n; i++) {
+            size_t l = strlen(cv_options[i].name);
+            if (cv_options[i].prefix ? strncmp(word, cv_options[i].name, l) == 0
+                                     : strcmp(word, cv_options[i].name) == 0)
+                break;
+        }
+        if (i == n) {
+            err = CL_INVALID_BUILD_OPTIONS;
+            break;
+        }
+        const char *name = cv_options[i].name;
+        size_t l = strlen(name);
+        bool used_next = false;
+        if (strcmp(name, "-cl-nv-maxrregcount") == 0) {
+            jit->max_registers = cv_option_number(word, l, &s, &used_next);
+            err = jit->max_registers >= 0 ? CL_SUCCESS : CL_INVALID_BUILD_OPTIONS;
+        } else if (strcmp(name, "-cl-nv-opt-level") == 0) {
+            jit->opt_level = cv_option_number(word, l, &s, &used_next);
+            err =
+                jit->opt_level >= 0 && jit->opt_level <= 4 ? CL_SUCCESS : CL_INVALID_BUILD_OPTIONS;
+        } else if (strcmp(name, "-cl-nv-verbose") == 0) {
+            jit->verbose = true;
+        } else if (cv_options[i].value && word[l] == '\0') {
+            /* "-D name" / "-I dir" / "-cl-nv-arch sm_90": the argument is the next word */
+            char next[4096];
+            if (!cv_next_word(&s, next, sizeof next))
+                err = CL_INVALID_BUILD_OPTIONS;
+        }
+    }
+    return err;
+}
+
+static char *cv_strdup0(const char *s) {
+    return strdup(s ? s : "");
+}
+
+/* Appends text to a device's build log. */
+static void cv_log_append(cv_program_device *pd, const char *text) {
+    if (!text || !*text)
+        return;
+    size_t a = pd->log ? strlen(pd->log) : 0, b = strlen(text);
+    char *l = realloc(pd->log, a + b + 2);
+    if (!l)
+        return;
+    memcpy(l + a, text, b + 1);
+    if (b && text[b - 1] != '\n')
+        strcat(l, "\n");
+    pd->log = l;
+}
+
+/* Signatures for a cubin/fatbin: the driver's function list and parameter sizes (CUDA 12.4+). */
+static cl_int cv_program_signatures_from_driver(cv_program_device *pd) {
+    char **names = NULL;
+    unsigned count = 0;
+    cl_int err = cvcu_module_function_names(pd->module, &names, &count);
+    if (err == CL_INVALID_OPERATION)
+        cv_log_append(pd, "culvert: this CUDA driver cannot list a cubin's kernels (CUDA 12.4 "
+                          "needed); load PTX instead");
+    if (err == CL_SUCCESS && count) {
+        pd->ptx.kernels = calloc(count, sizeof *pd->ptx.kernels);
+        err = pd->ptx.kernels ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    }
+    for (unsigned i = 0; err == CL_SUCCESS && i < count; i++) {
+        cv_ptx_kernel *k = &pd->ptx.kernels[i];
+        cvcu_function *f;
+        k->name = names[i];
+        names[i] = NULL;
+        pd->ptx.num_kernels = i + 1;
+        k->attributes = strdup("");
+        err = k->attributes ? cvcu_module_function(pd->module, k->name, &f) : CL_OUT_OF_HOST_MEMORY;
+        size_t off, size, cap = 0;
+        for (unsigned j = 0;
+             err == CL_SUCCESS && cvcu_function_param(f, j, &off, &size) == CL_SUCCESS; j++) {
+            if (k->num_params == cap) {
+                cap = cap ? cap * 2 : 8;
+                void *p = realloc(k->params, cap * sizeof *k->params);
+                if (!p) {
+                    err = CL_OUT_OF_HOST_MEMORY;
+                    break;
+                }
+                k->params = p;
+            }
+            cv_ptx_param *prm = &k->params[k->num_params++];
+            char pname[32];
+            snprintf(pname, sizeof pname, "param_%u", j);
+            prm->name = strdup(pname);
+            prm->size = (uint32_t)size;
+            /* the largest power of two (up to 8) that the offset and size allow */
+            prm->align = 8;
+            while (prm->align > 1 && ((off | size) & (prm->align - 1)))
+                prm->align /= 2;
+            prm->space = CV_PTX_NOT_PTR;
+            prm->ptr_align = 0;
+            if (!prm->name)
+                err = CL_OUT_OF_HOST_MEMORY;
+        }
+    }
+    for (unsigned i = 0; i < count; i++)
+        free(names ? names[i] : NULL);
+    free(names);
+    return err;
+}
+
+/* Loads the device's binary: PTX (rewritten) or a CUDA image, then its functions. */
+static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_jit_options *jit0) {
+    cvcu_jit_options jit = *jit0;
+    const cv_device_props *props = &pd->device->props;
+    char *text = NULL;
+    size_t text_len = 0;
+    cl_int err = cvcu_device_bind(pd->device->cu);
+    if (err == CL_SUCCESS && pd->binary_is_ptx) {
+        /* Never a lower target than the GPU has; arch-specific PTX (sm_90a) picks its own. */
+        if (!pd->ptx.target_specific)
+            jit.target = props->cc_major * 10 + props->cc_minor;
+        size_t n = pd->binary_size;
+        while (n && pd->binary[n - 1] == '\0')
+            n--;
+        text = cv_ptx_rewrite((const char *)pd->binary, n, &pd->ptx, &text_len);
+        if (!text)
+            err = CL_OUT_OF_HOST_MEMORY;
+    }
+    char *log = NULL;
+    if (err == CL_SUCCESS) {
+        err = cvcu_module_load(text ? (const void *)text : pd->binary, &jit, &pd->module, &log);
+        cv_log_append(pd, log);
+        free(log);
+    }
+    free(text);
+    if (err == CL_SUCCESS && !pd->binary_is_ptx)
+        err = cv_program_signatures_from_driver(pd);
+    if (err == CL_SUCCESS && pd->ptx.num_kernels) {
+        pd->functions = calloc(pd->ptx.num_kernels, sizeof *pd->functions);
+        err = pd->functions ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    }
+    for (uint32_t i = 0; err == CL_SUCCESS && i < pd->ptx.num_kernels; i++) {
+        cv_program_function *f = &pd->functions[i];
+        f->sig = &pd->ptx.kernels[i];
+        err = cvcu_module_function(pd->module, f->sig->name, &f->func);
+        if (err == CL_SUCCESS)
+            err = cvcu_function_attrs(f->func, &f->attrs);
+        atomic_init(&f->smem_optin, f->attrs.max_dynamic_smem);
+        atomic_init(&f->default_block, 0);
+        pd->num_functions = i + 1;
+    }
+    if (err != CL_SUCCESS && pd->module) {
+        cvcu_module_unload(pd->module);
+        pd->module = NULL;
+        free(pd->functions);
+        pd->functions = NULL;
+        pd->num_functions = 0;
+    }
+    (void)p;
+    return err;
+}
+
+/* Kernel names of the program (from its first built device: every device has the same). */
+static cl_int cv_program_collect_names(cl_program p) {
+    const cv_program_device *pd = NULL;
+    for (cl_uint i = 0; i < p->num_devices && !pd; i++)
+        if (p->devs[i].module)
+            pd = &p->devs[i];
+    free(p->kernel_names);
+    p->kernel_names = NULL;
+    p->num_kernels = 0;
+    if (!pd)
+        return CL_SUCCESS;
+    size_t len = 1;
+    for (uint32_t i = 0; i < pd->num_functions; i++)
+        len += strlen(pd->functions[i].sig->name) + 1;
+    char *names = calloc(1, len);
+    if (!names)
+        return CL_OUT_OF_HOST_MEMORY;
+    for (uint32_t i = 0; i < pd->num_functions; i++) {
+        if (i)
+            strcat(names, ";");
+        strcat(names, pd->functions[i].sig->name);
+    }
+    p->kernel_names = names;
+    p->num_kernels = pd->num_functions;
+    return CL_SUCCESS;
+}
+
+static cvc_target cv_target_of(cl_device_id d) {
+    cvc_target t = {d->props.cc_major, d->props.cc_minor};
+    return t;
+}
+
+/* Takes the compiler's output as the device's new binary. */
+static cl_int cv_program_take_output(cv_program_device *pd, cvc_output *o, bool ptx,
+                                     cl_program_binary_type type) {
+    cl_int err = CL_SUCCESS;
+    cv_ptx_free(&pd->ptx);
+    pd->binary_is_ptx = false;
+    free(pd->binary);
+    pd->binary = o->data;
+    pd->binary_size = o->size;
+    o->data = NULL;
+    pd->binary_type = type;
+    if (ptx) {
+        size_t n = pd->binary_size;
+        while (n && pd->binary[n - 1] == '\0')
+            n--;
+        char msg[256];
+        err = cv_ptx_parse((const char *)pd->binary, n, &pd->ptx, msg, sizeof msg);
+        if (err != CL_SUCCESS)
+            cv_log_append(pd, msg);
+        pd->binary_is_ptx = err == CL_SUCCESS;
+        /* CL_PROGRAM_BINARY_SIZES counts the terminator, as for binaries given to us. */
+        if (pd->binary_size == n) {
+            unsigned char *b = realloc(pd->binary, n + 1);
+            if (b) {
+                b[n] = '\0';
+                pd->binary = b;
+            }
+            err = b ? err : CL_OUT_OF_HOST_MEMORY;
+        }
+        pd->binary_size = n + 1;
+        if (err == CL_INVALID_BINARY)
+            err = CL_BUILD_PROGRAM_FAILURE;
+    }
+    return err;
+}
+
+/* Whether the device is one of the build's targets. */
+static bool cv_in_list(cl_device_id d, cl_uint n, const cl_device_id *list) {
+    if (n == 0)
+        return true;
+    for (cl_uint i = 0; i < n; i++)
+        if (list[i] == d)
+            return true;
+    return false;
+}
+
+/* Starts a build, compile or link step: CL_INVALID_OPERATION while kernels are attached or
+ * another step is running. */
+static cl_int cv_program_begin(cl_program p) {
+    cl_int err = CL_SUCCESS;
+    pthread_mutex_lock(&p->lock);
+    /* "CL_INVALID_OPERATION if the build of a program executable for any of the devices listed
+     * in device_list by a previous call to clBuildProgram for program has not completed." */
+    if (p->building)
+        err = CL_INVALID_OPERATION;
+    /* "CL_INVALID_OPERATION if there are kernel objects attached to program." */
+    else if (atomic_load(&p->kernels) > 0)
+        err = CL_INVALID_OPERATION;
+    else
+        p->building = true;
+    pthread_mutex_unlock(&p->lock);
+    return err;
+}
+
+static void cv_program_end(cl_program p) {
+    pthread_mutex_lock(&p->lock);
+    p->building = false;
+    pthread_mutex_unlock(&p->lock);
+}
+
+/* One device of clBuildProgram. */
+static cl_int cv_build_device(cl_program p, cv_program_device *pd, const char *options,
+                              const cvcu_jit_options *jit) {
+    cl_int err = CL_SUCCESS;
+    /* A rebuild starts from a clean slate. */
+    if (pd->module) {
+        cvcu_device_bind(pd->device->cu);
+        cvcu_module_unload(pd->module);
+        pd->module = NULL;
+        free(pd->functions);
+        pd->functions = NULL;
+        pd->num_functions = 0;
+    }
+    free(pd->log);
+    pd->log = NULL;
+    free(pd->options);
+    pd->options = cv_strdup0(options);
+    pd->status = CL_BUILD_IN_PROGRESS;
+    if (p->source) {
+        cvc_output o = {0};
+        cvc_target t = cv_target_of(pd->device);
+        err = cvc_build(p->source, p->source_len, options, &t, &o);
+        cv_log_append(pd, o.log);
+        if (err == CL_SUCCESS)
+            err = cv_program_take_output(pd, &o, true, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+        cvc_output_free(&o);
+    } else if (pd->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+               pd->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY) {
+        /* An object from clCompileProgram (or saved from one): link it alone. */
+        cvc_output in = {pd->binary, pd->binary_size, NULL}, o = {0};
+        const cvc_output *inputs[1] = {&in};
+        cvc_target t = cv_target_of(pd->device);
+        bool lib = false;
+        err = cvc_link(inputs, 1, options, &t, &lib, &o);
+        cv_log_append(pd, o.log);
+        if (err == CL_SUCCESS && lib)
+            err = CL_BUILD_PROGRAM_FAILURE;
+        if (err == CL_SUCCESS)
+            err = cv_program_take_output(pd, &o, true, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+        cvc_output_free(&o);
+        if (err == CL_LINKER_NOT_AVAILABLE || err == CL_LINK_PROGRAM_FAILURE)
+            err = err == CL_LINKER_NOT_AVAILABLE ? CL_COMPILER_NOT_AVAILABLE
+                                                 : CL_BUILD_PROGRAM_FAILURE;
+    } else if (!pd->binary) {
+        /* "CL_INVALID_BINARY if program is created with clCreateProgramWithBinary and devices
+         * listed in device_list do not have a valid program binary loaded." */
+        err = CL_INVALID_BINARY;
+    }
+    if (err == CL_SUCCESS)
+        err = cv_program_load(p, pd, jit);
+    pd->status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+    if (err == CL_SUCCESS)
+        pd->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+    return err;
+}
+
+cl_int cv_program_build(cl_program p, cl_uint num_devices, const cl_device_id *devices,
+                        const char *options) {
+    cvcu_jit_options jit;
+    cl_int err = cv_program_parse_options(options, &jit);
+    /* Source programs: the compiler judges the options (it knows more of them); culvert only
+     * takes NVIDIA's JIT options from them. */
+    if (err == CL_INVALID_BUILD_OPTIONS && p->source)
+        err = CL_SUCCESS;
+    bool begun = false;
+    if (err == CL_SUCCESS) {
+        err = cv_program_begin(p);
+        begun = err == CL_SUCCESS;
+    }
+    for (cl_uint i = 0; begun && i < p->num_devices; i++) {
+        cv_program_device *pd = &p->devs[i];
+        if (!cv_in_list(pd->device, num_devices, devices))
+            continue;
+        cl_int e = cv_build_device(p, pd, options, &jit);
+        if (err == CL_SUCCESS && e != CL_SUCCESS)
+            err = e;
+    }
+    if (begun) {
+        pthread_mutex_lock(&p->lock);
+        cl_int e = cv_program_collect_names(p);
+        p->building = false;
+        pthread_mutex_unlock(&p->lock);
+        if (err == CL_SUCCESS)
+            err = e;
+    }
+    return err;
+}
+
+cl_int cv_program_compile(cl_program p, cl_uint num_devices, const cl_device_id *devices,
+                          const char *options, cl_uint num_headers, const cl_program *headers,
+                          const char **header_names) {
+    cvc_header *hs = num_headers ? calloc(num_headers, sizeof *hs) : NULL;
+    cl_int err = (num_headers && !hs) ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
+    for (cl_uint i = 0; err == CL_SUCCESS && i < num_headers; i++) {
+        hs[i].name = header_names[i];
+        hs[i].text = headers[i]->source ? headers[i]->source : "";
+        hs[i].len = headers[i]->source ? headers[i]->source_len : 0;
+    }
+    if (err == CL_SUCCESS)
+        err = cv_program_begin(p);
+    if (err != CL_SUCCESS) {
+        free(hs);
+        return err;
+    }
+    for (cl_uint i = 0; i < p->num_devices; i++) {
+        cv_program_device *pd = &p->devs[i];
+        if (!cv_in_list(pd->device, num_devices, devices))
+            continue;
+        cvc_output o = {0};
+        cvc_target t = cv_target_of(pd->device);
+        free(pd->log);
+        pd->log = NULL;
+        free(pd->options);
+        pd->options = cv_strdup0(options);
+        cl_int e = cvc_compile(p->source, p->source_len, options, hs, num_headers, &t, &o);
+        cv_log_append(pd, o.log);
+        if (e == CL_SUCCESS)
+            e = cv_program_take_output(pd, &o, false, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+        cvc_output_free(&o);
+        pd->status = e == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+        if (err == CL_SUCCESS)
+            err = e;
+    }
+    free(hs);
+    cv_program_end(p);
+    /* "CL_COMPILE_PROGRAM_FAILURE if there is a failure to compile the program source." */
+    if (err == CL_BUILD_PROGRAM_FAILURE)
+        err = CL_COMPILE_PROGRAM_FAILURE;
+    return err;
+}
+
+cl_program cv_program_link(cl_context ctx, cl_uint num_devices, const cl_device_id *devices,
+                           const char *options, cl_uint num_inputs, const cl_program *inputs,
+                           cl_int *err) {
+    const cl_device_id *list = num_devices ? devices : ctx->devices;
+    cl_uint n = num_devices ? num_devices : ctx->num_devices;
+    const cvc_output **objs = calloc(num_inputs ? num_inputs : 1, sizeof *objs);
+    cvc_output *storage = calloc(num_inputs ? num_inputs : 1, sizeof *storage);
+    cl_program p = objs && storage ? cv_program_alloc(ctx, n, list, err) : NULL;
+    cvcu_jit_options jit;
+    if (!objs || !storage)
+        *err = CL_OUT_OF_HOST_MEMORY;
+    if (p)
+        cv_program_parse_options(options, &jit); /* the compiler judges the options */
+    bool linked_any = false;
+    for (cl_uint i = 0; p && *err == CL_SUCCESS && i < n; i++) {
+        cv_program_device *pd = &p->devs[i];
+        /* Each input's object for this device. */
+        cl_uint m = 0;
+        for (cl_uint j = 0; j < num_inputs; j++) {
+            cv_program_device *in = cv_program_device_of(inputs[j], pd->device);
+            if (in && in->binary &&
+                (in->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
+                 in->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY)) {
+                storage[m] = (cvc_output){in->binary, in->binary_size, NULL};
+                objs[m] = &storage[m];
+                m++;
+            }
+        }
+        /* "CL_INVALID_OPERATION if the rules for devices containing compiled binaries or
+         * libraries as described in input_programs argument below are not followed." */
+        if (m != num_inputs) {
+            *err = CL_INVALID_OPERATION;
+            break;
+        }
+        cvc_output o = {0};
+        cvc_target t = cv_target_of(pd->device);
+        bool lib = false;
+        pd->options = cv_strdup0(options);
+        cl_int e = cvc_link(objs, m, options, &t, &lib, &o);
+        cv_log_append(pd, o.log);
+        if (e == CL_SUCCESS)
+            e = cv_program_take_output(pd, &o, !lib,
+                                       lib ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                           : CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+        cvc_output_free(&o);
+        if (e == CL_SUCCESS && !lib)
+            e = cv_program_load(p, pd, &jit);
+        if (e == CL_BUILD_PROGRAM_FAILURE || e == CL_INVALID_BINARY)
+            e = CL_LINK_PROGRAM_FAILURE;
+        pd->status = e == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
+        linked_any |= e == CL_SUCCESS || e == CL_LINK_PROGRAM_FAILURE;
+        *err = e;
+    }
+    if (p && *err == CL_SUCCESS)
+        *err = cv_program_collect_names(p);
+    /* A failed link still returns the program, so the application can read its log; other
+     * errors return none. */
+    if (p && *err != CL_SUCCESS && !(*err == CL_LINK_PROGRAM_FAILURE && linked_any)) {
+        cv_release(&p->obj);
+        p = NULL;
+    }
+    free(objs);
+    free(storage);
+    return p;
+}

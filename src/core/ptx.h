@@ -1,0 +1,90 @@
+/* PTX text as culvert loads it (docs/kernel-abi.md): the kernels' signatures, the //cv:
+ * metadata, and the rewrite that adds what OpenCL needs (__local pointer arguments in dynamic
+ * shared memory, the launch-information parameter). No CUDA here: the parser works on text. */
+#ifndef CV_CORE_PTX_H
+#define CV_CORE_PTX_H
+
+/* Only the OpenCL types: the unit tests compile this file on its own. */
+#include <CL/cl.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* The state space a `.ptr` parameter points into. */
+typedef enum cv_ptx_space {
+    CV_PTX_NOT_PTR = 0, /* a plain value (nvcc's pointers are plain .u64 too) */
+    CV_PTX_PTR_GENERIC, /* `.ptr` with no space */
+    CV_PTX_PTR_GLOBAL,
+    CV_PTX_PTR_SHARED, /* a __local pointer: gets a slice of dynamic shared memory */
+    CV_PTX_PTR_CONST,
+    CV_PTX_PTR_LOCAL,
+} cv_ptx_space;
+
+typedef struct cv_ptx_param {
+    char *name;
+    uint32_t size;  /* bytes */
+    uint32_t align; /* bytes */
+    cv_ptx_space space;
+    uint32_t ptr_align; /* the pointee's `.align`, 0 when not given */
+} cv_ptx_param;
+
+/* One //cv:arg line. */
+typedef struct cv_ptx_arg_info {
+    cl_kernel_arg_address_qualifier address;
+    cl_kernel_arg_access_qualifier access;
+    cl_kernel_arg_type_qualifier type_qualifier;
+    char *type_name;
+    char *name;
+} cv_ptx_arg_info;
+
+/* CUDA's sizes of the 64-byte launch-information block (docs/kernel-abi.md). */
+typedef struct cv_launch_info {
+    uint64_t global_offset[3];
+    uint64_t global_size[3];
+    uint32_t group_offset[3];
+    uint32_t work_dim;
+} cv_launch_info;
+
+typedef struct cv_ptx_kernel {
+    char *name;
+    uint32_t num_params;
+    cv_ptx_param *params;
+    cv_ptx_arg_info
+        *arg_info; /* num_params entries when every //cv:arg line was there, else NULL */
+    size_t reqd_work_group_size[3]; /* //cv:reqd_work_group_size or .reqntid; 0 0 0 when none */
+    size_t work_group_size_hint[3];
+    size_t max_threads;       /* .maxntid product, 0 when none */
+    uint32_t cluster_dims[3]; /* .reqnctapercluster; 0 0 0 when none */
+    char *attributes;         /* //cv:kernel-attributes text, or "" */
+    bool has_shared_ptr;      /* a __local pointer parameter */
+    /* Offsets in the text, for the rewrite. */
+    size_t params_open, params_close; /* '(' and ')'; both just past the name when no list */
+    bool no_param_list;
+    size_t body_open, body_close; /* '{' and '}' */
+} cv_ptx_kernel;
+
+typedef struct cv_ptx_module {
+    uint32_t num_kernels;
+    cv_ptx_kernel *kernels;
+    bool launch_info;      /* declares __cv_launch_info: culvert-compiled PTX */
+    bool has_dynamic_smem; /* declares __cv_dynamic_smem itself */
+    int target_sm;         /* .target sm_XY -> XY; 0 when unknown */
+    bool target_specific;  /* sm_90a and the like: arch-specific target */
+    size_t global_bytes;   /* sum of module-scope .global variables */
+    /* Offsets in the text, for the rewrite. */
+    size_t header_end;                         /* after .version/.target/.address_size */
+    size_t launch_decl_start, launch_decl_end; /* the __cv_launch_info declaration */
+} cv_ptx_module;
+
+/* Is this binary PTX text (the first directive, after comments, is .version)? */
+bool cv_ptx_is_text(const unsigned char *bin, size_t len);
+/* Parses PTX text (len bytes, no terminator needed). CL_SUCCESS, CL_INVALID_BINARY (with a
+ * reason in msg) or CL_OUT_OF_HOST_MEMORY. */
+cl_int cv_ptx_parse(const char *text, size_t len, cv_ptx_module *out, char *msg, size_t msg_size);
+/* The text culvert loads: the rewrite for __local pointers and launch information, 0-terminated
+ * and malloc'ed. NULL when out of memory. */
+char *cv_ptx_rewrite(const char *text, size_t len, const cv_ptx_module *m, size_t *out_len);
+const cv_ptx_kernel *cv_ptx_find(const cv_ptx_module *m, const char *name);
+void cv_ptx_free(cv_ptx_module *m);
+
+#endif

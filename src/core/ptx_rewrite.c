@@ -1,0 +1,237 @@
+/* The PTX rewrite of docs/kernel-abi.md: a list of edits (insertions, one removal) applied to the
+ * original text in one pass. */
+#include "core/ptx.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct cv_edit {
+    size_t pos;    /* where the text goes */
+    size_t remove; /* bytes of the original removed at pos */
+    const char *text;
+    bool owned;
+} cv_edit;
+
+typedef struct cv_edits {
+    cv_edit *e;
+    size_t n, cap;
+    bool oom;
+} cv_edits;
+
+static void cv_edit_add(cv_edits *ed, size_t pos, size_t remove, const char *text, bool owned) {
+    if (!text) {
+        ed->oom = true;
+        return;
+    }
+    if (ed->n == ed->cap) {
+        size_t cap = ed->cap ? ed->cap * 2 : 16;
+        void *p = realloc(ed->e, cap * sizeof *ed->e);
+        if (!p) {
+            ed->oom = true;
+            if (owned)
+                free((char *)text);
+            return;
+        }
+        ed->e = p;
+        ed->cap = cap;
+    }
+    ed->e[ed->n++] = (cv_edit){pos, remove, text, owned};
+}
+
+static int cv_edit_cmp(const void *a, const void *b) {
+    const cv_edit *x = a, *y = b;
+    /* Stable enough: removals (which start statements) sort before insertions at one spot. */
+    if (x->pos != y->pos)
+        return x->pos < y->pos ? -1 : 1;
+    return (int)(y->remove > 0) - (int)(x->remove > 0);
+}
+
+static const char cv_dynamic_smem_decl[] = ".extern .shared .align 16 .b8 __cv_dynamic_smem[];\n";
+static const char cv_launch_info_decl[] = ".shared .align 8 .b8 __cv_launch_info[64];\n";
+static const char cv_launch_param[] = ".param .align 8 .b8 __cv_launch_param[64]";
+
+/* Every thread copies the launch information into __cv_launch_info, then threads past the
+ * global size in any dimension exit (non-uniform work-groups). */
+#define CV_LI_COPY(o, r)                                                                           \
+    "\tld.param.b64 %cvli" #r ", [__cv_launch_param+" #o "];\n"                                    \
+    "\tst.shared.b64 [__cv_launch_info+" #o "], %cvli" #r ";\n"
+#define CV_LI_BOUND(d, goff, size_reg)                                                             \
+    "\tld.param.u32 %cvlw0, [__cv_launch_param+" #goff "];\n"                                      \
+    "\tmov.u32 %cvlw1, %ctaid." #d ";\n"                                                           \
+    "\tcvt.u64.u32 %cvlg0, %cvlw1;\n"                                                              \
+    "\tcvt.u64.u32 %cvlg1, %cvlw0;\n"                                                              \
+    "\tadd.u64 %cvlg0, %cvlg0, %cvlg1;\n"                                                          \
+    "\tmov.u32 %cvlw1, %ntid." #d ";\n"                                                            \
+    "\tcvt.u64.u32 %cvlg1, %cvlw1;\n"                                                              \
+    "\tmul.lo.u64 %cvlg0, %cvlg0, %cvlg1;\n"                                                       \
+    "\tmov.u32 %cvlw1, %tid." #d ";\n"                                                             \
+    "\tcvt.u64.u32 %cvlg1, %cvlw1;\n"                                                              \
+    "\tadd.u64 %cvlg0, %cvlg0, %cvlg1;\n"                                                          \
+    "\tsetp.ge.u64 %cvlp, %cvlg0, %cvli" #size_reg ";\n"                                           \
+    "\t@%cvlp exit;\n"
+
+static const char cv_launch_prologue[] =
+    "\n\t// culvert: launch information (docs/kernel-abi.md)\n"
+    "\t{\n"
+    "\t.reg .b64 %cvli<8>;\n"
+    "\t.reg .b32 %cvlw<2>;\n"
+    "\t.reg .b64 %cvlg<2>;\n"
+    "\t.reg .pred %cvlp;\n" CV_LI_COPY(0, 0) CV_LI_COPY(8, 1) CV_LI_COPY(16, 2) CV_LI_COPY(24, 3)
+        CV_LI_COPY(32, 4) CV_LI_COPY(40, 5) CV_LI_COPY(48, 6) CV_LI_COPY(56, 7)
+            CV_LI_BOUND(x, 48, 3) CV_LI_BOUND(y, 52, 4) CV_LI_BOUND(z, 56, 5) "\t}\n";
+
+static bool cv_is_ident(char c) {
+    return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '%' || c == '.';
+}
+
+/* Skips whitespace and comments from p; returns the new position. */
+static size_t cv_skip(const char *s, size_t end, size_t p) {
+    for (;;) {
+        while (p < end && isspace((unsigned char)s[p]))
+            p++;
+        if (p + 1 < end && s[p] == '/' && s[p + 1] == '/') {
+            while (p < end && s[p] != '\n')
+                p++;
+        } else if (p + 1 < end && s[p] == '/' && s[p + 1] == '*') {
+            p += 2;
+            while (p + 1 < end && !(s[p] == '*' && s[p + 1] == '/'))
+                p++;
+            p = p + 2 <= end ? p + 2 : end;
+        } else {
+            return p;
+        }
+    }
+}
+
+static size_t cv_ident_end(const char *s, size_t end, size_t p) {
+    while (p < end && cv_is_ident(s[p]))
+        p++;
+    return p;
+}
+
+static const cv_ptx_param *cv_shared_param(const cv_ptx_kernel *k, const char *s, size_t len) {
+    for (uint32_t i = 0; i < k->num_params; i++) {
+        const cv_ptx_param *p = &k->params[i];
+        if (p->space == CV_PTX_PTR_SHARED && strlen(p->name) == len && memcmp(p->name, s, len) == 0)
+            return p;
+    }
+    return NULL;
+}
+
+/* After every `ld.param.<type> %reg, [<__local param>(+N)];` in the body, the loaded offset
+ * becomes the address of its slice: %reg += __cv_dynamic_smem. */
+static void cv_rewrite_shared_loads(const char *s, const cv_ptx_kernel *k, cv_edits *ed) {
+    size_t p = k->body_open + 1, end = k->body_close;
+    while (p < end) {
+        p = cv_skip(s, end, p);
+        if (p >= end)
+            break;
+        if (!cv_is_ident(s[p])) {
+            p++;
+            continue;
+        }
+        size_t w = cv_ident_end(s, end, p);
+        if (w - p < 8 || memcmp(s + p, "ld.param", 8) != 0) {
+            p = w;
+            continue;
+        }
+        /* dest register */
+        size_t r = cv_skip(s, end, w);
+        size_t re = cv_ident_end(s, end, r);
+        size_t c = cv_skip(s, end, re);
+        if (re == r || c >= end || s[c] != ',') {
+            p = w;
+            continue;
+        }
+        size_t b = cv_skip(s, end, c + 1);
+        if (b >= end || s[b] != '[') {
+            p = w;
+            continue;
+        }
+        size_t n = cv_skip(s, end, b + 1);
+        size_t ne = cv_ident_end(s, end, n);
+        const cv_ptx_param *prm = cv_shared_param(k, s + n, ne - n);
+        size_t semi = ne;
+        while (semi < end && s[semi] != ';' && s[semi] != '\n')
+            semi++;
+        if (prm && semi < end && s[semi] == ';') {
+            int bits = prm->size == 4 ? 32 : 64;
+            int rl = (int)(re - r);
+            size_t sz = 160 + 2 * (size_t)rl;
+            char *text = malloc(sz);
+            if (text)
+                snprintf(text, sz,
+                         "\n\t{ .reg .b%d %%cvsm; mov.u%d %%cvsm, __cv_dynamic_smem; "
+                         "add.u%d %.*s, %.*s, %%cvsm; }",
+                         bits, bits, bits, rl, s + r, rl, s + r);
+            cv_edit_add(ed, semi + 1, 0, text, true);
+        }
+        p = semi;
+    }
+}
+
+char *cv_ptx_rewrite(const char *text, size_t len, const cv_ptx_module *m, size_t *out_len) {
+    cv_edits ed = {0};
+    bool any_shared = false;
+    for (uint32_t i = 0; i < m->num_kernels; i++)
+        any_shared |= m->kernels[i].has_shared_ptr;
+    if (m->launch_info) {
+        cv_edit_add(&ed, m->launch_decl_start, m->launch_decl_end - m->launch_decl_start, "",
+                    false);
+        cv_edit_add(&ed, m->header_end, 0, cv_launch_info_decl, false);
+    }
+    if (any_shared && !m->has_dynamic_smem)
+        cv_edit_add(&ed, m->header_end, 0, cv_dynamic_smem_decl, false);
+    for (uint32_t i = 0; i < m->num_kernels; i++) {
+        const cv_ptx_kernel *k = &m->kernels[i];
+        if (m->launch_info) {
+            char *prm = malloc(sizeof cv_launch_param + 16);
+            if (prm)
+                snprintf(prm, sizeof cv_launch_param + 16,
+                         k->no_param_list ? "(\n\t%s\n)"
+                         : k->num_params  ? ",\n\t%s\n"
+                                          : "\n\t%s\n",
+                         cv_launch_param);
+            cv_edit_add(&ed, k->params_close, 0, prm, true);
+            cv_edit_add(&ed, k->body_open + 1, 0, cv_launch_prologue, false);
+        }
+        if (k->has_shared_ptr)
+            cv_rewrite_shared_loads(text, k, &ed);
+    }
+    char *out = NULL;
+    if (!ed.oom) {
+        qsort(ed.e, ed.n, sizeof *ed.e, cv_edit_cmp);
+        size_t total = len + 1;
+        for (size_t i = 0; i < ed.n; i++)
+            total += strlen(ed.e[i].text);
+        out = malloc(total);
+    }
+    if (out) {
+        size_t o = 0, p = 0;
+        for (size_t i = 0; i < ed.n; i++) {
+            const cv_edit *e = &ed.e[i];
+            size_t at = e->pos < p ? p : e->pos;
+            memcpy(out + o, text + p, at - p);
+            o += at - p;
+            size_t l = strlen(e->text);
+            memcpy(out + o, e->text, l);
+            o += l;
+            p = at + e->remove;
+        }
+        /* A trailing terminator in the binary is not text. */
+        size_t stop = len;
+        while (stop > p && text[stop - 1] == '\0')
+            stop--;
+        memcpy(out + o, text + p, stop - p);
+        o += stop - p;
+        out[o] = '\0';
+        *out_len = o;
+    }
+    for (size_t i = 0; i < ed.n; i++)
+        if (ed.e[i].owned)
+            free((char *)ed.e[i].text);
+    free(ed.e);
+    return out;
+}

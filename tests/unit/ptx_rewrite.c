@@ -1,0 +1,238 @@
+/* The PTX parser and rewrite (src/core/ptx*.c) on text: nvcc's PTX, hand-written PTX with
+ * __local pointers and launch information, and bad input. Every rewritten module must still
+ * assemble: ptxas -arch=sm_90 checks it. */
+#include "test_util.h"
+
+#include "core/ptx.h"
+
+#include <string.h>
+#include <unistd.h>
+
+static char *read_file(const char *name, size_t *len) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", CV_TEST_PTX_DIR, name);
+    FILE *f = fopen(path, "rb");
+    REQUIRE(f != NULL);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *buf = malloc((size_t)n + 1);
+    size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0; /* REQUIRE evaluates twice */
+    REQUIRE(buf && got == (size_t)n);
+    buf[n] = '\0';
+    fclose(f);
+    *len = (size_t)n;
+    return buf;
+}
+
+/* Runs ptxas on text; true when it assembles. */
+static bool assembles(const char *text, const char *tag) {
+    char path[256], cmd[1024];
+    snprintf(path, sizeof path, "/tmp/cv_ptx_rewrite_%d_%s.ptx", (int)getpid(), tag);
+    FILE *f = fopen(path, "w");
+    if (!f)
+        return false;
+    fputs(text, f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 '%s' -o /dev/null", CV_PTXAS, path);
+    int rc = system(cmd);
+    if (rc != 0)
+        fprintf(stderr, "ptxas failed on %s (kept for reading)\n", path);
+    else
+        unlink(path);
+    return rc == 0;
+}
+
+static size_t count(const char *hay, const char *needle) {
+    size_t n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
+        n++;
+    return n;
+}
+
+static void test_nvcc(void) {
+    size_t len;
+    char *text = read_file("basic.ptx", &len);
+    cv_ptx_module m;
+    char msg[256];
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(text, len, &m, msg, sizeof msg));
+    CHECK(!m.launch_info);
+    CHECK(m.target_sm == 90);
+    const cv_ptx_kernel *k = cv_ptx_find(&m, "add_one");
+    REQUIRE(k != NULL);
+    CHECK(k->num_params == 2);
+    CHECK(k->params[0].size == 8 && k->params[0].align == 8 &&
+          k->params[0].space == CV_PTX_NOT_PTR);
+    CHECK(k->params[1].size == 4 && k->params[1].align == 4);
+    CHECK(strcmp(k->params[1].name, "add_one_param_1") == 0);
+    CHECK(k->arg_info == NULL);
+    k = cv_ptx_find(&m, "by_value");
+    REQUIRE(k != NULL);
+    static const uint32_t sizes[] = {24, 1, 2, 8, 4, 8}, aligns[] = {8, 1, 2, 8, 4, 8};
+    CHECK(k->num_params == 6);
+    for (uint32_t i = 0; i < 6 && i < k->num_params; i++)
+        CHECK(k->params[i].size == sizes[i] && k->params[i].align == aligns[i]);
+    k = cv_ptx_find(&m, "empty");
+    REQUIRE(k != NULL);
+    CHECK(k->num_params == 0);
+    k = cv_ptx_find(&m, "cluster_rank");
+    REQUIRE(k != NULL);
+    CHECK(k->cluster_dims[0] == 2 && k->cluster_dims[1] == 1 && k->cluster_dims[2] == 1);
+    k = cv_ptx_find(&m, "bounded");
+    REQUIRE(k != NULL);
+    CHECK(k->max_threads == 64);
+    CHECK(cv_ptx_find(&m, "no_such_kernel") == NULL);
+    CHECK(m.num_kernels == 12);
+    /* Nothing to rewrite: the text comes back unchanged. */
+    size_t out_len = 0;
+    char *out = cv_ptx_rewrite(text, len, &m, &out_len);
+    REQUIRE(out != NULL);
+    CHECK(out_len == len && strcmp(out, text) == 0);
+    free(out);
+    cv_ptx_free(&m);
+    free(text);
+}
+
+static void test_launch_info(void) {
+    size_t len;
+    char *text = read_file("launch_info.ptx", &len);
+    cv_ptx_module m;
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(text, len, &m, NULL, 0));
+    CHECK(m.launch_info);
+    CHECK(!m.has_dynamic_smem);
+    CHECK(m.num_kernels == 3);
+    const cv_ptx_kernel *k = cv_ptx_find(&m, "local_sum");
+    REQUIRE(k != NULL && k->num_params == 4);
+    CHECK(k->has_shared_ptr);
+    CHECK(k->params[0].space == CV_PTX_PTR_GLOBAL && k->params[0].ptr_align == 4);
+    CHECK(k->params[1].space == CV_PTX_PTR_SHARED && k->params[1].ptr_align == 16);
+    CHECK(k->params[1].size == 8 && k->params[1].align == 8);
+    CHECK(k->params[3].space == CV_PTX_NOT_PTR);
+    REQUIRE(k->arg_info != NULL);
+    CHECK(k->arg_info[1].address == CL_KERNEL_ARG_ADDRESS_LOCAL);
+    CHECK(k->arg_info[0].address == CL_KERNEL_ARG_ADDRESS_GLOBAL);
+    CHECK(k->arg_info[3].address == CL_KERNEL_ARG_ADDRESS_PRIVATE);
+    CHECK(k->arg_info[2].type_qualifier == CL_KERNEL_ARG_TYPE_VOLATILE);
+    CHECK(k->arg_info[3].type_qualifier == CL_KERNEL_ARG_TYPE_CONST);
+    CHECK(k->arg_info[0].access == CL_KERNEL_ARG_ACCESS_NONE);
+    CHECK(strcmp(k->arg_info[3].type_name, "unsigned int") == 0);
+    CHECK(strcmp(k->arg_info[1].name, "a") == 0);
+    CHECK(strcmp(k->attributes, "__attribute__((work_group_size_hint(64,1,1)))") == 0);
+    CHECK(k->work_group_size_hint[0] == 64 && k->work_group_size_hint[1] == 1);
+    CHECK(k->reqd_work_group_size[0] == 0);
+    k = cv_ptx_find(&m, "li_ids");
+    REQUIRE(k != NULL && k->arg_info != NULL);
+    CHECK(k->arg_info[0].type_qualifier == CL_KERNEL_ARG_TYPE_RESTRICT);
+    CHECK(strcmp(k->arg_info[0].type_name, "uint*") == 0);
+    CHECK(strcmp(k->attributes, "") == 0);
+    CHECK(!k->has_shared_ptr);
+
+    size_t out_len = 0;
+    char *out = cv_ptx_rewrite(text, len, &m, &out_len);
+    REQUIRE(out != NULL);
+    CHECK(strlen(out) == out_len);
+    /* one launch parameter per entry, one declaration of each shared variable */
+    CHECK(count(out, ".param .align 8 .b8 __cv_launch_param[64]") == 3);
+    CHECK(count(out, "__cv_launch_info[64]") == 1);
+    CHECK(count(out, ".extern .shared .align 16 .b8 __cv_dynamic_smem[];") == 1);
+    CHECK(count(out, "culvert: launch information") == 3);
+    /* the two __local loads get the base added, the others do not */
+    CHECK(count(out, "add.u64 %rd2, %rd2, %cvsm;") == 1);
+    CHECK(count(out, "add.u64 %rd3, %rd3, %cvsm;") == 1);
+    CHECK(count(out, "%cvsm; }") == 2);
+    /* the //cv: metadata survives (CL_PROGRAM_BINARIES keeps the original anyway) */
+    CHECK(count(out, "//cv:arg local_sum 1 local") == 1);
+    CHECK(assembles(out, "launch_info"));
+    /* The rewritten text parses again, now with the appended parameter. */
+    cv_ptx_module m2;
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(out, out_len, &m2, NULL, 0));
+    k = cv_ptx_find(&m2, "local_sum");
+    CHECK(k && k->num_params == 5 && k->params[4].size == 64 && k->params[4].align == 8);
+    cv_ptx_free(&m2);
+    free(out);
+    cv_ptx_free(&m);
+    free(text);
+}
+
+static void test_local_plain(void) {
+    size_t len;
+    char *text = read_file("local_plain.ptx", &len);
+    cv_ptx_module m;
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(text, len, &m, NULL, 0));
+    CHECK(!m.launch_info);
+    CHECK(m.target_sm == 80);
+    size_t out_len = 0;
+    char *out = cv_ptx_rewrite(text, len, &m, &out_len);
+    REQUIRE(out != NULL);
+    CHECK(count(out, "__cv_launch_param") == 0);
+    CHECK(count(out, "add.u64 %rd2, %rd2, %cvsm;") == 1);
+    CHECK(count(out, "__cv_dynamic_smem[]") == 1);
+    CHECK(assembles(out, "local_plain"));
+    free(out);
+    cv_ptx_free(&m);
+    free(text);
+}
+
+/* Small modules written here: edge cases of the grammar. */
+static void test_synthetic(void) {
+    static const char no_params[] =
+        "// leading comment\n/* block */\n.version 8.0\n.target sm_90\n.address_size 64\n"
+        ".extern .shared .align 8 .b8 __cv_launch_info[64];\n"
+        ".global .align 4 .b8 table[40];\n"
+        ".global .align 8 .u64 counter = 5;\n"
+        ".visible .entry k0()\n{\n\tret;\n}\n"
+        ".visible .entry k1(\n\t.param .u32 .ptr .shared .align 8 k1_p0\n)\n.maxntid 32, 2, 1\n"
+        "{\n\t.reg .b32 %r<3>;\n\tld.param.u32 %r1, [k1_p0];\n\tst.shared.u32 [%r1], 7;\n"
+        "\tret;\n}\n";
+    cv_ptx_module m;
+    char msg[128];
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(no_params, strlen(no_params), &m, msg, sizeof msg));
+    CHECK(m.launch_info);
+    CHECK(m.global_bytes == 48);
+    CHECK(m.num_kernels == 2);
+    const cv_ptx_kernel *k = cv_ptx_find(&m, "k1");
+    REQUIRE(k != NULL);
+    CHECK(k->max_threads == 64);
+    CHECK(k->params[0].size == 4 && k->params[0].space == CV_PTX_PTR_SHARED);
+    size_t out_len;
+    char *out = cv_ptx_rewrite(no_params, strlen(no_params), &m, &out_len);
+    REQUIRE(out != NULL);
+    CHECK(count(out, ".extern .shared .align 8 .b8 __cv_launch_info") == 0);
+    CHECK(count(out, "add.u32 %r1, %r1, %cvsm;") == 1);
+    CHECK(assembles(out, "synthetic"));
+    free(out);
+    cv_ptx_free(&m);
+
+    /* A trailing terminator (NVIDIA's saved binaries carry one) is allowed. */
+    static const unsigned char with_nul[] = ".version 7.0\n.target sm_52\n.address_size 64\n";
+    CHECK(cv_ptx_is_text(with_nul, sizeof with_nul));
+    CHECK(cv_ptx_is_text(with_nul, sizeof with_nul - 1));
+    static const unsigned char elf[] = "\x7f"
+                                       "ELF\x02\x01\x01";
+    CHECK(!cv_ptx_is_text(elf, sizeof elf));
+    static const unsigned char garbage[] = "hello world";
+    CHECK(!cv_ptx_is_text(garbage, sizeof garbage - 1));
+    static const unsigned char nul_inside[] = ".version 7.0\n\0.target sm_52\n";
+    CHECK(!cv_ptx_is_text(nul_inside, sizeof nul_inside - 1));
+
+    static const char *const bad[] = {
+        "hello",
+        ".version 8.0\n.target sm_90\n.visible .entry k(\n\t.param .u32 a\n{\n}\n",
+        ".version 8.0\n.target sm_90\n.visible .entry k()\n{\n\tret;\n",
+        ".version 8.0\n.target sm_90\n.visible .entry k(\n\t.param .zz a\n)\n{\n}\n",
+        ".version 8.0\n.visible .entry\n",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        msg[0] = '\0';
+        CHECK_ERR(CL_INVALID_BINARY, cv_ptx_parse(bad[i], strlen(bad[i]), &m, msg, sizeof msg));
+        CHECK(msg[0] != '\0');
+    }
+}
+
+int main(void) {
+    test_nvcc();
+    test_launch_info();
+    test_local_plain();
+    test_synthetic();
+    return cv_test_report("ptx_rewrite");
+}
