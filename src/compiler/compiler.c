@@ -82,6 +82,31 @@ static const char *cvc_std_name(int v) {
 }
 
 /* The clang -cc1 command line shared by every step. */
+/* cl_khr_fp16 is not claimed (libclc has no half math functions), but half arithmetic compiles
+ * to native f16 PTX: a program that enables the extension by pragma gets the half type. */
+static bool cvc_wants_fp16(const char *source, size_t len) {
+    const char *p = source, *end = source + len;
+    while (p < end && (p = memchr(p, 'c', (size_t)(end - p))) != NULL) {
+        if ((size_t)(end - p) >= 11 && !memcmp(p, "cl_khr_fp16", 11)) {
+            /* "#pragma OPENCL EXTENSION cl_khr_fp16 : enable" on one line */
+            const char *bol = p, *eol = p;
+            while (bol > source && bol[-1] != '\n')
+                bol--;
+            while (eol < end && *eol != '\n')
+                eol++;
+            char line[256];
+            size_t n =
+                (size_t)(eol - bol) < sizeof line - 1 ? (size_t)(eol - bol) : sizeof line - 1;
+            memcpy(line, bol, n);
+            line[n] = 0;
+            if (strstr(line, "pragma") && strstr(line, "enable"))
+                return true;
+        }
+        p++;
+    }
+    return false;
+}
+
 static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_options *o, int sm,
                              bool source) {
     cvc_arg(a, tools->clang);
@@ -101,7 +126,7 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
         cvc_arg(a, "-finclude-default-header");
         cvc_arg(a, "-fdeclare-opencl-builtins");
         cvc_arg(a, "-cl-kernel-arg-info");
-        cvc_arg(a, CVC_EXTENSIONS);
+        cvc_arg(a, o->fp16 ? CVC_EXTENSIONS ",+cl_khr_fp16" : CVC_EXTENSIONS);
     } else {
         cvc_arg(a, "-x");
         cvc_arg(a, "ir");
@@ -160,6 +185,9 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         return CL_BUILD_PROGRAM_FAILURE;
     cl_int err = CL_SUCCESS;
     if (cvc_undefined_functions(ll, log) > 0)
+        err = CL_BUILD_PROGRAM_FAILURE;
+    cvc_constant_to_global(ll);
+    if (err == CL_SUCCESS && !cvc_write_file(ll_path, ll, ll_len))
         err = CL_BUILD_PROGRAM_FAILURE;
     char *meta = err == CL_SUCCESS ? cvc_kernel_metadata(ll) : NULL;
     free(ll);
@@ -273,6 +301,7 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     tools = cvc_get_probed_tools();
     cvc_tmp tmp = {{0}};
     char src[4096];
+    o.fp16 = cvc_wants_fp16(source, len);
     err = CL_BUILD_PROGRAM_FAILURE;
     if (!cvc_tmp_create(&tmp))
         cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
@@ -343,6 +372,7 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
     tools = cvc_get_probed_tools();
     cvc_tmp tmp = {{0}};
     char src[4096], obj[4096], inc[4200];
+    o.fp16 = cvc_wants_fp16(source, len);
     err = CL_COMPILE_PROGRAM_FAILURE;
     if (!cvc_tmp_create(&tmp))
         cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");

@@ -67,6 +67,7 @@ typedef struct cvc_options {
     bool verbose;     /* -cl-nv-verbose */
     bool create_library;
     bool denorms_are_zero;
+    bool fp16; /* the source enables cl_khr_fp16 */
 } cvc_options;
 
 /* Parses an OpenCL build option string for `mode`. CL_SUCCESS, or CL_INVALID_BUILD_OPTIONS with
@@ -81,6 +82,8 @@ char *cvc_kernel_metadata(const char *ll);
 /* Functions the IR calls but nothing defines (not intrinsics): a message per function appended to
  * `log`; returns how many. */
 int cvc_undefined_functions(const char *ll, cvc_buf *log);
+/* Moves __constant (NVPTX addrspace 4) to global memory in textual IR, in place. */
+void cvc_constant_to_global(char *ll);
 /* Final PTX: `metadata` inserted after the header, `.maxnreg N` into every entry when N > 0. */
 char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg);
 

@@ -336,3 +336,23 @@ char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg) {
     }
     return cvc_buf_take(&b);
 }
+
+/* __constant is NVPTX's addrspace(4), the 64 KiB constant bank, which `ld.const` reads by bank
+ * offset. A __constant kernel argument is a buffer in global memory, and one __constant pointer
+ * type must reach both program-scope constants and such buffers: culvert puts all of them in
+ * global memory (docs/kernel-abi.md: __constant arguments are plain device pointers). The
+ * rewrite is a consistent renaming of the address space in the whole module, done in place:
+ * "addrspace(4)" -> "addrspace(1)", and the ".p4" pointer suffixes of intrinsic names
+ * (@llvm.memcpy.p0.p4.i64) -> ".p1". */
+void cvc_constant_to_global(char *ll) {
+    for (char *p = strstr(ll, "addrspace(4)"); p; p = strstr(p, "addrspace(4)"))
+        p[10] = '1', p += 12;
+    for (char *p = strstr(ll, "@llvm."); p; p = strstr(p + 1, "@llvm.")) {
+        char *end = p + 1;
+        while (isalnum((unsigned char)*end) || *end == '.' || *end == '_')
+            end++;
+        for (char *q = p; q + 3 <= end; q++)
+            if (q[0] == '.' && q[1] == 'p' && q[2] == '4' && (q + 3 == end || q[3] == '.'))
+                q[2] = '1';
+    }
+}
