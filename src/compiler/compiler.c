@@ -164,15 +164,36 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         return CL_BUILD_PROGRAM_FAILURE;
     }
     int sm = cvc_sm(target, tools);
+    /* The libraries are linked in this order, with only what is needed: culvert's work-item
+     * functions win over libclc's (docs/kernel-abi.md), libclc supplies the rest. clang links
+     * them for source input (-mlink-builtin-bitcode); for IR input (clLinkProgram) it does not,
+     * so llvm-link does it first. */
+    char full[4096];
+    if (!source) {
+        cvc_tmp_path(tmp, "program-full.bc", full);
+        cvc_argv k = {0};
+        cvc_arg(&k, tools->llvm_link);
+        cvc_arg(&k, input);
+        cvc_arg(&k, "--only-needed");
+        cvc_arg(&k, "--internalize");
+        cvc_arg(&k, "--suppress-warnings");
+        cvc_arg(&k, builtins);
+        cvc_arg(&k, tools->libclc);
+        cvc_arg(&k, "-o");
+        cvc_arg(&k, full);
+        if (cvc_run_args(&k, log) != 0)
+            return CL_BUILD_PROGRAM_FAILURE;
+        input = full;
+    }
     cvc_argv a = {0};
     cvc_clang_common(&a, tools, o, sm, source);
-    cvc_arg(&a, "-Wno-linker-warnings");
-    /* Linked in this order with only what is needed: culvert's work-item functions win over
-     * libclc's (docs/kernel-abi.md), libclc supplies the rest. */
-    cvc_arg(&a, "-mlink-builtin-bitcode");
-    cvc_arg(&a, builtins);
-    cvc_arg(&a, "-mlink-builtin-bitcode");
-    cvc_arg(&a, tools->libclc);
+    if (source) {
+        cvc_arg(&a, "-Wno-linker-warnings");
+        cvc_arg(&a, "-mlink-builtin-bitcode");
+        cvc_arg(&a, builtins);
+        cvc_arg(&a, "-mlink-builtin-bitcode");
+        cvc_arg(&a, tools->libclc);
+    }
     cvc_arg(&a, "-emit-llvm");
     cvc_arg(&a, "-o");
     cvc_arg(&a, ll_path);
@@ -186,7 +207,7 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     cl_int err = CL_SUCCESS;
     if (cvc_undefined_functions(ll, log) > 0)
         err = CL_BUILD_PROGRAM_FAILURE;
-    cvc_constant_to_global(ll);
+    cvc_ir_fixups(ll);
     if (err == CL_SUCCESS && !cvc_write_file(ll_path, ll, ll_len))
         err = CL_BUILD_PROGRAM_FAILURE;
     char *meta = err == CL_SUCCESS ? cvc_kernel_metadata(ll) : NULL;

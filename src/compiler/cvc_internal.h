@@ -82,8 +82,9 @@ char *cvc_kernel_metadata(const char *ll);
 /* Functions the IR calls but nothing defines (not intrinsics): a message per function appended to
  * `log`; returns how many. */
 int cvc_undefined_functions(const char *ll, cvc_buf *log);
-/* Moves __constant (NVPTX addrspace 4) to global memory in textual IR, in place. */
-void cvc_constant_to_global(char *ll);
+/* In-place fix-ups of textual IR before llc: __constant (NVPTX addrspace 4) moved to global
+ * memory, the launch block kept at module scope. */
+void cvc_ir_fixups(char *ll);
 /* Final PTX: `metadata` inserted after the header, `.maxnreg N` into every entry when N > 0. */
 char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg);
 

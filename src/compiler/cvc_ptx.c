@@ -322,8 +322,14 @@ char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg) {
         size_t len = eol ? (size_t)(eol - l + 1) : strlen(l);
         cvc_buf_add(&b, l, len);
         if (maxnreg > 0) {
-            bool entry_line = strstr(l, ".entry ") && strstr(l, ".entry ") < l + len;
+            /* The code part of the line: llc appends "// @name" comments. */
             size_t body = len - (eol ? 1 : 0);
+            const char *comment = memmem(l, body, "//", 2);
+            if (comment)
+                body = (size_t)(comment - l);
+            while (body > 0 && isspace((unsigned char)l[body - 1]))
+                body--;
+            bool entry_line = memmem(l, body, ".entry ", 7) != NULL;
             bool closes = body > 0 && l[body - 1] == ')';
             if (entry_line && !closes)
                 in_entry = true;
@@ -344,7 +350,14 @@ char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg) {
  * rewrite is a consistent renaming of the address space in the whole module, done in place:
  * "addrspace(4)" -> "addrspace(1)", and the ".p4" pointer suffixes of intrinsic names
  * (@llvm.memcpy.p0.p4.i64) -> ".p1". */
-void cvc_constant_to_global(char *ll) {
+void cvc_ir_fixups(char *ll) {
+    /* The launch block must stay a module-scope variable (the loader's prologue writes it in
+     * every entry): llc moves an internal .shared variable that one function uses into that
+     * function ("demoted variable"). Blanks keep the text's length. */
+    static const char internal_decl[] = "@__cv_launch_info = internal ";
+    char *decl = strstr(ll, internal_decl);
+    if (decl)
+        memset(decl + sizeof internal_decl - 10, ' ', 8);
     for (char *p = strstr(ll, "addrspace(4)"); p; p = strstr(p, "addrspace(4)"))
         p[10] = '1', p += 12;
     for (char *p = strstr(ll, "@llvm."); p; p = strstr(p + 1, "@llvm.")) {

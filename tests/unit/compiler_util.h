@@ -100,7 +100,7 @@ __attribute__((unused)) static int cvt_ptxas(const char *ptx, const char *what) 
 }
 
 /* Skip (77) when no clang/libclc is there, or no ptxas. */
-static void cvt_require_compiler(void) {
+__attribute__((unused)) static void cvt_require_compiler(void) {
     if (!cvc_available()) {
         fprintf(stderr, "SKIP: no OpenCL C compiler (clang, llc, libclc) found\n");
         exit(77);
@@ -112,7 +112,7 @@ static void cvt_require_compiler(void) {
 }
 
 /* Each test uses a private cache directory. */
-static void cvt_private_cache(char *dir, size_t size) {
+__attribute__((unused)) static void cvt_private_cache(char *dir, size_t size) {
     cvt_tempdir(dir, size);
     setenv("CULVERT_CACHE_DIR", dir, 1);
     unsetenv("CULVERT_CACHE");
