@@ -1,0 +1,503 @@
+/* OpenCL C -> PTX (compiler.h): clang + libclc + culvert's builtins, run as child processes.
+ *
+ *   build:   clang -cc1 (OpenCL C -> IR, culvert's builtins and libclc linked in, optimized)
+ *            -> llc (IR -> PTX) -> //cv: metadata lines and PTX fix-ups (cvc_ptx.c)
+ *   compile: clang -cc1 (OpenCL C -> bitcode, nothing linked)
+ *   link:    llvm-link (bitcode objects -> one module) [-> library: done] -> clang -cc1 -x ir
+ *            (builtins linked, optimized) -> llc -> fix-ups, as for build
+ *
+ * Every output is cached on disk by content (cvc_cache.c). */
+#include "compiler/cvc_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define CVC_VERSION "culvert-compiler-1"
+
+/* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX. */
+#define CVC_EXTENSIONS "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics"
+
+void cvc_output_free(cvc_output *out) {
+    if (!out)
+        return;
+    free(out->data);
+    free(out->log);
+    out->data = NULL;
+    out->log = NULL;
+    out->size = 0;
+}
+
+/* argv under construction (strings owned elsewhere, or by `owned`). */
+typedef struct cvc_argv {
+    char *v[512];
+    size_t n;
+    bool overflow; /* too many arguments: the command is not run */
+    char owned[8][4200];
+    size_t num_owned;
+} cvc_argv;
+
+static void cvc_arg(cvc_argv *a, const char *s) {
+    if (a->n + 1 < sizeof a->v / sizeof a->v[0])
+        a->v[a->n++] = (char *)s;
+    else
+        a->overflow = true;
+    a->v[a->n] = NULL;
+}
+
+static void cvc_argf(cvc_argv *a, const char *fmt, const char *s, int i) {
+    if (a->num_owned >= sizeof a->owned / sizeof a->owned[0]) {
+        a->overflow = true;
+        return;
+    }
+    char *buf = a->owned[a->num_owned++];
+    if (s)
+        snprintf(buf, sizeof a->owned[0], fmt, s);
+    else
+        snprintf(buf, sizeof a->owned[0], fmt, i);
+    cvc_arg(a, buf);
+}
+
+/* sm_XY for the device; a GPU newer than this LLVM knows gets the newest sm LLVM has (PTX is
+ * compiled forward by the driver's JIT), never an older one when LLVM has the exact one. */
+static int cvc_sm(const cvc_target *t, const cvc_tools *tools) {
+    int sm = t ? t->cc_major * 10 + t->cc_minor : 90;
+    if (tools->sm_max && sm > tools->sm_max)
+        sm = tools->sm_max;
+    return sm;
+}
+
+static const char *cvc_std_name(int v) {
+    switch (v) {
+    case 100:
+        return "CL1.0";
+    case 110:
+        return "CL1.1";
+    case 300:
+        return "CL3.0";
+    default:
+        return "CL1.2";
+    }
+}
+
+/* The clang -cc1 command line shared by every step. */
+/* cl_khr_fp16 is not claimed (libclc has no half math functions), but half arithmetic compiles
+ * to native f16 PTX: a program that enables the extension by pragma gets the half type. */
+static bool cvc_wants_fp16(const char *source, size_t len) {
+    const char *p = source, *end = source + len;
+    while (p < end && (p = memchr(p, 'c', (size_t)(end - p))) != NULL) {
+        if ((size_t)(end - p) >= 11 && !memcmp(p, "cl_khr_fp16", 11)) {
+            /* "#pragma OPENCL EXTENSION cl_khr_fp16 : enable" on one line */
+            const char *bol = p, *eol = p;
+            while (bol > source && bol[-1] != '\n')
+                bol--;
+            while (eol < end && *eol != '\n')
+                eol++;
+            char line[256];
+            size_t n =
+                (size_t)(eol - bol) < sizeof line - 1 ? (size_t)(eol - bol) : sizeof line - 1;
+            memcpy(line, bol, n);
+            line[n] = 0;
+            if (strstr(line, "pragma") && strstr(line, "enable"))
+                return true;
+        }
+        p++;
+    }
+    return false;
+}
+
+static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_options *o, int sm,
+                             bool source) {
+    cvc_arg(a, tools->clang);
+    cvc_arg(a, "-cc1");
+    cvc_arg(a, "-triple");
+    cvc_arg(a, "nvptx64-nvidia-nvcl");
+    cvc_arg(a, "-target-cpu");
+    cvc_argf(a, "sm_%d", NULL, sm);
+    if (tools->ptx_max) {
+        cvc_arg(a, "-target-feature");
+        cvc_argf(a, "+ptx%d", NULL, tools->ptx_max);
+    }
+    if (source) {
+        cvc_arg(a, "-x");
+        cvc_arg(a, "cl");
+        cvc_argf(a, "-cl-std=%s", cvc_std_name(o->cl_std), 0);
+        cvc_arg(a, "-finclude-default-header");
+        cvc_arg(a, "-fdeclare-opencl-builtins");
+        cvc_arg(a, "-cl-kernel-arg-info");
+        cvc_arg(a, o->fp16 ? CVC_EXTENSIONS ",+cl_khr_fp16" : CVC_EXTENSIONS);
+    } else {
+        cvc_arg(a, "-x");
+        cvc_arg(a, "ir");
+    }
+    cvc_arg(a, o->opt_level == 0   ? "-O0"
+               : o->opt_level == 1 ? "-O1"
+               : o->opt_level == 2 ? "-O2"
+                                   : "-O3");
+    for (size_t i = 0; i < o->num_clang_args; i++)
+        cvc_arg(a, o->clang_args[i]);
+}
+
+static int cvc_run_args(const cvc_argv *a, cvc_buf *log) {
+    if (a->overflow) {
+        cvc_buf_str(log, "culvert: too many build options or objects\n");
+        return -1;
+    }
+    return cvc_run((char *const *)a->v, log);
+}
+
+static cl_int cvc_out_of_memory(cvc_buf *log) {
+    return log->failed ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
+}
+
+/* IR (textual, optimized, builtins linked) -> finished PTX in out->data. */
+static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, const cvc_options *o,
+                          const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
+                          cvc_output *out) {
+    char builtins[4096], ll_path[4096], ptx_path[4096];
+    cvc_tmp_path(tmp, "culvert-builtins.bc", builtins);
+    cvc_tmp_path(tmp, "program.ll", ll_path);
+    cvc_tmp_path(tmp, "program.ptx", ptx_path);
+    if (!cvc_write_file(builtins, cvc_builtins_bc, cvc_builtins_bc_size)) {
+        cvc_buf_str(log, "culvert: cannot write to the temporary directory\n");
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    int sm = cvc_sm(target, tools);
+    /* The libraries are linked in this order, with only what is needed: culvert's work-item
+     * functions win over libclc's (docs/kernel-abi.md), libclc supplies the rest. clang links
+     * them for source input (-mlink-builtin-bitcode); for IR input (clLinkProgram) it does not,
+     * so llvm-link does it first. */
+    char full[4096];
+    if (!source) {
+        cvc_tmp_path(tmp, "program-full.bc", full);
+        cvc_argv k = {0};
+        cvc_arg(&k, tools->llvm_link);
+        cvc_arg(&k, input);
+        cvc_arg(&k, "--only-needed");
+        cvc_arg(&k, "--internalize");
+        cvc_arg(&k, "--suppress-warnings");
+        cvc_arg(&k, builtins);
+        cvc_arg(&k, tools->libclc);
+        cvc_arg(&k, "-o");
+        cvc_arg(&k, full);
+        if (cvc_run_args(&k, log) != 0)
+            return CL_BUILD_PROGRAM_FAILURE;
+        input = full;
+    }
+    cvc_argv a = {0};
+    cvc_clang_common(&a, tools, o, sm, source);
+    if (source) {
+        cvc_arg(&a, "-Wno-linker-warnings");
+        cvc_arg(&a, "-mlink-builtin-bitcode");
+        cvc_arg(&a, builtins);
+        cvc_arg(&a, "-mlink-builtin-bitcode");
+        cvc_arg(&a, tools->libclc);
+    }
+    cvc_arg(&a, "-emit-llvm");
+    cvc_arg(&a, "-o");
+    cvc_arg(&a, ll_path);
+    cvc_arg(&a, input);
+    if (cvc_run_args(&a, log) != 0)
+        return CL_BUILD_PROGRAM_FAILURE;
+    size_t ll_len = 0;
+    char *ll = (char *)cvc_read_file(ll_path, &ll_len);
+    if (!ll)
+        return CL_BUILD_PROGRAM_FAILURE;
+    cl_int err = CL_SUCCESS;
+    if (cvc_undefined_functions(ll, log) > 0)
+        err = CL_BUILD_PROGRAM_FAILURE;
+    cvc_ir_fixups(ll);
+    if (err == CL_SUCCESS && !cvc_write_file(ll_path, ll, ll_len))
+        err = CL_BUILD_PROGRAM_FAILURE;
+    char *meta = err == CL_SUCCESS ? cvc_kernel_metadata(ll) : NULL;
+    free(ll);
+    if (err == CL_SUCCESS && !meta)
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS) {
+        cvc_argv l = {0};
+        cvc_arg(&l, tools->llc);
+        cvc_arg(&l, o->opt_level == 0   ? "-O0"
+                    : o->opt_level == 1 ? "-O1"
+                    : o->opt_level == 2 ? "-O2"
+                                        : "-O3");
+        cvc_argf(&l, "-mcpu=sm_%d", NULL, sm);
+        if (tools->ptx_max)
+            cvc_argf(&l, "-mattr=+ptx%d", NULL, tools->ptx_max);
+        cvc_arg(&l, "-o");
+        cvc_arg(&l, ptx_path);
+        cvc_arg(&l, ll_path);
+        if (cvc_run_args(&l, log) != 0)
+            err = CL_BUILD_PROGRAM_FAILURE;
+    }
+    size_t ptx_len = 0;
+    char *ptx = err == CL_SUCCESS ? (char *)cvc_read_file(ptx_path, &ptx_len) : NULL;
+    if (err == CL_SUCCESS && !ptx)
+        err = CL_BUILD_PROGRAM_FAILURE;
+    if (err == CL_SUCCESS) {
+        char *done = cvc_ptx_finish(ptx, meta, o->maxrregcount);
+        if (!done)
+            err = CL_OUT_OF_HOST_MEMORY;
+        else {
+            out->data = (unsigned char *)done;
+            out->size = strlen(done);
+        }
+        if (done && o->verbose)
+            cvc_buf_printf(log, "culvert: PTX for sm_%d (PTX ISA %d.%d), %zu bytes\n", sm,
+                           tools->ptx_max / 10, tools->ptx_max % 10, out->size);
+    }
+    free(ptx);
+    free(meta);
+    return err;
+}
+
+/* The key every step shares: culvert's compiler version, the tools, the step, the options and
+ * the target. */
+static void cvc_key_common(cvc_hasher *h, const char *step, const cvc_tools *tools,
+                           const char *options, const cvc_target *target) {
+    cvc_hash_init(h);
+    cvc_hash_str(h, CVC_VERSION);
+    cvc_hash_bytes(h, &cvc_builtins_bc_size, sizeof cvc_builtins_bc_size);
+    cvc_hash_bytes(h, cvc_builtins_bc, cvc_builtins_bc_size);
+    cvc_hash_str(h, tools->ident);
+    cvc_hash_str(h, step);
+    cvc_hash_str(h, options ? options : "");
+    int cc[2] = {target ? target->cc_major : 9, target ? target->cc_minor : 0};
+    cvc_hash_bytes(h, cc, sizeof cc);
+}
+
+/* Common ending: the log handed over, the output cached on success. */
+static cl_int cvc_finish(cl_int err, cvc_buf *log, bool cache, cvc_hash key, cvc_output *out) {
+    if (err == CL_SUCCESS && log->failed)
+        err = CL_OUT_OF_HOST_MEMORY;
+    out->log = cvc_buf_take(log);
+    if (!out->log && err == CL_SUCCESS)
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (err != CL_SUCCESS) {
+        free(out->data);
+        out->data = NULL;
+        out->size = 0;
+    } else if (cache) {
+        cvc_cache_store(key, out);
+    }
+    return err;
+}
+
+/* Parses options and finds the tools: what every entry point does first. */
+static cl_int cvc_begin(const char *options, cvc_mode mode, cvc_options *o, const cvc_tools **tools,
+                        cvc_buf *log, cvc_output *out) {
+    memset(out, 0, sizeof *out);
+    cl_int err = cvc_options_parse(options, mode, o, log);
+    *tools = cvc_get_tools();
+    if (err == CL_SUCCESS && !(*tools)->found) {
+        cvc_buf_str(log, (*tools)->why);
+        cvc_options_free(o);
+        err = CL_COMPILER_NOT_AVAILABLE;
+    }
+    return err;
+}
+
+cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_target *target,
+                 cvc_output *out) {
+    cvc_buf log = {0};
+    cvc_options o;
+    const cvc_tools *tools;
+    cl_int err = cvc_begin(options, CVC_BUILD, &o, &tools, &log, out);
+    if (err != CL_SUCCESS)
+        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out);
+    if (o.create_library) {
+        cvc_buf_str(&log, "culvert: -create-library is a clLinkProgram option\n");
+        cvc_options_free(&o);
+        return cvc_finish(CL_INVALID_BUILD_OPTIONS, &log, false, (cvc_hash){0, 0}, out);
+    }
+    cvc_hasher h;
+    cvc_key_common(&h, "build", tools, options, target);
+    cvc_hash_bytes(&h, source, len);
+    cvc_hash key = cvc_hash_final(&h);
+    if (cvc_cache_load(key, out)) {
+        cvc_options_free(&o);
+        free(log.data);
+        return CL_SUCCESS;
+    }
+    tools = cvc_get_probed_tools();
+    cvc_tmp tmp = {{0}};
+    char src[4096];
+    o.fp16 = cvc_wants_fp16(source, len);
+    err = CL_BUILD_PROGRAM_FAILURE;
+    if (!cvc_tmp_create(&tmp))
+        cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
+    else {
+        cvc_tmp_path(&tmp, "program.cl", src);
+        if (cvc_write_file(src, source, len))
+            err = cvc_codegen(&tmp, src, true, &o, target, tools, &log, out);
+    }
+    cvc_tmp_remove(&tmp);
+    cvc_options_free(&o);
+    if (err == CL_SUCCESS)
+        err = cvc_out_of_memory(&log);
+    return cvc_finish(err, &log, true, key, out);
+}
+
+/* Embedded headers are written under dir/ with their include names (which may have folders);
+ * names that would leave the directory are refused. */
+static bool cvc_write_headers(const cvc_tmp *tmp, const cvc_header *headers, size_t n,
+                              cvc_buf *log) {
+    for (size_t i = 0; i < n; i++) {
+        const char *name = headers[i].name;
+        if (!name || !*name || name[0] == '/' || strstr(name, "..")) {
+            cvc_buf_printf(log, "culvert: unusable header name '%s'\n", name ? name : "(null)");
+            return false;
+        }
+        char path[4200];
+        snprintf(path, sizeof path, "%s/inc/%s", tmp->dir, name);
+        for (char *p = path + strlen(tmp->dir) + 1; *p; p++)
+            if (*p == '/') {
+                *p = 0;
+                mkdir(path, 0700);
+                *p = '/';
+            }
+        size_t len =
+            headers[i].len ? headers[i].len : (headers[i].text ? strlen(headers[i].text) : 0);
+        if (!cvc_write_file(path, headers[i].text ? headers[i].text : "", len)) {
+            cvc_buf_printf(log, "culvert: cannot write header '%s'\n", name);
+            return false;
+        }
+    }
+    return true;
+}
+
+cl_int cvc_compile(const char *source, size_t len, const char *options, const cvc_header *headers,
+                   size_t num_headers, const cvc_target *target, cvc_output *out) {
+    cvc_buf log = {0};
+    cvc_options o;
+    const cvc_tools *tools;
+    cl_int err = cvc_begin(options, CVC_COMPILE, &o, &tools, &log, out);
+    if (err != CL_SUCCESS)
+        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out);
+    cvc_hasher h;
+    cvc_key_common(&h, "compile", tools, options, target);
+    for (size_t i = 0; i < num_headers; i++) {
+        size_t hl =
+            headers[i].len ? headers[i].len : (headers[i].text ? strlen(headers[i].text) : 0);
+        cvc_hash_str(&h, headers[i].name);
+        cvc_hash_bytes(&h, &hl, sizeof hl);
+        cvc_hash_bytes(&h, headers[i].text ? headers[i].text : "", hl);
+    }
+    cvc_hash_bytes(&h, source, len);
+    cvc_hash key = cvc_hash_final(&h);
+    if (cvc_cache_load(key, out)) {
+        cvc_options_free(&o);
+        free(log.data);
+        return CL_SUCCESS;
+    }
+    tools = cvc_get_probed_tools();
+    cvc_tmp tmp = {{0}};
+    char src[4096], obj[4096], inc[4200];
+    o.fp16 = cvc_wants_fp16(source, len);
+    err = CL_COMPILE_PROGRAM_FAILURE;
+    if (!cvc_tmp_create(&tmp))
+        cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
+    else {
+        cvc_tmp_path(&tmp, "program.cl", src);
+        cvc_tmp_path(&tmp, "program.bc", obj);
+        snprintf(inc, sizeof inc, "%s/inc", tmp.dir);
+        mkdir(inc, 0700);
+        if (cvc_write_file(src, source, len) &&
+            cvc_write_headers(&tmp, headers, num_headers, &log)) {
+            cvc_argv a = {0};
+            cvc_clang_common(&a, tools, &o, cvc_sm(target, tools), true);
+            cvc_arg(&a, "-I");
+            cvc_arg(&a, inc);
+            cvc_arg(&a, "-emit-llvm-bc");
+            cvc_arg(&a, "-o");
+            cvc_arg(&a, obj);
+            cvc_arg(&a, src);
+            if (cvc_run_args(&a, &log) == 0) {
+                out->data = cvc_read_file(obj, &out->size);
+                if (out->data)
+                    err = CL_SUCCESS;
+            }
+        }
+    }
+    cvc_tmp_remove(&tmp);
+    cvc_options_free(&o);
+    return cvc_finish(err, &log, true, key, out);
+}
+
+static bool cvc_is_bitcode(const cvc_output *obj) {
+    return obj && obj->data && obj->size >= 4 && !memcmp(obj->data, "BC\xc0\xde", 4);
+}
+
+cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char *options,
+                const cvc_target *target, bool *is_library, cvc_output *out) {
+    cvc_buf log = {0};
+    cvc_options o;
+    const cvc_tools *tools;
+    if (is_library)
+        *is_library = false;
+    cl_int err = cvc_begin(options, CVC_LINK, &o, &tools, &log, out);
+    if (err != CL_SUCCESS)
+        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out);
+    cvc_hasher h;
+    cvc_key_common(&h, "link", tools, options, target);
+    for (size_t i = 0; i < num_objects && err == CL_SUCCESS; i++) {
+        if (!cvc_is_bitcode(objects[i])) {
+            cvc_buf_printf(&log, "culvert: input %zu is not a compiled OpenCL C object\n", i);
+            err = CL_LINK_PROGRAM_FAILURE;
+        } else {
+            cvc_hash_bytes(&h, &objects[i]->size, sizeof objects[i]->size);
+            cvc_hash_bytes(&h, objects[i]->data, objects[i]->size);
+        }
+    }
+    if (num_objects == 0) {
+        cvc_buf_str(&log, "culvert: nothing to link\n");
+        err = CL_LINK_PROGRAM_FAILURE;
+    }
+    cvc_hash key = cvc_hash_final(&h);
+    bool library = o.create_library;
+    if (err == CL_SUCCESS && cvc_cache_load(key, out)) {
+        cvc_options_free(&o);
+        free(log.data);
+        if (is_library)
+            *is_library = library;
+        return CL_SUCCESS;
+    }
+    cvc_tmp tmp = {{0}};
+    if (err == CL_SUCCESS) {
+        tools = cvc_get_probed_tools();
+        err = CL_LINK_PROGRAM_FAILURE;
+        if (!cvc_tmp_create(&tmp))
+            cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
+        else {
+            char linked[4096];
+            cvc_tmp_path(&tmp, "linked.bc", linked);
+            cvc_argv a = {0};
+            cvc_arg(&a, tools->llvm_link);
+            bool written = true;
+            char(*paths)[4200] = calloc(num_objects, sizeof *paths);
+            for (size_t i = 0; paths && written && i < num_objects; i++) {
+                snprintf(paths[i], sizeof paths[i], "%s/object%zu.bc", tmp.dir, i);
+                written = cvc_write_file(paths[i], objects[i]->data, objects[i]->size);
+                cvc_arg(&a, paths[i]);
+            }
+            cvc_arg(&a, "-o");
+            cvc_arg(&a, linked);
+            if (paths && written && cvc_run_args(&a, &log) == 0) {
+                if (library) {
+                    out->data = cvc_read_file(linked, &out->size);
+                    err = out->data ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
+                } else {
+                    err = cvc_codegen(&tmp, linked, false, &o, target, tools, &log, out);
+                    if (err == CL_BUILD_PROGRAM_FAILURE)
+                        err = CL_LINK_PROGRAM_FAILURE;
+                }
+            }
+            free(paths);
+        }
+    }
+    cvc_tmp_remove(&tmp);
+    cvc_options_free(&o);
+    if (err == CL_SUCCESS && is_library)
+        *is_library = library;
+    return cvc_finish(err, &log, true, key, out);
+}

@@ -1,0 +1,37 @@
+# culvert_compiler: OpenCL C -> PTX (see src/compiler/README.md). Included from src/CMakeLists.txt.
+set(CULVERT_LLVM_MAJOR 16 CACHE STRING "LLVM major version of clang/llc/libclc culvert uses")
+set(_llvm_hints /usr/lib/llvm-${CULVERT_LLVM_MAJOR}/bin)
+find_program(CULVERT_CLANG NAMES clang-${CULVERT_LLVM_MAJOR} clang HINTS ${_llvm_hints}
+             DOC "clang used to compile OpenCL C (default; CULVERT_CLANG overrides at run time)")
+find_program(CULVERT_LLVM_LINK NAMES llvm-link-${CULVERT_LLVM_MAJOR} llvm-link HINTS ${_llvm_hints})
+find_path(CULVERT_LIBCLC_DIR NAMES nvptx64--nvidiacl.bc nvptx64--.bc
+          PATHS /usr/lib/clc /usr/share/clc /usr/lib/llvm-${CULVERT_LLVM_MAJOR}/lib/clc
+          DOC "libclc's directory (default; CULVERT_LIBCLC_DIR overrides at run time)")
+
+set(_builtins_dir ${CMAKE_CURRENT_SOURCE_DIR}/compiler/builtins)
+set(_builtins_ll ${_builtins_dir}/launch_info.ll ${_builtins_dir}/atomics64.ll
+                 ${_builtins_dir}/native.ll)
+set(_builtins_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_builtins_data.c)
+if(CULVERT_LLVM_LINK)
+  # culvert's builtins library: LLVM IR assembled into one bitcode file, embedded in the library.
+  add_custom_command(OUTPUT ${_builtins_c}
+    COMMAND ${CULVERT_LLVM_LINK} ${_builtins_ll} -o ${CMAKE_CURRENT_BINARY_DIR}/cv_builtins.bc
+    COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_CURRENT_BINARY_DIR}/cv_builtins.bc -DOUT=${_builtins_c}
+            -DNAME=cvc_builtins_bc -P ${_builtins_dir}/embed.cmake
+    DEPENDS ${_builtins_ll} ${_builtins_dir}/embed.cmake
+    COMMENT "Building culvert's OpenCL C builtins")
+else()
+  message(WARNING "llvm-link not found: culvert is built without its OpenCL C compiler")
+  file(WRITE ${_builtins_c} "#include <stddef.h>\nconst unsigned char cvc_builtins_bc[1];\n"
+       "const size_t cvc_builtins_bc_size = 0;\n")
+endif()
+
+file(GLOB CULVERT_COMPILER_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compiler/*.c)
+add_library(culvert_compiler STATIC ${CULVERT_COMPILER_SOURCES} ${_builtins_c})
+target_include_directories(culvert_compiler PUBLIC ${CMAKE_CURRENT_SOURCE_DIR}
+                           ${PROJECT_SOURCE_DIR}/include)
+target_link_libraries(culvert_compiler PUBLIC Threads::Threads)
+target_compile_definitions(culvert_compiler PRIVATE
+  CVC_LLVM_MAJOR=${CULVERT_LLVM_MAJOR}
+  CVC_DEFAULT_CLANG="$<$<BOOL:${CULVERT_CLANG}>:${CULVERT_CLANG}>"
+  CVC_DEFAULT_LIBCLC_DIR="$<$<BOOL:${CULVERT_LIBCLC_DIR}>:${CULVERT_LIBCLC_DIR}>")

@@ -1,0 +1,168 @@
+/* The on-disk cache of compiler outputs, content-addressed by a 128-bit FNV-1a hash of
+ * everything that decides the output (source, headers, options, target, tool identities,
+ * culvert's compiler version). The cache is an optimization only: a missing, corrupt or
+ * unwritable entry is a miss, never an error. Entries are written to a temporary file and
+ * renamed, so readers never see a partial entry. */
+#include "compiler/cvc_internal.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define CVC_FNV_OFFSET                                                                             \
+    (((unsigned __int128)0x6c62272e07bb0142ULL << 64) | (unsigned __int128)0x62b821756295c58dULL)
+#define CVC_FNV_PRIME (((unsigned __int128)1 << 88) | (unsigned __int128)0x13b)
+
+void cvc_hash_init(cvc_hasher *h) {
+    h->h = CVC_FNV_OFFSET;
+}
+
+void cvc_hash_bytes(cvc_hasher *h, const void *p, size_t n) {
+    const unsigned char *c = p;
+    unsigned __int128 v = h->h;
+    for (size_t i = 0; i < n; i++) {
+        v ^= c[i];
+        v *= CVC_FNV_PRIME;
+    }
+    h->h = v;
+}
+
+void cvc_hash_str(cvc_hasher *h, const char *s) {
+    uint64_t len = s ? strlen(s) : UINT64_MAX;
+    cvc_hash_bytes(h, &len, sizeof len);
+    if (s)
+        cvc_hash_bytes(h, s, (size_t)len);
+}
+
+cvc_hash cvc_hash_final(const cvc_hasher *h) {
+    cvc_hash r = {(uint64_t)(h->h >> 64), (uint64_t)h->h};
+    return r;
+}
+
+bool cvc_cache_dir(char *out, size_t size) {
+    const char *off = getenv("CULVERT_CACHE");
+    if (off && (!strcmp(off, "0") || !strcmp(off, "off") || !strcmp(off, "false")))
+        return false;
+    const char *dir = getenv("CULVERT_CACHE_DIR");
+    int n = -1;
+    if (dir && *dir)
+        n = snprintf(out, size, "%s", dir);
+    else if ((dir = getenv("XDG_CACHE_HOME")) && *dir)
+        n = snprintf(out, size, "%s/culvert", dir);
+    else if ((dir = getenv("HOME")) && *dir)
+        n = snprintf(out, size, "%s/.cache/culvert", dir);
+    return n > 0 && (size_t)n < size;
+}
+
+/* mkdir -p, best effort. */
+static void cvc_mkdirs(const char *dir) {
+    char path[4096];
+    snprintf(path, sizeof path, "%s", dir);
+    for (char *p = path + 1; *p; p++)
+        if (*p == '/') {
+            *p = 0;
+            mkdir(path, 0700);
+            *p = '/';
+        }
+    mkdir(path, 0700);
+}
+
+static bool cvc_entry_path(cvc_hash key, char *out, size_t size) {
+    char dir[4096];
+    if (!cvc_cache_dir(dir, sizeof dir))
+        return false;
+    int n = snprintf(out, size, "%s/%016llx%016llx.cvc", dir, (unsigned long long)key.hi,
+                     (unsigned long long)key.lo);
+    return n > 0 && (size_t)n < size;
+}
+
+/* Entry layout: magic, key, data size, log size, data, log, FNV-1a of everything before. */
+#define CVC_MAGIC "CVCACHE1"
+typedef struct cvc_entry_head {
+    char magic[8];
+    uint64_t key_hi, key_lo;
+    uint64_t data_size, log_size;
+} cvc_entry_head;
+
+bool cvc_cache_load(cvc_hash key, cvc_output *out) {
+    char path[4200];
+    size_t len = 0;
+    if (!cvc_entry_path(key, path, sizeof path))
+        return false;
+    unsigned char *file = cvc_read_file(path, &len);
+    bool ok = false;
+    cvc_entry_head h;
+    if (file && len >= sizeof h + sizeof(cvc_hash)) {
+        memcpy(&h, file, sizeof h);
+        size_t body = len - sizeof h - sizeof(cvc_hash);
+        ok = !memcmp(h.magic, CVC_MAGIC, 8) && h.key_hi == key.hi && h.key_lo == key.lo &&
+             h.data_size <= body && h.log_size == body - h.data_size;
+    }
+    if (ok) {
+        cvc_hasher hs;
+        cvc_hash_init(&hs);
+        cvc_hash_bytes(&hs, file, len - sizeof(cvc_hash));
+        cvc_hash sum = cvc_hash_final(&hs), stored;
+        memcpy(&stored, file + len - sizeof stored, sizeof stored);
+        ok = sum.hi == stored.hi && sum.lo == stored.lo;
+    }
+    if (ok) {
+        out->data = malloc(h.data_size + 1);
+        out->log = malloc(h.log_size + 1);
+        ok = out->data && out->log;
+        if (ok) {
+            memcpy(out->data, file + sizeof h, h.data_size);
+            out->data[h.data_size] = 0;
+            memcpy(out->log, file + sizeof h + h.data_size, h.log_size);
+            out->log[h.log_size] = 0;
+            out->size = h.data_size;
+        } else {
+            cvc_output_free(out);
+        }
+    }
+    free(file);
+    return ok;
+}
+
+void cvc_cache_store(cvc_hash key, const cvc_output *out) {
+    char path[4200], tmp[4300], dir[4096];
+    if (!cvc_entry_path(key, path, sizeof path) || !cvc_cache_dir(dir, sizeof dir))
+        return;
+    cvc_mkdirs(dir);
+    size_t log_size = out->log ? strlen(out->log) : 0;
+    cvc_entry_head h;
+    memset(&h, 0, sizeof h);
+    memcpy(h.magic, CVC_MAGIC, 8);
+    h.key_hi = key.hi;
+    h.key_lo = key.lo;
+    h.data_size = out->size;
+    h.log_size = log_size;
+    cvc_buf b = {0};
+    cvc_buf_add(&b, &h, sizeof h);
+    cvc_buf_add(&b, out->data, out->size);
+    cvc_buf_add(&b, out->log ? out->log : "", log_size);
+    if (b.failed) {
+        free(b.data);
+        return;
+    }
+    cvc_hasher hs;
+    cvc_hash_init(&hs);
+    cvc_hash_bytes(&hs, b.data, b.len);
+    cvc_hash sum = cvc_hash_final(&hs);
+    cvc_buf_add(&b, &sum, sizeof sum);
+    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+    /* Threads of one process may store the same key: make the name unique per call. */
+    static _Atomic unsigned long seq;
+    char unique[4400];
+    snprintf(unique, sizeof unique, "%s.%lu", tmp, (unsigned long)++seq);
+    if (!b.failed && cvc_write_file(unique, b.data, b.len)) {
+        if (rename(unique, path) != 0)
+            unlink(unique);
+    } else {
+        unlink(unique);
+    }
+    free(b.data);
+}

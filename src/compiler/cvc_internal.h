@@ -1,0 +1,116 @@
+/* Internals of the OpenCL C compiler (src/compiler): tool discovery and child processes, build
+ * options, the PTX post-processing, the on-disk cache. Nothing here is seen outside src/compiler
+ * and the compiler's tests. */
+#ifndef CV_COMPILER_INTERNAL_H
+#define CV_COMPILER_INTERNAL_H
+
+#include "compiler/compiler.h"
+
+#include <stdint.h>
+
+/* A growing, 0-terminated byte buffer. */
+typedef struct cvc_buf {
+    char *data;
+    size_t len, cap;
+    bool failed; /* an allocation failed: the content is incomplete */
+} cvc_buf;
+
+void cvc_buf_add(cvc_buf *b, const void *p, size_t n);
+void cvc_buf_str(cvc_buf *b, const char *s);
+void cvc_buf_printf(cvc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Hands the content over (never NULL unless allocation failed) and resets the buffer. */
+char *cvc_buf_take(cvc_buf *b);
+
+/* ---- tools (cvc_tools.c) ---- */
+typedef struct cvc_tools {
+    char clang[4096];
+    char llc[4096];
+    char llvm_link[4096];
+    char libclc[4096];
+    int sm_max;       /* the highest sm_XY llc knows (XY as a number), 0 if unknown */
+    int ptx_max;      /* the highest PTX ISA version llc knows (e.g. 78) */
+    char ident[1024]; /* identifies the tool versions for the cache key */
+    bool found;
+    char why[512]; /* when !found: what is missing */
+} cvc_tools;
+
+/* Found once per process (environment first, then configure-time defaults, then PATH). */
+const cvc_tools *cvc_get_tools(void);
+/* The same, with sm_max and ptx_max filled (runs llc once per process). */
+const cvc_tools *cvc_get_probed_tools(void);
+
+/* Runs argv[0] (a full path) with argv, no shell; stdin /dev/null, stdout and stderr appended to
+ * `log` (may be NULL: discarded). Returns the exit status, or -1 if it could not run (log says). */
+int cvc_run(char *const argv[], cvc_buf *log);
+
+/* ---- temporary directory ---- */
+typedef struct cvc_tmp {
+    char dir[4096];
+} cvc_tmp;
+bool cvc_tmp_create(cvc_tmp *t);
+/* dir/name into out (sizeof cvc_tmp::dir). */
+void cvc_tmp_path(const cvc_tmp *t, const char *name, char *out);
+bool cvc_write_file(const char *path, const void *data, size_t len);
+/* Reads a whole file (0-terminated); NULL on failure. */
+unsigned char *cvc_read_file(const char *path, size_t *len);
+void cvc_tmp_remove(cvc_tmp *t);
+
+/* ---- options (cvc_options.c) ---- */
+typedef enum cvc_mode { CVC_BUILD, CVC_COMPILE, CVC_LINK } cvc_mode;
+
+typedef struct cvc_options {
+    char **clang_args; /* for clang -cc1 (defines, include dirs, -cl-* flags, warnings) */
+    size_t num_clang_args;
+    int cl_std;       /* 100, 110, 120, 200 or 300 */
+    int opt_level;    /* llc and clang optimization level, 0..3 */
+    int maxrregcount; /* 0: none */
+    bool verbose;     /* -cl-nv-verbose */
+    bool create_library;
+    bool denorms_are_zero;
+    bool fp16; /* the source enables cl_khr_fp16 */
+} cvc_options;
+
+/* Parses an OpenCL build option string for `mode`. CL_SUCCESS, or CL_INVALID_BUILD_OPTIONS with
+ * the reason appended to `log`, or CL_OUT_OF_HOST_MEMORY. */
+cl_int cvc_options_parse(const char *options, cvc_mode mode, cvc_options *o, cvc_buf *log);
+void cvc_options_free(cvc_options *o);
+
+/* ---- PTX post-processing (cvc_ptx.c) ---- */
+/* From optimized textual LLVM IR: the //cv: metadata lines of docs/kernel-abi.md for every
+ * kernel. */
+char *cvc_kernel_metadata(const char *ll);
+/* Functions the IR calls but nothing defines (not intrinsics): a message per function appended to
+ * `log`; returns how many. */
+int cvc_undefined_functions(const char *ll, cvc_buf *log);
+/* In-place fix-ups of textual IR before llc: __constant (NVPTX addrspace 4) moved to global
+ * memory, the launch block kept at module scope. */
+void cvc_ir_fixups(char *ll);
+/* Final PTX: `metadata` inserted after the header, `.maxnreg N` into every entry when N > 0. */
+char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg);
+
+/* ---- cache (cvc_cache.c) ---- */
+typedef struct cvc_hash {
+    uint64_t hi, lo;
+} cvc_hash;
+typedef struct cvc_hasher {
+    unsigned __int128 h;
+} cvc_hasher;
+void cvc_hash_init(cvc_hasher *h);
+void cvc_hash_bytes(cvc_hasher *h, const void *p, size_t n);
+/* A length-prefixed string (NULL hashes differently from ""). */
+void cvc_hash_str(cvc_hasher *h, const char *s);
+cvc_hash cvc_hash_final(const cvc_hasher *h);
+
+/* The cache directory ($CULVERT_CACHE_DIR, $XDG_CACHE_HOME/culvert, ~/.cache/culvert) into out;
+ * false when caching is off (CULVERT_CACHE=0) or no location is known. */
+bool cvc_cache_dir(char *out, size_t size);
+/* A hit fills out (data and log) and returns true; anything wrong with the entry is a miss. */
+bool cvc_cache_load(cvc_hash key, cvc_output *out);
+/* Best effort: temp file + rename; failures are ignored. */
+void cvc_cache_store(cvc_hash key, const cvc_output *out);
+
+/* The embedded builtins bitcode (generated at build time from builtins/). */
+extern const unsigned char cvc_builtins_bc[];
+extern const size_t cvc_builtins_bc_size;
+
+#endif

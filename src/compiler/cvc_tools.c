@@ -1,0 +1,420 @@
+/* Finding clang, llc, llvm-link and libclc, and running them as child processes.
+ * LLVM never enters the application's process (see README.md): an application that loads its own
+ * LLVM (Mesa, numba, a JIT) cannot clash with ours. */
+#include "compiler/cvc_internal.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#ifndef CVC_DEFAULT_CLANG
+#define CVC_DEFAULT_CLANG ""
+#endif
+#ifndef CVC_DEFAULT_LIBCLC_DIR
+#define CVC_DEFAULT_LIBCLC_DIR "/usr/lib/clc"
+#endif
+#ifndef CVC_LLVM_MAJOR
+#define CVC_LLVM_MAJOR 16
+#endif
+#define CVC_STR2(x) #x
+#define CVC_STR(x)  CVC_STR2(x)
+
+/* ---- buffers ---- */
+
+static bool cvc_buf_reserve(cvc_buf *b, size_t extra) {
+    if (b->failed)
+        return false;
+    if (b->len + extra + 1 <= b->cap)
+        return true;
+    size_t cap = b->cap ? b->cap : 256;
+    while (cap < b->len + extra + 1)
+        cap *= 2;
+    char *p = realloc(b->data, cap);
+    if (!p) {
+        b->failed = true;
+        return false;
+    }
+    b->data = p;
+    b->cap = cap;
+    return true;
+}
+
+void cvc_buf_add(cvc_buf *b, const void *p, size_t n) {
+    if (!cvc_buf_reserve(b, n))
+        return;
+    memcpy(b->data + b->len, p, n);
+    b->len += n;
+    b->data[b->len] = 0;
+}
+
+void cvc_buf_str(cvc_buf *b, const char *s) {
+    cvc_buf_add(b, s, strlen(s));
+}
+
+void cvc_buf_printf(cvc_buf *b, const char *fmt, ...) {
+    char small[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(small, sizeof small, fmt, ap);
+    va_end(ap);
+    if (n < 0)
+        return;
+    if ((size_t)n < sizeof small) {
+        cvc_buf_add(b, small, (size_t)n);
+        return;
+    }
+    if (!cvc_buf_reserve(b, (size_t)n))
+        return;
+    va_start(ap, fmt);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b->len += (size_t)n;
+}
+
+char *cvc_buf_take(cvc_buf *b) {
+    char *s = b->failed ? NULL : b->data;
+    if (b->failed)
+        free(b->data);
+    else if (!s)
+        s = calloc(1, 1);
+    b->data = NULL;
+    b->len = b->cap = 0;
+    b->failed = false;
+    return s;
+}
+
+/* ---- files and the temporary directory ---- */
+
+bool cvc_write_file(const char *path, const void *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return false;
+    bool ok = fwrite(data, 1, len, f) == len;
+    ok = (fclose(f) == 0) && ok;
+    return ok;
+}
+
+unsigned char *cvc_read_file(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    unsigned char *data = NULL;
+    if (!f)
+        return NULL;
+    struct stat st;
+    if (fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode)) {
+        data = malloc((size_t)st.st_size + 1);
+        if (data && fread(data, 1, (size_t)st.st_size, f) == (size_t)st.st_size) {
+            data[st.st_size] = 0;
+            *len = (size_t)st.st_size;
+        } else {
+            free(data);
+            data = NULL;
+        }
+    }
+    fclose(f);
+    return data;
+}
+
+bool cvc_tmp_create(cvc_tmp *t) {
+    const char *base = getenv("TMPDIR");
+    if (!base || !*base)
+        base = "/tmp";
+    int n = snprintf(t->dir, sizeof t->dir, "%s/culvert-cc-XXXXXX", base);
+    return n > 0 && (size_t)n < sizeof t->dir && mkdtemp(t->dir) != NULL;
+}
+
+void cvc_tmp_path(const cvc_tmp *t, const char *name, char *out) {
+    /* The directory name is short (TMPDIR + 18); the buffers are as large as the directory's. */
+    size_t n = strnlen(t->dir, sizeof t->dir), m = strlen(name);
+    if (n + 1 + m >= sizeof t->dir)
+        m = n + 1 < sizeof t->dir ? sizeof t->dir - n - 2 : 0;
+    memcpy(out, t->dir, n);
+    out[n] = '/';
+    memcpy(out + n + 1, name, m);
+    out[n + 1 + m] = 0;
+}
+
+/* The directory is flat except for the headers' folders (clCompileProgram): removed
+ * recursively, never following links. */
+static void cvc_remove_tree(const char *dir) {
+    DIR *d = opendir(dir);
+    if (d) {
+        struct dirent *e;
+        char path[4096];
+        while ((e = readdir(d)) != NULL) {
+            if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+                continue;
+            snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+            struct stat st;
+            if (lstat(path, &st) == 0 && S_ISDIR(st.st_mode))
+                cvc_remove_tree(path);
+            else
+                unlink(path);
+        }
+        closedir(d);
+    }
+    rmdir(dir);
+}
+
+void cvc_tmp_remove(cvc_tmp *t) {
+    if (t->dir[0])
+        cvc_remove_tree(t->dir);
+    t->dir[0] = 0;
+}
+
+/* ---- child processes ---- */
+
+int cvc_run(char *const argv[], cvc_buf *log) {
+    int fds[2];
+    if (pipe2(fds, O_CLOEXEC) != 0) {
+        if (log)
+            cvc_buf_printf(log, "culvert: cannot create a pipe: %s\n", strerror(errno));
+        return -1;
+    }
+    posix_spawn_file_actions_t fa;
+    posix_spawn_file_actions_init(&fa);
+    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+    pid_t pid;
+    int err = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+    posix_spawn_file_actions_destroy(&fa);
+    close(fds[1]);
+    int status = -1;
+    if (err != 0) {
+        if (log)
+            cvc_buf_printf(log, "culvert: cannot run %s: %s\n", argv[0], strerror(err));
+        close(fds[0]);
+        return -1;
+    }
+    char chunk[4096];
+    for (;;) {
+        ssize_t n = read(fds[0], chunk, sizeof chunk);
+        if (n > 0) {
+            if (log)
+                cvc_buf_add(log, chunk, (size_t)n);
+        } else if (n == 0 || errno != EINTR) {
+            break;
+        }
+    }
+    close(fds[0]);
+    int ws;
+    while (waitpid(pid, &ws, 0) < 0) {
+        if (errno != EINTR) {
+            ws = -1;
+            break;
+        }
+    }
+    if (ws != -1 && WIFEXITED(ws))
+        status = WEXITSTATUS(ws);
+    else if (log)
+        cvc_buf_printf(log, "culvert: %s terminated abnormally\n", argv[0]);
+    return status;
+}
+
+/* ---- discovery ---- */
+
+static bool cvc_is_exec(const char *path) {
+    struct stat st;
+    return path && *path && stat(path, &st) == 0 && S_ISREG(st.st_mode) && access(path, X_OK) == 0;
+}
+
+static bool cvc_is_file(const char *path) {
+    struct stat st;
+    return path && *path && stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static bool cvc_set(char *dst, const char *a, const char *b) {
+    char path[4096];
+    int n = b ? snprintf(path, sizeof path, "%s/%s", a, b) : snprintf(path, sizeof path, "%s", a);
+    if (n <= 0 || (size_t)n >= sizeof path || !cvc_is_exec(path))
+        return false;
+    memcpy(dst, path, (size_t)n + 1);
+    return true;
+}
+
+static bool cvc_path_lookup(char *dst, const char *name) {
+    const char *path = getenv("PATH");
+    if (!path)
+        return false;
+    while (*path) {
+        const char *end = strchr(path, ':');
+        size_t n = end ? (size_t)(end - path) : strlen(path);
+        char dir[4096];
+        if (n > 0 && n < sizeof dir) {
+            memcpy(dir, path, n);
+            dir[n] = 0;
+            if (cvc_set(dst, dir, name))
+                return true;
+        }
+        path += n;
+        if (*path == ':')
+            path++;
+    }
+    return false;
+}
+
+static bool cvc_find_clang(char *dst) {
+    const char *env = getenv("CULVERT_CLANG");
+    if (env && *env)
+        return cvc_set(dst, env, NULL);
+    env = getenv("CULVERT_LLVM_BIN");
+    if (env && *env &&
+        (cvc_set(dst, env, "clang") || cvc_set(dst, env, "clang-" CVC_STR(CVC_LLVM_MAJOR))))
+        return true;
+    return cvc_path_lookup(dst, "clang-" CVC_STR(CVC_LLVM_MAJOR)) ||
+           cvc_set(dst, CVC_DEFAULT_CLANG, NULL) || cvc_path_lookup(dst, "clang");
+}
+
+/* llc and llvm-link: $CULVERT_LLVM_BIN, then beside clang (the real file's directory first:
+ * /usr/bin/clang-16 -> /usr/lib/llvm-16/bin), then PATH. */
+static bool cvc_find_llvm_tool(char *dst, const char *clang, const char *name) {
+    const char *env = getenv("CULVERT_LLVM_BIN");
+    if (env && *env)
+        return cvc_set(dst, env, name);
+    char real[PATH_MAX];
+    if (realpath(clang, real)) {
+        char *slash = strrchr(real, '/');
+        if (slash) {
+            *slash = 0;
+            if (cvc_set(dst, real, name))
+                return true;
+        }
+    }
+    char dir[4096];
+    size_t len = strnlen(clang, sizeof dir - 1);
+    memcpy(dir, clang, len);
+    dir[len] = 0;
+    char *slash = strrchr(dir, '/');
+    if (slash) {
+        *slash = 0;
+        if (cvc_set(dst, dir, name))
+            return true;
+    }
+    char versioned[64];
+    snprintf(versioned, sizeof versioned, "%s-%d", name, CVC_LLVM_MAJOR);
+    return cvc_path_lookup(dst, versioned) || cvc_path_lookup(dst, name);
+}
+
+static bool cvc_find_libclc(char *dst) {
+    static const char *const files[] = {"nvptx64--nvidiacl.bc", "nvptx64--.bc"};
+    const char *dirs[] = {getenv("CULVERT_LIBCLC_DIR"), getenv("LIBCLC_DIR"),
+                          CVC_DEFAULT_LIBCLC_DIR, "/usr/lib/clc", "/usr/share/clc"};
+    for (size_t i = 0; i < sizeof dirs / sizeof dirs[0]; i++) {
+        if (!dirs[i] || !*dirs[i])
+            continue;
+        if (cvc_is_file(dirs[i]) && strstr(dirs[i], ".bc")) { /* the file itself */
+            snprintf(dst, 4096, "%s", dirs[i]);
+            return true;
+        }
+        for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+            char path[4096];
+            snprintf(path, sizeof path, "%s/%s", dirs[i], files[f]);
+            if (cvc_is_file(path)) {
+                memcpy(dst, path, strlen(path) + 1);
+                return true;
+            }
+        }
+        /* An environment variable that names a directory without libclc is a mistake: say
+         * so rather than quietly using another copy. */
+        if (i < 2)
+            return false;
+    }
+    return false;
+}
+
+/* Tool identity for the cache key: path, size and modification time (no process to start). */
+static void cvc_ident_add(cvc_buf *b, const char *path) {
+    struct stat st;
+    char real[PATH_MAX];
+    const char *p = realpath(path, real) ? real : path;
+    if (stat(p, &st) == 0)
+        cvc_buf_printf(b, "%s:%lld:%lld;", p, (long long)st.st_size, (long long)st.st_mtime);
+}
+
+/* `llc -march=nvptx64 -mcpu=help` lists the sm_XY processors and ptxNN features it knows. */
+static void cvc_probe_llc(cvc_tools *t) {
+    char *argv[] = {t->llc, "-march=nvptx64", "-mcpu=help", NULL};
+    cvc_buf out = {0};
+    cvc_run(argv, &out);
+    for (const char *p = out.data; p && *p; p++) {
+        if ((p == out.data || p[-1] == ' ' || p[-1] == '\n' || p[-1] == '+') &&
+            (!strncmp(p, "sm_", 3) || !strncmp(p, "ptx", 3))) {
+            char *end;
+            long v = strtol(p + 3, &end, 10);
+            /* sm_90a and friends are architecture-specific variants: not for portable PTX. */
+            if (end == p + 3 || (*end != ' ' && *end != '\n' && *end != '\t'))
+                continue;
+            if (p[0] == 's' && v > t->sm_max)
+                t->sm_max = (int)v;
+            if (p[0] == 'p' && v > t->ptx_max)
+                t->ptx_max = (int)v;
+        }
+    }
+    free(out.data);
+}
+
+static cvc_tools cvc_the_tools;
+static pthread_once_t cvc_tools_once = PTHREAD_ONCE_INIT;
+
+static void cvc_tools_find(void) {
+    cvc_tools *t = &cvc_the_tools;
+    const char *missing = NULL;
+    if (cvc_builtins_bc_size == 0)
+        missing = "builtins library (culvert was built without llvm-link)";
+    else if (!cvc_find_clang(t->clang))
+        missing = "clang (set CULVERT_CLANG or CULVERT_LLVM_BIN)";
+    else if (!cvc_find_llvm_tool(t->llc, t->clang, "llc"))
+        missing = "llc (set CULVERT_LLVM_BIN)";
+    else if (!cvc_find_llvm_tool(t->llvm_link, t->clang, "llvm-link"))
+        missing = "llvm-link (set CULVERT_LLVM_BIN)";
+    else if (!cvc_find_libclc(t->libclc))
+        missing = "libclc's nvptx64--nvidiacl.bc (set CULVERT_LIBCLC_DIR)";
+    if (missing) {
+        snprintf(t->why, sizeof t->why, "culvert: OpenCL C compiler not available: no %s\n",
+                 missing);
+        return;
+    }
+    cvc_buf id = {0};
+    cvc_buf_str(&id, "culvert-cc-" CVC_STR(CVC_LLVM_MAJOR) ";");
+    cvc_ident_add(&id, t->clang);
+    cvc_ident_add(&id, t->llc);
+    cvc_ident_add(&id, t->llvm_link);
+    cvc_ident_add(&id, t->libclc);
+    snprintf(t->ident, sizeof t->ident, "%s", id.data ? id.data : "");
+    free(id.data);
+    t->found = true;
+}
+
+const cvc_tools *cvc_get_tools(void) {
+    pthread_once(&cvc_tools_once, cvc_tools_find);
+    return &cvc_the_tools;
+}
+
+static pthread_once_t cvc_probe_once = PTHREAD_ONCE_INIT;
+static void cvc_probe(void) {
+    if (cvc_the_tools.found)
+        cvc_probe_llc(&cvc_the_tools);
+}
+
+/* The llc probe costs a process start: done on the first real compilation only. */
+const cvc_tools *cvc_get_probed_tools(void) {
+    cvc_get_tools();
+    pthread_once(&cvc_probe_once, cvc_probe);
+    return &cvc_the_tools;
+}
+
+bool cvc_available(void) {
+    return cvc_get_tools()->found;
+}

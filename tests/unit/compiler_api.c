@@ -1,0 +1,265 @@
+/* cvc_build / cvc_compile / cvc_link: build options, errors and their logs, -D and -I, headers,
+ * compile + link (with -create-library), argument metadata, launch info, register limits, and
+ * that no LLVM library enters the process. */
+#include "compiler_util.h"
+
+static const char *simple = "__kernel void k(__global int *p) { p[get_global_id(0)] = VALUE; }\n";
+
+static cl_int build(const char *src, const char *options, cvc_output *out) {
+    memset(out, 0, sizeof *out);
+    return cvc_build(src, strlen(src), options, &cvt_sm90, out);
+}
+
+static void test_options(void) {
+    static const char *const good[] = {
+        "-D VALUE=1",
+        "-DVALUE=2",
+        "-D VALUE",
+        "-DVALUE -cl-std=CL1.0",
+        "-DVALUE -cl-std=CL1.1",
+        "-DVALUE -cl-std=CL1.2",
+        "-DVALUE -cl-std=CL3.0",
+        "-DVALUE -cl-opt-disable",
+        "-DVALUE -cl-mad-enable -cl-no-signed-zeros -cl-unsafe-math-optimizations",
+        "-DVALUE -cl-finite-math-only -cl-fast-relaxed-math",
+        "-DVALUE -cl-denorms-are-zero -cl-single-precision-constant",
+        "-DVALUE -cl-fp32-correctly-rounded-divide-sqrt -cl-kernel-arg-info",
+        "-DVALUE -cl-uniform-work-group-size -w",
+        "-DVALUE -Werror",
+        "-DVALUE -cl-nv-maxrregcount=32",
+        "-DVALUE -cl-nv-maxrregcount 32",
+        "-DVALUE -cl-nv-opt-level=1",
+        "-DVALUE -cl-nv-opt-level 0",
+        "-DVALUE -cl-nv-verbose",
+        "  -DVALUE   -I /tmp  -I/usr/include ",
+        "-DVALUE -cl-strict-aliasing",
+    };
+    for (size_t i = 0; i < sizeof good / sizeof good[0]; i++) {
+        cvc_output out;
+        cl_int err = build(simple, good[i], &out);
+        CVT_CHECK(err == CL_SUCCESS, "options '%s': %d, log:\n%s", good[i], err, out.log);
+        if (err == CL_SUCCESS)
+            CVT_CHECK(cvt_ptxas((const char *)out.data, good[i]) == 0, "'%s'", good[i]);
+        cvc_output_free(&out);
+    }
+    static const char *const bad[] = {
+        "-DVALUE -cl-std=CL2.0",
+        "-DVALUE -cl-std=CL9.9",
+        "-DVALUE -fno-such-option",
+        "-DVALUE --cl-fast-relaxed-math",
+        "-D",
+        "-DVALUE -I",
+        "-DVALUE -cl-nv-maxrregcount=",
+        "-DVALUE -cl-nv-maxrregcount=abc",
+        "-DVALUE -cl-nv-opt-level=9",
+        "-DVALUE -cl-nv-opt-level",
+        "-DVALUE -create-library",
+        "-DVALUE -cl-nv-maxrregcountx=3",
+        "-D=3",
+        "-DVALUE -O3",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        cvc_output out;
+        cl_int err = build(simple, bad[i], &out);
+        CVT_CHECK(err == CL_INVALID_BUILD_OPTIONS, "options '%s': %d", bad[i], err);
+        CVT_CHECK(out.data == NULL && out.size == 0, "no output for '%s'", bad[i]);
+        CVT_CHECK(out.log && (strstr(out.log, "invalid build option") ||
+                              strstr(out.log, "-create-library")),
+                  "log for '%s': %s", bad[i], out.log ? out.log : "(null)");
+        cvc_output_free(&out);
+    }
+    /* The register limit reaches every entry. */
+    cvc_output out;
+    const char *two = "__kernel void a(__global int *p) { p[0] = 1; }\n"
+                      "__kernel void b() { }\n";
+    CVT_CHECK(build(two, "-cl-nv-maxrregcount 40", &out) == CL_SUCCESS, "maxrregcount");
+    const char *ptx = (const char *)out.data;
+    int n = 0;
+    for (const char *p = ptx ? strstr(ptx, ".maxnreg 40") : NULL; p;
+         p = strstr(p + 1, ".maxnreg 40"))
+        n++;
+    CVT_CHECK(n == 2, ".maxnreg in both entries: %d\n%s", n, ptx ? ptx : "");
+    CVT_CHECK(ptx && cvt_ptxas(ptx, "maxnreg") == 0, "maxnreg ptxas");
+    cvc_output_free(&out);
+    /* -cl-nv-verbose says something in the log. */
+    CVT_CHECK(build(two, "-cl-nv-verbose", &out) == CL_SUCCESS && strstr(out.log, "sm_90"),
+              "verbose log: %s", out.log ? out.log : "");
+    cvc_output_free(&out);
+}
+
+static void test_errors(void) {
+    cvc_output out;
+    cl_int err = build("__kernel void k(__global int *p) { p[0] = 1 }\n", "", &out);
+    CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE, "syntax error: %d", err);
+    CVT_CHECK(out.log && strstr(out.log, "error") && strstr(out.log, "expected ';'"),
+              "clang's diagnostic in the log: %s", out.log ? out.log : "(null)");
+    CVT_CHECK(out.data == NULL, "no output on failure");
+    cvc_output_free(&out);
+    /* A function nobody defines fails the build with its name in the log. */
+    err = build("int helper(int);\n__kernel void k(__global int *p) { p[0] = helper(1); }\n", "",
+                &out);
+    CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "helper"),
+              "undefined function: %d, %s", err, out.log ? out.log : "");
+    cvc_output_free(&out);
+    /* Warnings: kept in the log of a successful build; -Werror makes them fatal. */
+    const char *warn = "__kernel void k(__global int *p) { int unused_var; p[0] = 1; }\n"
+                       "int f(void) { }\n";
+    err = build(warn, "", &out);
+    CVT_CHECK(err == CL_SUCCESS && strstr(out.log, "warning"), "warning: %d %s", err, out.log);
+    cvc_output_free(&out);
+    err = build(warn, "-Werror", &out);
+    CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE, "-Werror: %d", err);
+    cvc_output_free(&out);
+    err = build(warn, "-w", &out);
+    CVT_CHECK(err == CL_SUCCESS && !strstr(out.log, "warning"), "-w: %s", out.log);
+    cvc_output_free(&out);
+}
+
+static void test_defines_includes(void) {
+    char dir[256], path[512];
+    cvt_tempdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/cv_test_defs.h", dir);
+    FILE *f = fopen(path, "w");
+    fputs("#define FROM_HEADER 7\n", f);
+    fclose(f);
+    const char *src =
+        "#include \"cv_test_defs.h\"\n"
+        "#if FROM_HEADER != 7 || VALUE != 42 || !defined(FLAG)\n#error wrong\n#endif\n"
+        "__kernel void k(__global int *p) { p[0] = VALUE + FROM_HEADER; }\n";
+    char options[600];
+    snprintf(options, sizeof options, "-I %s -D VALUE=42 -DFLAG", dir);
+    cvc_output out;
+    cl_int err = build(src, options, &out);
+    CVT_CHECK(err == CL_SUCCESS, "-D/-I: %d %s", err, out.log);
+    cvc_output_free(&out);
+    snprintf(options, sizeof options, "-I%s -D VALUE=41 -DFLAG", dir);
+    err = build(src, options, &out);
+    CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "wrong"), "-D value used: %d",
+              err);
+    cvc_output_free(&out);
+    err = build(src, "-D VALUE=42 -DFLAG", &out);
+    CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "cv_test_defs.h"),
+              "missing -I: %d", err);
+    cvc_output_free(&out);
+    /* A quoted define with blanks. */
+    err =
+        build("__kernel void k(__global int *p) { p[0] = VALUE; }\n", "-D \"VALUE=(1 + 2)\"", &out);
+    CVT_CHECK(err == CL_SUCCESS, "quoted define: %d %s", err, out.log);
+    cvc_output_free(&out);
+    cvt_rmdir(dir);
+}
+
+static void test_metadata(void) {
+    const char *src =
+        "typedef struct { int a; float b; } pair;\n"
+        "__kernel __attribute__((reqd_work_group_size(16, 2, 1))) void first(\n"
+        "    __global const float *restrict in, __local int *tmp, __constant pair *c,\n"
+        "    pair by_value, unsigned int n, __global volatile uint4 *v) { }\n"
+        "__kernel void second(__global char *p) { p[0] = 1; }\n";
+    cvc_output out;
+    CVT_CHECK(build(src, "", &out) == CL_SUCCESS, "metadata build: %s", out.log);
+    const char *ptx = out.data ? (const char *)out.data : "";
+    static const char *const want[] = {
+        "//cv:arg first 0 global none restrict|const float* in\n",
+        "//cv:arg first 1 local none none int* tmp\n",
+        "//cv:arg first 2 constant none const pair* c\n",
+        "//cv:arg first 3 private none none pair by_value\n",
+        "//cv:arg first 4 private none none uint n\n",
+        "//cv:arg first 5 global none volatile uint4* v\n",
+        "//cv:reqd_work_group_size first 16 2 1\n",
+        "//cv:kernel-attributes first reqd_work_group_size(16,2,1)\n",
+        "//cv:arg second 0 global none none char* p\n",
+        "\n.visible .shared .align 8 .b8 __cv_launch_info[64];",
+        ".param .u64 .ptr .shared .align",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        CVT_CHECK(strstr(ptx, want[i]) != NULL, "PTX lacks '%s'\n%s", want[i], ptx);
+    CVT_CHECK(!strstr(ptx, "//cv:kernel-attributes second"), "no attributes for second");
+    CVT_CHECK(cvt_ptxas(ptx, "metadata") == 0, "metadata ptxas");
+    cvc_output_free(&out);
+}
+
+static void test_compile_link(void) {
+    const char *lib_src = "#include \"cv/helper.h\"\n"
+                          "int helper(int x) { return x * SCALE; }\n";
+    const char *main_src = "#include \"cv/helper.h\"\n"
+                           "__kernel void uses(__global int *p) { p[0] = helper(p[1]); }\n";
+    cvc_header hdr = {"cv/helper.h", "#define SCALE 3\nint helper(int x);\n", 0};
+    cvc_output lib = {0}, obj = {0}, lib2 = {0}, linked = {0};
+    cl_int err = cvc_compile(lib_src, strlen(lib_src), "", &hdr, 1, &cvt_sm90, &lib);
+    CVT_CHECK(err == CL_SUCCESS && lib.size > 4 && !memcmp(lib.data, "BC", 2), "compile lib: %d %s",
+              err, lib.log);
+    err = cvc_compile(main_src, strlen(main_src), "-cl-std=CL1.2", &hdr, 1, &cvt_sm90, &obj);
+    CVT_CHECK(err == CL_SUCCESS, "compile main: %d %s", err, obj.log);
+    /* Without the header the source does not compile. */
+    cvc_output fail = {0};
+    err = cvc_compile(main_src, strlen(main_src), "", NULL, 0, &cvt_sm90, &fail);
+    CVT_CHECK(err == CL_COMPILE_PROGRAM_FAILURE && strstr(fail.log, "helper.h"), "no header: %d",
+              err);
+    cvc_output_free(&fail);
+    bool is_lib = true;
+    const cvc_output *both[] = {&obj, &lib};
+    err = cvc_link(both, 2, "", &cvt_sm90, &is_lib, &linked);
+    CVT_CHECK(err == CL_SUCCESS && !is_lib, "link: %d %s", err, linked.log);
+    CVT_CHECK(linked.data && strstr((char *)linked.data, ".entry uses") &&
+                  strstr((char *)linked.data, "//cv:arg uses 0 global none none int* p"),
+              "linked PTX");
+    CVT_CHECK(linked.data && cvt_ptxas((char *)linked.data, "linked") == 0, "linked ptxas");
+    cvc_output_free(&linked);
+    /* -create-library gives an object again, which links into an executable later. */
+    const cvc_output *one[] = {&lib};
+    err = cvc_link(one, 1, "-create-library", &cvt_sm90, &is_lib, &lib2);
+    CVT_CHECK(err == CL_SUCCESS && is_lib && lib2.size > 4 && !memcmp(lib2.data, "BC", 2),
+              "library: %d %s", err, lib2.log);
+    const cvc_output *with_lib[] = {&obj, &lib2};
+    err = cvc_link(with_lib, 2, "-cl-denorms-are-zero -enable-link-options", &cvt_sm90, &is_lib,
+                   &linked);
+    CVT_CHECK(err == CL_SUCCESS && !is_lib && linked.data, "link with library: %d %s", err,
+              linked.log);
+    CVT_CHECK(linked.data && cvt_ptxas((char *)linked.data, "linked2") == 0, "linked2 ptxas");
+    cvc_output_free(&linked);
+    /* The unresolved helper fails the link, with its name. */
+    const cvc_output *alone[] = {&obj};
+    err = cvc_link(alone, 1, "", &cvt_sm90, &is_lib, &linked);
+    CVT_CHECK(err == CL_LINK_PROGRAM_FAILURE && strstr(linked.log, "helper"), "unresolved: %d %s",
+              err, linked.log);
+    cvc_output_free(&linked);
+    /* Compile options are not link options; garbage is not an object. */
+    err = cvc_link(both, 2, "-D X=1", &cvt_sm90, &is_lib, &linked);
+    CVT_CHECK(err == CL_INVALID_BUILD_OPTIONS, "-D at link: %d", err);
+    cvc_output_free(&linked);
+    cvc_output junk = {(unsigned char *)"not bitcode", 11, NULL};
+    const cvc_output *bad[] = {&junk};
+    err = cvc_link(bad, 1, "", &cvt_sm90, &is_lib, &linked);
+    CVT_CHECK(err == CL_LINK_PROGRAM_FAILURE, "junk: %d", err);
+    cvc_output_free(&linked);
+    cvc_output_free(&lib);
+    cvc_output_free(&lib2);
+    cvc_output_free(&obj);
+}
+
+/* LLVM runs in child processes: nothing of it is mapped into this process. */
+static void test_isolation(void) {
+    char *maps = cvt_read("/proc/self/maps");
+    CVT_CHECK(maps != NULL, "read maps");
+    if (maps) {
+        CVT_CHECK(!strstr(maps, "libLLVM") && !strstr(maps, "libclang"), "LLVM loaded in process");
+        free(maps);
+    }
+}
+
+int main(void) {
+    cvt_require_compiler();
+    char cache[256];
+    cvt_private_cache(cache, sizeof cache);
+    setenv("CULVERT_CACHE", "0", 1); /* every case compiles for real */
+    test_options();
+    test_errors();
+    test_defines_includes();
+    test_metadata();
+    test_compile_link();
+    test_isolation();
+    cvt_rmdir(cache);
+    printf("%s\n", cvt_failures ? "FAILED" : "PASSED");
+    return cvt_failures ? 1 : 0;
+}
