@@ -59,8 +59,7 @@ static void conditions(cl_command_queue q) {
     clReleaseMemObject(probe);
     if (err == CL_SUCCESS) {
         const cl_ulong nor_blocked[] = {~0x0full};
-        check_condition(q, "NOR", CL_HOST_VALUE_NOR_CULVERT, ~0ull, 0x0f, nor_blocked, 1,
-                        ~0x1full);
+        check_condition(q, "NOR", CL_HOST_VALUE_NOR_CULVERT, ~0ull, 0x0f, nor_blocked, 1, ~0x1full);
     } else {
         printf("NOR: not supported by this device (CL_INVALID_VALUE), not tested\n");
     }
@@ -85,8 +84,7 @@ static void events_and_profiling(cl_command_queue q) {
               clGetEventInfo(wait_event, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL));
     CHECK(type == CL_COMMAND_WAIT_HOST_VALUE_CULVERT);
     cl_command_queue eq = NULL;
-    CHECK_ERR(CL_SUCCESS,
-              clGetEventInfo(wait_event, CL_EVENT_COMMAND_QUEUE, sizeof eq, &eq, NULL));
+    CHECK_ERR(CL_SUCCESS, clGetEventInfo(wait_event, CL_EVENT_COMMAND_QUEUE, sizeof eq, &eq, NULL));
     CHECK(eq == q);
     double t0 = hv_now_s();
     hv_sleep_ms(3 * BLOCKED_MS);
@@ -98,8 +96,8 @@ static void events_and_profiling(cl_command_queue q) {
     cl_ulong start = 0, end = 0;
     CHECK_ERR(CL_SUCCESS, clGetEventProfilingInfo(wait_event, CL_PROFILING_COMMAND_START,
                                                   sizeof start, &start, NULL));
-    CHECK_ERR(CL_SUCCESS, clGetEventProfilingInfo(wait_event, CL_PROFILING_COMMAND_END,
-                                                  sizeof end, &end, NULL));
+    CHECK_ERR(CL_SUCCESS, clGetEventProfilingInfo(wait_event, CL_PROFILING_COMMAND_END, sizeof end,
+                                                  &end, NULL));
     double gpu_wait = (double)(end - start) * 1e-9;
     printf("wait event: END - START = %.1f ms (host slept %d ms, saw it after %.1f ms)\n",
            gpu_wait * 1e3, 3 * BLOCKED_MS, host_wait * 1e3);
