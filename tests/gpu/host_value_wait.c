@@ -103,7 +103,7 @@ static void events_and_profiling(cl_command_queue q) {
            gpu_wait * 1e3, 3 * BLOCKED_MS, host_wait * 1e3);
     CHECK(end >= start);
     CHECK(gpu_wait >= 0.8 * 3 * BLOCKED_MS * 1e-3);
-    CHECK(gpu_wait <= host_wait + 0.05);
+    CHECK(gpu_wait <= host_wait + 0.25); /* START is not before the enqueue */
     clReleaseEvent(wait_event);
     clReleaseEvent(marker);
     clReleaseMemObject(hv);
