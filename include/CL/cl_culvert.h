@@ -42,7 +42,9 @@ extern "C" {
  * meets the condition. If nothing ever signals it, clFinish, clWaitForEvents on later events,
  * blocking enqueues and the queue's last clReleaseCommandQueue wait forever. With CULVERT_LOG=1
  * (or higher) culvert logs a warning to stderr for each wait still unmet after
- * CULVERT_HOST_VALUE_WARN_MS milliseconds (default 5000; 0 turns the check off).
+ * CULVERT_HOST_VALUE_WARN_MS milliseconds (default 5000; 0 turns the check off). A hand-off
+ * between queues (one writes what another waits on) is invisible to CUDA's scheduler: enqueue
+ * the writer's commands before the waiter's (see docs/host-value.md).
  ***************************************************************/
 #define cl_culvert_host_value                   1
 #define CL_CULVERT_HOST_VALUE_EXTENSION_NAME    "cl_culvert_host_value"

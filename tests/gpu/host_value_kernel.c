@@ -110,15 +110,19 @@ static void kernel_polls(cl_command_queue q, cl_kernel wait_k) {
     clReleaseMemObject(seen);
 }
 
-/* A kernel's store opens a clEnqueueWaitHostValue on another queue. */
+/* A kernel's store opens a clEnqueueWaitHostValue on another queue. The kernel (behind a gate the
+ * test opens) is enqueued before the waiter: CUDA does not see this dependency, and a waiter
+ * enqueued first could block the kernel if the two streams shared a hardware queue. */
 static void kernel_signals_queue(cl_command_queue q, cl_kernel store_k) {
     cl_command_queue q2 = hv_queue(&t, 0);
-    cl_mem link = hv_new(&t, 0);
+    cl_mem gate = hv_new(&t, 0), link = hv_new(&t, 0);
+    CHECK_ERR(CL_SUCCESS, t.enqueue_wait(q, gate, 1, CL_HOST_VALUE_GEQ_CULVERT, 0, NULL, NULL));
+    cl_event e = launch(q, store_k, link, NULL, 77);
     CHECK_ERR(CL_SUCCESS, t.enqueue_wait(q2, link, 77, CL_HOST_VALUE_EQ_CULVERT, 0, NULL, NULL));
     cl_event opened = hv_marker(q2);
     hv_sleep_ms(BLOCKED_MS);
     CHECK(hv_status(opened) > CL_COMPLETE);
-    cl_event e = launch(q, store_k, link, NULL, 77);
+    CHECK_ERR(CL_SUCCESS, t.signal(gate, 1));
     bool passed = hv_completes(opened, PASS_MS);
     if (!passed)
         t.signal(link, 77); /* let q2 go so the test ends */
@@ -131,6 +135,7 @@ static void kernel_signals_queue(cl_command_queue q, cl_kernel store_k) {
     clReleaseEvent(e);
     clReleaseEvent(opened);
     clReleaseCommandQueue(q2);
+    clReleaseMemObject(gate);
     clReleaseMemObject(link);
 }
 

@@ -146,13 +146,15 @@ static void gpu_writes(cl_command_queue q) {
     clReleaseMemObject(out);
 }
 
-/* One queue signals another on the GPU alone: q1 writes what q2 waits for. */
+/* One queue signals another on the GPU alone: q1 writes what q2 waits for. The writer's commands
+ * are enqueued first: CUDA does not see this dependency, and if the two streams shared a hardware
+ * queue, a waiter enqueued first would block the writer (docs/host-value.md). */
 static void queue_to_queue(cl_command_queue q1) {
     cl_command_queue q2 = hv_queue(&t, 0);
     cl_mem gate = hv_new(&t, 0), link = hv_new(&t, 0);
-    cl_event q2_done = gated_marker(q2, link, 1, CL_HOST_VALUE_GEQ_CULVERT, NULL);
     CHECK_ERR(CL_SUCCESS, t.enqueue_wait(q1, gate, 1, CL_HOST_VALUE_GEQ_CULVERT, 0, NULL, NULL));
     CHECK_ERR(CL_SUCCESS, t.enqueue_write(q1, link, 1, 0, NULL, NULL));
+    cl_event q2_done = gated_marker(q2, link, 1, CL_HOST_VALUE_GEQ_CULVERT, NULL);
     hv_sleep_ms(BLOCKED_MS);
     CHECK(hv_status(q2_done) > CL_COMPLETE);
     CHECK_ERR(CL_SUCCESS, t.signal(gate, 1));
@@ -166,13 +168,13 @@ static void queue_to_queue(cl_command_queue q1) {
 }
 
 /* The application releases a host value while a queue still waits on it (and another queue is
- * still to write it): the slot must stay valid until both are done. */
+ * still to write it): the slot must stay valid until both are done. Writer first, as above. */
 static void release_while_waiting(cl_command_queue q1) {
     cl_command_queue q2 = hv_queue(&t, 0);
     cl_mem gate = hv_new(&t, 0), doomed = hv_new(&t, 0);
-    cl_event waiter = gated_marker(q1, doomed, 77, CL_HOST_VALUE_EQ_CULVERT, NULL);
     CHECK_ERR(CL_SUCCESS, t.enqueue_wait(q2, gate, 1, CL_HOST_VALUE_GEQ_CULVERT, 0, NULL, NULL));
     CHECK_ERR(CL_SUCCESS, t.enqueue_write(q2, doomed, 77, 0, NULL, NULL));
+    cl_event waiter = gated_marker(q1, doomed, 77, CL_HOST_VALUE_EQ_CULVERT, NULL);
     CHECK_ERR(CL_SUCCESS, clReleaseMemObject(doomed));
     /* New host values now must not get the doomed slot. */
     enum { FRESH = 64 };
