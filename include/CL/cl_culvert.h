@@ -21,6 +21,30 @@ extern "C" {
 /***************************************************************
  * cl_culvert_host_value: 64-bit slots in mapped pinned host memory that the host and the GPU both
  * read and write; a queue can wait on the GPU until a slot meets a condition.
+ *
+ * A host value is a cl_mem of 8 bytes (CL_MEM_SIZE), created with clCreateHostValue and
+ * reference counted with clRetainMemObject/clReleaseMemObject. clGetMemObjectInfo answers
+ * CL_MEM_IS_HOST_VALUE_CULVERT (CL_TRUE) and CL_MEM_HOST_VALUE_DEVICE_ADDRESS_CULVERT (the
+ * slot's 64-bit device address, for CUDA stream memory operations of the application's own). A
+ * host value is also a kernel argument: kernels see it as `__global volatile ulong *` (or
+ * `.u64` PTX pointer) and may read and write it while the host does.
+ *
+ * The extension is listed (platform and device, with CL_CULVERT_HOST_VALUE_EXTENSION_VERSION)
+ * only on devices with 64-bit stream memory operations and mapped host memory
+ * (CU_DEVICE_ATTRIBUTE_CAN_USE_64_BIT_STREAM_MEM_OPS, CAN_MAP_HOST_MEMORY). Elsewhere the
+ * functions return CL_INVALID_OPERATION.
+ *
+ * Errors (all functions): CL_INVALID_MEM_OBJECT if host_value is not a valid host value (a
+ * buffer is not one); CL_OUT_OF_RESOURCES / CL_OUT_OF_HOST_MEMORY when culvert cannot
+ * allocate what it needs.
+ *
+ * Deadlock: clEnqueueWaitHostValue makes every later command of its queue wait until the value
+ * meets the condition. If nothing ever signals it, clFinish, clWaitForEvents on later events,
+ * blocking enqueues and the queue's last clReleaseCommandQueue wait forever. With CULVERT_LOG=1
+ * (or higher) culvert logs a warning to stderr for each wait still unmet after
+ * CULVERT_HOST_VALUE_WARN_MS milliseconds (default 5000; 0 turns the check off). A hand-off
+ * between queues (one writes what another waits on) is invisible to CUDA's scheduler: enqueue
+ * the writer's commands before the waiter's (see docs/host-value.md).
  ***************************************************************/
 #define cl_culvert_host_value                   1
 #define CL_CULVERT_HOST_VALUE_EXTENSION_NAME    "cl_culvert_host_value"
@@ -28,38 +52,64 @@ extern "C" {
 
 typedef cl_uint cl_host_value_condition;
 
-/* cl_host_value_condition */
+/* cl_host_value_condition: when a clEnqueueWaitHostValue wait is over (slot = the host value's
+ * current content, value = the wait's operand). */
 #define CL_HOST_VALUE_GEQ_CULVERT (CL_CULVERT_ENUM_BASE + 0) /* (int64)(slot - value) >= 0 */
 #define CL_HOST_VALUE_EQ_CULVERT  (CL_CULVERT_ENUM_BASE + 1) /* slot == value */
 #define CL_HOST_VALUE_AND_CULVERT (CL_CULVERT_ENUM_BASE + 2) /* (slot & value) != 0 */
+/* Only on devices with CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR; elsewhere
+ * clEnqueueWaitHostValue answers CL_INVALID_VALUE for it. */
 #define CL_HOST_VALUE_NOR_CULVERT (CL_CULVERT_ENUM_BASE + 3) /* ~(slot | value) != 0 */
 
 /* cl_mem_info */
 #define CL_MEM_HOST_VALUE_DEVICE_ADDRESS_CULVERT (CL_CULVERT_ENUM_BASE + 4) /* cl_ulong */
 #define CL_MEM_IS_HOST_VALUE_CULVERT             (CL_CULVERT_ENUM_BASE + 5) /* cl_bool */
 
-/* cl_command_type */
+/* cl_command_type (CL_EVENT_COMMAND_TYPE) */
 #define CL_COMMAND_WAIT_HOST_VALUE_CULVERT  (CL_CULVERT_ENUM_BASE + 6)
 #define CL_COMMAND_WRITE_HOST_VALUE_CULVERT (CL_CULVERT_ENUM_BASE + 7)
 
+/* clCreateHostValue: a new host value holding initial_value, usable by every device of context
+ * that has the extension. errcode_ret: CL_INVALID_CONTEXT if context is not a valid context;
+ * CL_INVALID_OPERATION if no device of context supports cl_culvert_host_value. */
 typedef cl_mem CL_API_CALL clCreateHostValue_t(cl_context context, cl_ulong initial_value,
                                                cl_int *errcode_ret);
 typedef clCreateHostValue_t *clCreateHostValue_fn;
 
+/* clSignalHostValue: release-ordered store of value (host writes before it are visible to whoever
+ * observes the value: a GPU wait, a kernel, or an acquire load). As cheap as an atomic store;
+ * callable from any thread, including event callbacks. */
 typedef cl_int CL_API_CALL clSignalHostValue_t(cl_mem host_value, cl_ulong value);
 typedef clSignalHostValue_t *clSignalHostValue_fn;
 
+/* clLoadHostValue: acquire-ordered load into *value. CL_INVALID_VALUE if value is NULL. */
 typedef cl_int CL_API_CALL clLoadHostValue_t(cl_mem host_value, cl_ulong *value);
 typedef clLoadHostValue_t *clLoadHostValue_fn;
 
+/* clResetHostValue: stores 0. */
 typedef cl_int CL_API_CALL clResetHostValue_t(cl_mem host_value);
 typedef clResetHostValue_t *clResetHostValue_fn;
 
+/* clEnqueueWaitHostValue: the queue's later commands wait, on the GPU (cuStreamWaitValue64),
+ * until the host value meets condition against value. No host thread is involved: signal it with
+ * clSignalHostValue from any thread, with clEnqueueWriteHostValue from another queue, or from a
+ * kernel. The event (CL_COMMAND_WAIT_HOST_VALUE_CULVERT) completes when the wait is over; with
+ * profiling, its END - START is how long the GPU waited. The host value stays alive until the
+ * wait is over, even if the application releases it first.
+ * Errors: CL_INVALID_COMMAND_QUEUE if queue is not a valid command-queue; CL_INVALID_MEM_OBJECT;
+ * CL_INVALID_CONTEXT if the contexts of queue and host_value (or of the wait-list events) differ;
+ * CL_INVALID_OPERATION if the queue's device does not support cl_culvert_host_value;
+ * CL_INVALID_VALUE if condition is not a cl_host_value_condition the device supports;
+ * CL_INVALID_EVENT_WAIT_LIST as for any enqueue. */
 typedef cl_int CL_API_CALL clEnqueueWaitHostValue_t(
     cl_command_queue queue, cl_mem host_value, cl_ulong value, cl_host_value_condition condition,
     cl_uint num_events_in_wait_list, const cl_event *event_wait_list, cl_event *event);
 typedef clEnqueueWaitHostValue_t *clEnqueueWaitHostValue_fn;
 
+/* clEnqueueWriteHostValue: the GPU stores value into the host value (cuStreamWriteValue64) once
+ * the queue's earlier commands are done, after a memory fence: a host that sees the value with
+ * clLoadHostValue also sees what those commands wrote. Command type
+ * CL_COMMAND_WRITE_HOST_VALUE_CULVERT; errors as clEnqueueWaitHostValue (no condition). */
 typedef cl_int CL_API_CALL clEnqueueWriteHostValue_t(cl_command_queue queue, cl_mem host_value,
                                                      cl_ulong value,
                                                      cl_uint num_events_in_wait_list,

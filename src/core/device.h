@@ -33,6 +33,7 @@ typedef struct cv_device_props {
     unsigned char uuid[16];
     bool gpu_overlap, exec_timeout, integrated, ecc, can_map_host, unified_addressing;
     bool stream_mem_ops64, cooperative_launch, cluster_launch;
+    bool stream_wait_nor; /* cuStreamWaitValue's NOR condition */
 } cv_device_props;
 
 struct _cl_device_id {

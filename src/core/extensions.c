@@ -17,7 +17,8 @@ static const cv_extension cv_extension_table[] = {
     {"cl_khr_throttle_hints", CL_MAKE_VERSION(1, 0, 0), false, NULL},
     {"cl_culvert_cuda_interop", CL_CULVERT_CUDA_INTEROP_EXTENSION_VERSION, false, NULL},
     /* Listed once the feature lands; the predicate keeps devices without it honest. */
-    {"cl_culvert_host_value", CL_MAKE_VERSION(0, 0, 0), false, cv_has_stream_mem_ops64},
+    {"cl_culvert_host_value", CL_CULVERT_HOST_VALUE_EXTENSION_VERSION, false,
+     cv_has_stream_mem_ops64},
 };
 
 /* A zero version marks an entry whose implementation has not landed: never listed. */
