@@ -16,7 +16,7 @@ for what in "${@:-clinfo tests}"; do
   for w in $what; do
     case $w in
     clinfo) clinfo >"$out/clinfo.txt" 2>&1; clinfo -l ;;
-    tests) ctest --test-dir build -L gpu --output-on-failure --timeout 120 2>&1 | tee "$out/gpu-tests.txt" | tail -40 ;;
+    tests) ctest --test-dir build -L gpu --output-on-failure --timeout ${CV_TEST_TIMEOUT:-120} -j${CV_TEST_JOBS:-1} 2>&1 | tee "$out/gpu-tests.txt" | tail -40 ;;
     conformance) for p in culvert "NVIDIA CUDA"; do
         build/conformance/cv-conformance --platform "$p" 2>&1 | tee "$out/conformance-${p// /_}.txt" | tail -25
       done ;;
