@@ -5,6 +5,8 @@
 #   usage: scripts/gpu-run.sh [clinfo] [tests] [conformance] [bench] [existing]
 set -uo pipefail
 . .gpu/bootstrap.sh
+# What the toolchain needs beyond the pack (scripts/gpu-extra-libs.sh).
+[ -f .gpu/extra-lib.tar.xz ] && tar -C "$GPU_ROOT/usr/lib/x86_64-linux-gnu" -xJf .gpu/extra-lib.tar.xz
 out=${OUT:-$PWD/gpu-out}
 mkdir -p "$out"
 # The build records absolute paths: make the checkout reachable where it was built.
