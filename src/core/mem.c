@@ -236,25 +236,27 @@ cl_int cv_mem_locate(cl_mem m, cv_command *cmd, bool will_write, cl_ulong *addre
 cl_int cv_mem_map_begin(cl_mem m, size_t offset, size_t size, cl_map_flags flags, void **ptr) {
     cl_mem root = cv_mem_root(m);
     cv_mem_backing *b = root->backing;
-    size_t at = cv_mem_root_offset(m) + offset;
     cv_mapping *map = calloc(1, sizeof *map);
     cl_int err = map ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    char *base = NULL;
     pthread_mutex_lock(&cv_mem_lock);
     if (err == CL_SUCCESS && b && !(root->flags & CL_MEM_USE_HOST_PTR) && !b->shadow) {
         /* Pinned so the map's copies are plain DMA; kept for the next maps. */
         b->shadow_pinned = cvcu_host_alloc(root->size, &b->shadow) == CL_SUCCESS;
         if (!b->shadow_pinned)
             b->shadow = malloc(root->size);
-        /* "CL_MAP_FAILURE if there is a failure to map the requested region into the host
-         * address space." */
-        err = b->shadow ? CL_SUCCESS : CL_MAP_FAILURE;
     }
+    /* CL_MEM_USE_HOST_PTR: "the pointer value returned by clEnqueueMapBuffer ... will be
+     * derived from the host_ptr specified when the buffer object is created" (host values:
+     * their memory is host memory already) */
+    if (err == CL_SUCCESS)
+        base = (root->flags & CL_MEM_USE_HOST_PTR) || !b ? root->host_ptr : b->shadow;
+    /* "CL_MAP_FAILURE if there is a failure to map the requested region into the host address
+     * space." */
+    if (err == CL_SUCCESS && !base)
+        err = CL_MAP_FAILURE;
     if (err == CL_SUCCESS) {
-        /* CL_MEM_USE_HOST_PTR: "the pointer value returned by clEnqueueMapBuffer ... will be
-         * derived from the host_ptr specified when the buffer object is created"
-         * (host values: their memory is host memory already) */
-        char *base = (root->flags & CL_MEM_USE_HOST_PTR) || !b ? root->host_ptr : b->shadow;
-        map->ptr = base + at;
+        map->ptr = base + cv_mem_root_offset(m) + offset;
         map->offset = offset;
         map->size = size;
         map->write = (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;

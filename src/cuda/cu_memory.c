@@ -16,6 +16,7 @@
  * Bounce buffers come back through a free list (host functions may not call CUDA). Small copies
  * (< CVCU_SMALL) of a blocking command go straight to CUDA, which has the lowest latency. */
 #include "cuda/cu_memory.h"
+#include "core/host_copy.h"
 #include "core/log.h"
 #include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
@@ -197,7 +198,7 @@ static cl_int cvcu_staged_to_device(cvcu_staging *p, CUstream s, cl_ulong dst, c
         unsigned c = (unsigned)(i % CVCU_CHUNKS);
         err = cvcu_chunk_wait(p, c);
         if (err == CL_SUCCESS) {
-            memcpy(cvcu_chunk(p, c), src + off, len);
+            cv_host_memcpy(cvcu_chunk(p, c), src + off, len);
             err = CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst + off), cvcu_chunk(p, c), len, s),
                             CL_OUT_OF_RESOURCES);
         }
@@ -232,7 +233,7 @@ static cl_int cvcu_staged_to_host(cvcu_staging *p, CUstream s, char *dst, cl_ulo
         size_t off = i * CVCU_CHUNK;
         err = cvcu_chunk_wait(p, c);
         if (err == CL_SUCCESS)
-            memcpy(dst + off, cvcu_chunk(p, c), cvcu_min(CVCU_CHUNK, n - off));
+            cv_host_memcpy(dst + off, cvcu_chunk(p, c), cvcu_min(CVCU_CHUNK, n - off));
         if (err == CL_SUCCESS && i + CVCU_CHUNKS < chunks)
             err = cvcu_staged_issue_read(p, s, src, n, i + CVCU_CHUNKS);
     }
@@ -255,7 +256,7 @@ static cvcu_bounce *cvcu_bounces_free; /* back from host functions, ready for re
 static void CUDA_CB cvcu_bounce_finish(void *arg) {
     cvcu_bounce *b = arg;
     if (b->copy_to)
-        memcpy(b->copy_to, b->pinned, b->n);
+        cv_host_memcpy(b->copy_to, b->pinned, b->n);
     pthread_mutex_lock(&cvcu_bounce_lock);
     b->next = cvcu_bounces_free;
     cvcu_bounces_free = b;
@@ -321,7 +322,7 @@ static cl_int cvcu_bounced_to_device(CUstream s, cl_ulong dst, const void *src, 
     cvcu_bounce *b = NULL;
     cl_int err = cvcu_bounce_get(n, &b);
     if (err == CL_SUCCESS) {
-        memcpy(b->pinned, src, n);
+        cv_host_memcpy(b->pinned, src, n);
         b->copy_to = NULL;
         err =
             CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst), b->pinned, n, s), CL_OUT_OF_RESOURCES);
