@@ -81,16 +81,32 @@ void cvcu_host_unregister(void *ptr) {
         CVCU_CALL(cvcu.cuMemHostUnregister(ptr), CL_OUT_OF_RESOURCES);
 }
 
-static bool cvcu_byte_pinned(const void *p) {
-    unsigned int type = 0;
-    /* Pageable memory answers CUDA_ERROR_INVALID_VALUE: not an error here, so no CVCU_CALL. */
-    CUresult r = cvcu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                            (CUdeviceptr)(uintptr_t)p);
-    return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+/* The memory type and allocation of the byte at p (0, 0 for memory CUDA does not know). */
+static void cvcu_pointer_info(const void *p, unsigned int *type, unsigned long long *id) {
+    CUpointer_attribute attrs[2] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                    CU_POINTER_ATTRIBUTE_BUFFER_ID};
+    void *data[2] = {type, id};
+    *type = 0;
+    *id = 0;
+    /* Unknown (pageable) memory is not an error for cuPointerGetAttributes: it answers zeros. */
+    if (cvcu.cuPointerGetAttributes(2, attrs, data, (CUdeviceptr)(uintptr_t)p) != CUDA_SUCCESS)
+        *type = 0;
 }
 
 bool cvcu_host_is_pinned(const void *ptr, size_t n) {
-    return n > 0 && cvcu_byte_pinned(ptr) && cvcu_byte_pinned((const char *)ptr + (n - 1));
+    unsigned int t0 = 0, t1 = 0;
+    unsigned long long id0 = 0, id1 = 0;
+    if (n == 0)
+        return false;
+    cvcu_pointer_info(ptr, &t0, &id0);
+    if (t0 != CU_MEMORYTYPE_HOST)
+        return false;
+    if (n == 1)
+        return true;
+    /* Both ends in one pinned allocation: a range over two of them, with pageable memory in
+     * between, must not be DMA'd as a whole. */
+    cvcu_pointer_info((const char *)ptr + (n - 1), &t1, &id1);
+    return t1 == CU_MEMORYTYPE_HOST && id1 == id0;
 }
 
 /* --- the staging pipeline ------------------------------------------------------------------ */
@@ -247,15 +263,25 @@ typedef struct cvcu_bounce {
     size_t capacity;
     void *copy_to; /* reads: where the host function copies the bytes */
     size_t n;
+    /* rect reads: the host function unpacks the packed rows into `unpack` */
+    bool rect;
+    cvcu_rect_side unpack, packed;
+    size_t region[3];
     struct cvcu_bounce *next;
 } cvcu_bounce;
+
+static cl_int cvcu_copy_rows(const cvcu_host_copy *c, const cvcu_rect_side *dst,
+                             const cvcu_rect_side *src, const size_t region[3]);
 
 static pthread_mutex_t cvcu_bounce_lock = PTHREAD_MUTEX_INITIALIZER;
 static cvcu_bounce *cvcu_bounces_free; /* back from host functions, ready for reuse */
 
 static void CUDA_CB cvcu_bounce_finish(void *arg) {
     cvcu_bounce *b = arg;
-    if (b->copy_to)
+    /* Host to host only: no CUDA call is allowed here. */
+    if (b->rect)
+        cvcu_copy_rows(NULL, &b->unpack, &b->packed, b->region);
+    else if (b->copy_to)
         cv_host_memcpy(b->copy_to, b->pinned, b->n);
     pthread_mutex_lock(&cvcu_bounce_lock);
     b->next = cvcu_bounces_free;
@@ -324,6 +350,7 @@ static cl_int cvcu_bounced_to_device(CUstream s, cl_ulong dst, const void *src, 
     if (err == CL_SUCCESS) {
         cv_host_memcpy(b->pinned, src, n);
         b->copy_to = NULL;
+        b->rect = false;
         err =
             CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst), b->pinned, n, s), CL_OUT_OF_RESOURCES);
         cl_int rel = cvcu_bounce_release_after(b, s);
@@ -418,7 +445,9 @@ cl_int cvcu_copy_to_host(const cvcu_host_copy *c, void *dst, cl_ulong src, size_
 cl_int cvcu_copy_device(cvcu_stream *s, cl_ulong dst, cl_ulong src, size_t n) {
     cl_int err = CL_SUCCESS;
     if (n > 0)
-        err = CVCU_CALL(cvcu.cuMemcpyDtoDAsync(CVCU_DPTR(dst), CVCU_DPTR(src), n, CVCU_STREAM(s)),
+        /* cuMemcpyAsync: unified addressing tells device memory, mapped host memory (host
+         * values) and other devices' memory (migration) apart. */
+        err = CVCU_CALL(cvcu.cuMemcpyAsync(CVCU_DPTR(dst), CVCU_DPTR(src), n, CVCU_STREAM(s)),
                         CL_OUT_OF_RESOURCES);
     return err;
 }
@@ -471,8 +500,9 @@ static cl_int cvcu_copy_rows(const cvcu_host_copy *c, const cvcu_rect_side *dst,
     return err;
 }
 
-cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const cvcu_rect_side *src,
-                      const size_t region[3]) {
+/* One cuMemcpy3DAsync; row by row where CUDA refuses the pitches. */
+static cl_int cvcu_rect_direct(const cvcu_host_copy *c, const cvcu_rect_side *dst,
+                               const cvcu_rect_side *src, const size_t region[3]) {
     CUDA_MEMCPY3D m;
     memset(&m, 0, sizeof m);
     cvcu_rect_fill(&m, dst, true);
@@ -480,13 +510,41 @@ cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const 
     m.WidthInBytes = region[0];
     m.Height = region[1];
     m.Depth = region[2];
-    /* A pageable host side of a non-blocking command goes row by row through the paths above,
-     * which never wait on the stream; cuMemcpy3DAsync may. */
-    bool pageable = (dst->host && !c->blocking && !cvcu_host_is_pinned(dst->host, 1)) ||
-                    (src->host && !c->blocking && !cvcu_host_is_pinned(src->host, 1));
-    CUresult r =
-        pageable ? CUDA_ERROR_NOT_SUPPORTED : cvcu.cuMemcpy3DAsync(&m, CVCU_STREAM(c->stream));
+    CUresult r = cvcu.cuMemcpy3DAsync(&m, CVCU_STREAM(c->stream));
     return r == CUDA_SUCCESS ? CL_SUCCESS : cvcu_copy_rows(c, dst, src, region);
+}
+
+/* A non-blocking rect with pageable host memory, through a pinned bounce buffer holding the
+ * rows packed: a write packs them now; a read unpacks them in a host function on the stream.
+ * Neither waits for the stream (cuMemcpy3DAsync on pageable memory may). */
+static cl_int cvcu_rect_bounced(const cvcu_host_copy *c, const cvcu_rect_side *dst,
+                                const cvcu_rect_side *src, const size_t region[3]) {
+    cvcu_bounce *b = NULL;
+    cl_int err = cvcu_bounce_get(region[0] * region[1] * region[2], &b);
+    if (err != CL_SUCCESS)
+        return err;
+    cvcu_rect_side packed = {0, b->pinned, {0, 0, 0}, region[0], region[0] * region[1]};
+    b->copy_to = NULL;
+    b->rect = false;
+    if (src->host) {
+        cvcu_copy_rows(NULL, &packed, src, region);
+        err = cvcu_rect_direct(c, dst, &packed, region);
+    } else {
+        err = cvcu_rect_direct(c, &packed, src, region);
+        b->rect = err == CL_SUCCESS;
+        b->unpack = *dst;
+        b->packed = packed;
+        memcpy(b->region, region, sizeof b->region);
+    }
+    cl_int rel = cvcu_bounce_release_after(b, CVCU_STREAM(c->stream));
+    return err == CL_SUCCESS ? rel : err;
+}
+
+cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const cvcu_rect_side *src,
+                      const size_t region[3]) {
+    const cvcu_rect_side *host = dst->host ? dst : src->host ? src : NULL;
+    bool bounce = host && !c->blocking && !cvcu_host_is_pinned(host->host, 1);
+    return bounce ? cvcu_rect_bounced(c, dst, src, region) : cvcu_rect_direct(c, dst, src, region);
 }
 
 /* --- fills ---------------------------------------------------------------------------------- */
