@@ -273,13 +273,13 @@ cl_int cv_mem_map_begin(cl_mem m, size_t offset, size_t size, cl_map_flags flags
 
 /* Unlinks the mapping of ptr (the newest one, when a region is mapped more than once). */
 static cv_mapping *cv_mem_unlink_mapping(cl_mem m, void *ptr) {
-    cv_mapping *found = NULL;
-    for (cv_mapping **p = &m->mappings; *p && !found; p = &(*p)->next) {
-        if ((*p)->ptr == ptr) {
-            found = *p;
-            *p = found->next;
-            m->map_count--;
-        }
+    cv_mapping **p = &m->mappings;
+    while (*p && (*p)->ptr != ptr)
+        p = &(*p)->next;
+    cv_mapping *found = *p;
+    if (found) {
+        *p = found->next;
+        m->map_count--;
     }
     return found;
 }
