@@ -158,12 +158,10 @@ cl_mem cv_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *h
         m->device_address = b->address[0];
         b->valid = 1;
     }
-    /* ALLOC_HOST_PTR: the pinned shadow maps return, made now so maps never allocate. */
-    if (*err == CL_SUCCESS && (flags & CL_MEM_ALLOC_HOST_PTR)) {
-        *err = cvcu_host_alloc(size, &b->shadow) == CL_SUCCESS ? CL_SUCCESS
-                                                               : CL_MEM_OBJECT_ALLOCATION_FAILURE;
-        b->shadow_pinned = *err == CL_SUCCESS;
-    }
+    /* ALLOC_HOST_PTR: the pinned shadow maps return, made now so maps never allocate. Where
+     * so much cannot be pinned, the first map makes a shadow (pinned or not) instead. */
+    if (*err == CL_SUCCESS && (flags & CL_MEM_ALLOC_HOST_PTR))
+        b->shadow_pinned = cvcu_host_alloc(size, &b->shadow) == CL_SUCCESS;
     if (*err == CL_SUCCESS && (flags & CL_MEM_USE_HOST_PTR)) {
         m->host_ptr = host_ptr;
         /* Pinned where CUDA allows (maps and copies at DMA speed); staged otherwise. */

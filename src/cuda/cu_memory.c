@@ -57,6 +57,8 @@ void cvcu_mem_free(struct cvcu_device *dev, cl_ulong address) {
 cl_int cvcu_host_alloc(size_t size, void **ptr) {
     *ptr = NULL;
     CUresult r = cvcu.cuMemHostAlloc(ptr, size, CU_MEMHOSTALLOC_PORTABLE);
+    if (r != CUDA_SUCCESS)
+        *ptr = NULL;
     return r == CUDA_ERROR_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY
                                          : CVCU_CALL(r, CL_OUT_OF_HOST_MEMORY);
 }
@@ -67,6 +69,9 @@ void cvcu_host_free(void *ptr) {
 }
 
 cl_int cvcu_host_register(void *ptr, size_t size) {
+    /* Small ones are not worth pinning (registration costs more than their copies gain). */
+    if (size < CVCU_SMALL)
+        return CL_INVALID_HOST_PTR;
     /* No error log: refusal is expected (memory registered twice, file mappings) and handled
      * by staging. */
     CUresult r = cvcu.cuMemHostRegister(ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
