@@ -143,6 +143,52 @@ static void test_large(void) {
     free(dst);
 }
 
+/* Non-blocking commands behind a user event must return at once (the application sets the
+ * event only after they returned) and deliver once it is set. */
+static void test_gated(void) {
+    cl_int err = 0;
+    cl_event ue = clCreateUserEvent(ctx, &err);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "user events not available (%d): gated transfers not tested\n", err);
+        return;
+    }
+    size_t n = (size_t)32 << 20;
+    unsigned char *src = malloc(n), *dst = malloc(n);
+    fill_host(src, n, 31);
+    memset(dst, 0, n);
+    cl_mem m = clCreateBuffer(ctx, 0, n, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    int small = 77, small_back = 0;
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, m, CL_FALSE, 0, n, src, 1, &ue, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, m, CL_FALSE, 8, 4, &small, 0, NULL, NULL));
+    small = 0;
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, m, CL_FALSE, 0, n, dst, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, m, CL_FALSE, 8, 4, &small_back, 0, NULL, NULL));
+    size_t o[3] = {0, 0, 0}, reg[3] = {16, 4, 1};
+    unsigned char rect[64] = {0};
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueReadBufferRect(q, m, CL_FALSE, o, o, reg, 32, 0, 0, 0, rect, 0, NULL, NULL));
+    unsigned char *p =
+        clEnqueueMapBuffer(q, m, CL_FALSE, CL_MAP_READ, 0, 4096, 0, NULL, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    /* nothing may have run yet */
+    CHECK(dst[0] == 0 && dst[n - 1] == 0);
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(ue, CL_COMPLETE));
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+    memcpy(src + 8, &(int){77}, 4);
+    CHECK_SAME(dst, src, n, "gated read");
+    CHECK(small_back == 77);
+    CHECK(p && memcmp(p, src, 4096) == 0);
+    CHECK(memcmp(rect, src, 16) == 0 && memcmp(rect + 48, src + 96, 16) == 0);
+    if (p)
+        clEnqueueUnmapMemObject(q, m, p, 0, NULL, NULL);
+    clFinish(q);
+    clReleaseEvent(ue);
+    clReleaseMemObject(m);
+    free(src);
+    free(dst);
+}
+
 static void test_pinned(void) {
     size_t n = (size_t)64 << 20;
     cl_int err = 0;
@@ -357,6 +403,7 @@ int main(void) {
     REQUIRE(err == CL_SUCCESS);
     test_pageable();
     test_large();
+    test_gated();
     test_pinned();
     test_copies();
     test_rects();
