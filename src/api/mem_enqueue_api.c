@@ -63,24 +63,37 @@ static cl_int cv_check_command(cl_command_queue q, cl_mem m, bool blocking, cl_u
     return err;
 }
 
-cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                       cl_bool blocking_read, size_t offset, size_t cb, void *ptr,
-                                       cl_uint num_events_in_wait_list,
-                                       const cl_event *event_wait_list, cl_event *event) {
-    cv_waits w = {num_events_in_wait_list, event_wait_list, event};
-    cl_int err = cv_check_command(command_queue, buffer, blocking_read, num_events_in_wait_list,
-                                  event_wait_list);
+/* The host access flags that forbid reading (to_host) or writing the buffer from the host. */
+static cl_mem_flags cv_host_forbids(bool to_host) {
+    return CL_MEM_HOST_NO_ACCESS | (to_host ? CL_MEM_HOST_WRITE_ONLY : CL_MEM_HOST_READ_ONLY);
+}
+
+static cl_int cv_read_write(cl_command_queue q, cl_mem buffer, bool blocking, bool to_host,
+                            size_t offset, size_t cb, void *ptr, const cv_waits *w) {
+    cl_int err = cv_check_command(q, buffer, blocking, w->n, w->list);
     /* "CL_INVALID_VALUE if the region being read or written specified by (offset, size) is
      * out of bounds or if ptr is a NULL value." */
     if (err == CL_SUCCESS && (!cv_range_ok(offset, cb, cv_mem_bytes(buffer)) || !ptr))
         err = CL_INVALID_VALUE;
     /* "CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which has been created
-     * with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS." */
-    else if (err == CL_SUCCESS &&
-             (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
+     * with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS." / "CL_INVALID_OPERATION if
+     * clEnqueueWriteBuffer is called on buffer which has been created with
+     * CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS." */
+    else if (err == CL_SUCCESS && (buffer->flags & cv_host_forbids(to_host)))
         err = CL_INVALID_OPERATION;
-    if (err == CL_SUCCESS)
-        err = cv_enqueue_read(command_queue, buffer, blocking_read, offset, cb, ptr, &w);
+    if (err == CL_SUCCESS && to_host)
+        err = cv_enqueue_read(q, buffer, blocking, offset, cb, ptr, w);
+    else if (err == CL_SUCCESS)
+        err = cv_enqueue_write(q, buffer, blocking, offset, cb, ptr, w);
+    return err;
+}
+
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                       cl_bool blocking_read, size_t offset, size_t cb, void *ptr,
+                                       cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list, cl_event *event) {
+    cv_waits w = {num_events_in_wait_list, event_wait_list, event};
+    cl_int err = cv_read_write(command_queue, buffer, blocking_read, true, offset, cb, ptr, &w);
     CV_API_ERROR(err);
     return err;
 }
@@ -90,18 +103,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                                         const void *ptr, cl_uint num_events_in_wait_list,
                                         const cl_event *event_wait_list, cl_event *event) {
     cv_waits w = {num_events_in_wait_list, event_wait_list, event};
-    cl_int err = cv_check_command(command_queue, buffer, blocking_write, num_events_in_wait_list,
-                                  event_wait_list);
-    /* "CL_INVALID_VALUE if the region being read or written specified by (offset, size) is
-     * out of bounds or if ptr is a NULL value." */
-    if (err == CL_SUCCESS && (!cv_range_ok(offset, cb, cv_mem_bytes(buffer)) || !ptr))
-        err = CL_INVALID_VALUE;
-    /* "CL_INVALID_OPERATION if clEnqueueWriteBuffer is called on buffer which has been created
-     * with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS." */
-    else if (err == CL_SUCCESS && (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        err = CL_INVALID_OPERATION;
-    if (err == CL_SUCCESS)
-        err = cv_enqueue_write(command_queue, buffer, blocking_write, offset, cb, ptr, &w);
+    cl_int err = cv_read_write(command_queue, buffer, blocking_write, false, offset, cb,
+                               (void *)(uintptr_t)ptr, &w);
     CV_API_ERROR(err);
     return err;
 }

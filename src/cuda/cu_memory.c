@@ -405,46 +405,40 @@ static cvcu_path cvcu_choose(const cvcu_host_copy *c, const void *host, size_t n
     return c->blocking ? CVCU_DIRECT : CVCU_BOUNCED;
 }
 
-cl_int cvcu_copy_to_device(const cvcu_host_copy *c, cl_ulong dst, const void *src, size_t n) {
+/* Host memory <-> device memory by the path cvcu_choose picks. */
+static cl_int cvcu_copy_host(const cvcu_host_copy *c, bool to_host, void *host, cl_ulong device,
+                             size_t n) {
     cvcu_staging *pool = NULL;
     CUstream s = CVCU_STREAM(c->stream);
     cl_int err = CL_SUCCESS;
     if (n == 0)
         return err;
-    switch (cvcu_choose(c, src, n, &pool)) {
+    switch (cvcu_choose(c, host, n, &pool)) {
     case CVCU_DIRECT:
-        err = CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst), src, n, s), CL_OUT_OF_RESOURCES);
+        err = to_host ? CVCU_CALL(cvcu.cuMemcpyDtoHAsync(host, CVCU_DPTR(device), n, s),
+                                  CL_OUT_OF_RESOURCES)
+                      : CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(device), host, n, s),
+                                  CL_OUT_OF_RESOURCES);
         break;
     case CVCU_STAGED:
-        err = cvcu_staged_to_device(pool, s, dst, src, n);
+        err = to_host ? cvcu_staged_to_host(pool, s, host, device, n)
+                      : cvcu_staged_to_device(pool, s, device, host, n);
         pthread_mutex_unlock(&pool->lock);
         break;
     case CVCU_BOUNCED:
-        err = cvcu_bounced_to_device(s, dst, src, n);
+        err = to_host ? cvcu_bounced_to_host(s, host, device, n)
+                      : cvcu_bounced_to_device(s, device, host, n);
         break;
     }
     return err;
 }
 
+cl_int cvcu_copy_to_device(const cvcu_host_copy *c, cl_ulong dst, const void *src, size_t n) {
+    return cvcu_copy_host(c, false, (void *)(uintptr_t)src, dst, n);
+}
+
 cl_int cvcu_copy_to_host(const cvcu_host_copy *c, void *dst, cl_ulong src, size_t n) {
-    cvcu_staging *pool = NULL;
-    CUstream s = CVCU_STREAM(c->stream);
-    cl_int err = CL_SUCCESS;
-    if (n == 0)
-        return err;
-    switch (cvcu_choose(c, dst, n, &pool)) {
-    case CVCU_DIRECT:
-        err = CVCU_CALL(cvcu.cuMemcpyDtoHAsync(dst, CVCU_DPTR(src), n, s), CL_OUT_OF_RESOURCES);
-        break;
-    case CVCU_STAGED:
-        err = cvcu_staged_to_host(pool, s, dst, src, n);
-        pthread_mutex_unlock(&pool->lock);
-        break;
-    case CVCU_BOUNCED:
-        err = cvcu_bounced_to_host(s, dst, src, n);
-        break;
-    }
-    return err;
+    return cvcu_copy_host(c, true, dst, src, n);
 }
 
 cl_int cvcu_copy_device(cvcu_stream *s, cl_ulong dst, cl_ulong src, size_t n) {
