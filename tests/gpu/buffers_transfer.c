@@ -5,6 +5,7 @@
 #include "test_util.h"
 
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -187,6 +188,57 @@ static void test_gated(void) {
     clReleaseMemObject(m);
     free(src);
     free(dst);
+}
+
+/* Several threads, each with its own queue, moving pageable data at the same time: the
+ * staging pools are shared per device, so some transfers take the other paths. */
+typedef struct worker {
+    cl_device_id dev;
+    unsigned seed;
+    int failures;
+} worker;
+
+static void *worker_main(void *arg) {
+    worker *wk = arg;
+    cl_int err = 0;
+    size_t n = ((size_t)40 << 20) + 4097;
+    cl_command_queue wq = clCreateCommandQueueWithProperties(ctx, wk->dev, NULL, &err);
+    cl_mem m = clCreateBuffer(ctx, 0, n, NULL, &err);
+    unsigned char *src = malloc(n), *dst = malloc(n);
+    if (!wq || !m || !src || !dst) {
+        wk->failures++;
+        return NULL;
+    }
+    for (int round = 0; round < 3; round++) {
+        fill_host(src, n, wk->seed * 10 + (unsigned)round);
+        memset(dst, 0, n);
+        bool blocking = round != 1;
+        if (clEnqueueWriteBuffer(wq, m, blocking, 0, n, src, 0, NULL, NULL) != CL_SUCCESS ||
+            clEnqueueReadBuffer(wq, m, blocking, 0, n, dst, 0, NULL, NULL) != CL_SUCCESS ||
+            clFinish(wq) != CL_SUCCESS || memcmp(src, dst, n) != 0)
+            wk->failures++;
+    }
+    clReleaseMemObject(m);
+    clReleaseCommandQueue(wq);
+    free(src);
+    free(dst);
+    return NULL;
+}
+
+static void test_threads(cl_device_id dev) {
+    enum { T = 4 };
+    pthread_t t[T];
+    worker w[T];
+    for (int i = 0; i < T; i++) {
+        w[i] = (worker){dev, (unsigned)i + 100, 0};
+        CHECK(pthread_create(&t[i], NULL, worker_main, &w[i]) == 0);
+    }
+    for (int i = 0; i < T; i++) {
+        pthread_join(t[i], NULL);
+        if (w[i].failures)
+            fprintf(stderr, "thread %d: %d failed rounds\n", i, w[i].failures);
+        CHECK(w[i].failures == 0);
+    }
 }
 
 static void test_pinned(void) {
@@ -408,6 +460,7 @@ int main(void) {
     test_copies();
     test_rects();
     test_fills();
+    test_threads(dev);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
     return cv_test_report("buffers_transfer");
