@@ -63,24 +63,37 @@ static cl_int cv_check_command(cl_command_queue q, cl_mem m, bool blocking, cl_u
     return err;
 }
 
-cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
-                                       cl_bool blocking_read, size_t offset, size_t cb, void *ptr,
-                                       cl_uint num_events_in_wait_list,
-                                       const cl_event *event_wait_list, cl_event *event) {
-    cv_waits w = {num_events_in_wait_list, event_wait_list, event};
-    cl_int err = cv_check_command(command_queue, buffer, blocking_read, num_events_in_wait_list,
-                                  event_wait_list);
+/* The host access flags that forbid reading (to_host) or writing the buffer from the host. */
+static cl_mem_flags cv_host_forbids(bool to_host) {
+    return CL_MEM_HOST_NO_ACCESS | (to_host ? CL_MEM_HOST_WRITE_ONLY : CL_MEM_HOST_READ_ONLY);
+}
+
+static cl_int cv_read_write(cl_command_queue q, cl_mem buffer, bool blocking, bool to_host,
+                            size_t offset, size_t cb, void *ptr, const cv_waits *w) {
+    cl_int err = cv_check_command(q, buffer, blocking, w->n, w->list);
     /* "CL_INVALID_VALUE if the region being read or written specified by (offset, size) is
      * out of bounds or if ptr is a NULL value." */
     if (err == CL_SUCCESS && (!cv_range_ok(offset, cb, cv_mem_bytes(buffer)) || !ptr))
         err = CL_INVALID_VALUE;
     /* "CL_INVALID_OPERATION if clEnqueueReadBuffer is called on buffer which has been created
-     * with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS." */
-    else if (err == CL_SUCCESS &&
-             (buffer->flags & (CL_MEM_HOST_WRITE_ONLY | CL_MEM_HOST_NO_ACCESS)))
+     * with CL_MEM_HOST_WRITE_ONLY or CL_MEM_HOST_NO_ACCESS." / "CL_INVALID_OPERATION if
+     * clEnqueueWriteBuffer is called on buffer which has been created with
+     * CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS." */
+    else if (err == CL_SUCCESS && (buffer->flags & cv_host_forbids(to_host)))
         err = CL_INVALID_OPERATION;
-    if (err == CL_SUCCESS)
-        err = cv_enqueue_read(command_queue, buffer, blocking_read, offset, cb, ptr, &w);
+    if (err == CL_SUCCESS && to_host)
+        err = cv_enqueue_read(q, buffer, blocking, offset, cb, ptr, w);
+    else if (err == CL_SUCCESS)
+        err = cv_enqueue_write(q, buffer, blocking, offset, cb, ptr, w);
+    return err;
+}
+
+cl_int CL_API_CALL clEnqueueReadBuffer(cl_command_queue command_queue, cl_mem buffer,
+                                       cl_bool blocking_read, size_t offset, size_t cb, void *ptr,
+                                       cl_uint num_events_in_wait_list,
+                                       const cl_event *event_wait_list, cl_event *event) {
+    cv_waits w = {num_events_in_wait_list, event_wait_list, event};
+    cl_int err = cv_read_write(command_queue, buffer, blocking_read, true, offset, cb, ptr, &w);
     CV_API_ERROR(err);
     return err;
 }
@@ -90,18 +103,8 @@ cl_int CL_API_CALL clEnqueueWriteBuffer(cl_command_queue command_queue, cl_mem b
                                         const void *ptr, cl_uint num_events_in_wait_list,
                                         const cl_event *event_wait_list, cl_event *event) {
     cv_waits w = {num_events_in_wait_list, event_wait_list, event};
-    cl_int err = cv_check_command(command_queue, buffer, blocking_write, num_events_in_wait_list,
-                                  event_wait_list);
-    /* "CL_INVALID_VALUE if the region being read or written specified by (offset, size) is
-     * out of bounds or if ptr is a NULL value." */
-    if (err == CL_SUCCESS && (!cv_range_ok(offset, cb, cv_mem_bytes(buffer)) || !ptr))
-        err = CL_INVALID_VALUE;
-    /* "CL_INVALID_OPERATION if clEnqueueWriteBuffer is called on buffer which has been created
-     * with CL_MEM_HOST_READ_ONLY or CL_MEM_HOST_NO_ACCESS." */
-    else if (err == CL_SUCCESS && (buffer->flags & (CL_MEM_HOST_READ_ONLY | CL_MEM_HOST_NO_ACCESS)))
-        err = CL_INVALID_OPERATION;
-    if (err == CL_SUCCESS)
-        err = cv_enqueue_write(command_queue, buffer, blocking_write, offset, cb, ptr, &w);
+    cl_int err = cv_read_write(command_queue, buffer, blocking_write, false, offset, cb,
+                               (void *)(uintptr_t)ptr, &w);
     CV_API_ERROR(err);
     return err;
 }
@@ -273,9 +276,30 @@ static int64_t cv_rect_row(size_t base, const cv_rect *r, size_t y, size_t z) {
                      (r->origin[1] + y) * r->row_pitch + r->origin[0]);
 }
 
-/* Do two rects of one root buffer share a byte? Row against row: a destination row can meet a
- * source row only if it starts within one width of it, and rows are a pitch (>= width) apart,
- * so two candidates per slice. Regions with too many rows are judged by their spans alone. */
+/* Does the source row [a, a + w) meet a row of the destination rect? Destination slices are a
+ * slice pitch apart and each spans less than one (slice pitch >= rows x row pitch), rows are a
+ * row pitch (>= w) apart: only the slice and row at or just before a, and the ones after them,
+ * can meet it. */
+static bool cv_row_meets_rect(int64_t a, int64_t w, size_t dbase, const cv_rect *d,
+                              const size_t region[3]) {
+    int64_t base0 = cv_rect_row(dbase, d, 0, 0);
+    int64_t sp = (int64_t)d->slice_pitch, rp = (int64_t)d->row_pitch;
+    int64_t zc = a >= base0 ? (a - base0) / sp : 0;
+    bool meets = false;
+    for (int64_t z = zc > 0 ? zc - 1 : 0; z <= zc + 1 && z < (int64_t)region[2] && !meets; z++) {
+        int64_t base = base0 + z * sp;
+        int64_t yc = a >= base ? (a - base) / rp : 0;
+        for (int64_t y = yc > 0 ? yc - 1 : 0; y <= yc + 1 && y < (int64_t)region[1] && !meets;
+             y++) {
+            int64_t b = base + y * rp;
+            meets = b < a + w && a < b + w;
+        }
+    }
+    return meets;
+}
+
+/* Do two rects of one root buffer share a byte? Each source row against the few destination
+ * rows that can meet it. Beyond 2^26 rows (minutes of checking) their spans decide. */
 static bool cv_rects_overlap(size_t sbase, const cv_rect *s, size_t dbase, const cv_rect *d,
                              const size_t region[3]) {
     size_t s0, s1, d0, d1;
@@ -283,24 +307,13 @@ static bool cv_rects_overlap(size_t sbase, const cv_rect *s, size_t dbase, const
     cv_rect_span(d, region, &d0, &d1);
     if (sbase + s1 <= dbase + d0 || dbase + d1 <= sbase + s0)
         return false;
-    if ((double)region[1] * region[2] * region[2] > (double)(1 << 22))
+    if ((double)region[1] * (double)region[2] > (double)((size_t)1 << 26))
         return true;
-    const int64_t w = (int64_t)region[0];
     bool overlap = false;
-    for (size_t z = 0; z < region[2] && !overlap; z++) {
-        for (size_t y = 0; y < region[1] && !overlap; y++) {
-            int64_t a = cv_rect_row(sbase, s, y, z);
-            for (size_t dz = 0; dz < region[2] && !overlap; dz++) {
-                int64_t base = cv_rect_row(dbase, d, 0, dz);
-                int64_t pitch = (int64_t)d->row_pitch;
-                int64_t yc = a >= base ? (a - base) / pitch : 0;
-                for (int64_t yy = yc > 0 ? yc - 1 : 0; yy <= yc + 1 && !overlap; yy++) {
-                    int64_t b = base + yy * pitch;
-                    overlap = yy < (int64_t)region[1] && b < a + w && a < b + w;
-                }
-            }
-        }
-    }
+    for (size_t z = 0; z < region[2] && !overlap; z++)
+        for (size_t y = 0; y < region[1] && !overlap; y++)
+            overlap = cv_row_meets_rect(cv_rect_row(sbase, s, y, z), (int64_t)region[0], dbase, d,
+                                        region);
     return overlap;
 }
 

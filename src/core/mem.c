@@ -158,12 +158,10 @@ cl_mem cv_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *h
         m->device_address = b->address[0];
         b->valid = 1;
     }
-    /* ALLOC_HOST_PTR: the pinned shadow maps return, made now so maps never allocate. */
-    if (*err == CL_SUCCESS && (flags & CL_MEM_ALLOC_HOST_PTR)) {
-        *err = cvcu_host_alloc(size, &b->shadow) == CL_SUCCESS ? CL_SUCCESS
-                                                               : CL_MEM_OBJECT_ALLOCATION_FAILURE;
-        b->shadow_pinned = *err == CL_SUCCESS;
-    }
+    /* ALLOC_HOST_PTR: the pinned shadow maps return, made now so maps never allocate. Where
+     * so much cannot be pinned, the first map makes a shadow (pinned or not) instead. */
+    if (*err == CL_SUCCESS && (flags & CL_MEM_ALLOC_HOST_PTR))
+        b->shadow_pinned = cvcu_host_alloc(size, &b->shadow) == CL_SUCCESS;
     if (*err == CL_SUCCESS && (flags & CL_MEM_USE_HOST_PTR)) {
         m->host_ptr = host_ptr;
         /* Pinned where CUDA allows (maps and copies at DMA speed); staged otherwise. */
@@ -236,25 +234,27 @@ cl_int cv_mem_locate(cl_mem m, cv_command *cmd, bool will_write, cl_ulong *addre
 cl_int cv_mem_map_begin(cl_mem m, size_t offset, size_t size, cl_map_flags flags, void **ptr) {
     cl_mem root = cv_mem_root(m);
     cv_mem_backing *b = root->backing;
-    size_t at = cv_mem_root_offset(m) + offset;
     cv_mapping *map = calloc(1, sizeof *map);
     cl_int err = map ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    char *base = NULL;
     pthread_mutex_lock(&cv_mem_lock);
     if (err == CL_SUCCESS && b && !(root->flags & CL_MEM_USE_HOST_PTR) && !b->shadow) {
         /* Pinned so the map's copies are plain DMA; kept for the next maps. */
         b->shadow_pinned = cvcu_host_alloc(root->size, &b->shadow) == CL_SUCCESS;
         if (!b->shadow_pinned)
             b->shadow = malloc(root->size);
-        /* "CL_MAP_FAILURE if there is a failure to map the requested region into the host
-         * address space." */
-        err = b->shadow ? CL_SUCCESS : CL_MAP_FAILURE;
     }
+    /* CL_MEM_USE_HOST_PTR: "the pointer value returned by clEnqueueMapBuffer ... will be
+     * derived from the host_ptr specified when the buffer object is created" (host values:
+     * their memory is host memory already) */
+    if (err == CL_SUCCESS)
+        base = (root->flags & CL_MEM_USE_HOST_PTR) || !b ? root->host_ptr : b->shadow;
+    /* "CL_MAP_FAILURE if there is a failure to map the requested region into the host address
+     * space." */
+    if (err == CL_SUCCESS && !base)
+        err = CL_MAP_FAILURE;
     if (err == CL_SUCCESS) {
-        /* CL_MEM_USE_HOST_PTR: "the pointer value returned by clEnqueueMapBuffer ... will be
-         * derived from the host_ptr specified when the buffer object is created"
-         * (host values: their memory is host memory already) */
-        char *base = (root->flags & CL_MEM_USE_HOST_PTR) || !b ? root->host_ptr : b->shadow;
-        map->ptr = base + at;
+        map->ptr = base + cv_mem_root_offset(m) + offset;
         map->offset = offset;
         map->size = size;
         map->write = (flags & (CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION)) != 0;
@@ -271,13 +271,13 @@ cl_int cv_mem_map_begin(cl_mem m, size_t offset, size_t size, cl_map_flags flags
 
 /* Unlinks the mapping of ptr (the newest one, when a region is mapped more than once). */
 static cv_mapping *cv_mem_unlink_mapping(cl_mem m, void *ptr) {
-    cv_mapping *found = NULL;
-    for (cv_mapping **p = &m->mappings; *p && !found; p = &(*p)->next) {
-        if ((*p)->ptr == ptr) {
-            found = *p;
-            *p = found->next;
-            m->map_count--;
-        }
+    cv_mapping **p = &m->mappings;
+    while (*p && (*p)->ptr != ptr)
+        p = &(*p)->next;
+    cv_mapping *found = *p;
+    if (found) {
+        *p = found->next;
+        m->map_count--;
     }
     return found;
 }

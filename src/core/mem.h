@@ -28,11 +28,14 @@ struct _cl_mem {
     cv_mem_kind kind;
     cl_mem_flags flags;
     size_t size;
-    void *host_ptr; /* CL_MEM_USE_HOST_PTR's pointer, else NULL */
-    cl_mem parent;  /* sub-buffers: the buffer they view (held) */
-    size_t offset;  /* sub-buffers: bytes into the parent */
-    /* The device address kernels and copies use, for the context's first device. (Buffers of
-     * multi-device contexts add a per-device table here: see core/mem.c.) */
+    /* CL_MEM_USE_HOST_PTR's pointer (sub-buffers: the parent's + offset); host values: the
+     * slot's host address; else NULL */
+    void *host_ptr;
+    cl_mem parent; /* sub-buffers: the buffer they view (held) */
+    size_t offset; /* sub-buffers: bytes into the parent */
+    /* The device address on the context's first device (sub-buffers: the parent's + offset).
+     * Commands on other devices of a multi-device context use cv_mem_locate() instead, which
+     * allocates there and brings the contents over. */
     cl_ulong device_address;
     struct cv_mem_backing *backing;   /* buffers: allocations, shadows; owned by core/mem.c */
     struct cv_host_value *host_value; /* CV_MEM_HOST_VALUE only */

@@ -117,12 +117,13 @@ void *cv_enqueue_map(cl_command_queue q, cl_mem m, bool blocking, cl_map_flags f
         *err = cv_use(&cmd, m, false, &a);
         if (*err == CL_SUCCESS)
             *err = cv_mem_map_begin(m, offset, size, flags, &ptr);
+        bool mapped = *err == CL_SUCCESS;
         cvcu_host_copy c = cv_host_copy(&cmd, blocking);
         if (*err == CL_SUCCESS && copy)
             *err = cvcu_copy_to_host(&c, ptr, a + offset, size);
-        cl_int mapped = *err;
         *err = cv_command_end(&cmd, *err, blocking, w->event);
-        if (*err != CL_SUCCESS && mapped == CL_SUCCESS)
+        /* A map that failed leaves no mapping behind. */
+        if (*err != CL_SUCCESS && mapped)
             cv_mem_map_cancel(m, ptr);
         if (*err != CL_SUCCESS)
             ptr = NULL;

@@ -16,6 +16,7 @@
  * Bounce buffers come back through a free list (host functions may not call CUDA). Small copies
  * (< CVCU_SMALL) of a blocking command go straight to CUDA, which has the lowest latency. */
 #include "cuda/cu_memory.h"
+#include "core/host_copy.h"
 #include "core/log.h"
 #include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
@@ -56,6 +57,8 @@ void cvcu_mem_free(struct cvcu_device *dev, cl_ulong address) {
 cl_int cvcu_host_alloc(size_t size, void **ptr) {
     *ptr = NULL;
     CUresult r = cvcu.cuMemHostAlloc(ptr, size, CU_MEMHOSTALLOC_PORTABLE);
+    if (r != CUDA_SUCCESS)
+        *ptr = NULL;
     return r == CUDA_ERROR_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY
                                          : CVCU_CALL(r, CL_OUT_OF_HOST_MEMORY);
 }
@@ -66,6 +69,9 @@ void cvcu_host_free(void *ptr) {
 }
 
 cl_int cvcu_host_register(void *ptr, size_t size) {
+    /* Small ones are not worth pinning (registration costs more than their copies gain). */
+    if (size < CVCU_SMALL)
+        return CL_INVALID_HOST_PTR;
     /* No error log: refusal is expected (memory registered twice, file mappings) and handled
      * by staging. */
     CUresult r = cvcu.cuMemHostRegister(ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
@@ -80,16 +86,32 @@ void cvcu_host_unregister(void *ptr) {
         CVCU_CALL(cvcu.cuMemHostUnregister(ptr), CL_OUT_OF_RESOURCES);
 }
 
-static bool cvcu_byte_pinned(const void *p) {
-    unsigned int type = 0;
-    /* Pageable memory answers CUDA_ERROR_INVALID_VALUE: not an error here, so no CVCU_CALL. */
-    CUresult r = cvcu.cuPointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                            (CUdeviceptr)(uintptr_t)p);
-    return r == CUDA_SUCCESS && type == CU_MEMORYTYPE_HOST;
+/* The memory type and allocation of the byte at p (0, 0 for memory CUDA does not know). */
+static void cvcu_pointer_info(const void *p, unsigned int *type, unsigned long long *id) {
+    CUpointer_attribute attrs[2] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                    CU_POINTER_ATTRIBUTE_BUFFER_ID};
+    void *data[2] = {type, id};
+    *type = 0;
+    *id = 0;
+    /* Unknown (pageable) memory is not an error for cuPointerGetAttributes: it answers zeros. */
+    if (cvcu.cuPointerGetAttributes(2, attrs, data, (CUdeviceptr)(uintptr_t)p) != CUDA_SUCCESS)
+        *type = 0;
 }
 
 bool cvcu_host_is_pinned(const void *ptr, size_t n) {
-    return n > 0 && cvcu_byte_pinned(ptr) && cvcu_byte_pinned((const char *)ptr + (n - 1));
+    unsigned int t0 = 0, t1 = 0;
+    unsigned long long id0 = 0, id1 = 0;
+    if (n == 0)
+        return false;
+    cvcu_pointer_info(ptr, &t0, &id0);
+    if (t0 != CU_MEMORYTYPE_HOST)
+        return false;
+    if (n == 1)
+        return true;
+    /* Both ends in one pinned allocation: a range over two of them, with pageable memory in
+     * between, must not be DMA'd as a whole. */
+    cvcu_pointer_info((const char *)ptr + (n - 1), &t1, &id1);
+    return t1 == CU_MEMORYTYPE_HOST && id1 == id0;
 }
 
 /* --- the staging pipeline ------------------------------------------------------------------ */
@@ -197,7 +219,7 @@ static cl_int cvcu_staged_to_device(cvcu_staging *p, CUstream s, cl_ulong dst, c
         unsigned c = (unsigned)(i % CVCU_CHUNKS);
         err = cvcu_chunk_wait(p, c);
         if (err == CL_SUCCESS) {
-            memcpy(cvcu_chunk(p, c), src + off, len);
+            cv_host_memcpy(cvcu_chunk(p, c), src + off, len);
             err = CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst + off), cvcu_chunk(p, c), len, s),
                             CL_OUT_OF_RESOURCES);
         }
@@ -232,7 +254,7 @@ static cl_int cvcu_staged_to_host(cvcu_staging *p, CUstream s, char *dst, cl_ulo
         size_t off = i * CVCU_CHUNK;
         err = cvcu_chunk_wait(p, c);
         if (err == CL_SUCCESS)
-            memcpy(dst + off, cvcu_chunk(p, c), cvcu_min(CVCU_CHUNK, n - off));
+            cv_host_memcpy(dst + off, cvcu_chunk(p, c), cvcu_min(CVCU_CHUNK, n - off));
         if (err == CL_SUCCESS && i + CVCU_CHUNKS < chunks)
             err = cvcu_staged_issue_read(p, s, src, n, i + CVCU_CHUNKS);
     }
@@ -246,16 +268,26 @@ typedef struct cvcu_bounce {
     size_t capacity;
     void *copy_to; /* reads: where the host function copies the bytes */
     size_t n;
+    /* rect reads: the host function unpacks the packed rows into `unpack` */
+    bool rect;
+    cvcu_rect_side unpack, packed;
+    size_t region[3];
     struct cvcu_bounce *next;
 } cvcu_bounce;
+
+static cl_int cvcu_copy_rows(const cvcu_host_copy *c, const cvcu_rect_side *dst,
+                             const cvcu_rect_side *src, const size_t region[3]);
 
 static pthread_mutex_t cvcu_bounce_lock = PTHREAD_MUTEX_INITIALIZER;
 static cvcu_bounce *cvcu_bounces_free; /* back from host functions, ready for reuse */
 
 static void CUDA_CB cvcu_bounce_finish(void *arg) {
     cvcu_bounce *b = arg;
-    if (b->copy_to)
-        memcpy(b->copy_to, b->pinned, b->n);
+    /* Host to host only: no CUDA call is allowed here. */
+    if (b->rect)
+        cvcu_copy_rows(NULL, &b->unpack, &b->packed, b->region);
+    else if (b->copy_to)
+        cv_host_memcpy(b->copy_to, b->pinned, b->n);
     pthread_mutex_lock(&cvcu_bounce_lock);
     b->next = cvcu_bounces_free;
     cvcu_bounces_free = b;
@@ -321,8 +353,9 @@ static cl_int cvcu_bounced_to_device(CUstream s, cl_ulong dst, const void *src, 
     cvcu_bounce *b = NULL;
     cl_int err = cvcu_bounce_get(n, &b);
     if (err == CL_SUCCESS) {
-        memcpy(b->pinned, src, n);
+        cv_host_memcpy(b->pinned, src, n);
         b->copy_to = NULL;
+        b->rect = false;
         err =
             CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst), b->pinned, n, s), CL_OUT_OF_RESOURCES);
         cl_int rel = cvcu_bounce_release_after(b, s);
@@ -372,52 +405,48 @@ static cvcu_path cvcu_choose(const cvcu_host_copy *c, const void *host, size_t n
     return c->blocking ? CVCU_DIRECT : CVCU_BOUNCED;
 }
 
-cl_int cvcu_copy_to_device(const cvcu_host_copy *c, cl_ulong dst, const void *src, size_t n) {
+/* Host memory <-> device memory by the path cvcu_choose picks. */
+static cl_int cvcu_copy_host(const cvcu_host_copy *c, bool to_host, void *host, cl_ulong device,
+                             size_t n) {
     cvcu_staging *pool = NULL;
     CUstream s = CVCU_STREAM(c->stream);
     cl_int err = CL_SUCCESS;
     if (n == 0)
         return err;
-    switch (cvcu_choose(c, src, n, &pool)) {
+    switch (cvcu_choose(c, host, n, &pool)) {
     case CVCU_DIRECT:
-        err = CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst), src, n, s), CL_OUT_OF_RESOURCES);
+        err = to_host ? CVCU_CALL(cvcu.cuMemcpyDtoHAsync(host, CVCU_DPTR(device), n, s),
+                                  CL_OUT_OF_RESOURCES)
+                      : CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(device), host, n, s),
+                                  CL_OUT_OF_RESOURCES);
         break;
     case CVCU_STAGED:
-        err = cvcu_staged_to_device(pool, s, dst, src, n);
+        err = to_host ? cvcu_staged_to_host(pool, s, host, device, n)
+                      : cvcu_staged_to_device(pool, s, device, host, n);
         pthread_mutex_unlock(&pool->lock);
         break;
     case CVCU_BOUNCED:
-        err = cvcu_bounced_to_device(s, dst, src, n);
+        err = to_host ? cvcu_bounced_to_host(s, host, device, n)
+                      : cvcu_bounced_to_device(s, device, host, n);
         break;
     }
     return err;
 }
 
+cl_int cvcu_copy_to_device(const cvcu_host_copy *c, cl_ulong dst, const void *src, size_t n) {
+    return cvcu_copy_host(c, false, (void *)(uintptr_t)src, dst, n);
+}
+
 cl_int cvcu_copy_to_host(const cvcu_host_copy *c, void *dst, cl_ulong src, size_t n) {
-    cvcu_staging *pool = NULL;
-    CUstream s = CVCU_STREAM(c->stream);
-    cl_int err = CL_SUCCESS;
-    if (n == 0)
-        return err;
-    switch (cvcu_choose(c, dst, n, &pool)) {
-    case CVCU_DIRECT:
-        err = CVCU_CALL(cvcu.cuMemcpyDtoHAsync(dst, CVCU_DPTR(src), n, s), CL_OUT_OF_RESOURCES);
-        break;
-    case CVCU_STAGED:
-        err = cvcu_staged_to_host(pool, s, dst, src, n);
-        pthread_mutex_unlock(&pool->lock);
-        break;
-    case CVCU_BOUNCED:
-        err = cvcu_bounced_to_host(s, dst, src, n);
-        break;
-    }
-    return err;
+    return cvcu_copy_host(c, true, dst, src, n);
 }
 
 cl_int cvcu_copy_device(cvcu_stream *s, cl_ulong dst, cl_ulong src, size_t n) {
     cl_int err = CL_SUCCESS;
     if (n > 0)
-        err = CVCU_CALL(cvcu.cuMemcpyDtoDAsync(CVCU_DPTR(dst), CVCU_DPTR(src), n, CVCU_STREAM(s)),
+        /* cuMemcpyAsync: unified addressing tells device memory, mapped host memory (host
+         * values) and other devices' memory (migration) apart. */
+        err = CVCU_CALL(cvcu.cuMemcpyAsync(CVCU_DPTR(dst), CVCU_DPTR(src), n, CVCU_STREAM(s)),
                         CL_OUT_OF_RESOURCES);
     return err;
 }
@@ -470,8 +499,9 @@ static cl_int cvcu_copy_rows(const cvcu_host_copy *c, const cvcu_rect_side *dst,
     return err;
 }
 
-cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const cvcu_rect_side *src,
-                      const size_t region[3]) {
+/* One cuMemcpy3DAsync; row by row where CUDA refuses the pitches. */
+static cl_int cvcu_rect_direct(const cvcu_host_copy *c, const cvcu_rect_side *dst,
+                               const cvcu_rect_side *src, const size_t region[3]) {
     CUDA_MEMCPY3D m;
     memset(&m, 0, sizeof m);
     cvcu_rect_fill(&m, dst, true);
@@ -479,13 +509,41 @@ cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const 
     m.WidthInBytes = region[0];
     m.Height = region[1];
     m.Depth = region[2];
-    /* A pageable host side of a non-blocking command goes row by row through the paths above,
-     * which never wait on the stream; cuMemcpy3DAsync may. */
-    bool pageable = (dst->host && !c->blocking && !cvcu_host_is_pinned(dst->host, 1)) ||
-                    (src->host && !c->blocking && !cvcu_host_is_pinned(src->host, 1));
-    CUresult r =
-        pageable ? CUDA_ERROR_NOT_SUPPORTED : cvcu.cuMemcpy3DAsync(&m, CVCU_STREAM(c->stream));
+    CUresult r = cvcu.cuMemcpy3DAsync(&m, CVCU_STREAM(c->stream));
     return r == CUDA_SUCCESS ? CL_SUCCESS : cvcu_copy_rows(c, dst, src, region);
+}
+
+/* A non-blocking rect with pageable host memory, through a pinned bounce buffer holding the
+ * rows packed: a write packs them now; a read unpacks them in a host function on the stream.
+ * Neither waits for the stream (cuMemcpy3DAsync on pageable memory may). */
+static cl_int cvcu_rect_bounced(const cvcu_host_copy *c, const cvcu_rect_side *dst,
+                                const cvcu_rect_side *src, const size_t region[3]) {
+    cvcu_bounce *b = NULL;
+    cl_int err = cvcu_bounce_get(region[0] * region[1] * region[2], &b);
+    if (err != CL_SUCCESS)
+        return err;
+    cvcu_rect_side packed = {0, b->pinned, {0, 0, 0}, region[0], region[0] * region[1]};
+    b->copy_to = NULL;
+    b->rect = false;
+    if (src->host) {
+        cvcu_copy_rows(NULL, &packed, src, region);
+        err = cvcu_rect_direct(c, dst, &packed, region);
+    } else {
+        err = cvcu_rect_direct(c, &packed, src, region);
+        b->rect = err == CL_SUCCESS;
+        b->unpack = *dst;
+        b->packed = packed;
+        memcpy(b->region, region, sizeof b->region);
+    }
+    cl_int rel = cvcu_bounce_release_after(b, CVCU_STREAM(c->stream));
+    return err == CL_SUCCESS ? rel : err;
+}
+
+cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const cvcu_rect_side *src,
+                      const size_t region[3]) {
+    const cvcu_rect_side *host = dst->host ? dst : src->host ? src : NULL;
+    bool bounce = host && !c->blocking && !cvcu_host_is_pinned(host->host, 1);
+    return bounce ? cvcu_rect_bounced(c, dst, src, region) : cvcu_rect_direct(c, dst, src, region);
 }
 
 /* --- fills ---------------------------------------------------------------------------------- */

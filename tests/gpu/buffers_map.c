@@ -11,6 +11,11 @@ static cl_command_queue q;
 
 enum { N = 3 * 1024 * 1024 + 256 };
 
+/* Page-aligned memory (aligned_alloc wants a size that is a multiple of the alignment). */
+static unsigned char *page_alloc(size_t n) {
+    return aligned_alloc(4096, (n + 4095) / 4096 * 4096);
+}
+
 static unsigned char val(size_t i, unsigned seed) {
     return (unsigned char)((i * 31 + seed * 7) ^ (i >> 9));
 }
@@ -19,7 +24,7 @@ static void test_kind(cl_mem_flags flags, size_t shift, const char *name) {
     cl_int err = 0;
     unsigned char *store = NULL, *host = NULL;
     if (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) {
-        store = aligned_alloc(4096, N + 4096);
+        store = page_alloc(N + 4096);
         host = store + shift;
         for (size_t i = 0; i < N; i++)
             host[i] = val(i, 1);
@@ -169,7 +174,7 @@ int main(void) {
     /* two USE_HOST_PTR buffers on the same memory: the second cannot be registered again and
      * must work staged */
     {
-        unsigned char *mem = aligned_alloc(4096, N);
+        unsigned char *mem = page_alloc(N);
         memset(mem, 0x42, N);
         cl_mem a = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, N, mem, &err);
         CHECK_ERR(CL_SUCCESS, err);

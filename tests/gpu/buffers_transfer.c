@@ -5,6 +5,7 @@
 #include "test_util.h"
 
 #include <stdbool.h>
+#include <pthread.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -141,6 +142,103 @@ static void test_large(void) {
     clReleaseMemObject(b);
     free(src);
     free(dst);
+}
+
+/* Non-blocking commands behind a user event must return at once (the application sets the
+ * event only after they returned) and deliver once it is set. */
+static void test_gated(void) {
+    cl_int err = 0;
+    cl_event ue = clCreateUserEvent(ctx, &err);
+    if (err != CL_SUCCESS) {
+        fprintf(stderr, "user events not available (%d): gated transfers not tested\n", err);
+        return;
+    }
+    size_t n = (size_t)32 << 20;
+    unsigned char *src = malloc(n), *dst = malloc(n);
+    fill_host(src, n, 31);
+    memset(dst, 0, n);
+    cl_mem m = clCreateBuffer(ctx, 0, n, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    int small = 77, small_back = 0;
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, m, CL_FALSE, 0, n, src, 1, &ue, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, m, CL_FALSE, 8, 4, &small, 0, NULL, NULL));
+    small = 0;
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, m, CL_FALSE, 0, n, dst, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, m, CL_FALSE, 8, 4, &small_back, 0, NULL, NULL));
+    size_t o[3] = {0, 0, 0}, reg[3] = {16, 4, 1};
+    unsigned char rect[64] = {0};
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueReadBufferRect(q, m, CL_FALSE, o, o, reg, 32, 0, 0, 0, rect, 0, NULL, NULL));
+    unsigned char *p =
+        clEnqueueMapBuffer(q, m, CL_FALSE, CL_MAP_READ, 0, 4096, 0, NULL, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    /* nothing may have run yet */
+    CHECK(dst[0] == 0 && dst[n - 1] == 0);
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(ue, CL_COMPLETE));
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+    memcpy(src + 8, &(int){77}, 4);
+    CHECK_SAME(dst, src, n, "gated read");
+    CHECK(small_back == 77);
+    CHECK(p && memcmp(p, src, 4096) == 0);
+    CHECK(memcmp(rect, src, 16) == 0 && memcmp(rect + 48, src + 96, 16) == 0);
+    if (p)
+        clEnqueueUnmapMemObject(q, m, p, 0, NULL, NULL);
+    clFinish(q);
+    clReleaseEvent(ue);
+    clReleaseMemObject(m);
+    free(src);
+    free(dst);
+}
+
+/* Several threads, each with its own queue, moving pageable data at the same time: the
+ * staging pools are shared per device, so some transfers take the other paths. */
+typedef struct worker {
+    cl_device_id dev;
+    unsigned seed;
+    int failures;
+} worker;
+
+static void *worker_main(void *arg) {
+    worker *wk = arg;
+    cl_int err = 0;
+    size_t n = ((size_t)40 << 20) + 4097;
+    cl_command_queue wq = clCreateCommandQueueWithProperties(ctx, wk->dev, NULL, &err);
+    cl_mem m = clCreateBuffer(ctx, 0, n, NULL, &err);
+    unsigned char *src = malloc(n), *dst = malloc(n);
+    if (!wq || !m || !src || !dst) {
+        wk->failures++;
+        return NULL;
+    }
+    for (int round = 0; round < 3; round++) {
+        fill_host(src, n, wk->seed * 10 + (unsigned)round);
+        memset(dst, 0, n);
+        bool blocking = round != 1;
+        if (clEnqueueWriteBuffer(wq, m, blocking, 0, n, src, 0, NULL, NULL) != CL_SUCCESS ||
+            clEnqueueReadBuffer(wq, m, blocking, 0, n, dst, 0, NULL, NULL) != CL_SUCCESS ||
+            clFinish(wq) != CL_SUCCESS || memcmp(src, dst, n) != 0)
+            wk->failures++;
+    }
+    clReleaseMemObject(m);
+    clReleaseCommandQueue(wq);
+    free(src);
+    free(dst);
+    return NULL;
+}
+
+static void test_threads(cl_device_id dev) {
+    enum { T = 4 };
+    pthread_t t[T];
+    worker w[T];
+    for (int i = 0; i < T; i++) {
+        w[i] = (worker){dev, (unsigned)i + 100, 0};
+        CHECK(pthread_create(&t[i], NULL, worker_main, &w[i]) == 0);
+    }
+    for (int i = 0; i < T; i++) {
+        pthread_join(t[i], NULL);
+        if (w[i].failures)
+            fprintf(stderr, "thread %d: %d failed rounds\n", i, w[i].failures);
+        CHECK(w[i].failures == 0);
+    }
 }
 
 static void test_pinned(void) {
@@ -357,10 +455,12 @@ int main(void) {
     REQUIRE(err == CL_SUCCESS);
     test_pageable();
     test_large();
+    test_gated();
     test_pinned();
     test_copies();
     test_rects();
     test_fills();
+    test_threads(dev);
     clReleaseCommandQueue(q);
     clReleaseContext(ctx);
     return cv_test_report("buffers_transfer");
