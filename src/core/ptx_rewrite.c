@@ -157,7 +157,13 @@ static void cv_rewrite_shared_loads(const char *s, const cv_ptx_kernel *k, cv_ed
         while (semi < end && s[semi] != ';' && s[semi] != '\n')
             semi++;
         if (prm && semi < end && s[semi] == ';') {
+            /* The register's width is the load's (ld.param.u32 of a 64-bit parameter reads its
+             * low half): the type suffix's last digits. */
             int bits = prm->size == 4 ? 32 : 64;
+            if (w - p >= 2 && s[w - 2] == '3' && s[w - 1] == '2')
+                bits = 32;
+            else if (w - p >= 2 && s[w - 2] == '6' && s[w - 1] == '4')
+                bits = 64;
             int rl = (int)(re - r);
             size_t sz = 160 + 2 * (size_t)rl;
             char *text = malloc(sz);

@@ -183,13 +183,17 @@ static void test_synthetic(void) {
         ".visible .entry k0()\n{\n\tret;\n}\n"
         ".visible .entry k1(\n\t.param .u32 .ptr .shared .align 8 k1_p0\n)\n.maxntid 32, 2, 1\n"
         "{\n\t.reg .b32 %r<3>;\n\tld.param.u32 %r1, [k1_p0];\n\tst.shared.u32 [%r1], 7;\n"
+        "\tret;\n}\n"
+        /* a 64-bit __local pointer read as its low 32 bits */
+        ".visible .entry k2(\n\t.param .u64 .ptr .shared .align 4 k2_p0\n)\n"
+        "{\n\t.reg .b32 %r<3>;\n\tld.param.u32 %r1, [k2_p0];\n\tst.shared.u32 [%r1], 7;\n"
         "\tret;\n}\n";
     cv_ptx_module m;
     char msg[128];
     CHECK_ERR(CL_SUCCESS, cv_ptx_parse(no_params, strlen(no_params), &m, msg, sizeof msg));
     CHECK(m.launch_info);
     CHECK(m.global_bytes == 48);
-    CHECK(m.num_kernels == 2);
+    CHECK(m.num_kernels == 3);
     const cv_ptx_kernel *k = cv_ptx_find(&m, "k1");
     REQUIRE(k != NULL);
     CHECK(k->max_threads == 64);
@@ -198,7 +202,7 @@ static void test_synthetic(void) {
     char *out = cv_ptx_rewrite(no_params, strlen(no_params), &m, &out_len);
     REQUIRE(out != NULL);
     CHECK(count(out, ".extern .shared .align 8 .b8 __cv_launch_info") == 0);
-    CHECK(count(out, "add.u32 %r1, %r1, %cvsm;") == 1);
+    CHECK(count(out, "add.u32 %r1, %r1, %cvsm;") == 2);
     CHECK(assembles(out, "synthetic"));
     free(out);
     cv_ptx_free(&m);
