@@ -219,8 +219,10 @@ cl_int cv_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *va
         uint64_t v = 0;
         if (value)
             memcpy(&v, value, sizeof v);
-        /* A NULL arg_value is a NULL buffer; a live cl_mem is a buffer; anything else a value. */
-        kind = (!value || cv_probe_mem(v)) ? CV_ARG_MEM : CV_ARG_VALUE;
+        /* A NULL arg_value is a NULL buffer; a live cl_mem is a buffer; anything else a value.
+         * The handle this argument had before is a handle like any other (no probe needed). */
+        bool same = a->mem && (uint64_t)(uintptr_t)a->mem == v && cv_is_mem(a->mem);
+        kind = (!value || same || cv_probe_mem(v)) ? CV_ARG_MEM : CV_ARG_VALUE;
     }
     switch (kind) {
     case CV_ARG_LOCAL:
