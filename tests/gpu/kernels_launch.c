@@ -188,6 +188,36 @@ static void test_local_args(cl_program p) {
     clReleaseProgram(plain);
 }
 
+/* PTX in the form NVIDIA's OpenCL saves: 32-bit __local pointers, texmode_independent. */
+static void test_nv_opencl(void) {
+    enum { N = 4096 };
+    cl_program p = build_ptx("nv_opencl.ptx", "-cl-mad-enable -cl-std=CL1.2");
+    cl_kernel k = kernel(p, "scale");
+    cl_mem in = buffer(N * sizeof(float)), out = buffer(N * sizeof(float));
+    float h[N];
+    for (int i = 0; i < N; i++)
+        h[i] = (float)i;
+    fill(in, h, sizeof h);
+    cl_float factor = 2.5f;
+    arg_mem(k, 0, out);
+    arg_mem(k, 1, in);
+    ARG(k, 2, factor);
+    size_t local = 128, global = N;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 3, local * sizeof(float), NULL));
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    float r[N];
+    read_back(out, r, sizeof r);
+    int bad = 0;
+    for (int i = 0; i < N; i++)
+        bad += r[i] != (float)i * 2.5f;
+    CHECK(bad == 0);
+    clReleaseKernel(k);
+    clReleaseMemObject(in);
+    clReleaseMemObject(out);
+    clReleaseProgram(p);
+}
+
 static void check_ranks(cl_kernel k, size_t groups, size_t local, cl_uint cluster,
                         const char *what) {
     cl_mem out = buffer(groups * sizeof(cl_uint));
@@ -278,6 +308,7 @@ int main(void) {
     test_arg_info(p);
     test_local_args(p);
     clReleaseProgram(p);
+    test_nv_opencl();
     test_clusters();
     teardown();
     return cv_test_report("kernels_launch");

@@ -173,6 +173,28 @@ static void test_local_plain(void) {
     free(text);
 }
 
+/* PTX as NVIDIA's OpenCL driver saves it: texmode_independent, 32-bit __local pointers. */
+static void test_nv_opencl(void) {
+    size_t len;
+    char *text = read_file("nv_opencl.ptx", &len);
+    cv_ptx_module m;
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(text, len, &m, NULL, 0));
+    CHECK(m.target_sm == 90 && !m.target_specific && !m.launch_info);
+    const cv_ptx_kernel *k = cv_ptx_find(&m, "scale");
+    REQUIRE(k != NULL && k->num_params == 4);
+    CHECK(k->params[0].space == CV_PTX_PTR_GLOBAL && k->params[0].size == 8);
+    CHECK(k->params[2].space == CV_PTX_NOT_PTR && k->params[2].size == 4);
+    CHECK(k->params[3].space == CV_PTX_PTR_SHARED && k->params[3].size == 4);
+    size_t out_len;
+    char *out = cv_ptx_rewrite(text, len, &m, &out_len);
+    REQUIRE(out != NULL);
+    CHECK(count(out, "add.u32 %r1, %r1, %cvsm;") == 1);
+    CHECK(assembles(out, "nv_opencl"));
+    free(out);
+    cv_ptx_free(&m);
+    free(text);
+}
+
 /* Small modules written here: edge cases of the grammar. */
 static void test_synthetic(void) {
     static const char no_params[] =
@@ -237,6 +259,7 @@ int main(void) {
     test_nvcc();
     test_launch_info();
     test_local_plain();
+    test_nv_opencl();
     test_synthetic();
     return cv_test_report("ptx_rewrite");
 }
