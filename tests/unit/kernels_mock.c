@@ -192,7 +192,11 @@ static void test_plain_launches(cl_program p) {
         int a;
         double b;
         char c;
-    } pa = {7, 2.5, 9};
+    } pa;
+    memset(&pa, 0, sizeof pa); /* the padding is compared too */
+    pa.a = 7;
+    pa.b = 2.5;
+    pa.c = 9;
     cl_char c = -3;
     cl_short s = 1234;
     cl_long lv = -5;
