@@ -157,8 +157,11 @@ static cl_int cv_kernel_smem(cv_program_function *f, cl_device_id dev, size_t sm
         err = cvcu_device_bind(dev->cu);
         if (err == CL_SUCCESS)
             err = cvcu_function_set_max_dynamic_smem(f->func, (int)smem);
+        /* The driver refuses what the function cannot have: not enough resources. */
         if (err == CL_SUCCESS)
             atomic_store(&f->smem_optin, (int)smem);
+        else
+            err = CL_OUT_OF_RESOURCES;
     }
     return err;
 }
