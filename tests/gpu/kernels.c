@@ -441,6 +441,43 @@ static void test_extra_shared_memory(cl_program p) {
     clReleaseMemObject(out);
 }
 
+/* CUDA images (cubin, fatbin): the kernels come from the driver's function list. */
+static void test_cuda_images(void) {
+    static const char *const files[] = {"basic.cubin", "basic.fatbin"};
+    for (int i = 0; i < 2; i++) {
+        cl_program p = build_ptx(files[i], NULL);
+        cl_program_binary_type bt = 0;
+        CHECK_ERR(CL_SUCCESS,
+                  clGetProgramBuildInfo(p, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL));
+        CHECK(bt == CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+        size_t n = 0;
+        CHECK_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof n, &n, NULL));
+        CHECK(n == 12);
+        cl_kernel k = kernel(p, "add_one");
+        cl_uint nargs = 0;
+        CHECK_ERR(CL_SUCCESS, clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL));
+        CHECK(nargs == 2);
+        enum { N = 1024 };
+        float h[N];
+        for (int j = 0; j < N; j++)
+            h[j] = (float)j;
+        cl_mem m = buffer(sizeof h);
+        fill(m, h, sizeof h);
+        cl_uint count = N;
+        arg_mem(k, 0, m);
+        ARG(k, 1, count);
+        CHECK_ERR(CL_INVALID_ARG_SIZE, clSetKernelArg(k, 1, 8, &m));
+        size_t global = N;
+        CHECK_ERR(CL_SUCCESS,
+                  clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+        read_back(m, h, sizeof h);
+        CHECK(h[0] == 1.0f && h[N - 1] == (float)N);
+        clReleaseKernel(k);
+        clReleaseMemObject(m);
+        clReleaseProgram(p);
+    }
+}
+
 int main(void) {
     setup();
     test_binaries();
@@ -455,6 +492,7 @@ int main(void) {
     test_extra_shared_memory(p);
     CHECK_ERR(CL_SUCCESS, clReleaseProgram(p));
     test_release_in_flight();
+    test_cuda_images();
     teardown();
     return cv_test_report("kernels");
 }

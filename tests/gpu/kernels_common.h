@@ -49,7 +49,8 @@ static inline unsigned char *read_ptx(const char *name, size_t *len) {
     return buf;
 }
 
-/* A built program from a test PTX file; prints the build log when the build fails. */
+/* A built program from a test kernel file (PTX, cubin or fatbin); prints the build log when the
+ * build fails. */
 static inline cl_program build_ptx(const char *name, const char *options) {
     size_t len;
     unsigned char *ptx = read_ptx(name, &len);
