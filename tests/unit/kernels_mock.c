@@ -118,6 +118,45 @@ static void test_build(void) {
     CHECK(bs == CL_BUILD_ERROR);
     clReleaseProgram(p);
 
+    /* binaries culvert takes: CUDA images (executables) and LLVM bitcode (compiled objects);
+     * anything else is CL_INVALID_BINARY with its binary_status */
+    static const char *const images[] = {"basic.cubin", "basic.fatbin"};
+    for (int i = 0; i < 2; i++) {
+        unsigned char *img = read_ptx(images[i], &len);
+        const unsigned char *ib[1] = {img};
+        cl_int st = -1;
+        p = clCreateProgramWithBinary(ctx, 1, &dev, &len, ib, &st, &err);
+        CHECK_ERR(CL_SUCCESS, err);
+        CHECK_ERR(CL_SUCCESS, st);
+        cl_program_binary_type bt = 0;
+        CHECK_ERR(CL_SUCCESS,
+                  clGetProgramBuildInfo(p, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL));
+        CHECK(bt == CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+        size_t size = 0;
+        CHECK_ERR(CL_SUCCESS,
+                  clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+        CHECK(size == len);
+        clReleaseProgram(p);
+        free(img);
+    }
+    static const unsigned char bitcode[] = {'B', 'C', 0xc0, 0xde, 0x35, 0x14, 0, 0};
+    static const unsigned char junk[] = {0x12, 0x34, 0x56, 0x78, 0x9a};
+    const unsigned char *two[2] = {bitcode, junk};
+    size_t lens[2] = {sizeof bitcode, sizeof junk};
+    cl_int st2[2] = {-1, -1};
+    cl_device_id devs[2] = {dev, dev};
+    CHECK(clCreateProgramWithBinary(ctx, 2, devs, lens, two, st2, &err) == NULL);
+    CHECK_ERR(CL_INVALID_BINARY, err);
+    CHECK_ERR(CL_SUCCESS, st2[0]);
+    CHECK_ERR(CL_INVALID_BINARY, st2[1]);
+    p = clCreateProgramWithBinary(ctx, 1, &dev, lens, two, st2, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    cl_program_binary_type obj = 0;
+    CHECK_ERR(CL_SUCCESS,
+              clGetProgramBuildInfo(p, dev, CL_PROGRAM_BINARY_TYPE, sizeof obj, &obj, NULL));
+    CHECK(obj == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    clReleaseProgram(p);
+
     /* a source program: the stub compiler (or the real one, once merged) answers */
     const char *src = "kernel void k(global int *p) { p[0] = 1; }";
     p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
