@@ -164,12 +164,19 @@ CVMOCK_EXPORT CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsi
         free(m);
         return CUDA_ERROR_INVALID_PTX;
     }
-    /* The rewritten PTX must declare what its prologue and __local loads use. */
+    /* CUDA's loader has been seen to refuse OpenCL-style `.ptr` parameter annotations (and
+     * nvcc never writes them): culvert must have dropped them. */
     for (unsigned i = 0; i < m->ptx.num_kernels; i++)
-        if (m->ptx.kernels[i].has_shared_ptr && !strstr(text, "__cv_dynamic_smem[]")) {
-            fprintf(stderr, "mock: __local pointers without __cv_dynamic_smem\n");
-            return CUDA_ERROR_INVALID_PTX;
-        }
+        for (unsigned j = 0; j < m->ptx.kernels[i].num_params; j++)
+            if (m->ptx.kernels[i].params[j].space != CV_PTX_NOT_PTR) {
+                fprintf(stderr, "mock: a .ptr parameter annotation reached the loader\n");
+                return CUDA_ERROR_INVALID_IMAGE;
+            }
+    /* The rewritten PTX must declare what its __local loads use. */
+    if (strstr(text, "%cvsm") && !strstr(text, "__cv_dynamic_smem[]")) {
+        fprintf(stderr, "mock: __local pointers without __cv_dynamic_smem\n");
+        return CUDA_ERROR_INVALID_PTX;
+    }
     for (unsigned i = 0; i < n; i++)
         if (keys[i] == CU_JIT_INFO_LOG_BUFFER &&
             mock_option(n, keys, values, CU_JIT_LOG_VERBOSE) == 1)

@@ -180,6 +180,7 @@ static void test_nv_opencl(void) {
     cv_ptx_module m;
     CHECK_ERR(CL_SUCCESS, cv_ptx_parse(text, len, &m, NULL, 0));
     CHECK(m.target_sm == 90 && !m.target_specific && !m.launch_info);
+    CHECK(m.opencl_abi && m.has_envreg && m.envreg_unknown == -1);
     const cv_ptx_kernel *k = cv_ptx_find(&m, "scale");
     REQUIRE(k != NULL && k->num_params == 4);
     CHECK(k->params[0].space == CV_PTX_PTR_GLOBAL && k->params[0].size == 8);
@@ -189,6 +190,14 @@ static void test_nv_opencl(void) {
     char *out = cv_ptx_rewrite(text, len, &m, &out_len);
     REQUIRE(out != NULL);
     CHECK(count(out, "add.u32 %r1, %r1, %cvsm;") == 1);
+    /* the launch environment: offsets are 0, group counts are %nctaid */
+    CHECK(count(out, ", %envreg3;") == 0 && count(out, ", %envreg6;") == 0);
+    CHECK(count(out, "mov.b32 \t%r8, 0;") == 1);
+    CHECK(count(out, "mov.u32 \t%r10, %nctaid.x;") == 1);
+    /* the parameters lose their .ptr annotations, nothing else */
+    CHECK(count(out, ".ptr .global") == 0 && count(out, ".ptr .shared") == 0);
+    CHECK(count(out, ".param .u64  scale_param_0,") == 1);
+    CHECK(count(out, ".param .u32  scale_param_3") == 1);
     CHECK(assembles(out, "nv_opencl"));
     free(out);
     cv_ptx_free(&m);
@@ -240,6 +249,15 @@ static void test_synthetic(void) {
     CHECK(!cv_ptx_is_text(garbage, sizeof garbage - 1));
     static const unsigned char nul_inside[] = ".version 7.0\n\0.target sm_52\n";
     CHECK(!cv_ptx_is_text(nul_inside, sizeof nul_inside - 1));
+
+    /* an %envreg culvert cannot provide, in NVIDIA OpenCL's PTX; CUDA's own (cooperative groups
+     * read %envreg1/2) are left alone elsewhere */
+    static const char envreg[] = ".version 8.0\n.target sm_90, texmode_independent\n"
+                                 ".entry e()\n{\n\t.reg .b32 %r<2>;\n\tmov.b32 %r1, %envreg12;\n"
+                                 "\tret;\n}\n";
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(envreg, strlen(envreg), &m, NULL, 0));
+    CHECK(m.opencl_abi && m.envreg_unknown == 12);
+    cv_ptx_free(&m);
 
     static const char *const bad[] = {
         "hello",
