@@ -1,5 +1,6 @@
 /* clGetDeviceInfo: every OpenCL 3.0 query, answered from the properties the backend read.
  * Plain values come from tables; the few computed answers from the switch below. */
+#include "compiler/compiler.h"
 #include "core/extensions.h"
 #include "core/nv_ext.h"
 #include "core/platform.h"
@@ -117,9 +118,6 @@ static const struct {
     {CL_DEVICE_PROFILING_TIMER_RESOLUTION, CV_SIZE, 500},
     {CL_DEVICE_ENDIAN_LITTLE, CV_BOOL, CL_TRUE},
     {CL_DEVICE_AVAILABLE, CV_BOOL, CL_TRUE},
-    /* The OpenCL C compiler arrives with its own issue; until then programs come from PTX. */
-    {CL_DEVICE_COMPILER_AVAILABLE, CV_BOOL, CL_FALSE},
-    {CL_DEVICE_LINKER_AVAILABLE, CV_BOOL, CL_FALSE},
     {CL_DEVICE_EXECUTION_CAPABILITIES, CV_ULONG, CL_EXEC_KERNEL},
     {CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, CV_ULONG, CL_QUEUE_PROFILING_ENABLE},
     {CL_DEVICE_PRINTF_BUFFER_SIZE, CV_SIZE, 1024 * 1024},
@@ -201,6 +199,11 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
     }
     case CL_DEVICE_NAME:
         err = cv_info_str(out, p->name);
+        break;
+    case CL_DEVICE_COMPILER_AVAILABLE:
+    case CL_DEVICE_LINKER_AVAILABLE:
+        /* Whether the OpenCL C compiler (src/compiler) found its tools. */
+        err = cv_info_bool(out, cvc_available() ? CL_TRUE : CL_FALSE);
         break;
     case CL_DEVICE_VERSION:
         snprintf(buf, sizeof buf, "OpenCL 3.0 culvert %s (CUDA %d.%d)", CV_VERSION_STRING,
