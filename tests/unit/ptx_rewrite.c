@@ -34,7 +34,7 @@ static bool assembles(const char *text, const char *tag) {
         return false;
     fputs(text, f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 '%s' -o /dev/null", CV_TEST_PTXAS, path);
+    snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 '%s' -o /dev/null", CV_PTXAS, path);
     int rc = system(cmd);
     if (rc != 0)
         fprintf(stderr, "ptxas failed on %s (kept for reading)\n", path);
