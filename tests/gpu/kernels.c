@@ -185,6 +185,26 @@ static void test_kernel_info(cl_program p) {
     CHECK(wg == 64); /* __launch_bounds__(64) */
     clReleaseKernel(b);
 
+    /* sub-groups are warps, answered only where the device claims sub-groups */
+    cl_uint max_sg = 0;
+    CHECK_ERR(CL_SUCCESS,
+              clGetDeviceInfo(dev, CL_DEVICE_MAX_NUM_SUB_GROUPS, sizeof max_sg, &max_sg, NULL));
+    size_t lsz[1] = {100}, sg = 0;
+    cl_int e = clGetKernelSubGroupInfo(k, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, sizeof lsz,
+                                       lsz, sizeof sg, &sg, NULL);
+    if (max_sg == 0) {
+        CHECK_ERR(CL_INVALID_OPERATION, e);
+    } else {
+        CHECK_ERR(CL_SUCCESS, e);
+        CHECK(sg == 4);
+        CHECK_ERR(CL_SUCCESS,
+                  clGetKernelSubGroupInfo(k, dev, CL_KERNEL_MAX_SUB_GROUP_SIZE_FOR_NDRANGE,
+                                          sizeof lsz, lsz, sizeof sg, &sg, NULL));
+        CHECK(sg == 32);
+        CHECK_ERR(CL_INVALID_VALUE,
+                  clGetKernelSubGroupInfo(k, dev, CL_KERNEL_SUB_GROUP_COUNT_FOR_NDRANGE, 0, NULL,
+                                          sizeof sg, &sg, NULL));
+    }
     /* SVM is not claimed */
     void *ptrs[1] = {NULL};
     CHECK_ERR(CL_INVALID_OPERATION,
