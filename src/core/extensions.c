@@ -16,6 +16,9 @@ static const cv_extension cv_extension_table[] = {
     {"cl_khr_priority_hints", CL_MAKE_VERSION(1, 0, 0), false, NULL},
     {"cl_khr_throttle_hints", CL_MAKE_VERSION(1, 0, 0), false, NULL},
     {"cl_culvert_cuda_interop", CL_CULVERT_CUDA_INTEROP_EXTENSION_VERSION, false, NULL},
+    /* clSetKernelExecInfo launch attributes; an attribute the device lacks (clusters before
+     * sm_90, cooperative launch) answers CL_INVALID_OPERATION. */
+    {"cl_culvert_launch_attributes", CL_CULVERT_LAUNCH_ATTRIBUTES_EXTENSION_VERSION, false, NULL},
     /* Listed once the feature lands; the predicate keeps devices without it honest. */
     {"cl_culvert_host_value", CL_CULVERT_HOST_VALUE_EXTENSION_VERSION, false,
      cv_has_stream_mem_ops64},

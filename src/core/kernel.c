@@ -1,6 +1,7 @@
 /* cl_kernel objects: creation from a built program, arguments, clones, info queries. */
 #include "core/kernel.h"
 #include "core/mem.h"
+#include "cuda/cu_device.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -219,8 +220,10 @@ cl_int cv_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *va
         uint64_t v = 0;
         if (value)
             memcpy(&v, value, sizeof v);
-        /* A NULL arg_value is a NULL buffer; a live cl_mem is a buffer; anything else a value. */
-        kind = (!value || cv_probe_mem(v)) ? CV_ARG_MEM : CV_ARG_VALUE;
+        /* A NULL arg_value is a NULL buffer; a live cl_mem is a buffer; anything else a value.
+         * The handle this argument had before is a handle like any other (no probe needed). */
+        bool same = a->mem && (uint64_t)(uintptr_t)a->mem == v && cv_is_mem(a->mem);
+        kind = (!value || same || cv_probe_mem(v)) ? CV_ARG_MEM : CV_ARG_VALUE;
     }
     switch (kind) {
     case CV_ARG_LOCAL:
@@ -484,8 +487,11 @@ cl_int cv_kernel_exec_info(cl_kernel k, cl_kernel_exec_info param, size_t size, 
             err = CL_INVALID_VALUE;
         for (cl_uint i = 0; err == CL_SUCCESS && !none && blocks > 8 && i < k->program->num_devices;
              i++)
-            if (k->fns[i])
-                err = cvcu_function_allow_large_clusters(k->fns[i]->func);
+            if (k->fns[i]) {
+                err = cvcu_device_bind(k->program->devs[i].device->cu);
+                if (err == CL_SUCCESS)
+                    err = cvcu_function_allow_large_clusters(k->fns[i]->func);
+            }
         if (err == CL_SUCCESS)
             for (int i = 0; i < 3; i++)
                 k->cluster[i] = none ? 0 : (uint32_t)d[i];

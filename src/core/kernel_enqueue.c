@@ -4,6 +4,7 @@
 #include "core/command.h"
 #include "core/kernel.h"
 #include "core/mem.h"
+#include "cuda/cu_device.h"
 #include "cuda/cu_launch.h"
 
 #include <string.h>
@@ -21,15 +22,18 @@ static size_t cv_divisor_at_most(size_t g, size_t cap) {
 
 /* A work-group size for a NULL local_work_size: the occupancy calculator's block size for the
  * function (cached per dynamic shared memory size), spread over the dimensions. */
-static cl_int cv_default_local(cv_program_function *f, const cv_device_props *props, bool any_size,
-                               size_t smem, cl_uint dim, const size_t *global, size_t *local) {
+static cl_int cv_default_local(cl_device_id dev, cv_program_function *f, bool any_size, size_t smem,
+                               cl_uint dim, const size_t *global, size_t *local) {
+    const cv_device_props *props = &dev->props;
     uint64_t cached = atomic_load_explicit(&f->default_block, memory_order_relaxed);
     int block = 0;
     cl_int err = CL_SUCCESS;
     if (cached && (cached >> 16) == smem) {
         block = (int)(cached & 0xffff);
     } else {
-        err = cvcu_occupancy_block_size(f->func, smem, 0, &block);
+        err = cvcu_device_bind(dev->cu);
+        if (err == CL_SUCCESS)
+            err = cvcu_occupancy_block_size(f->func, smem, 0, &block);
         if (err == CL_SUCCESS && block > 0)
             atomic_store_explicit(&f->default_block, ((uint64_t)smem << 16) | (uint64_t)block,
                                   memory_order_relaxed);
@@ -56,10 +60,10 @@ static cl_int cv_default_local(cv_program_function *f, const cv_device_props *pr
 }
 
 /* Checks the NDRange and fills the launch; *groups receives the work-groups per dimension. */
-static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f,
-                                    const cv_device_props *props, cl_uint dim, const size_t *offset,
-                                    const size_t *global, const size_t *local, size_t block[3],
-                                    uint64_t groups[3]) {
+static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f, cl_device_id dev,
+                                    cl_uint dim, const size_t *offset, const size_t *global,
+                                    const size_t *local, size_t block[3], uint64_t groups[3]) {
+    const cv_device_props *props = &dev->props;
     const cv_ptx_kernel *sig = f->sig;
     bool reqd = sig->reqd_work_group_size[0] != 0;
     cl_int err = CL_SUCCESS;
@@ -107,7 +111,7 @@ static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f,
                 err = CL_INVALID_WORK_GROUP_SIZE;
         }
     } else if (err == CL_SUCCESS) {
-        err = cv_default_local(f, props, k->launch_info, k->smem, dim, global, block);
+        err = cv_default_local(dev, f, k->launch_info, k->smem, dim, global, block);
     }
     for (cl_uint d = 0; d < 3 && err == CL_SUCCESS; d++) {
         uint64_t g = d < dim ? global[d] : 1;
@@ -142,16 +146,22 @@ static cl_int cv_kernel_clusters(cl_kernel k, const cv_ptx_kernel *sig, uint64_t
 }
 
 /* Raises the function's dynamic shared memory limit when a launch needs more. */
-static cl_int cv_kernel_smem(cv_program_function *f, const cv_device_props *props, size_t smem) {
+static cl_int cv_kernel_smem(cv_program_function *f, cl_device_id dev, size_t smem) {
+    const cv_device_props *props = &dev->props;
     cl_int err = CL_SUCCESS;
     /* "CL_OUT_OF_RESOURCES if there is a failure to queue the execution instance of kernel on
      * the command-queue because of insufficient resources needed to execute the kernel" */
     if ((size_t)f->attrs.static_smem + smem > props->local_mem)
         err = CL_OUT_OF_RESOURCES;
     else if ((int)smem > atomic_load_explicit(&f->smem_optin, memory_order_relaxed)) {
-        err = cvcu_function_set_max_dynamic_smem(f->func, (int)smem);
+        err = cvcu_device_bind(dev->cu);
+        if (err == CL_SUCCESS)
+            err = cvcu_function_set_max_dynamic_smem(f->func, (int)smem);
+        /* The driver refuses what the function cannot have: not enough resources. */
         if (err == CL_SUCCESS)
             atomic_store(&f->smem_optin, (int)smem);
+        else
+            err = CL_OUT_OF_RESOURCES;
     }
     return err;
 }
@@ -221,7 +231,8 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
         empty |= global[d] == 0;
     /* A zero global size is no work: the command completes like a marker (OpenCL 2.1+). */
     if (err == CL_SUCCESS && !empty)
-        err = cv_kernel_check_range(k, f, props, work_dim, offset, global, local, block, groups);
+        err =
+            cv_kernel_check_range(k, f, q->device, work_dim, offset, global, local, block, groups);
     if (err == CL_SUCCESS && !empty)
         err = cv_kernel_clusters(k, f->sig, groups, l.cluster);
     if (err == CL_SUCCESS && !empty && k->cooperative &&
@@ -229,7 +240,7 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
          groups[2] > props->max_grid_dim[2]))
         err = CL_INVALID_GLOBAL_WORK_SIZE; /* a cooperative grid cannot be split */
     if (err == CL_SUCCESS && !empty)
-        err = cv_kernel_smem(f, props, k->smem);
+        err = cv_kernel_smem(f, q->device, k->smem);
     if (err != CL_SUCCESS)
         return err;
     cv_command cmd;

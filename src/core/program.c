@@ -46,7 +46,7 @@ static void cv_program_destroy(cv_object *obj) {
 }
 
 cl_program cv_program_alloc(cl_context ctx, cl_uint num_devices, const cl_device_id *devices,
-                                   cl_int *err) {
+                            cl_int *err) {
     cl_program p = calloc(1, sizeof *p);
     if (p)
         p->devs = calloc(num_devices ? num_devices : 1, sizeof *p->devs);

@@ -210,6 +210,15 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
     char *text = NULL;
     size_t text_len = 0;
     cl_int err = cvcu_device_bind(pd->device->cu);
+    if (err == CL_SUCCESS && pd->binary_is_ptx && pd->ptx.envreg_unknown >= 0) {
+        char msg[160];
+        snprintf(msg, sizeof msg,
+                 "culvert: this PTX from NVIDIA's OpenCL reads %%envreg%d, a launch value "
+                 "culvert cannot provide",
+                 pd->ptx.envreg_unknown);
+        cv_log_append(pd, msg);
+        err = CL_BUILD_PROGRAM_FAILURE;
+    }
     if (err == CL_SUCCESS && pd->binary_is_ptx) {
         /* Never a lower target than the GPU has; arch-specific PTX (sm_90a) picks its own. */
         if (!pd->ptx.target_specific)

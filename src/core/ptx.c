@@ -224,6 +224,17 @@ static void cv_parse_dims(cv_parse *ps, uint64_t dims[3]) {
     }
 }
 
+/* Notes a read of an %envreg register (NVIDIA's OpenCL launch environment). */
+static bool cv_note_envreg(cv_parse *ps, const cv_tok *t) {
+    if (t->len <= 7 || memcmp(ps->lx.s + t->start, "%envreg", 7) != 0)
+        return false;
+    int n = atoi(ps->lx.s + t->start + 7);
+    ps->m->has_envreg = true;
+    if (n > 8 && ps->m->opencl_abi && ps->m->envreg_unknown < 0)
+        ps->m->envreg_unknown = n;
+    return true;
+}
+
 /* `.entry name ( params ) directives { body }` (or a declaration ending in ';'). */
 static void cv_parse_entry(cv_parse *ps) {
     cv_lexer *lx = &ps->lx;
@@ -299,6 +310,8 @@ static void cv_parse_entry(cv_parse *ps) {
             k.body_open = t.start;
             int depth = 1;
             while (depth > 0 && cv_lex(lx, &t)) {
+                if (cv_note_envreg(ps, &t))
+                    continue;
                 if (cv_tok_is(lx, &t, "{"))
                     depth++;
                 else if (cv_tok_is(lx, &t, "}"))
@@ -374,6 +387,11 @@ static void cv_parse_target(cv_parse *ps) {
         ps->m->target_sm = atoi(s + 3);
         ps->m->target_specific = isalpha((unsigned char)s[t.len - 1]) != 0;
     }
+    /* the rest of the line: `, texmode_independent` marks NVIDIA's OpenCL */
+    size_t e = cv_line_end(ps->lx.s, ps->lx.len, t.start);
+    for (size_t p = t.start; p + 19 <= e; p++)
+        if (memcmp(ps->lx.s + p, "texmode_independent", 19) == 0)
+            ps->m->opencl_abi = true;
 }
 
 /* Splits a metadata line into words; returns the count. */
@@ -543,6 +561,7 @@ bool cv_ptx_is_text(const unsigned char *bin, size_t len) {
 cl_int cv_ptx_parse(const char *text, size_t len, cv_ptx_module *out, char *msg, size_t msg_size) {
     cv_parse ps = {.lx = {.s = text, .len = len}, .m = out, .msg = msg, .msg_size = msg_size};
     memset(out, 0, sizeof *out);
+    out->envreg_unknown = -1;
     if (msg && msg_size)
         msg[0] = '\0';
     cv_tok t;
@@ -562,6 +581,8 @@ cl_int cv_ptx_parse(const char *text, size_t len, cv_ptx_module *out, char *msg,
             new_stmt = depth == 0;
         } else if (cv_tok_is(&ps.lx, &t, ";")) {
             new_stmt = depth == 0;
+        } else if (cv_note_envreg(&ps, &t)) {
+            continue;
         } else if (depth > 0) {
             continue;
         } else if (cv_tok_is(&ps.lx, &t, ".version") || cv_tok_is(&ps.lx, &t, ".target") ||

@@ -68,9 +68,16 @@ typedef struct cv_ptx_module {
     cv_ptx_kernel *kernels;
     bool launch_info;      /* declares __cv_launch_info: culvert-compiled PTX */
     bool has_dynamic_smem; /* declares __cv_dynamic_smem itself */
-    int target_sm;         /* .target sm_XY -> XY; 0 when unknown */
-    bool target_specific;  /* sm_90a and the like: arch-specific target */
-    size_t global_bytes;   /* sum of module-scope .global variables */
+    /* PTX from NVIDIA's OpenCL (`.target ..., texmode_independent`) reads its launch
+     * environment from %envreg registers, which mean other things under CUDA (cooperative
+     * groups use %envreg1/2): in such modules only, the rewrite replaces the ones it knows.
+     * envreg_unknown: the first other one read (-1: none), which culvert cannot provide. */
+    bool opencl_abi;
+    bool has_envreg;
+    int envreg_unknown;
+    int target_sm;        /* .target sm_XY -> XY; 0 when unknown */
+    bool target_specific; /* sm_90a and the like: arch-specific target */
+    size_t global_bytes;  /* sum of module-scope .global variables */
     /* Offsets in the text, for the rewrite. */
     size_t header_end;                         /* after .version/.target/.address_size */
     size_t launch_decl_start, launch_decl_end; /* the __cv_launch_info declaration */

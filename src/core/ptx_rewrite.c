@@ -157,7 +157,13 @@ static void cv_rewrite_shared_loads(const char *s, const cv_ptx_kernel *k, cv_ed
         while (semi < end && s[semi] != ';' && s[semi] != '\n')
             semi++;
         if (prm && semi < end && s[semi] == ';') {
+            /* The register's width is the load's (ld.param.u32 of a 64-bit parameter reads its
+             * low half): the type suffix's last digits. */
             int bits = prm->size == 4 ? 32 : 64;
+            if (w - p >= 2 && s[w - 2] == '3' && s[w - 1] == '2')
+                bits = 32;
+            else if (w - p >= 2 && s[w - 2] == '6' && s[w - 1] == '4')
+                bits = 64;
             int rl = (int)(re - r);
             size_t sz = 160 + 2 * (size_t)rl;
             char *text = malloc(sz);
@@ -169,6 +175,74 @@ static void cv_rewrite_shared_loads(const char *s, const cv_ptx_kernel *k, cv_ed
             cv_edit_add(ed, semi + 1, 0, text, true);
         }
         p = semi;
+    }
+}
+
+/* Drops the `.ptr [space] [.align N]` annotations of an entry's parameters: the values are the
+ * same without them, and CUDA's loader has been seen to refuse OpenCL-style annotated parameters
+ * (culvert already read them: the parsed module keeps the address spaces). */
+static void cv_strip_ptr_annotations(const char *s, const cv_ptx_kernel *k, cv_edits *ed) {
+    static const char *const spaces[] = {".global", ".shared", ".const", ".local"};
+    size_t p = k->params_open, end = k->params_close;
+    while (!k->no_param_list && p < end) {
+        p = cv_skip(s, end, p);
+        if (p >= end)
+            break;
+        if (!cv_is_ident(s[p])) {
+            p++;
+            continue;
+        }
+        size_t w = cv_ident_end(s, end, p);
+        if (w - p != 4 || memcmp(s + p, ".ptr", 4) != 0) {
+            p = w;
+            continue;
+        }
+        size_t start = p, stop = w, q = cv_skip(s, end, w), qe = cv_ident_end(s, end, q);
+        for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
+            if (qe - q == strlen(spaces[i]) && memcmp(s + q, spaces[i], qe - q) == 0) {
+                stop = qe;
+                q = cv_skip(s, end, qe);
+                qe = cv_ident_end(s, end, q);
+                break;
+            }
+        if (qe - q == 6 && memcmp(s + q, ".align", 6) == 0) {
+            size_t n = cv_skip(s, end, qe), ne = cv_ident_end(s, end, n);
+            if (ne > n)
+                stop = ne;
+        }
+        cv_edit_add(ed, start, stop - start, "", false);
+        p = stop;
+    }
+}
+
+/* %envreg0-2 (group offsets) and %envreg3-5 (global offsets) read as 0 for the launches
+ * culvert makes of such PTX (no offsets, no split grids); %envreg6-8 are the group counts. */
+static void cv_replace_envregs(const char *s, size_t len, cv_edits *ed) {
+    static const char *const with[9] = {"0", "0",         "0",         "0",        "0",
+                                        "0", "%nctaid.x", "%nctaid.y", "%nctaid.z"};
+    size_t p = 0, stmt = 0;
+    while (p < len) {
+        size_t q = cv_skip(s, len, p);
+        if (q >= len)
+            break;
+        if (!cv_is_ident(s[q])) {
+            if (s[q] == ';' || s[q] == '{' || s[q] == '}')
+                stmt = q + 1;
+            p = q + 1;
+            continue;
+        }
+        size_t w = cv_ident_end(s, len, q);
+        if (w - q > 7 && memcmp(s + q, "%envreg", 7) == 0) {
+            int n = atoi(s + q + 7);
+            if (n >= 0 && n <= 8) {
+                cv_edit_add(ed, q, w - q, with[n], false);
+                /* a special register is read with mov.u32, the spelling nvcc uses */
+                size_t m = cv_skip(s, len, stmt);
+                if (n >= 6 && m + 7 <= len && memcmp(s + m, "mov.b32", 7) == 0)
+                    cv_edit_add(ed, m, 7, "mov.u32", false);
+            }
+        }
+        p = w;
     }
 }
 
@@ -199,7 +273,10 @@ char *cv_ptx_rewrite(const char *text, size_t len, const cv_ptx_module *m, size_
         }
         if (k->has_shared_ptr)
             cv_rewrite_shared_loads(text, k, &ed);
+        cv_strip_ptr_annotations(text, k, &ed);
     }
+    if (m->opencl_abi && m->has_envreg)
+        cv_replace_envregs(text, len, &ed);
     char *out = NULL;
     if (!ed.oom) {
         qsort(ed.e, ed.n, sizeof *ed.e, cv_edit_cmp);

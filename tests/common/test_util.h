@@ -39,8 +39,9 @@ extern int cv_test_checks;
 /* REQUIRE(cond): like CHECK, but ends the test (failed) when cond does not hold. */
 #define REQUIRE(cond)                                                                              \
     do {                                                                                           \
-        CHECK(cond);                                                                               \
-        if (!(cond))                                                                               \
+        int cv_ok_ = !!(cond); /* evaluated once */                                                \
+        CHECK(cv_ok_ && #cond);                                                                    \
+        if (!cv_ok_)                                                                               \
             exit(cv_test_report(__FILE__));                                                        \
     } while (0)
 

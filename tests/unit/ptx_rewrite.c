@@ -173,6 +173,37 @@ static void test_local_plain(void) {
     free(text);
 }
 
+/* PTX as NVIDIA's OpenCL driver saves it: texmode_independent, 32-bit __local pointers. */
+static void test_nv_opencl(void) {
+    size_t len;
+    char *text = read_file("nv_opencl.ptx", &len);
+    cv_ptx_module m;
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(text, len, &m, NULL, 0));
+    CHECK(m.target_sm == 90 && !m.target_specific && !m.launch_info);
+    CHECK(m.opencl_abi && m.has_envreg && m.envreg_unknown == -1);
+    const cv_ptx_kernel *k = cv_ptx_find(&m, "scale");
+    REQUIRE(k != NULL && k->num_params == 4);
+    CHECK(k->params[0].space == CV_PTX_PTR_GLOBAL && k->params[0].size == 8);
+    CHECK(k->params[2].space == CV_PTX_NOT_PTR && k->params[2].size == 4);
+    CHECK(k->params[3].space == CV_PTX_PTR_SHARED && k->params[3].size == 4);
+    size_t out_len;
+    char *out = cv_ptx_rewrite(text, len, &m, &out_len);
+    REQUIRE(out != NULL);
+    CHECK(count(out, "add.u32 %r1, %r1, %cvsm;") == 1);
+    /* the launch environment: offsets are 0, group counts are %nctaid */
+    CHECK(count(out, ", %envreg3;") == 0 && count(out, ", %envreg6;") == 0);
+    CHECK(count(out, "mov.b32 \t%r8, 0;") == 1);
+    CHECK(count(out, "mov.u32 \t%r10, %nctaid.x;") == 1);
+    /* the parameters lose their .ptr annotations, nothing else */
+    CHECK(count(out, ".ptr .global") == 0 && count(out, ".ptr .shared") == 0);
+    CHECK(count(out, ".param .u64  scale_param_0,") == 1);
+    CHECK(count(out, ".param .u32  scale_param_3") == 1);
+    CHECK(assembles(out, "nv_opencl"));
+    free(out);
+    cv_ptx_free(&m);
+    free(text);
+}
+
 /* Small modules written here: edge cases of the grammar. */
 static void test_synthetic(void) {
     static const char no_params[] =
@@ -183,13 +214,17 @@ static void test_synthetic(void) {
         ".visible .entry k0()\n{\n\tret;\n}\n"
         ".visible .entry k1(\n\t.param .u32 .ptr .shared .align 8 k1_p0\n)\n.maxntid 32, 2, 1\n"
         "{\n\t.reg .b32 %r<3>;\n\tld.param.u32 %r1, [k1_p0];\n\tst.shared.u32 [%r1], 7;\n"
+        "\tret;\n}\n"
+        /* a 64-bit __local pointer read as its low 32 bits */
+        ".visible .entry k2(\n\t.param .u64 .ptr .shared .align 4 k2_p0\n)\n"
+        "{\n\t.reg .b32 %r<3>;\n\tld.param.u32 %r1, [k2_p0];\n\tst.shared.u32 [%r1], 7;\n"
         "\tret;\n}\n";
     cv_ptx_module m;
     char msg[128];
     CHECK_ERR(CL_SUCCESS, cv_ptx_parse(no_params, strlen(no_params), &m, msg, sizeof msg));
     CHECK(m.launch_info);
     CHECK(m.global_bytes == 48);
-    CHECK(m.num_kernels == 2);
+    CHECK(m.num_kernels == 3);
     const cv_ptx_kernel *k = cv_ptx_find(&m, "k1");
     REQUIRE(k != NULL);
     CHECK(k->max_threads == 64);
@@ -198,7 +233,7 @@ static void test_synthetic(void) {
     char *out = cv_ptx_rewrite(no_params, strlen(no_params), &m, &out_len);
     REQUIRE(out != NULL);
     CHECK(count(out, ".extern .shared .align 8 .b8 __cv_launch_info") == 0);
-    CHECK(count(out, "add.u32 %r1, %r1, %cvsm;") == 1);
+    CHECK(count(out, "add.u32 %r1, %r1, %cvsm;") == 2);
     CHECK(assembles(out, "synthetic"));
     free(out);
     cv_ptx_free(&m);
@@ -214,6 +249,15 @@ static void test_synthetic(void) {
     CHECK(!cv_ptx_is_text(garbage, sizeof garbage - 1));
     static const unsigned char nul_inside[] = ".version 7.0\n\0.target sm_52\n";
     CHECK(!cv_ptx_is_text(nul_inside, sizeof nul_inside - 1));
+
+    /* an %envreg culvert cannot provide, in NVIDIA OpenCL's PTX; CUDA's own (cooperative groups
+     * read %envreg1/2) are left alone elsewhere */
+    static const char envreg[] = ".version 8.0\n.target sm_90, texmode_independent\n"
+                                 ".entry e()\n{\n\t.reg .b32 %r<2>;\n\tmov.b32 %r1, %envreg12;\n"
+                                 "\tret;\n}\n";
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(envreg, strlen(envreg), &m, NULL, 0));
+    CHECK(m.opencl_abi && m.envreg_unknown == 12);
+    cv_ptx_free(&m);
 
     static const char *const bad[] = {
         "hello",
@@ -233,6 +277,7 @@ int main(void) {
     test_nvcc();
     test_launch_info();
     test_local_plain();
+    test_nv_opencl();
     test_synthetic();
     return cv_test_report("ptx_rewrite");
 }

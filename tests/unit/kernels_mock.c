@@ -1,0 +1,449 @@
+/* Programs and kernels against the stand-in driver of tests/mock (no GPU needed): culvert loads
+ * the mock's libcuda.so.1, which parses the PTX culvert hands it and records launches. Checks the
+ * host side of the launch path: JIT options, build logs, info queries, argument buffers, grids
+ * and work-group sizes (given, NULL, non-uniform, split past CUDA's limits), launch
+ * information, __local slices and the shared memory opt-in, clusters, cooperative launches. */
+#include "cuda_mock.h"
+#include "test_util.h"
+
+#include <dlfcn.h>
+#include <stdint.h>
+#include <string.h>
+#include <time.h>
+
+static cvmock_state *mock;
+static cl_device_id dev;
+static cl_context ctx;
+static cl_command_queue queue;
+
+static unsigned char *read_ptx(const char *name, size_t *len) {
+    char path[1024];
+    snprintf(path, sizeof path, "%s/%s", CV_TEST_PTX_DIR, name);
+    FILE *f = fopen(path, "rb");
+    REQUIRE(f != NULL);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *buf = malloc((size_t)n + 1);
+    size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0;
+    fclose(f);
+    REQUIRE(got == (size_t)n);
+    buf[n] = '\0';
+    *len = (size_t)n;
+    return buf;
+}
+
+static cl_program build(const char *name, const char *options) {
+    size_t len;
+    unsigned char *ptx = read_ptx(name, &len);
+    const unsigned char *bins[1] = {ptx};
+    cl_int err, status;
+    cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, &status, &err);
+    free(ptx);
+    CHECK_ERR(CL_SUCCESS, err);
+    REQUIRE(p != NULL);
+    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &dev, options, NULL, NULL));
+    return p;
+}
+
+static cl_kernel kernel(cl_program p, const char *name) {
+    cl_int err;
+    cl_kernel k = clCreateKernel(p, name, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    REQUIRE(k != NULL);
+    return k;
+}
+
+static const cvmock_launch *last(void) {
+    REQUIRE(mock->num_launches > 0);
+    return &mock->launches[mock->num_launches - 1];
+}
+
+static uint64_t param_u64(const cvmock_launch *l, unsigned i) {
+    uint64_t v = 0;
+    memcpy(&v, l->params + l->param_offset[i], 8);
+    return v;
+}
+
+static uint32_t param_u32(const cvmock_launch *l, unsigned i) {
+    uint32_t v = 0;
+    memcpy(&v, l->params + l->param_offset[i], 4);
+    return v;
+}
+
+/* The launch-information block (the last parameter of a launch-info kernel). */
+static void launch_info(const cvmock_launch *l, uint64_t *off, uint64_t *size, uint32_t *goff,
+                        uint32_t *dim) {
+    const unsigned char *p = l->params + l->param_offset[l->num_params - 1];
+    memcpy(off, p, 24);
+    memcpy(size, p + 24, 24);
+    memcpy(goff, p + 48, 12);
+    memcpy(dim, p + 60, 4);
+}
+
+static bool dims_are(const unsigned *v, unsigned x, unsigned y, unsigned z) {
+    return v[0] == x && v[1] == y && v[2] == z;
+}
+
+static void test_build(void) {
+    cl_program p = build("basic.ptx", "-cl-nv-maxrregcount=40 -cl-nv-opt-level 2 -cl-nv-verbose");
+    CHECK(mock->jit_max_registers == 40);
+    CHECK(mock->jit_opt_level == 2);
+    CHECK(mock->jit_target == 90);
+    CHECK(mock->jit_verbose == 1);
+    char log[512] = "";
+    CHECK_ERR(CL_SUCCESS,
+              clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+    CHECK(strstr(log, "mock verbose log") != NULL);
+    size_t n = 0;
+    CHECK_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof n, &n, NULL));
+    CHECK(n == 12);
+    clReleaseProgram(p);
+
+    /* a module the JIT refuses: its error log is the build log */
+    static const char bad[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                              ".visible .entry broken()\n{\n\tnot_an_instruction;\n\tret;\n}\n";
+    const unsigned char *bins[1] = {(const unsigned char *)bad};
+    size_t len = sizeof bad;
+    cl_int err;
+    p = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    CHECK_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(p, 0, NULL, NULL, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS,
+              clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
+    CHECK(strstr(log, "not_an_instruction") != NULL);
+    cl_build_status bs = 0;
+    CHECK_ERR(CL_SUCCESS,
+              clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_STATUS, sizeof bs, &bs, NULL));
+    CHECK(bs == CL_BUILD_ERROR);
+    clReleaseProgram(p);
+
+    /* binaries culvert takes: CUDA images (executables) and LLVM bitcode (compiled objects);
+     * anything else is CL_INVALID_BINARY with its binary_status */
+    static const char *const images[] = {"basic.cubin", "basic.fatbin"};
+    for (int i = 0; i < 2; i++) {
+        unsigned char *img = read_ptx(images[i], &len);
+        const unsigned char *ib[1] = {img};
+        cl_int st = -1;
+        p = clCreateProgramWithBinary(ctx, 1, &dev, &len, ib, &st, &err);
+        CHECK_ERR(CL_SUCCESS, err);
+        CHECK_ERR(CL_SUCCESS, st);
+        cl_program_binary_type bt = 0;
+        CHECK_ERR(CL_SUCCESS,
+                  clGetProgramBuildInfo(p, dev, CL_PROGRAM_BINARY_TYPE, sizeof bt, &bt, NULL));
+        CHECK(bt == CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+        size_t size = 0;
+        CHECK_ERR(CL_SUCCESS,
+                  clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof size, &size, NULL));
+        CHECK(size == len);
+        clReleaseProgram(p);
+        free(img);
+    }
+    static const unsigned char bitcode[] = {'B', 'C', 0xc0, 0xde, 0x35, 0x14, 0, 0};
+    static const unsigned char junk[] = {0x12, 0x34, 0x56, 0x78, 0x9a};
+    const unsigned char *two[2] = {bitcode, junk};
+    size_t lens[2] = {sizeof bitcode, sizeof junk};
+    cl_int st2[2] = {-1, -1};
+    cl_device_id devs[2] = {dev, dev};
+    CHECK(clCreateProgramWithBinary(ctx, 2, devs, lens, two, st2, &err) == NULL);
+    CHECK_ERR(CL_INVALID_BINARY, err);
+    CHECK_ERR(CL_SUCCESS, st2[0]);
+    CHECK_ERR(CL_INVALID_BINARY, st2[1]);
+    p = clCreateProgramWithBinary(ctx, 1, &dev, lens, two, st2, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    cl_program_binary_type obj = 0;
+    CHECK_ERR(CL_SUCCESS,
+              clGetProgramBuildInfo(p, dev, CL_PROGRAM_BINARY_TYPE, sizeof obj, &obj, NULL));
+    CHECK(obj == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
+    clReleaseProgram(p);
+
+    /* a source program: the stub compiler (or the real one, once merged) answers */
+    const char *src = "kernel void k(global int *p) { p[0] = 1; }";
+    p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    char text[128] = "";
+    CHECK_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_SOURCE, sizeof text, text, NULL));
+    CHECK(strcmp(text, src) == 0);
+    cl_bool compiler = CL_FALSE;
+    CHECK_ERR(CL_SUCCESS,
+              clGetDeviceInfo(dev, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, NULL));
+    err = clBuildProgram(p, 0, NULL, NULL, NULL, NULL);
+    printf("source program: compiler %s, build returned %d\n", compiler ? "available" : "absent",
+           (int)err);
+    CHECK(compiler ? err == CL_SUCCESS : err == CL_COMPILER_NOT_AVAILABLE);
+    if (compiler && err == CL_SUCCESS) {
+        /* culvert's compiler writes launch-information PTX: the launch carries the block */
+        cl_kernel k = kernel(p, "k");
+        cl_mem none = NULL;
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
+        size_t g = 100;
+        CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+        CHECK(last()->num_params == 2 && last()->grid[0] * last()->block[0] >= 100);
+        clReleaseKernel(k);
+    }
+    clReleaseProgram(p);
+}
+
+static void test_plain_launches(cl_program p) {
+    cl_kernel k = kernel(p, "add_one");
+    cl_ulong addr = 0x7f0012340000ull; /* a device address as a plain value (nvcc pointers) */
+    cl_uint n = 1 << 20;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof n, &n));
+    size_t global = n, local = 256;
+    unsigned before = mock->num_launches;
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    REQUIRE(mock->num_launches == before + 1);
+    const cvmock_launch *l = last();
+    CHECK(strcmp(l->func, "add_one") == 0);
+    CHECK(dims_are(l->grid, 4096, 1, 1) && dims_are(l->block, 256, 1, 1) && l->smem == 0);
+    CHECK(l->num_params == 2 && param_u64(l, 0) == addr && param_u32(l, 1) == n);
+    /* NULL local: the occupancy answer (768) cut to a divisor that is a multiple of 32 */
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+    l = last();
+    CHECK(dims_are(l->block, 512, 1, 1) && dims_are(l->grid, 2048, 1, 1));
+    size_t odd = 3 * 7 * 11 * 13;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &odd, NULL, 0, NULL, NULL));
+    l = last();
+    CHECK(dims_are(l->block, 429, 1, 1) && dims_are(l->grid, 7, 1, 1));
+    /* arguments set after an enqueue do not change it; the next one sees them */
+    cl_uint n2 = 77;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof n2, &n2));
+    CHECK_ERR(CL_SUCCESS, clEnqueueTask(queue, k, 0, NULL, NULL));
+    l = last();
+    CHECK(dims_are(l->grid, 1, 1, 1) && dims_are(l->block, 1, 1, 1) && param_u32(l, 1) == 77);
+    /* a zero global size launches nothing */
+    size_t zero = 0;
+    before = mock->num_launches;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &zero, NULL, 0, NULL, NULL));
+    CHECK(mock->num_launches == before);
+    clReleaseKernel(k);
+
+    /* 2D/3D with NULL local sizes: each dimension divided, limits kept */
+    k = kernel(p, "fill_ids");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    size_t g3[3] = {64, 32, 8}, l3[3] = {8, 4, 2};
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 3, NULL, g3, l3, 0, NULL, NULL));
+    l = last();
+    CHECK(dims_are(l->grid, 8, 8, 4) && dims_are(l->block, 8, 4, 2));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 3, NULL, g3, NULL, 0, NULL, NULL));
+    l = last();
+    CHECK(l->block[0] * l->block[1] * l->block[2] <= 1024 && l->block[2] <= 64);
+    CHECK(l->grid[0] * l->block[0] == 64 && l->grid[1] * l->block[1] == 32 &&
+          l->grid[2] * l->block[2] == 8);
+    /* past CUDA's y limit: refused for PTX without launch information */
+    size_t tall[2] = {1, 70000}, one[2] = {1, 1};
+    CHECK_ERR(CL_INVALID_GLOBAL_WORK_SIZE,
+              clEnqueueNDRangeKernel(queue, k, 2, NULL, tall, one, 0, NULL, NULL));
+    clReleaseKernel(k);
+
+    /* structs and small scalars land at their offsets */
+    k = kernel(p, "by_value");
+    struct {
+        int a;
+        double b;
+        char c;
+    } pa;
+    memset(&pa, 0, sizeof pa); /* the padding is compared too */
+    pa.a = 7;
+    pa.b = 2.5;
+    pa.c = 9;
+    cl_char c = -3;
+    cl_short s = 1234;
+    cl_long lv = -5;
+    cl_float f = 0.25f;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof pa, &pa));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof c, &c));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 2, sizeof s, &s));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 3, sizeof lv, &lv));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 4, sizeof f, &f));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 5, sizeof addr, &addr));
+    CHECK_ERR(CL_SUCCESS, clEnqueueTask(queue, k, 0, NULL, NULL));
+    l = last();
+    CHECK(l->num_params == 6 && memcmp(l->params + l->param_offset[0], &pa, sizeof pa) == 0);
+    CHECK((cl_char)l->params[l->param_offset[1]] == -3);
+    CHECK(param_u64(l, 3) == (uint64_t)-5 && param_u64(l, 5) == addr);
+    clReleaseKernel(k);
+}
+
+static void test_clusters_coop(cl_program p) {
+    cl_ulong addr = 0x7f0000000000ull;
+    cl_kernel k = kernel(p, "cluster_rank"); /* compiled cluster 2x1x1 */
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    size_t global = 8 * 64, local = 64, odd = 3 * 64;
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK(last()->grid[0] == 8 && !last()->ex);
+    CHECK_ERR(CL_INVALID_WORK_GROUP_SIZE,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &odd, &local, 0, NULL, NULL));
+    clReleaseKernel(k);
+
+    k = kernel(p, "cluster_any");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    size_t dims[3] = {4, 1, 1};
+    CHECK_ERR(CL_SUCCESS,
+              clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_CLUSTER_DIMS_CULVERT, sizeof dims, dims));
+    global = 16 * 32;
+    local = 32;
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    const cvmock_launch *l = last();
+    CHECK(l->ex && dims_are(l->cluster, 4, 1, 1) && l->grid[0] == 16);
+    size_t six = 6 * 32;
+    CHECK_ERR(CL_INVALID_WORK_GROUP_SIZE,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &six, &local, 0, NULL, NULL));
+    clReleaseKernel(k);
+
+    k = kernel(p, "coop_sum");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof addr, &addr));
+    cl_bool on = CL_TRUE;
+    CHECK_ERR(CL_SUCCESS,
+              clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_COOPERATIVE_CULVERT, sizeof on, &on));
+    global = 8 * 128;
+    local = 128;
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK(last()->cooperative);
+    clReleaseKernel(k);
+
+    /* extra dynamic shared memory past 48 KiB: opted in before the launch */
+    k = kernel(p, "extern_smem");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    cl_uint words = 24 * 1024;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof words, &words));
+    size_t extra = words * 4;
+    CHECK_ERR(CL_SUCCESS, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_EXTRA_SHARED_MEMORY_CULVERT,
+                                              sizeof extra, &extra));
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK(last()->smem == extra && mock->last_max_dynamic_smem == (int)extra);
+    clReleaseKernel(k);
+}
+
+static void test_launch_info(void) {
+    cl_program p = build("launch_info.ptx", NULL);
+    cl_kernel k = kernel(p, "li_ids");
+    cl_mem none = NULL;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
+    cl_uint nargs = 0;
+    CHECK_ERR(CL_SUCCESS, clGetKernelInfo(k, CL_KERNEL_NUM_ARGS, sizeof nargs, &nargs, NULL));
+    CHECK(nargs == 1);
+    /* 1D, an offset and a non-uniform size */
+    size_t g = 1000, lsz = 128, off = 5;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, &off, &g, &lsz, 0, NULL, NULL));
+    const cvmock_launch *l = last();
+    uint64_t o[3], s[3];
+    uint32_t go[3], dim;
+    CHECK(l->num_params == 2 && dims_are(l->grid, 8, 1, 1) && dims_are(l->block, 128, 1, 1));
+    launch_info(l, o, s, go, &dim);
+    CHECK(o[0] == 5 && o[1] == 0 && s[0] == 1000 && s[1] == 1 && s[2] == 1 && dim == 1);
+    CHECK(go[0] == 0 && go[1] == 0 && go[2] == 0);
+    /* NULL local with a non-uniform size: whole blocks, the last one partly idle */
+    g = 1001;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+    l = last();
+    CHECK(l->block[0] == 768 && l->grid[0] == 2);
+    /* past CUDA's y limit: split launches with group offsets */
+    size_t g2[2] = {8, 140000}, l2[2] = {8, 1};
+    unsigned before = mock->num_launches;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 2, NULL, g2, l2, 0, NULL, NULL));
+    REQUIRE(mock->num_launches == before + 3);
+    static const uint32_t starts[3] = {0, 65535, 131070}, rows[3] = {65535, 65535, 8930};
+    for (unsigned i = 0; i < 3; i++) {
+        l = &mock->launches[before + i];
+        launch_info(l, o, s, go, &dim);
+        CHECK(l->grid[0] == 1 && l->grid[1] == rows[i] && go[1] == starts[i]);
+        CHECK(s[0] == 8 && s[1] == 140000 && dim == 2);
+    }
+    /* 64-bit offsets */
+    size_t big[2] = {(size_t)1 << 33, 7}, g3[2] = {300, 5}, l3[2] = {64, 1};
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 2, big, g3, l3, 0, NULL, NULL));
+    launch_info(last(), o, s, go, &dim);
+    CHECK(o[0] == (uint64_t)1 << 33 && o[1] == 7 && s[0] == 300 && dim == 2);
+    size_t huge = SIZE_MAX - 10;
+    CHECK_ERR(CL_INVALID_GLOBAL_OFFSET,
+              clEnqueueNDRangeKernel(queue, k, 1, &huge, g3, l3, 0, NULL, NULL));
+    clReleaseKernel(k);
+
+    /* __local arguments: aligned slices, offsets as values, the opt-in past 48 KiB */
+    k = kernel(p, "local_sum");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, 405, NULL));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 2, 400, NULL));
+    cl_uint n = 100;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 3, sizeof n, &n));
+    g = 256;
+    lsz = 64;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &lsz, 0, NULL, NULL));
+    l = last();
+    CHECK(l->num_params == 5 && param_u64(l, 1) == 0 && param_u64(l, 2) == 416);
+    CHECK(l->smem == 816);
+    cl_ulong lmem = 0;
+    CHECK_ERR(CL_SUCCESS,
+              clGetKernelWorkGroupInfo(k, dev, CL_KERNEL_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL));
+    CHECK(lmem == 816);
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, 51200, NULL));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 2, 51200, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &lsz, 0, NULL, NULL));
+    l = last();
+    CHECK(l->smem == 102400 && param_u64(l, 2) == 51200 && mock->last_max_dynamic_smem == 102400);
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, 300 * 1024, NULL));
+    CHECK_ERR(CL_OUT_OF_RESOURCES,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &lsz, 0, NULL, NULL));
+    /* the clone keeps the arguments */
+    cl_int err;
+    cl_kernel c = clCloneKernel(k, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(c, 1, 16, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, c, 1, NULL, &g, &lsz, 0, NULL, NULL));
+    CHECK(last()->smem == 16 + 51200 && param_u64(last(), 2) == 16);
+    clReleaseKernel(c);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* Modules go once their program is released and the last launch of its last kernel is done
+ * (the queue drops what commands kept as they complete, possibly from its own thread). */
+static void check_all_unloaded(void) {
+    CHECK_ERR(CL_SUCCESS, clFinish(queue));
+    for (int i = 0; i < 500 && mock->modules_unloaded != mock->modules_loaded; i++) {
+        struct timespec ms = {0, 10 * 1000 * 1000};
+        nanosleep(&ms, NULL);
+    }
+    CHECK(mock->modules_loaded > 0 && mock->modules_unloaded == mock->modules_loaded);
+    if (mock->modules_unloaded != mock->modules_loaded)
+        fprintf(stderr, "modules: %u loaded, %u unloaded\n", mock->modules_loaded,
+                mock->modules_unloaded);
+}
+
+int main(void) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+    cvmock_state_fn get = lib ? (cvmock_state_fn)dlsym(lib, "cvmock_state_get") : NULL;
+    if (!get) {
+        fprintf(stderr, "the mock libcuda.so.1 is not the one found (LD_LIBRARY_PATH)\n");
+        return 1;
+    }
+    mock = get();
+    cl_platform_id platform;
+    dev = cv_test_gpu_device_or_skip(&platform);
+    char name[64] = "";
+    clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
+    REQUIRE(strstr(name, "Mock") != NULL);
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    REQUIRE(err == CL_SUCCESS);
+    queue = clCreateCommandQueue(ctx, dev, 0, &err);
+    REQUIRE(err == CL_SUCCESS);
+    test_build();
+    cl_program p = build("basic.ptx", NULL);
+    test_plain_launches(p);
+    test_clusters_coop(p);
+    clReleaseProgram(p);
+    test_launch_info();
+    check_all_unloaded();
+    clReleaseCommandQueue(queue);
+    clReleaseContext(ctx);
+    return cv_test_report("kernels_mock");
+}
