@@ -238,6 +238,9 @@ cl_int cv_event_add_callback(cl_event e, cl_int type, cv_event_callback_fn fn, v
     cb->fn = fn;
     cb->user_data = user_data;
     cb->type = type;
+    /* A pending callback keeps the event a valid handle (the application often releases it right
+     * after registering and queries it inside the callback). */
+    cv_retain(&e->obj);
     pthread_mutex_lock(&e->lock);
     /* Kept sorted by type, SUBMITTED (2) before RUNNING (1) before COMPLETE (0), and in the
      * order of registration within a type. */
@@ -275,6 +278,7 @@ void cv_event_fire_callbacks(cl_event e) {
         /* "the execution status ... or an error code if the command terminated abnormally" */
         due->fn(e, s < 0 ? s : due->type, due->user_data);
         free(due);
+        cv_release(&e->obj);
         due = next;
     }
 }
