@@ -124,12 +124,13 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
         cv_command_drop(cmd);
         return err;
     }
-    if (e)
+    /* Tracked under the queue's lock: the tracker sees a stream's commands in stream order. */
+    if (e) {
         atomic_store(&e->status, CL_SUBMITTED);
+        cv_tracker_track(e);
+    }
     pthread_mutex_unlock(&q->lock);
     cmd->locked = false;
-    if (e)
-        cv_tracker_track(e);
     if (blocking)
         err = e ? cv_event_wait(e) : cv_queue_wait_stream(q, cmd->stream);
     if (e && err == CL_SUCCESS && event_ret)
