@@ -156,7 +156,7 @@ cl_int cv_event_wait(cl_event e) {
         cl_int err = cvcu_device_bind(e->queue->device->cu);
         /* done is a blocking-sync event: after a short spin the wait sleeps. */
         if (err == CL_SUCCESS && !cv_spin_done(NULL, e->done))
-            err = cvcu_event_sync(e->done);
+            err = cv_sleep_wait(e->done);
         s = cv_event_status(e);
         if (!cv_final(s))
             s = err < 0 ? err : CL_OUT_OF_RESOURCES;

@@ -38,8 +38,8 @@ static void cvcu_clock_read_env(void) {
 /* The host time of the anchor is the middle of [before its record, after it completed]. Each try
  * re-records the anchor, so the last try counts: try again (a few times) while the window is wider
  * than a few microseconds, as when the thread was preempted. A renewal whose window stays much
- * wider than the narrowest one seen is dropped: the anchors in hand are better; the next
- * conversion tries again. */
+ * wider than the narrowest one seen is dropped (the anchors in hand are better; the next
+ * conversion tries again), unless the anchor is four periods old. */
 static cl_int cvcu_clock_renew(cvcu_clock *c) {
     cl_int err = CL_SUCCESS;
     bool first = c->anchor_ns == 0;
@@ -59,7 +59,9 @@ static cl_int cvcu_clock_renew(cvcu_clock *c) {
     }
     if (err == CL_SUCCESS && (first || t1 - t0 < c->best_ns))
         c->best_ns = t1 - t0;
-    if (err == CL_SUCCESS && (first || t1 - t0 <= 4 * c->best_ns + 20000)) {
+    /* A wide window is still taken once the anchor has aged four periods. */
+    if (err == CL_SUCCESS && (first || t1 - t0 <= 4 * c->best_ns + 20000 ||
+                              t1 - c->renewed_ns > 4 * cvcu_clock_period_ns)) {
         if (!first) {
             c->prev = c->anchor;
             c->prev_ns = c->anchor_ns;
