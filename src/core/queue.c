@@ -46,7 +46,7 @@ static cl_int cv_queue_grow(cl_command_queue q, unsigned n) {
         if (!q->streams[i])
             err = cvcu_stream_create(q->priority, &q->streams[i]);
         if (err == CL_SUCCESS)
-            err = cvcu_event_create(false, true, &q->join[i]);
+            err = cvcu_event_create(false, false, &q->join[i]);
         if (err == CL_SUCCESS)
             q->num_streams++;
     }
