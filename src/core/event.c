@@ -130,6 +130,8 @@ cl_int cv_event_status(cl_event e) {
                 s = CL_RUNNING;
         } else if (q < 0) {
             s = q;
+        } else if (e->enqueue_error) {
+            s = e->enqueue_error;
         } else {
             s = CL_COMPLETE;
             /* "the execution status of any of the events in event_wait_list is a negative
@@ -294,7 +296,7 @@ void cv_event_complete(cl_event e) {
     e->kept = NULL;
     cl_int s = atomic_load(&e->status);
     bool report = s < 0 && s != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST &&
-                  !e->failure_reported && !e->is_user;
+                  !e->failure_reported && !e->is_user && !e->enqueue_error;
     e->failure_reported |= report;
     pthread_mutex_unlock(&e->lock);
     if (report)

@@ -35,6 +35,7 @@ struct _cl_event {
     cvcu_stream *stream;   /* where done was recorded */
     cvcu_event *start;     /* profiled commands: recorded before the command */
     bool timing;           /* done is a timing event (CV_EV_DONE_TIMING) */
+    cl_int enqueue_error;  /* the command never reached the stream: its status once done passed */
     pthread_mutex_t lock;  /* guards what follows */
     /* Events of the wait list not complete at enqueue (held): their error becomes ours, and
      * user events stay alive (their slot gates this command on the GPU) until we complete. */
