@@ -9,6 +9,31 @@ static bool cv_final(cl_int s) {
     return s <= CL_COMPLETE;
 }
 
+/* Waiters on user events sleep here; every status set wakes them. The lock also guards the list
+ * of live user events. */
+static pthread_mutex_t cv_user_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv_user_cond = PTHREAD_COND_INITIALIZER;
+static cl_event cv_user_events;
+
+static void cv_user_event_unlink(cl_event e) {
+    pthread_mutex_lock(&cv_user_lock);
+    if (e->user_prev)
+        e->user_prev->user_next = e->user_next;
+    else if (cv_user_events == e)
+        cv_user_events = e->user_next;
+    if (e->user_next)
+        e->user_next->user_prev = e->user_prev;
+    pthread_mutex_unlock(&cv_user_lock);
+}
+
+void cv_user_events_open_gates(void) {
+    pthread_mutex_lock(&cv_user_lock);
+    for (cl_event e = cv_user_events; e; e = e->user_next)
+        if (e->slot.host && !cv_final(atomic_load(&e->status)))
+            atomic_store_explicit(e->slot.host, 1, memory_order_release);
+    pthread_mutex_unlock(&cv_user_lock);
+}
+
 static void cv_unhold_all(cl_event *list, cl_uint n, cv_kept *kept) {
     for (cl_uint i = 0; i < n; i++)
         cv_unhold(&list[i]->obj);
@@ -33,8 +58,10 @@ static void cv_event_destroy(cv_object *obj) {
         next = c->next;
         free(c);
     }
-    if (e->is_user)
+    if (e->is_user) {
+        cv_user_event_unlink(e);
         cvcu_slot_free(&e->slot);
+    }
     pthread_mutex_destroy(&e->lock);
     if (e->queue)
         cv_unhold(&e->queue->obj);
@@ -85,16 +112,20 @@ cl_event cv_user_event_create(cl_context ctx, cl_int *err) {
         if (*err == CL_SUCCESS)
             *err = cvcu_slot_alloc(&e->slot);
     }
+    if (*err == CL_SUCCESS) {
+        pthread_mutex_lock(&cv_user_lock);
+        e->user_next = cv_user_events;
+        if (cv_user_events)
+            cv_user_events->user_prev = e;
+        cv_user_events = e;
+        pthread_mutex_unlock(&cv_user_lock);
+    }
     if (*err != CL_SUCCESS && e) {
         cv_release(&e->obj);
         e = NULL;
     }
     return e;
 }
-
-/* Waiters on user events sleep here; every status set wakes them. */
-static pthread_mutex_t cv_user_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv_user_cond = PTHREAD_COND_INITIALIZER;
 
 cl_int cv_user_event_set(cl_event e, cl_int status) {
     cl_int err = CL_SUCCESS;

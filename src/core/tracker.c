@@ -114,7 +114,8 @@ static void *cv_tracker_main(void *arg) {
 
 /* Process exit: the thread stops between two passes and is joined, so no CUDA call of it can
  * run after this. Commands still in flight are left as they are (their objects leak with the
- * process); nothing waits for the GPU, which could be gated on a user event forever. */
+ * process); nothing waits for the GPU. The gates of user events never set are opened, so that the
+ * driver's own teardown finds no stream blocked forever. */
 static void cv_tracker_shutdown(void) {
     pthread_mutex_lock(&cv_tracker_lock);
     cv_tracker_stop = true;
@@ -123,6 +124,8 @@ static void cv_tracker_shutdown(void) {
     pthread_mutex_unlock(&cv_tracker_lock);
     if (join)
         pthread_join(cv_tracker_thread, NULL);
+    /* A stream gated forever on a user event would hold up the driver's teardown. */
+    cv_user_events_open_gates();
 }
 
 static void cv_tracker_start(void) {
