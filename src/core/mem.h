@@ -18,14 +18,14 @@ struct _cl_mem {
     cv_mem_kind kind;
     cl_mem_flags flags;
     size_t size;
-    void *host_ptr; /* CL_MEM_USE_HOST_PTR's pointer, else NULL */
-    cl_mem parent;  /* sub-buffers: the buffer they view (held) */
-    size_t offset;  /* sub-buffers: bytes into the parent */
+    void *host_ptr;    /* CL_MEM_USE_HOST_PTR's pointer, else NULL */
+    cl_mem parent;     /* sub-buffers: the buffer they view (held) */
+    size_t offset;     /* sub-buffers: bytes into the parent */
     /* The device address kernels and copies use, for the context's first device. (Buffers of
      * multi-device contexts add a per-device table here: see core/mem.c.) */
     cl_ulong device_address;
-    struct cv_mem_backing *backing;   /* buffers: allocations, shadows; owned by core/mem.c */
-    struct cv_host_value *host_value; /* CV_MEM_HOST_VALUE only */
+    struct cv_mem_backing *backing;       /* buffers: allocations, shadows; owned by core/mem.c */
+    struct cv_host_value *host_value;     /* CV_MEM_HOST_VALUE only */
 };
 
 static inline bool cv_is_mem(const void *h) {

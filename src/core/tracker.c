@@ -117,6 +117,7 @@ static void *cv_tracker_main(void *arg) {
  * process); nothing waits for the GPU. The gates of user events never set are opened, so that the
  * driver's own teardown finds no stream blocked forever. */
 static void cv_tracker_shutdown(void) {
+    cv_log(CV_LOG_INFO, "process exit: stopping the tracker");
     pthread_mutex_lock(&cv_tracker_lock);
     cv_tracker_stop = true;
     bool join = cv_tracker_running && !pthread_equal(pthread_self(), cv_tracker_thread);
@@ -124,6 +125,7 @@ static void cv_tracker_shutdown(void) {
     pthread_mutex_unlock(&cv_tracker_lock);
     if (join)
         pthread_join(cv_tracker_thread, NULL);
+    cv_log(CV_LOG_INFO, "process exit: tracker stopped");
     /* A stream gated forever on a user event would hold up the driver's teardown. */
     cv_user_events_open_gates();
 }
