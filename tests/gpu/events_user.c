@@ -187,16 +187,23 @@ static void test_invalid(void) {
     CHECK_ERR(CL_SUCCESS, clReleaseCommandQueue(q));
 }
 
+/* Progress on stderr: a hang shows where it is. */
+#define STEP(call)                                                                                 \
+    do {                                                                                           \
+        fprintf(stderr, "events_user: %s\n", #call);                                               \
+        call;                                                                                      \
+    } while (0)
+
 int main(void) {
     qt_setup();
-    test_user_event_info();
-    test_gate(0);
-    test_gate(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-    test_gate(CL_QUEUE_PROFILING_ENABLE);
-    test_wait_user();
-    test_error_propagation();
-    test_cross_queue();
-    test_invalid();
-    clReleaseContext(qt_context);
+    STEP(test_user_event_info());
+    STEP(test_gate(0));
+    STEP(test_gate(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE));
+    STEP(test_gate(CL_QUEUE_PROFILING_ENABLE));
+    STEP(test_wait_user());
+    STEP(test_error_propagation());
+    STEP(test_cross_queue());
+    STEP(test_invalid());
+    STEP(clReleaseContext(qt_context));
     return cv_test_report("events_user");
 }

@@ -23,6 +23,7 @@ int main(int argc, char **argv) {
                 clReleaseEvent(e);
         }
         (void)gated;
+        fprintf(stderr, "child: returning from main with work in flight\n");
         return 0;
     }
     /* parent: run the child, check it ended well and soon */
