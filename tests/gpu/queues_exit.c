@@ -14,8 +14,10 @@ int main(int argc, char **argv) {
     if (argc > 1) {
         /* child: leave everything in flight and return from main */
         cl_command_queue q = qt_queue(0), ooo = qt_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-        cl_event u = qt_user_event();
-        cl_event gated = qt_marker(q, 1, &u);
+        /* "child-nogate": no user event; "child-set": the gate opened before returning */
+        bool gate = strcmp(argv[1], "child-nogate") != 0;
+        cl_event u = gate ? qt_user_event() : NULL;
+        cl_event gated = gate ? qt_marker(q, 1, &u) : NULL;
         for (int i = 0; i < 4000; i++) {
             cl_event e = qt_marker(i % 2 ? q : ooo, 0, NULL);
             clSetEventCallback(e, CL_COMPLETE, ignore, NULL);
@@ -23,6 +25,8 @@ int main(int argc, char **argv) {
                 clReleaseEvent(e);
         }
         (void)gated;
+        if (strcmp(argv[1], "child-set") == 0)
+            clSetUserEventStatus(u, CL_COMPLETE);
         fprintf(stderr, "child: returning from main with work in flight\n");
         return 0;
     }
