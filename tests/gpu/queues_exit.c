@@ -18,7 +18,10 @@ int main(int argc, char **argv) {
         bool gate = strcmp(argv[1], "child-nogate") != 0;
         cl_event u = gate ? qt_user_event() : NULL;
         cl_event gated = gate ? qt_marker(q, 1, &u) : NULL;
-        for (int i = 0; i < 4000; i++) {
+        int count = argc > 2 ? atoi(argv[2]) : 4000;
+        for (int i = 0; i < count; i++) {
+            if (i % 500 == 0)
+                fprintf(stderr, "child: %d markers\n", i);
             cl_event e = qt_marker(i % 2 ? q : ooo, 0, NULL);
             clSetEventCallback(e, CL_COMPLETE, ignore, NULL);
             if (i % 2 == 0)
