@@ -125,8 +125,10 @@ typedef clEnqueueWriteHostValue_t *clEnqueueWriteHostValue_fn;
 #define CL_CULVERT_CUDA_INTEROP_EXTENSION_NAME    "cl_culvert_cuda_interop"
 #define CL_CULVERT_CUDA_INTEROP_EXTENSION_VERSION CL_MAKE_VERSION(0, 1, 0)
 
-/* cl_queue_properties key (value: a CUstream cast to cl_queue_properties), and
- * cl_command_queue_info (returns the CUstream of an in-order queue, as a void *) */
+/* cl_queue_properties key (value: a CUstream of the device's primary context, cast to
+ * cl_queue_properties; the queue is in order and culvert never destroys the stream), and
+ * cl_command_queue_info (returns the CUstream of an in-order queue, as a void *; NULL for an
+ * out-of-order queue, which spreads its commands over several streams) */
 #define CL_QUEUE_CUDA_STREAM_CULVERT (CL_CULVERT_ENUM_BASE + 8)
 /* cl_event_info: the CUevent recorded after the command (void *), NULL before submission */
 #define CL_EVENT_CUDA_EVENT_CULVERT (CL_CULVERT_ENUM_BASE + 9)

@@ -113,9 +113,20 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
     cl_int err = status;
     cl_event e = cmd->event;
     cl_command_queue q = cmd->queue;
-    if (err == CL_SUCCESS && e) {
-        err = cvcu_event_record(e->done, cmd->stream);
+    bool failed = err != CL_SUCCESS;
+    /* When putting the work on the stream failed, GPU-side waits for the wait list may be in the
+     * stream already: the event is still recorded and tracked (with the error as its status once
+     * the stream passed it), so the user events whose slots those waits read outlive them. */
+    if (e && (!failed || e->num_sources)) {
+        cl_int recorded = cvcu_event_record(e->done, cmd->stream);
         e->stream = cmd->stream;
+        if (!failed)
+            err = recorded;
+        else if (recorded == CL_SUCCESS) {
+            e->enqueue_error = err;
+            atomic_store(&e->status, CL_SUBMITTED);
+            cv_tracker_track(e);
+        }
     }
     /* A barrier holds back everything after it: the other streams wait for it. */
     if (err == CL_SUCCESS && e && cmd->type == CL_COMMAND_BARRIER)
@@ -124,12 +135,13 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
         cv_command_drop(cmd);
         return err;
     }
-    if (e)
+    /* Tracked under the queue's lock: the tracker sees a stream's commands in stream order. */
+    if (e) {
         atomic_store(&e->status, CL_SUBMITTED);
+        cv_tracker_track(e);
+    }
     pthread_mutex_unlock(&q->lock);
     cmd->locked = false;
-    if (e)
-        cv_tracker_track(e);
     if (blocking)
         err = e ? cv_event_wait(e) : cv_queue_wait_stream(q, cmd->stream);
     if (e && err == CL_SUCCESS && event_ret)

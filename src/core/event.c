@@ -9,6 +9,31 @@ static bool cv_final(cl_int s) {
     return s <= CL_COMPLETE;
 }
 
+/* Waiters on user events sleep here; every status set wakes them. The lock also guards the list
+ * of live user events. */
+static pthread_mutex_t cv_user_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cv_user_cond = PTHREAD_COND_INITIALIZER;
+static cl_event cv_user_events;
+
+static void cv_user_event_unlink(cl_event e) {
+    pthread_mutex_lock(&cv_user_lock);
+    if (e->user_prev)
+        e->user_prev->user_next = e->user_next;
+    else if (cv_user_events == e)
+        cv_user_events = e->user_next;
+    if (e->user_next)
+        e->user_next->user_prev = e->user_prev;
+    pthread_mutex_unlock(&cv_user_lock);
+}
+
+void cv_user_events_open_gates(void) {
+    pthread_mutex_lock(&cv_user_lock);
+    for (cl_event e = cv_user_events; e; e = e->user_next)
+        if (e->slot.host && !cv_final(atomic_load(&e->status)))
+            atomic_store_explicit(e->slot.host, 1, memory_order_release);
+    pthread_mutex_unlock(&cv_user_lock);
+}
+
 static void cv_unhold_all(cl_event *list, cl_uint n, cv_kept *kept) {
     for (cl_uint i = 0; i < n; i++)
         cv_unhold(&list[i]->obj);
@@ -33,8 +58,10 @@ static void cv_event_destroy(cv_object *obj) {
         next = c->next;
         free(c);
     }
-    if (e->is_user)
+    if (e->is_user) {
+        cv_user_event_unlink(e);
         cvcu_slot_free(&e->slot);
+    }
     pthread_mutex_destroy(&e->lock);
     if (e->queue)
         cv_unhold(&e->queue->obj);
@@ -85,16 +112,20 @@ cl_event cv_user_event_create(cl_context ctx, cl_int *err) {
         if (*err == CL_SUCCESS)
             *err = cvcu_slot_alloc(&e->slot);
     }
+    if (*err == CL_SUCCESS) {
+        pthread_mutex_lock(&cv_user_lock);
+        e->user_next = cv_user_events;
+        if (cv_user_events)
+            cv_user_events->user_prev = e;
+        cv_user_events = e;
+        pthread_mutex_unlock(&cv_user_lock);
+    }
     if (*err != CL_SUCCESS && e) {
         cv_release(&e->obj);
         e = NULL;
     }
     return e;
 }
-
-/* Waiters on user events sleep here; every status set wakes them. */
-static pthread_mutex_t cv_user_lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t cv_user_cond = PTHREAD_COND_INITIALIZER;
 
 cl_int cv_user_event_set(cl_event e, cl_int status) {
     cl_int err = CL_SUCCESS;
@@ -130,6 +161,8 @@ cl_int cv_event_status(cl_event e) {
                 s = CL_RUNNING;
         } else if (q < 0) {
             s = q;
+        } else if (e->enqueue_error) {
+            s = e->enqueue_error;
         } else {
             s = CL_COMPLETE;
             /* "the execution status of any of the events in event_wait_list is a negative
@@ -156,7 +189,7 @@ cl_int cv_event_wait(cl_event e) {
         cl_int err = cvcu_device_bind(e->queue->device->cu);
         /* done is a blocking-sync event: after a short spin the wait sleeps. */
         if (err == CL_SUCCESS && !cv_spin_done(NULL, e->done))
-            err = cvcu_event_sync(e->done);
+            err = cv_sleep_wait(e->done);
         s = cv_event_status(e);
         if (!cv_final(s))
             s = err < 0 ? err : CL_OUT_OF_RESOURCES;
@@ -238,6 +271,9 @@ cl_int cv_event_add_callback(cl_event e, cl_int type, cv_event_callback_fn fn, v
     cb->fn = fn;
     cb->user_data = user_data;
     cb->type = type;
+    /* A pending callback keeps the event a valid handle (the application often releases it right
+     * after registering and queries it inside the callback). */
+    cv_retain(&e->obj);
     pthread_mutex_lock(&e->lock);
     /* Kept sorted by type, SUBMITTED (2) before RUNNING (1) before COMPLETE (0), and in the
      * order of registration within a type. */
@@ -275,6 +311,7 @@ void cv_event_fire_callbacks(cl_event e) {
         /* "the execution status ... or an error code if the command terminated abnormally" */
         due->fn(e, s < 0 ? s : due->type, due->user_data);
         free(due);
+        cv_release(&e->obj);
         due = next;
     }
 }
@@ -290,7 +327,7 @@ void cv_event_complete(cl_event e) {
     e->kept = NULL;
     cl_int s = atomic_load(&e->status);
     bool report = s < 0 && s != CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST &&
-                  !e->failure_reported && !e->is_user;
+                  !e->failure_reported && !e->is_user && !e->enqueue_error;
     e->failure_reported |= report;
     pthread_mutex_unlock(&e->lock);
     if (report)

@@ -35,6 +35,7 @@ struct _cl_event {
     cvcu_stream *stream;   /* where done was recorded */
     cvcu_event *start;     /* profiled commands: recorded before the command */
     bool timing;           /* done is a timing event (CV_EV_DONE_TIMING) */
+    cl_int enqueue_error;  /* the command never reached the stream: its status once done passed */
     pthread_mutex_t lock;  /* guards what follows */
     /* Events of the wait list not complete at enqueue (held): their error becomes ours, and
      * user events stay alive (their slot gates this command on the GPU) until we complete. */
@@ -45,9 +46,10 @@ struct _cl_event {
     bool profiled;                /* times[] are final */
     cl_ulong times[CV_T_COUNT];
     bool is_user;
-    cvcu_slot slot;        /* user events: 0, then 1 once a status was set */
-    cl_event tracker_next; /* the tracker's lists */
-    bool failure_reported; /* the context's notify callback was called */
+    cl_event user_prev, user_next; /* user events: the live ones, for process exit */
+    cvcu_slot slot;                /* user events: 0, then 1 once a status was set */
+    cl_event tracker_next;         /* the tracker's lists */
+    bool failure_reported;         /* the context's notify callback was called */
 };
 
 static inline bool cv_is_event(const void *h) {
@@ -60,6 +62,9 @@ cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type typ
 cl_event cv_user_event_create(cl_context ctx, cl_int *err);
 /* clSetUserEventStatus: CL_INVALID_OPERATION once a status was set. */
 cl_int cv_user_event_set(cl_event e, cl_int status);
+/* Process exit: opens the GPU gates of user events never set, so no stream stays blocked on one
+ * while the CUDA driver tears the context down. */
+void cv_user_events_open_gates(void);
 /* Current execution status, without blocking (queries CUDA). */
 cl_int cv_event_status(cl_event e);
 /* Blocks until e is final; CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it failed. */

@@ -4,6 +4,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* How long a blocking wait polls before it sleeps: short commands finish within it at the
  * driver's speed; long ones cost no CPU after it. */
@@ -45,7 +46,7 @@ static cl_int cv_queue_grow(cl_command_queue q, unsigned n) {
         if (!q->streams[i])
             err = cvcu_stream_create(q->priority, &q->streams[i]);
         if (err == CL_SUCCESS)
-            err = cvcu_event_create(false, true, &q->join[i]);
+            err = cvcu_event_create(false, false, &q->join[i]);
         if (err == CL_SUCCESS)
             q->num_streams++;
     }
@@ -130,6 +131,29 @@ cl_int cv_queue_fence_from(cl_command_queue q, cvcu_stream *s, cvcu_event *ev) {
     return err;
 }
 
+/* CULVERT_BLOCKING_SYNC=0: completion events without CU_EVENT_BLOCKING_SYNC (a little cheaper
+ * to record on some drivers); long waits then poll with sleeps of 20..200 us instead. */
+static bool cv_blocking_events(void) {
+    static _Atomic int value = -1; /* read once; a race only reads the variable twice */
+    if (value < 0) {
+        const char *s = getenv("CULVERT_BLOCKING_SYNC");
+        value = !(s && s[0] == '0');
+    }
+    return value;
+}
+
+cl_int cv_sleep_wait(cvcu_event *ev) {
+    cl_int err = CL_SUCCESS;
+    if (cv_blocking_events())
+        return cvcu_event_sync(ev);
+    for (long ns = 20000; (err = cvcu_event_query(ev)) == CL_SUBMITTED;
+         ns = ns < 200000 ? ns * 2 : ns) {
+        struct timespec ts = {0, ns};
+        nanosleep(&ts, NULL);
+    }
+    return err;
+}
+
 bool cv_spin_done(cvcu_stream *s, cvcu_event *ev) {
     cl_ulong t0 = cv_host_time_ns();
     do {
@@ -149,7 +173,7 @@ cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s) {
         if (err == CL_SUCCESS)
             err = cvcu_event_record(ev, s);
         if (err == CL_SUCCESS)
-            err = cvcu_event_sync(ev);
+            err = cv_sleep_wait(ev);
         if (ev)
             cv_queue_event_put(q, CV_EV_DONE, ev);
     }
@@ -204,7 +228,8 @@ cl_int cv_queue_event_get(cl_command_queue q, cv_event_kind kind, cvcu_event **o
         *out = p->items[--p->count];
     pthread_mutex_unlock(&q->pool_lock);
     if (!*out)
-        err = cvcu_event_create(kind != CV_EV_DONE, kind != CV_EV_START, out);
+        err =
+            cvcu_event_create(kind != CV_EV_DONE, kind != CV_EV_START && cv_blocking_events(), out);
     return err;
 }
 

@@ -18,7 +18,7 @@ static pthread_once_t cv_tracker_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t cv_tracker_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv_tracker_cond;
 static pthread_t cv_tracker_thread;
-static bool cv_tracker_running, cv_tracker_stop;
+static bool cv_tracker_running, cv_tracker_stop, cv_tracker_exited;
 static cl_event cv_pending_head, cv_pending_tail; /* outstanding commands, oldest first */
 static cv_note *cv_notes_head, **cv_notes_tail = &cv_notes_head;
 
@@ -108,21 +108,37 @@ static void *cv_tracker_main(void *arg) {
         if (cv_pending_head && !cv_notes_head && !cv_tracker_stop)
             cv_tracker_sleep(sleep_ns);
     }
+    cv_tracker_exited = true;
+    pthread_cond_broadcast(&cv_tracker_cond);
     pthread_mutex_unlock(&cv_tracker_lock);
     return NULL;
 }
 
 /* Process exit: the thread stops between two passes and is joined, so no CUDA call of it can
  * run after this. Commands still in flight are left as they are (their objects leak with the
- * process); nothing waits for the GPU, which could be gated on a user event forever. */
+ * process); nothing waits for the GPU. The gates of user events never set are opened, so that the
+ * driver's own teardown finds no stream blocked forever. */
 static void cv_tracker_shutdown(void) {
+    cv_log(CV_LOG_INFO, "process exit: stopping the tracker");
     pthread_mutex_lock(&cv_tracker_lock);
     cv_tracker_stop = true;
-    bool join = cv_tracker_running && !pthread_equal(pthread_self(), cv_tracker_thread);
+    bool self = cv_tracker_running && pthread_equal(pthread_self(), cv_tracker_thread);
     pthread_cond_broadcast(&cv_tracker_cond);
+    /* A pass ends within microseconds; a thread that does not come back within a second is stuck
+     * (in a callback, or in a driver that is being torn down): exit goes on without it. */
+    struct timespec until;
+    clock_gettime(CLOCK_MONOTONIC, &until);
+    until.tv_sec += 1;
+    while (cv_tracker_running && !self && !cv_tracker_exited &&
+           pthread_cond_timedwait(&cv_tracker_cond, &cv_tracker_lock, &until) != ETIMEDOUT)
+        ;
+    bool join = cv_tracker_running && !self && cv_tracker_exited;
     pthread_mutex_unlock(&cv_tracker_lock);
     if (join)
         pthread_join(cv_tracker_thread, NULL);
+    cv_log(CV_LOG_INFO, "process exit: tracker %s", join ? "stopped" : "left running");
+    /* A stream gated forever on a user event would hold up the driver's teardown. */
+    cv_user_events_open_gates();
 }
 
 static void cv_tracker_start(void) {

@@ -23,10 +23,14 @@ int main(void) {
                   clGetEventProfilingInfo(m, CL_PROFILING_COMMAND_START, sizeof t[0], &t[0], NULL));
         CHECK_ERR(CL_SUCCESS, clGetEventProfilingInfo(m, CL_PROFILING_COMMAND_COMPLETE, sizeof t[1],
                                                       &t[1], NULL));
-        /* allowed: 2 ms x 10 % of drift, plus the anchor's own few microseconds */
-        cl_ulong slack = 400000;
-        if (t[0] + slack < before || t[1] > after + slack)
-            bad++;
+        /* allowed: 2 ms x 10 % of drift, plus the anchor's own error (microseconds on a GPU, more
+         * on a loaded host); without renewal the error would reach 150 ms */
+        cl_ulong slack = 1000000;
+        if (t[0] + slack < before || t[1] > after + slack) {
+            if (bad++ < 5)
+                fprintf(stderr, "round %d: START - before %lld ns, COMPLETE - after %lld ns\n",
+                        rounds, (long long)(t[0] - before), (long long)(t[1] - after));
+        }
         cl_ulong off = t[1] > after ? t[1] - after : 0;
         if (off > worst)
             worst = off;

@@ -93,7 +93,8 @@ static inline void qt_set_later(qt_setter *s, cl_event e, cl_int status, unsigne
     s->status = status;
     s->delay_us = delay_us;
     s->result = 1;
-    REQUIRE(pthread_create(&s->thread, NULL, qt_setter_main, s) == 0);
+    int rc = pthread_create(&s->thread, NULL, qt_setter_main, s); /* REQUIRE evaluates twice */
+    REQUIRE(rc == 0);
 }
 
 static inline void qt_join(qt_setter *s) {

@@ -1,4 +1,5 @@
-/* Exit with work in flight: a stream gated forever on a user event, thousands of commands with
+/* Exit with work in flight: a stream gated forever on a user event (200 commands behind it: a
+ * stream held on the GPU takes only so many before enqueueing blocks), thousands of commands with
  * events and callbacks outstanding, queues and events never released. The process must end at
  * once, cleanly (a hang fails by the test's timeout, a crash by its status). */
 #include "queue_test.h"
@@ -14,15 +15,23 @@ int main(int argc, char **argv) {
     if (argc > 1) {
         /* child: leave everything in flight and return from main */
         cl_command_queue q = qt_queue(0), ooo = qt_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE);
-        cl_event u = qt_user_event();
-        cl_event gated = qt_marker(q, 1, &u);
-        for (int i = 0; i < 4000; i++) {
-            cl_event e = qt_marker(i % 2 ? q : ooo, 0, NULL);
+        /* "child-nogate": no user event; "child-set": the gate opened before returning */
+        bool gate = strcmp(argv[1], "child-nogate") != 0;
+        cl_event u = gate ? qt_user_event() : NULL;
+        cl_event gated = gate ? qt_marker(q, 1, &u) : NULL;
+        int count = argc > 2 ? atoi(argv[2]) : 4000;
+        for (int i = 0; i < count; i++) {
+            if (i % 500 == 0)
+                fprintf(stderr, "child: %d markers\n", i);
+            cl_event e = qt_marker(i % 20 == 1 ? q : ooo, 0, NULL);
             clSetEventCallback(e, CL_COMPLETE, ignore, NULL);
             if (i % 2 == 0)
                 clReleaseEvent(e);
         }
         (void)gated;
+        if (strcmp(argv[1], "child-set") == 0)
+            clSetUserEventStatus(u, CL_COMPLETE);
+        fprintf(stderr, "child: returning from main with work in flight\n");
         return 0;
     }
     /* parent: run the child, check it ended well and soon */

@@ -58,8 +58,10 @@ int main(void) {
     shared_ooo = qt_queue(CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE | CL_QUEUE_PROFILING_ENABLE);
     pthread_t t[THREADS];
     double t0 = qt_now();
-    for (int i = 0; i < THREADS; i++)
-        REQUIRE(pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i) == 0);
+    for (int i = 0; i < THREADS; i++) {
+        int rc = pthread_create(&t[i], NULL, worker, (void *)(intptr_t)i);
+        REQUIRE(rc == 0);
+    }
     for (int i = 0; i < THREADS; i++)
         pthread_join(t[i], NULL);
     CHECK_ERR(CL_SUCCESS, clFinish(shared_inorder));
