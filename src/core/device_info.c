@@ -1,5 +1,6 @@
 /* clGetDeviceInfo: every OpenCL 3.0 query, answered from the properties the backend read.
  * Plain values come from tables; the few computed answers from the switch below. */
+#include "compiler/compiler.h"
 #include "core/extensions.h"
 #include "core/nv_ext.h"
 #include "core/platform.h"
@@ -105,7 +106,10 @@ static const struct {
     {CL_DEVICE_SINGLE_FP_CONFIG, CV_ULONG,
      CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
          CL_FP_ROUND_TO_INF | CL_FP_FMA},
-    {CL_DEVICE_DOUBLE_FP_CONFIG, CV_ULONG, 0},
+    /* cl_khr_fp64: IEEE double with every rounding mode, denormals and FMA (the GPU's own). */
+    {CL_DEVICE_DOUBLE_FP_CONFIG, CV_ULONG,
+     CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+         CL_FP_ROUND_TO_INF | CL_FP_FMA},
     {CL_DEVICE_HALF_FP_CONFIG, CV_ULONG, 0},
     {CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, CV_UINT, CL_READ_WRITE_CACHE},
     {CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, CV_UINT, 128},
@@ -117,9 +121,6 @@ static const struct {
     {CL_DEVICE_PROFILING_TIMER_RESOLUTION, CV_SIZE, 500},
     {CL_DEVICE_ENDIAN_LITTLE, CV_BOOL, CL_TRUE},
     {CL_DEVICE_AVAILABLE, CV_BOOL, CL_TRUE},
-    /* The OpenCL C compiler arrives with its own issue; until then programs come from PTX. */
-    {CL_DEVICE_COMPILER_AVAILABLE, CV_BOOL, CL_FALSE},
-    {CL_DEVICE_LINKER_AVAILABLE, CV_BOOL, CL_FALSE},
     {CL_DEVICE_EXECUTION_CAPABILITIES, CV_ULONG, CL_EXEC_KERNEL},
     {CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, CV_ULONG, CL_QUEUE_PROFILING_ENABLE},
     {CL_DEVICE_PRINTF_BUFFER_SIZE, CV_SIZE, 1024 * 1024},
@@ -238,7 +239,22 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         err = cv_info_bytes(out, versions, sizeof versions);
         break;
     }
-    case CL_DEVICE_OPENCL_C_FEATURES:
+    case CL_DEVICE_COMPILER_AVAILABLE:
+    case CL_DEVICE_LINKER_AVAILABLE:
+        /* The compiler (clang, llc, libclc) is found at run time: src/compiler/README.md. */
+        err = cv_info_bool(out, cvc_available() ? CL_TRUE : CL_FALSE);
+        break;
+    case CL_DEVICE_OPENCL_C_FEATURES: {
+        /* Optional OpenCL C 3.0 features whose builtins culvert's library really has (each
+         * proved by a kernel of tests/kernels-cl that ptxas accepts). */
+        static const cl_name_version features[] = {
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
+        };
+        err = cvc_available() ? cv_info_bytes(out, features, sizeof features)
+                              : cv_info_bytes(out, NULL, 0);
+        break;
+    }
     case CL_DEVICE_ILS_WITH_VERSION:
     case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
     case CL_DEVICE_PARTITION_TYPE:

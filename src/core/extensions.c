@@ -1,4 +1,5 @@
 #include "core/extensions.h"
+#include "compiler/compiler.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -7,12 +8,27 @@ static bool cv_has_stream_mem_ops64(const cv_device_props *p) {
     return p->stream_mem_ops64 && p->can_map_host;
 }
 
+/* OpenCL C extensions: there when the compiler is (src/compiler). */
+static bool cv_has_opencl_c(const cv_device_props *p) {
+    (void)p;
+    return cvc_available();
+}
+
 static const cv_extension cv_extension_table[] = {
     {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0), true, NULL},
     {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0), false, NULL},
     {"cl_khr_device_uuid", CL_MAKE_VERSION(1, 0, 0), false, NULL},
     {"cl_khr_pci_bus_info", CL_MAKE_VERSION(1, 0, 0), false, NULL},
     {"cl_nv_device_attribute_query", CL_MAKE_VERSION(1, 0, 0), false, NULL},
+    /* OpenCL C: each proved by a kernel of tests/kernels-cl compiled to PTX that ptxas takes. */
+    {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     /* Listed once the feature lands; the predicate keeps devices without it honest. */
     {"cl_culvert_host_value", CL_MAKE_VERSION(0, 0, 0), false, cv_has_stream_mem_ops64},
 };
