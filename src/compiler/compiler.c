@@ -205,7 +205,16 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     if (!ll)
         return CL_BUILD_PROGRAM_FAILURE;
     cl_int err = CL_SUCCESS;
-    if (cvc_undefined_functions(ll, log) > 0)
+    bool printf_failed = false;
+    char *lowered = cvc_lower_printf(ll, log, &printf_failed);
+    if (lowered) {
+        free(ll);
+        ll = lowered;
+        ll_len = strlen(ll);
+    }
+    if (printf_failed)
+        err = CL_BUILD_PROGRAM_FAILURE;
+    else if (cvc_undefined_functions(ll, log) > 0)
         err = CL_BUILD_PROGRAM_FAILURE;
     cvc_ir_fixups(ll);
     if (err == CL_SUCCESS && !cvc_write_file(ll_path, ll, ll_len))

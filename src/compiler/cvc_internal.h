@@ -82,6 +82,9 @@ char *cvc_kernel_metadata(const char *ll);
 /* Functions the IR calls but nothing defines (not intrinsics): a message per function appended to
  * `log`; returns how many. */
 int cvc_undefined_functions(const char *ll, cvc_buf *log);
+/* printf calls of textual IR -> CUDA's vprintf (cvc_printf.c). NULL when the IR calls no printf
+ * (nothing to do); *failed when a call cannot be converted (log says why). */
+char *cvc_lower_printf(const char *ll, cvc_buf *log, bool *failed);
 /* In-place fix-ups of textual IR before llc: __constant (NVPTX addrspace 4) moved to global
  * memory, the launch block kept at module scope. */
 void cvc_ir_fixups(char *ll);

@@ -282,7 +282,8 @@ int cvc_undefined_functions(const char *ll, cvc_buf *log) {
         if (!paren)
             continue;
         size_t n = (size_t)(paren - name);
-        if ((n >= 5 && !strncmp(name, "llvm.", 5)) ||
+        /* vprintf is CUDA's device runtime (printf, cvc_printf.c): the driver provides it. */
+        if ((n == 7 && !strncmp(name, "vprintf", 7)) || (n >= 5 && !strncmp(name, "llvm.", 5)) ||
             (n == 14 && !strncmp(name, "__nvvm_reflect", 14)))
             continue;
         /* Only a declaration something calls is a problem. */

@@ -7,7 +7,9 @@
 #include "test_util.h"
 
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *source =
     "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
@@ -219,6 +221,57 @@ static void check_ids(cl_program p, const size_t *offset, const size_t *global,
     free(out);
 }
 
+/* printf: one line per call, each whole, written to stdout by the time clFinish returns. */
+static void test_printf(void) {
+    cl_int err;
+    const char *src =
+        "__kernel void say(int base) {\n"
+        "    int i = (int)get_global_id(0);\n"
+        "    printf(\"cvprintf %d %.1f %s %ld\\n\", i, 0.5f * i, \"ok\", (long)base + i);\n"
+        "}\n";
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &dev, "", NULL, NULL));
+    cl_kernel k = clCreateKernel(p, "say", &err);
+    CHECK(err == CL_SUCCESS);
+    cl_int base = 1000;
+    clSetKernelArg(k, 0, sizeof base, &base);
+    char path[] = "/tmp/cv-printf-XXXXXX";
+    int fd = mkstemp(path);
+    REQUIRE(fd >= 0);
+    fflush(stdout);
+    int saved = dup(1);
+    dup2(fd, 1);
+    size_t global = 16;
+    run(k, 1, NULL, &global, NULL);
+    fflush(stdout);
+    dup2(saved, 1);
+    close(saved);
+    FILE *f = fopen(path, "r");
+    int seen[16] = {0}, lines = 0;
+    char line[256];
+    while (f && fgets(line, sizeof line, f)) {
+        int i;
+        float x;
+        char word[8];
+        long v;
+        if (sscanf(line, "cvprintf %d %f %7s %ld", &i, &x, word, &v) == 4 && i >= 0 && i < 16 &&
+            x == 0.5f * i && !strcmp(word, "ok") && v == 1000 + i)
+            seen[i]++;
+        else
+            fprintf(stderr, "unexpected printf output: %s", line);
+        lines++;
+    }
+    if (f)
+        fclose(f);
+    close(fd);
+    unlink(path);
+    CHECK(lines == 16);
+    for (int i = 0; i < 16; i++)
+        CHECK(seen[i] == 1);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 static void test_errors(void) {
     cl_int err;
     const char *broken = "__kernel void k(__global int *p) { p[0] = undefined_thing; }\n";
@@ -326,6 +379,7 @@ int main(void) {
     } else {
         printf("non-uniform work-groups not claimed: that part skipped\n");
     }
+    test_printf();
     test_errors();
     test_compile_link();
     clReleaseProgram(p);

@@ -101,6 +101,11 @@ static void test_errors(void) {
     CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "helper"),
               "undefined function: %d, %s", err, out.log ? out.log : "");
     cvc_output_free(&out);
+    /* printf of a vector has no vprintf counterpart: refused with a message. */
+    err = build("__kernel void k(__global float4 *p) { printf(\"%v4f\\n\", p[0]); }\n", "", &out);
+    CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "vector"), "vector printf: %d %s",
+              err, out.log ? out.log : "");
+    cvc_output_free(&out);
     /* Warnings: kept in the log of a successful build; -Werror makes them fatal. */
     const char *warn = "__kernel void k(__global int *p) { int unused_var; p[0] = 1; }\n"
                        "int f(void) { }\n";
