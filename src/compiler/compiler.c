@@ -126,6 +126,9 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
         cvc_arg(a, "-finclude-default-header");
         cvc_arg(a, "-fdeclare-opencl-builtins");
         cvc_arg(a, "-cl-kernel-arg-info");
+        /* `asm volatile("lop3.b32 ...")`: NVIDIA's OpenCL takes inline PTX with the GNU
+         * keyword, and programs written for it (hashcat) use it. */
+        cvc_arg(a, "-fgnu-keywords");
         cvc_arg(a, o->fp16 ? CVC_EXTENSIONS ",+cl_khr_fp16" : CVC_EXTENSIONS);
     } else {
         cvc_arg(a, "-x");
