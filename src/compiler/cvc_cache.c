@@ -57,8 +57,7 @@ bool cvc_cache_dir(char *out, size_t size) {
     return n > 0 && (size_t)n < size;
 }
 
-/* mkdir -p, best effort. */
-static void cvc_mkdirs(const char *dir) {
+void cvc_mkdirs(const char *dir) {
     char path[4096];
     snprintf(path, sizeof path, "%s", dir);
     for (char *p = path + 1; *p; p++)

@@ -107,6 +107,8 @@ cvc_hash cvc_hash_final(const cvc_hasher *h);
 /* The cache directory ($CULVERT_CACHE_DIR, $XDG_CACHE_HOME/culvert, ~/.cache/culvert) into out;
  * false when caching is off (CULVERT_CACHE=0) or no location is known. */
 bool cvc_cache_dir(char *out, size_t size);
+/* mkdir -p dir (0700), best effort. */
+void cvc_mkdirs(const char *dir);
 /* A hit fills out (data and log) and returns true; anything wrong with the entry is a miss. */
 bool cvc_cache_load(cvc_hash key, cvc_output *out);
 /* Best effort: temp file + rename; failures are ignored. */

@@ -402,10 +402,48 @@ const cvc_tools *cvc_get_tools(void) {
     return &cvc_the_tools;
 }
 
+/* The probe's answer is kept in the cache directory (keyed by the tools' identity), so a new
+ * process's first build starts one process fewer. */
+static void cvc_probe_path(const cvc_tools *t, char *out, size_t size) {
+    char dir[4096];
+    out[0] = 0;
+    if (!cvc_cache_dir(dir, sizeof dir))
+        return;
+    cvc_hasher h;
+    cvc_hash_init(&h);
+    cvc_hash_str(&h, t->ident);
+    cvc_hash k = cvc_hash_final(&h);
+    snprintf(out, size, "%s/llc-%016llx%016llx.probe", dir, (unsigned long long)k.hi,
+             (unsigned long long)k.lo);
+}
+
 static pthread_once_t cvc_probe_once = PTHREAD_ONCE_INIT;
 static void cvc_probe(void) {
-    if (cvc_the_tools.found)
-        cvc_probe_llc(&cvc_the_tools);
+    cvc_tools *t = &cvc_the_tools;
+    if (!t->found)
+        return;
+    char path[4200];
+    cvc_probe_path(t, path, sizeof path);
+    size_t len = 0;
+    char *text = path[0] ? (char *)cvc_read_file(path, &len) : NULL;
+    int sm = 0, ptx = 0;
+    if (text && sscanf(text, "sm %d ptx %d", &sm, &ptx) == 2 && sm > 0 && ptx > 0) {
+        t->sm_max = sm;
+        t->ptx_max = ptx;
+    } else {
+        cvc_probe_llc(t);
+        if (path[0] && t->sm_max && t->ptx_max) {
+            char line[64], tmp[4300];
+            int n = snprintf(line, sizeof line, "sm %d ptx %d\n", t->sm_max, t->ptx_max);
+            snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+            char dir[4096];
+            if (cvc_cache_dir(dir, sizeof dir))
+                cvc_mkdirs(dir);
+            if (cvc_write_file(tmp, line, (size_t)n) && rename(tmp, path) != 0)
+                unlink(tmp);
+        }
+    }
+    free(text);
 }
 
 /* The llc probe costs a process start: done on the first real compilation only. */

@@ -174,7 +174,7 @@ static void test_metadata(void) {
         "//cv:reqd_work_group_size first 16 2 1\n",
         "//cv:kernel-attributes first reqd_work_group_size(16,2,1)\n",
         "//cv:arg second 0 global none none char* p\n",
-        "\n.visible .shared .align 8 .b8 __cv_launch_info[64];",
+        "\n.shared .align 8 .b8 __cv_launch_info[64];",
         ".param .u64 .ptr .shared .align",
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)

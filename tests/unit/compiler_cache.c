@@ -107,6 +107,14 @@ int main(void) {
     setenv("CULVERT_CACHE", "0", 1);
     CVT_CHECK(build("", &cvt_sm90, &again) == CL_SUCCESS, "uncached build");
     CVT_CHECK(cvt_count_files(off) == 0, "disabled cache wrote %d files", cvt_count_files(off));
+    DIR *offdir = opendir(off);
+    struct dirent *oe;
+    int any = 0;
+    while (offdir && (oe = readdir(offdir)) != NULL)
+        any += oe->d_name[0] != '.';
+    if (offdir)
+        closedir(offdir);
+    CVT_CHECK(any == 0, "disabled cache: the directory stays empty (%d)", any);
     cvc_output_free(&again);
     unsetenv("CULVERT_CACHE");
 

@@ -29,7 +29,7 @@ static void check_dir(const char *dir) {
         if (err == CL_SUCCESS) {
             const char *ptx = (const char *)out.data;
             CVT_CHECK(strlen(ptx) == out.size, "%s: size", e->d_name);
-            CVT_CHECK(strstr(ptx, "\n.visible .shared .align 8 .b8 __cv_launch_info[64];") != NULL,
+            CVT_CHECK(strstr(ptx, "\n.shared .align 8 .b8 __cv_launch_info[64];") != NULL,
                       "%s: no launch info block", e->d_name);
             for (const char *x = strstr(src, "// expect:"); x; x = strstr(x + 1, "// expect:")) {
                 char want[512];
