@@ -157,7 +157,7 @@ static cl_int cvc_out_of_memory(cvc_buf *log) {
 /* IR (textual, optimized, builtins linked) -> finished PTX in out->data. */
 static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, const cvc_options *o,
                           const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
-                          cvc_output *out) {
+                          cvc_output *out, const char *depfile) {
     char builtins[4096], ll_path[4096], ptx_path[4096];
     cvc_tmp_path(tmp, "culvert-builtins.bc", builtins);
     cvc_tmp_path(tmp, "program.ll", ll_path);
@@ -196,6 +196,12 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         cvc_arg(&a, builtins);
         cvc_arg(&a, "-mlink-builtin-bitcode");
         cvc_arg(&a, tools->libclc);
+    }
+    if (depfile) {
+        cvc_arg(&a, "-dependency-file");
+        cvc_arg(&a, depfile);
+        cvc_arg(&a, "-MT");
+        cvc_arg(&a, "program");
     }
     cvc_arg(&a, "-emit-llvm");
     cvc_arg(&a, "-o");
@@ -279,7 +285,8 @@ static void cvc_key_common(cvc_hasher *h, const char *step, const cvc_tools *too
 }
 
 /* Common ending: the log handed over, the output cached on success. */
-static cl_int cvc_finish(cl_int err, cvc_buf *log, bool cache, cvc_hash key, cvc_output *out) {
+static cl_int cvc_finish(cl_int err, cvc_buf *log, bool cache, cvc_hash key, cvc_output *out,
+                         const char *deps) {
     if (err == CL_SUCCESS && log->failed)
         err = CL_OUT_OF_HOST_MEMORY;
     out->log = cvc_buf_take(log);
@@ -290,7 +297,7 @@ static cl_int cvc_finish(cl_int err, cvc_buf *log, bool cache, cvc_hash key, cvc
         out->data = NULL;
         out->size = 0;
     } else if (cache) {
-        cvc_cache_store(key, out);
+        cvc_cache_store(key, out, deps);
     }
     return err;
 }
@@ -316,11 +323,11 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     const cvc_tools *tools;
     cl_int err = cvc_begin(options, CVC_BUILD, &o, &tools, &log, out);
     if (err != CL_SUCCESS)
-        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out);
+        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out, NULL);
     if (o.create_library) {
         cvc_buf_str(&log, "culvert: -create-library is a clLinkProgram option\n");
         cvc_options_free(&o);
-        return cvc_finish(CL_INVALID_BUILD_OPTIONS, &log, false, (cvc_hash){0, 0}, out);
+        return cvc_finish(CL_INVALID_BUILD_OPTIONS, &log, false, (cvc_hash){0, 0}, out, NULL);
     }
     cvc_hasher h;
     cvc_key_common(&h, "build", tools, options, target);
@@ -333,21 +340,28 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     }
     tools = cvc_get_probed_tools();
     cvc_tmp tmp = {{0}};
-    char src[4096];
+    char src[4096], depfile[4096];
+    char *deps = NULL;
     o.fp16 = cvc_wants_fp16(source, len);
     err = CL_BUILD_PROGRAM_FAILURE;
     if (!cvc_tmp_create(&tmp))
         cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
     else {
         cvc_tmp_path(&tmp, "program.cl", src);
+        cvc_tmp_path(&tmp, "program.d", depfile);
         if (cvc_write_file(src, source, len))
-            err = cvc_codegen(&tmp, src, true, &o, target, tools, &log, out);
+            err = cvc_codegen(&tmp, src, true, &o, target, tools, &log, out, depfile);
+        if (err == CL_SUCCESS)
+            deps = cvc_deps_text(depfile, tmp.dir);
     }
     cvc_tmp_remove(&tmp);
     cvc_options_free(&o);
     if (err == CL_SUCCESS)
         err = cvc_out_of_memory(&log);
-    return cvc_finish(err, &log, true, key, out);
+    /* Included files that cannot be read back: the result is not cached. */
+    err = cvc_finish(err, &log, deps != NULL, key, out, deps);
+    free(deps);
+    return err;
 }
 
 /* Embedded headers are written under dir/ with their include names (which may have folders);
@@ -385,7 +399,7 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
     const cvc_tools *tools;
     cl_int err = cvc_begin(options, CVC_COMPILE, &o, &tools, &log, out);
     if (err != CL_SUCCESS)
-        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out);
+        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out, NULL);
     cvc_hasher h;
     cvc_key_common(&h, "compile", tools, options, target);
     for (size_t i = 0; i < num_headers; i++) {
@@ -404,7 +418,8 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
     }
     tools = cvc_get_probed_tools();
     cvc_tmp tmp = {{0}};
-    char src[4096], obj[4096], inc[4200];
+    char src[4096], obj[4096], inc[4200], depfile[4096];
+    char *deps = NULL;
     o.fp16 = cvc_wants_fp16(source, len);
     err = CL_COMPILE_PROGRAM_FAILURE;
     if (!cvc_tmp_create(&tmp))
@@ -420,6 +435,11 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
             cvc_clang_common(&a, tools, &o, cvc_sm(target, tools), true);
             cvc_arg(&a, "-I");
             cvc_arg(&a, inc);
+            cvc_tmp_path(&tmp, "program.d", depfile);
+            cvc_arg(&a, "-dependency-file");
+            cvc_arg(&a, depfile);
+            cvc_arg(&a, "-MT");
+            cvc_arg(&a, "program");
             cvc_arg(&a, "-emit-llvm-bc");
             cvc_arg(&a, "-o");
             cvc_arg(&a, obj);
@@ -428,12 +448,15 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
                 out->data = cvc_read_file(obj, &out->size);
                 if (out->data)
                     err = CL_SUCCESS;
+                deps = cvc_deps_text(depfile, tmp.dir);
             }
         }
     }
     cvc_tmp_remove(&tmp);
     cvc_options_free(&o);
-    return cvc_finish(err, &log, true, key, out);
+    err = cvc_finish(err, &log, deps != NULL, key, out, deps);
+    free(deps);
+    return err;
 }
 
 static bool cvc_is_bitcode(const cvc_output *obj) {
@@ -449,7 +472,7 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
         *is_library = false;
     cl_int err = cvc_begin(options, CVC_LINK, &o, &tools, &log, out);
     if (err != CL_SUCCESS)
-        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out);
+        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out, NULL);
     cvc_hasher h;
     cvc_key_common(&h, "link", tools, options, target);
     for (size_t i = 0; i < num_objects && err == CL_SUCCESS; i++) {
@@ -499,7 +522,7 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
                     out->data = cvc_read_file(linked, &out->size);
                     err = out->data ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
                 } else {
-                    err = cvc_codegen(&tmp, linked, false, &o, target, tools, &log, out);
+                    err = cvc_codegen(&tmp, linked, false, &o, target, tools, &log, out, NULL);
                     if (err == CL_BUILD_PROGRAM_FAILURE)
                         err = CL_LINK_PROGRAM_FAILURE;
                 }
@@ -511,5 +534,5 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
     cvc_options_free(&o);
     if (err == CL_SUCCESS && is_library)
         *is_library = library;
-    return cvc_finish(err, &log, true, key, out);
+    return cvc_finish(err, &log, true, key, out, NULL);
 }

@@ -111,8 +111,11 @@ bool cvc_cache_dir(char *out, size_t size);
 void cvc_mkdirs(const char *dir);
 /* A hit fills out (data and log) and returns true; anything wrong with the entry is a miss. */
 bool cvc_cache_load(cvc_hash key, cvc_output *out);
-/* Best effort: temp file + rename; failures are ignored. */
-void cvc_cache_store(cvc_hash key, const cvc_output *out);
+/* Best effort: temp file + rename; failures are ignored. deps: from cvc_deps_text (or NULL). */
+void cvc_cache_store(cvc_hash key, const cvc_output *out, const char *deps);
+/* The files a clang dependency file lists (except those under skip_dir), each with the hash of
+ * its content, as the cache keeps them; NULL when one cannot be read (then do not cache). */
+char *cvc_deps_text(const char *depfile, const char *skip_dir);
 
 /* The embedded builtins bitcode (generated at build time from builtins/). */
 extern const unsigned char cvc_builtins_bc[];
