@@ -142,6 +142,13 @@ static bool cvc_rewrite_call(const char *line, size_t len, int id, cvc_buf *out,
         free(args);
         return false;
     }
+    if (n - 1 > 32) {
+        /* CUDA's printf takes at most 32 arguments after the format, and ignores more. */
+        cvc_buf_str(log, "error: printf with more than 32 arguments is not supported by CUDA's "
+                         "device printf\n");
+        free(args);
+        return false;
+    }
     for (size_t i = 1; i < n; i++)
         if (args[i].type[0] == '<') {
             cvc_buf_str(log, "error: printf of a vector (%v conversion) is not supported by "
