@@ -9,6 +9,7 @@
  * Every output is cached on disk by content (cvc_cache.c). */
 #include "compiler/cvc_internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,8 +159,14 @@ static cl_int cvc_out_of_memory(cvc_buf *log) {
 static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, const cvc_options *o,
                           const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
                           cvc_output *out, const char *depfile) {
-    char builtins[4096], ll_path[4096], ptx_path[4096];
+    char builtins[4096], wrappers[4096], ll_path[4096], ptx_path[4096];
     cvc_tmp_path(tmp, "culvert-builtins.bc", builtins);
+    cvc_tmp_path(tmp, "culvert-libdevice.bc", wrappers);
+    bool libdevice = tools->libdevice[0] != 0;
+    if (libdevice && !cvc_write_file(wrappers, cvc_libdevice_bc, cvc_libdevice_bc_size)) {
+        cvc_buf_str(log, "culvert: cannot write to the temporary directory\n");
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
     cvc_tmp_path(tmp, "program.ll", ll_path);
     cvc_tmp_path(tmp, "program.ptx", ptx_path);
     if (!cvc_write_file(builtins, cvc_builtins_bc, cvc_builtins_bc_size)) {
@@ -181,6 +188,10 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         cvc_arg(&k, "--internalize");
         cvc_arg(&k, "--suppress-warnings");
         cvc_arg(&k, builtins);
+        if (libdevice) {
+            cvc_arg(&k, wrappers);
+            cvc_arg(&k, tools->libdevice);
+        }
         cvc_arg(&k, tools->libclc);
         cvc_arg(&k, "-o");
         cvc_arg(&k, full);
@@ -194,6 +205,13 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         cvc_arg(&a, "-Wno-linker-warnings");
         cvc_arg(&a, "-mlink-builtin-bitcode");
         cvc_arg(&a, builtins);
+        if (libdevice) {
+            /* The math functions on CUDA's libdevice, ahead of libclc's. */
+            cvc_arg(&a, "-mlink-builtin-bitcode");
+            cvc_arg(&a, wrappers);
+            cvc_arg(&a, "-mlink-builtin-bitcode");
+            cvc_arg(&a, tools->libdevice);
+        }
         cvc_arg(&a, "-mlink-builtin-bitcode");
         cvc_arg(&a, tools->libclc);
     }
@@ -269,14 +287,31 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     return err;
 }
 
+/* The embedded libraries, hashed once per process. */
+static cvc_hash cvc_blobs;
+static pthread_once_t cvc_blobs_once = PTHREAD_ONCE_INIT;
+static void cvc_hash_blobs(void) {
+    cvc_hasher h;
+    cvc_hash_init(&h);
+    cvc_hash_bytes(&h, &cvc_builtins_bc_size, sizeof cvc_builtins_bc_size);
+    cvc_hash_bytes(&h, cvc_builtins_bc, cvc_builtins_bc_size);
+    cvc_hash_bytes(&h, &cvc_libdevice_bc_size, sizeof cvc_libdevice_bc_size);
+    cvc_hash_bytes(&h, cvc_libdevice_bc, cvc_libdevice_bc_size);
+    cvc_blobs = cvc_hash_final(&h);
+}
+static cvc_hash cvc_blobs_hash(void) {
+    pthread_once(&cvc_blobs_once, cvc_hash_blobs);
+    return cvc_blobs;
+}
+
 /* The key every step shares: culvert's compiler version, the tools, the step, the options and
  * the target. */
 static void cvc_key_common(cvc_hasher *h, const char *step, const cvc_tools *tools,
                            const char *options, const cvc_target *target) {
     cvc_hash_init(h);
     cvc_hash_str(h, CVC_VERSION);
-    cvc_hash_bytes(h, &cvc_builtins_bc_size, sizeof cvc_builtins_bc_size);
-    cvc_hash_bytes(h, cvc_builtins_bc, cvc_builtins_bc_size);
+    cvc_hash blobs = cvc_blobs_hash();
+    cvc_hash_bytes(h, &blobs, sizeof blobs);
     cvc_hash_str(h, tools->ident);
     cvc_hash_str(h, step);
     cvc_hash_str(h, options ? options : "");

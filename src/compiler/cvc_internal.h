@@ -27,9 +27,10 @@ typedef struct cvc_tools {
     char llc[4096];
     char llvm_link[4096];
     char libclc[4096];
-    int sm_max;       /* the highest sm_XY llc knows (XY as a number), 0 if unknown */
-    int ptx_max;      /* the highest PTX ISA version llc knows (e.g. 78) */
-    char ident[1024]; /* identifies the tool versions for the cache key */
+    char libdevice[4096]; /* CUDA's libdevice, or "" (not found, or CULVERT_LIBDEVICE=0) */
+    int sm_max;           /* the highest sm_XY llc knows (XY as a number), 0 if unknown */
+    int ptx_max;          /* the highest PTX ISA version llc knows (e.g. 78) */
+    char ident[1024];     /* identifies the tool versions for the cache key */
     bool found;
     char why[512]; /* when !found: what is missing */
 } cvc_tools;
@@ -120,5 +121,8 @@ char *cvc_deps_text(const char *depfile, const char *skip_dir);
 /* The embedded builtins bitcode (generated at build time from builtins/). */
 extern const unsigned char cvc_builtins_bc[];
 extern const size_t cvc_builtins_bc_size;
+/* The math wrappers on CUDA's libdevice (builtins/libdevice.ll), linked when libdevice is found. */
+extern const unsigned char cvc_libdevice_bc[];
+extern const size_t cvc_libdevice_bc_size;
 
 #endif

@@ -25,6 +25,9 @@ extern char **environ;
 #ifndef CVC_DEFAULT_LIBCLC_DIR
 #define CVC_DEFAULT_LIBCLC_DIR "/usr/lib/clc"
 #endif
+#ifndef CVC_DEFAULT_LIBDEVICE
+#define CVC_DEFAULT_LIBDEVICE ""
+#endif
 #ifndef CVC_LLVM_MAJOR
 #define CVC_LLVM_MAJOR 16
 #endif
@@ -334,6 +337,29 @@ static bool cvc_find_libclc(char *dst) {
     return false;
 }
 
+/* CUDA's libdevice: CULVERT_LIBDEVICE (a file; 0 or off: do not use it), $CUDA_PATH, the
+ * configure-time default, the usual toolkit places. Optional: without it libclc's math is used. */
+static void cvc_find_libdevice(char *dst) {
+    const char *env = getenv("CULVERT_LIBDEVICE");
+    dst[0] = 0;
+    if (cvc_libdevice_bc_size == 0)
+        return;
+    if (env && (!strcmp(env, "0") || !strcmp(env, "off") || !*env))
+        return;
+    char cuda_path[4096] = "";
+    const char *cp = getenv("CUDA_PATH");
+    if (cp && *cp)
+        snprintf(cuda_path, sizeof cuda_path, "%s/nvvm/libdevice/libdevice.10.bc", cp);
+    const char *candidates[] = {env, cuda_path, CVC_DEFAULT_LIBDEVICE,
+                                "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc",
+                                "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"};
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+        if (cvc_is_file(candidates[i])) {
+            snprintf(dst, 4096, "%s", candidates[i]);
+            return;
+        }
+}
+
 /* Tool identity for the cache key: path, size and modification time (no process to start). */
 static void cvc_ident_add(cvc_buf *b, const char *path) {
     struct stat st;
@@ -392,6 +418,9 @@ static void cvc_tools_find(void) {
     cvc_ident_add(&id, t->llc);
     cvc_ident_add(&id, t->llvm_link);
     cvc_ident_add(&id, t->libclc);
+    cvc_find_libdevice(t->libdevice);
+    if (t->libdevice[0])
+        cvc_ident_add(&id, t->libdevice);
     snprintf(t->ident, sizeof t->ident, "%s", id.data ? id.data : "");
     free(id.data);
     t->found = true;
