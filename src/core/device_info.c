@@ -235,6 +235,9 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
             {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
             {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
             {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
+            /* With the optional features of CL_DEVICE_OPENCL_C_FEATURES only, and the atomics
+             * at the minimum capabilities (src/compiler/builtins/c11_atomics.ll). */
+            {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
         };
         err = cv_info_bytes(out, versions, sizeof versions);
         break;

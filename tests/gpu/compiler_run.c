@@ -302,6 +302,62 @@ static void test_inline_ptx(void) {
     clReleaseProgram(p);
 }
 
+/* OpenCL C 3.0 atomics (relaxed, work-group scope; and acquire/release on a flag). */
+static void test_c11_atomics(void) {
+    cl_int err;
+    const char *src =
+        "__kernel void c11(__global atomic_int *count, __global atomic_float *sum,\n"
+        "                  __global atomic_flag *lock, __global int *guarded) {\n"
+        "    atomic_fetch_add_explicit(count, 2, memory_order_relaxed, memory_scope_work_group);\n"
+        "    float seen = atomic_load_explicit(sum, memory_order_relaxed, "
+        "memory_scope_work_group);\n"
+        "    while (!atomic_compare_exchange_strong_explicit(sum, &seen, seen + 0.5f,\n"
+        "            memory_order_relaxed, memory_order_relaxed, memory_scope_work_group))\n"
+        "        ;\n"
+        "    if (get_local_id(0) == 0) {\n"
+        "        while (atomic_flag_test_and_set_explicit(lock, memory_order_acquire,\n"
+        "                                                 memory_scope_device))\n"
+        "            ;\n"
+        "        *guarded += 1;\n"
+        "        atomic_flag_clear_explicit(lock, memory_order_release, memory_scope_device);\n"
+        "    }\n"
+        "}\n";
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    err = clBuildProgram(p, 1, &dev, "-cl-std=CL3.0", NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[8192] = "";
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fprintf(stderr, "CL3.0 atomics build failed (%d):\n%s\n", err, log);
+    }
+    CHECK(err == CL_SUCCESS);
+    if (err == CL_SUCCESS) {
+        cl_kernel k = clCreateKernel(p, "c11", &err);
+        cl_int zero[4] = {0, 0, 0, 0};
+        cl_mem bc = buffer(sizeof(cl_int), zero), bs = buffer(sizeof(cl_float), zero);
+        cl_mem bl = buffer(sizeof(cl_int), zero), bg = buffer(sizeof(cl_int), zero);
+        clSetKernelArg(k, 0, sizeof bc, &bc);
+        clSetKernelArg(k, 1, sizeof bs, &bs);
+        clSetKernelArg(k, 2, sizeof bl, &bl);
+        clSetKernelArg(k, 3, sizeof bg, &bg);
+        size_t global = 4096, local = 128;
+        run(k, 1, NULL, &global, &local);
+        cl_int count = 0, guarded = 0;
+        cl_float sum = 0;
+        clEnqueueReadBuffer(queue, bc, CL_TRUE, 0, sizeof count, &count, 0, NULL, NULL);
+        clEnqueueReadBuffer(queue, bs, CL_TRUE, 0, sizeof sum, &sum, 0, NULL, NULL);
+        clEnqueueReadBuffer(queue, bg, CL_TRUE, 0, sizeof guarded, &guarded, 0, NULL, NULL);
+        CHECK(count == 2 * 4096);
+        CHECK(sum == 0.5f * 4096);
+        CHECK(guarded == 4096 / 128);
+        clReleaseMemObject(bc);
+        clReleaseMemObject(bs);
+        clReleaseMemObject(bl);
+        clReleaseMemObject(bg);
+        clReleaseKernel(k);
+    }
+    clReleaseProgram(p);
+}
+
 static void test_errors(void) {
     cl_int err;
     const char *broken = "__kernel void k(__global int *p) { p[0] = undefined_thing; }\n";
@@ -410,6 +466,7 @@ int main(void) {
         printf("non-uniform work-groups not claimed: that part skipped\n");
     }
     test_printf();
+    test_c11_atomics();
     if (!strcmp(pname, "culvert"))
         test_inline_ptx();
     test_errors();
