@@ -159,11 +159,14 @@ static cl_int cvc_out_of_memory(cvc_buf *log) {
 static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, const cvc_options *o,
                           const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
                           cvc_output *out, const char *depfile) {
-    char builtins[4096], wrappers[4096], ll_path[4096], ptx_path[4096];
+    char builtins[4096], wrappers[4096], fast[4096], ll_path[4096], ptx_path[4096];
     cvc_tmp_path(tmp, "culvert-builtins.bc", builtins);
     cvc_tmp_path(tmp, "culvert-libdevice.bc", wrappers);
+    cvc_tmp_path(tmp, "culvert-libdevice-fast.bc", fast);
     bool libdevice = tools->libdevice[0] != 0;
-    if (libdevice && !cvc_write_file(wrappers, cvc_libdevice_bc, cvc_libdevice_bc_size)) {
+    bool relaxed = libdevice && o->fast_math && cvc_libdevice_fast_bc_size > 0;
+    if ((libdevice && !cvc_write_file(wrappers, cvc_libdevice_bc, cvc_libdevice_bc_size)) ||
+        (relaxed && !cvc_write_file(fast, cvc_libdevice_fast_bc, cvc_libdevice_fast_bc_size))) {
         cvc_buf_str(log, "culvert: cannot write to the temporary directory\n");
         return CL_BUILD_PROGRAM_FAILURE;
     }
@@ -188,6 +191,8 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         cvc_arg(&k, "--internalize");
         cvc_arg(&k, "--suppress-warnings");
         cvc_arg(&k, builtins);
+        if (relaxed)
+            cvc_arg(&k, fast);
         if (libdevice) {
             cvc_arg(&k, wrappers);
             cvc_arg(&k, tools->libdevice);
@@ -205,6 +210,11 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         cvc_arg(&a, "-Wno-linker-warnings");
         cvc_arg(&a, "-mlink-builtin-bitcode");
         cvc_arg(&a, builtins);
+        if (relaxed) {
+            /* -cl-fast-relaxed-math: sin, exp, log... on the approximate instructions. */
+            cvc_arg(&a, "-mlink-builtin-bitcode");
+            cvc_arg(&a, fast);
+        }
         if (libdevice) {
             /* The math functions on CUDA's libdevice, ahead of libclc's. */
             cvc_arg(&a, "-mlink-builtin-bitcode");
@@ -297,6 +307,8 @@ static void cvc_hash_blobs(void) {
     cvc_hash_bytes(&h, cvc_builtins_bc, cvc_builtins_bc_size);
     cvc_hash_bytes(&h, &cvc_libdevice_bc_size, sizeof cvc_libdevice_bc_size);
     cvc_hash_bytes(&h, cvc_libdevice_bc, cvc_libdevice_bc_size);
+    cvc_hash_bytes(&h, &cvc_libdevice_fast_bc_size, sizeof cvc_libdevice_fast_bc_size);
+    cvc_hash_bytes(&h, cvc_libdevice_fast_bc, cvc_libdevice_fast_bc_size);
     cvc_blobs = cvc_hash_final(&h);
 }
 static cvc_hash cvc_blobs_hash(void) {

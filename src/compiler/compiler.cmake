@@ -30,12 +30,21 @@ if(CULVERT_LLVM_LINK)
             -DNAME=cvc_libdevice_bc -P ${_builtins_dir}/embed.cmake
     DEPENDS ${_builtins_dir}/libdevice.ll ${_builtins_dir}/embed.cmake
     COMMENT "Building culvert's libdevice math wrappers")
-  list(APPEND _builtins_c ${_libdevice_c})
+  set(_libdevice_fast_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_libdevice_fast_data.c)
+  add_custom_command(OUTPUT ${_libdevice_fast_c}
+    COMMAND ${CULVERT_LLVM_LINK} ${_builtins_dir}/libdevice_fast.ll
+            -o ${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice_fast.bc
+    COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice_fast.bc
+            -DOUT=${_libdevice_fast_c} -DNAME=cvc_libdevice_fast_bc -P ${_builtins_dir}/embed.cmake
+    DEPENDS ${_builtins_dir}/libdevice_fast.ll ${_builtins_dir}/embed.cmake
+    COMMENT "Building culvert's relaxed-math wrappers")
+  list(APPEND _builtins_c ${_libdevice_c} ${_libdevice_fast_c})
 else()
   message(WARNING "llvm-link not found: culvert is built without its OpenCL C compiler")
   file(WRITE ${_builtins_c} "#include <stddef.h>\nconst unsigned char cvc_builtins_bc[1];\n"
        "const size_t cvc_builtins_bc_size = 0;\nconst unsigned char cvc_libdevice_bc[1];\n"
-       "const size_t cvc_libdevice_bc_size = 0;\n")
+       "const size_t cvc_libdevice_bc_size = 0;\nconst unsigned char cvc_libdevice_fast_bc[1];\n"
+       "const size_t cvc_libdevice_fast_bc_size = 0;\n")
 endif()
 
 # CUDA's libdevice (math functions), from the toolkit found at configure time.

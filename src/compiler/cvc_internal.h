@@ -68,7 +68,8 @@ typedef struct cvc_options {
     bool verbose;     /* -cl-nv-verbose */
     bool create_library;
     bool denorms_are_zero;
-    bool fp16; /* the source enables cl_khr_fp16 */
+    bool fp16;      /* the source enables cl_khr_fp16 */
+    bool fast_math; /* -cl-fast-relaxed-math or -cl-unsafe-math-optimizations */
 } cvc_options;
 
 /* Parses an OpenCL build option string for `mode`. CL_SUCCESS, or CL_INVALID_BUILD_OPTIONS with
@@ -124,5 +125,9 @@ extern const size_t cvc_builtins_bc_size;
 /* The math wrappers on CUDA's libdevice (builtins/libdevice.ll), linked when libdevice is found. */
 extern const unsigned char cvc_libdevice_bc[];
 extern const size_t cvc_libdevice_bc_size;
+/* Relaxed-math float functions (builtins/libdevice_fast.ll), ahead of those with
+ * -cl-fast-relaxed-math or -cl-unsafe-math-optimizations. */
+extern const unsigned char cvc_libdevice_fast_bc[];
+extern const size_t cvc_libdevice_fast_bc_size;
 
 #endif

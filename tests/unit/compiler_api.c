@@ -2,6 +2,7 @@
  * compile + link (with -create-library), argument metadata, launch info, register limits, and
  * that no LLVM library enters the process. */
 #include "compiler_util.h"
+#include "compiler/cvc_internal.h"
 
 static const char *simple = "__kernel void k(__global int *p) { p[get_global_id(0)] = VALUE; }\n";
 
@@ -243,6 +244,24 @@ static void test_compile_link(void) {
     cvc_output_free(&obj);
 }
 
+/* -cl-fast-relaxed-math puts sin on sin.approx (libdevice's __nv_fast_sinf); without it, sin is
+ * the accurate one. */
+static void test_relaxed_math(void) {
+    if (!cvc_get_tools()->libdevice[0]) {
+        printf("no libdevice: relaxed math not checked\n");
+        return;
+    }
+    const char *src = "__kernel void k(__global float *p) { p[0] = sin(p[1]) + exp(p[2]); }\n";
+    cvc_output out;
+    CVT_CHECK(build(src, "-cl-fast-relaxed-math", &out) == CL_SUCCESS, "relaxed build");
+    CVT_CHECK(out.data && strstr((char *)out.data, "sin.approx.f32"), "sin.approx with fast math");
+    CVT_CHECK(out.data && cvt_ptxas((char *)out.data, "relaxed") == 0, "relaxed ptxas");
+    cvc_output_free(&out);
+    CVT_CHECK(build(src, "", &out) == CL_SUCCESS, "accurate build");
+    CVT_CHECK(out.data && !strstr((char *)out.data, "sin.approx.f32"), "no sin.approx by default");
+    cvc_output_free(&out);
+}
+
 /* LLVM runs in child processes: nothing of it is mapped into this process. */
 static void test_isolation(void) {
     char *maps = cvt_read("/proc/self/maps");
@@ -263,6 +282,7 @@ int main(void) {
     test_defines_includes();
     test_metadata();
     test_compile_link();
+    test_relaxed_math();
     test_isolation();
     cvt_rmdir(cache);
     printf("%s\n", cvt_failures ? "FAILED" : "PASSED");
