@@ -4,6 +4,8 @@
 #include "compiler_util.h"
 #include "compiler/cvc_internal.h"
 
+#include <signal.h>
+
 static const char *simple = "__kernel void k(__global int *p) { p[get_global_id(0)] = VALUE; }\n";
 
 static cl_int build(const char *src, const char *options, cvc_output *out) {
@@ -262,6 +264,21 @@ static void test_relaxed_math(void) {
     cvc_output_free(&out);
 }
 
+/* An application that ignores SIGCHLD (its children are reaped without a status) still gets
+ * successes and failures right. Last: the disposition stays. */
+static void test_sigchld_ignored(void) {
+    signal(SIGCHLD, SIG_IGN);
+    cvc_output out;
+    CVT_CHECK(build("__kernel void k(__global int *p) { p[0] = 1; }\n", "", &out) == CL_SUCCESS &&
+                  out.size > 0,
+              "build with SIGCHLD ignored");
+    cvc_output_free(&out);
+    CVT_CHECK(build("__kernel void k(__global int *p) { p[0] = 1 }\n", "", &out) ==
+                  CL_BUILD_PROGRAM_FAILURE,
+              "failure with SIGCHLD ignored");
+    cvc_output_free(&out);
+}
+
 /* LLVM runs in child processes: nothing of it is mapped into this process. */
 static void test_isolation(void) {
     char *maps = cvt_read("/proc/self/maps");
@@ -284,6 +301,7 @@ int main(void) {
     test_compile_link();
     test_relaxed_math();
     test_isolation();
+    test_sigchld_ignored();
     cvt_rmdir(cache);
     printf("%s\n", cvt_failures ? "FAILED" : "PASSED");
     return cvt_failures ? 1 : 0;
