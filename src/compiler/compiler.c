@@ -18,7 +18,9 @@
 #define CVC_VERSION "culvert-compiler-1"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX. */
-#define CVC_EXTENSIONS "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics"
+#define CVC_EXTENSIONS                                                                             \
+    "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,"         \
+    "+__opencl_c_subgroups"
 
 void cvc_output_free(cvc_output *out) {
     if (!out)

@@ -358,6 +358,96 @@ static void test_c11_atomics(void) {
     clReleaseProgram(p);
 }
 
+/* cl_khr_subgroups: each work-item reports its sub-group and the collective results; the host
+ * groups the items by (work-group, sub-group) and recomputes every result, so the check holds
+ * for any sub-group size (32 on culvert: warps). The 80-item work-groups end in a short
+ * sub-group. */
+static void test_subgroups(void) {
+    char ext[8192] = "";
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
+    if (!strstr(ext, "cl_khr_subgroups")) {
+        printf("cl_khr_subgroups not claimed: sub-group part skipped\n");
+        return;
+    }
+    cl_int err;
+    const char *src = "#pragma OPENCL EXTENSION cl_khr_subgroups : enable\n"
+                      "__kernel void sg(__global const int *x, __global int *o) {\n"
+                      "    size_t g = get_global_id(0) + get_global_id(1) * get_global_size(0);\n"
+                      "    __global int *r = o + g * 12;\n"
+                      "    int v = x[g];\n"
+                      "    r[0] = (int)get_group_id(0) + 1000 * (int)get_group_id(1);\n"
+                      "    r[1] = (int)get_sub_group_id();\n"
+                      "    r[2] = (int)get_sub_group_local_id();\n"
+                      "    r[3] = (int)get_sub_group_size();\n"
+                      "    r[4] = sub_group_reduce_add(v);\n"
+                      "    r[5] = sub_group_scan_inclusive_add(v);\n"
+                      "    r[6] = sub_group_scan_exclusive_add(v);\n"
+                      "    r[7] = sub_group_reduce_min(v);\n"
+                      "    r[8] = sub_group_reduce_max(v);\n"
+                      "    r[9] = sub_group_broadcast(v, 0u);\n"
+                      "    r[10] = sub_group_all(v > -50);\n"
+                      "    r[11] = sub_group_any(v == 7);\n"
+                      "}\n";
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    err = clBuildProgram(p, 1, &dev, "-cl-std=CL3.0", NULL, NULL);
+    if (err != CL_SUCCESS) {
+        char log[8192] = "";
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fprintf(stderr, "sub-group build failed (%d):\n%s\n", err, log);
+    }
+    CHECK(err == CL_SUCCESS);
+    enum { W = 32, H = 10, N = W * H };
+    cl_int x[N], *o = calloc(N * 12, sizeof(cl_int));
+    for (int i = 0; i < N; i++)
+        x[i] = (i * 37) % 101 - 40;
+    if (err == CL_SUCCESS && o) {
+        cl_kernel k = clCreateKernel(p, "sg", &err);
+        cl_mem bx = buffer(sizeof x, x), bo = buffer(N * 12 * sizeof(cl_int), NULL);
+        clSetKernelArg(k, 0, sizeof bx, &bx);
+        clSetKernelArg(k, 1, sizeof bo, &bo);
+        size_t global[2] = {W, H}, local[2] = {16, 5}; /* 80 items: sub-groups of 32, 32, 16 */
+        run(k, 2, NULL, global, local);
+        clEnqueueReadBuffer(queue, bo, CL_TRUE, 0, N * 12 * sizeof(cl_int), o, 0, NULL, NULL);
+        int bad = 0;
+        for (int i = 0; i < N; i++) {
+            const cl_int *r = o + i * 12;
+            /* The members of i's sub-group, by lane. */
+            int members[64], count = 0, sum = 0, mn = 1 << 30, mx = -(1 << 30), incl = 0, excl = 0,
+                             all = 1, any = 0, first = 0;
+            for (int j = 0; j < N; j++) {
+                const cl_int *q = o + j * 12;
+                if (q[0] == r[0] && q[1] == r[1] && count < 64)
+                    members[count++] = j;
+            }
+            for (int a = 0; a < count; a++) {
+                int j = members[a], lane = o[j * 12 + 2];
+                sum += x[j];
+                mn = x[j] < mn ? x[j] : mn;
+                mx = x[j] > mx ? x[j] : mx;
+                all &= x[j] > -50;
+                any |= x[j] == 7;
+                if (lane <= r[2])
+                    incl += x[j];
+                if (lane < r[2])
+                    excl += x[j];
+                if (lane == 0)
+                    first = x[j];
+            }
+            int want[12] = {r[0], r[1], r[2], count, sum, incl, excl, mn, mx, first, all, any};
+            for (int f = 3; f < 12; f++)
+                if ((f >= 10 ? r[f] != 0 : r[f]) != want[f] && bad++ < 5)
+                    fprintf(stderr, "sub-group item %d field %d = %d, want %d\n", i, f, r[f],
+                            want[f]);
+        }
+        CHECK(bad == 0);
+        clReleaseMemObject(bx);
+        clReleaseMemObject(bo);
+        clReleaseKernel(k);
+    }
+    free(o);
+    clReleaseProgram(p);
+}
+
 static void test_errors(void) {
     cl_int err;
     const char *broken = "__kernel void k(__global int *p) { p[0] = undefined_thing; }\n";
@@ -467,6 +557,7 @@ int main(void) {
     }
     test_printf();
     test_c11_atomics();
+    test_subgroups();
     if (!strcmp(pname, "culvert"))
         test_inline_ptx();
     test_errors();
