@@ -365,8 +365,19 @@ static cl_int cvc_begin(const char *options, cvc_mode mode, cvc_options *o, cons
     return err;
 }
 
+/* A source passed with its terminating 0 (or several strings joined with theirs at the end)
+ * would make clang warn about null characters. */
+static size_t cvc_source_len(const char *source, size_t len) {
+    while (len > 0 && source[len - 1] == 0)
+        len--;
+    return len;
+}
+
 cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_target *target,
                  cvc_output *out) {
+    len = source ? cvc_source_len(source, len) : 0;
+    if (!source)
+        source = "";
     cvc_buf log = {0};
     cvc_options o;
     const cvc_tools *tools;
@@ -443,6 +454,9 @@ static bool cvc_write_headers(const cvc_tmp *tmp, const cvc_header *headers, siz
 
 cl_int cvc_compile(const char *source, size_t len, const char *options, const cvc_header *headers,
                    size_t num_headers, const cvc_target *target, cvc_output *out) {
+    len = source ? cvc_source_len(source, len) : 0;
+    if (!source)
+        source = "";
     cvc_buf log = {0};
     cvc_options o;
     const cvc_tools *tools;

@@ -149,6 +149,11 @@ static void test_defines_includes(void) {
     CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "cv_test_defs.h"),
               "missing -I: %d", err);
     cvc_output_free(&out);
+    /* The length may count the terminating 0: no "null character" warning. */
+    const char *z = "__kernel void k(__global int *p) { p[0] = 1; }\n";
+    err = cvc_build(z, strlen(z) + 1, "", &cvt_sm90, &out);
+    CVT_CHECK(err == CL_SUCCESS && !strstr(out.log, "null character"), "trailing 0: %s", out.log);
+    cvc_output_free(&out);
     /* A quoted define with blanks. */
     err =
         build("__kernel void k(__global int *p) { p[0] = VALUE; }\n", "-D \"VALUE=(1 + 2)\"", &out);
