@@ -145,6 +145,22 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
         cvc_arg(a, o->clang_args[i]);
 }
 
+/* The end of a clang -cc1 command: the dependency file (the files #included, for the cache),
+ * what to emit, where, from what. */
+static void cvc_clang_tail(cvc_argv *a, const char *depfile, const char *emit, const char *output,
+                           const char *input) {
+    if (depfile) {
+        cvc_arg(a, "-dependency-file");
+        cvc_arg(a, depfile);
+        cvc_arg(a, "-MT");
+        cvc_arg(a, "program");
+    }
+    cvc_arg(a, emit);
+    cvc_arg(a, "-o");
+    cvc_arg(a, output);
+    cvc_arg(a, input);
+}
+
 static int cvc_run_args(const cvc_argv *a, cvc_buf *log) {
     if (a->overflow) {
         cvc_buf_str(log, "culvert: too many build options or objects\n");
@@ -227,16 +243,7 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         cvc_arg(&a, "-mlink-builtin-bitcode");
         cvc_arg(&a, tools->libclc);
     }
-    if (depfile) {
-        cvc_arg(&a, "-dependency-file");
-        cvc_arg(&a, depfile);
-        cvc_arg(&a, "-MT");
-        cvc_arg(&a, "program");
-    }
-    cvc_arg(&a, "-emit-llvm");
-    cvc_arg(&a, "-o");
-    cvc_arg(&a, ll_path);
-    cvc_arg(&a, input);
+    cvc_clang_tail(&a, depfile, "-emit-llvm", ll_path, input);
     if (cvc_run_args(&a, log) != 0)
         return CL_BUILD_PROGRAM_FAILURE;
     size_t ll_len = 0;
@@ -499,14 +506,7 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
             cvc_arg(&a, "-I");
             cvc_arg(&a, inc);
             cvc_tmp_path(&tmp, "program.d", depfile);
-            cvc_arg(&a, "-dependency-file");
-            cvc_arg(&a, depfile);
-            cvc_arg(&a, "-MT");
-            cvc_arg(&a, "program");
-            cvc_arg(&a, "-emit-llvm-bc");
-            cvc_arg(&a, "-o");
-            cvc_arg(&a, obj);
-            cvc_arg(&a, src);
+            cvc_clang_tail(&a, depfile, "-emit-llvm-bc", obj, src);
             if (cvc_run_args(&a, &log) == 0) {
                 out->data = cvc_read_file(obj, &out->size);
                 if (out->data)

@@ -69,6 +69,20 @@ static void run(cl_kernel k, cl_uint dim, const size_t *offset, const size_t *gl
     CHECK_ERR(CL_SUCCESS, clFinish(queue));
 }
 
+/* A program from source, built for the device; on failure the build log is printed. */
+static cl_program build_source(const char *src, const char *options, const char *what,
+                               cl_int *err) {
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, err);
+    if (*err == CL_SUCCESS)
+        *err = clBuildProgram(p, 1, &dev, options, NULL, NULL);
+    if (*err != CL_SUCCESS) {
+        char log[16384] = "";
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fprintf(stderr, "%s: build failed (%d):\n%s\n", what, *err, log);
+    }
+    return p;
+}
+
 static void test_saxpy(cl_program p) {
     enum { n = 1024, wg = 64 };
     cl_int err;
@@ -229,8 +243,8 @@ static void test_printf(void) {
         "    int i = (int)get_global_id(0);\n"
         "    printf(\"cvprintf %d %.1f %s %ld\\n\", i, 0.5f * i, \"ok\", (long)base + i);\n"
         "}\n";
-    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &dev, "", NULL, NULL));
+    cl_program p = build_source(src, "", "kernel", &err);
+    CHECK(err == CL_SUCCESS);
     cl_kernel k = clCreateKernel(p, "say", &err);
     CHECK(err == CL_SUCCESS);
     cl_int base = 1000;
@@ -281,8 +295,8 @@ static void test_inline_ptx(void) {
                       "        : \"r\"(p[3 * i]), \"r\"(p[3 * i + 1]), \"r\"(p[3 * i + 2]));\n"
                       "    p[3 * i] = r;\n"
                       "}\n";
-    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &dev, "", NULL, NULL));
+    cl_program p = build_source(src, "", "kernel", &err);
+    CHECK(err == CL_SUCCESS);
     cl_kernel k = clCreateKernel(p, "x3", &err);
     CHECK(err == CL_SUCCESS);
     cl_uint v[3 * 64], want[64];
@@ -322,13 +336,7 @@ static void test_c11_atomics(void) {
         "        atomic_flag_clear_explicit(lock, memory_order_release, memory_scope_device);\n"
         "    }\n"
         "}\n";
-    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    err = clBuildProgram(p, 1, &dev, "-cl-std=CL3.0", NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[8192] = "";
-        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "CL3.0 atomics build failed (%d):\n%s\n", err, log);
-    }
+    cl_program p = build_source(src, "-cl-std=CL3.0", "CL3.0 atomics", &err);
     CHECK(err == CL_SUCCESS);
     if (err == CL_SUCCESS) {
         cl_kernel k = clCreateKernel(p, "c11", &err);
@@ -388,13 +396,7 @@ static void test_subgroups(void) {
                       "    r[10] = sub_group_all(v > -50);\n"
                       "    r[11] = sub_group_any(v == 7);\n"
                       "}\n";
-    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
-    err = clBuildProgram(p, 1, &dev, "-cl-std=CL3.0", NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[8192] = "";
-        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "sub-group build failed (%d):\n%s\n", err, log);
-    }
+    cl_program p = build_source(src, "-cl-std=CL3.0", "sub-groups", &err);
     CHECK(err == CL_SUCCESS);
     enum { W = 32, H = 10, N = W * H };
     cl_int x[N], *o = calloc(N * 12, sizeof(cl_int));
@@ -526,14 +528,7 @@ int main(void) {
     REQUIRE(err == CL_SUCCESS);
     queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
     REQUIRE(err == CL_SUCCESS);
-    cl_program p = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-    REQUIRE(err == CL_SUCCESS);
-    err = clBuildProgram(p, 1, &dev, "-cl-std=CL1.2 -cl-kernel-arg-info", NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[16384] = "";
-        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "build failed (%d):\n%s\n", err, log);
-    }
+    cl_program p = build_source(source, "-cl-std=CL1.2 -cl-kernel-arg-info", "main program", &err);
     REQUIRE(err == CL_SUCCESS);
     test_saxpy(p);
     test_dmath(p);
@@ -547,8 +542,8 @@ int main(void) {
                     NULL);
     if (non_uniform) {
         /* Needs OpenCL C 2.0+ semantics: build again for CL3.0. */
-        cl_program p3 = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-        CHECK_ERR(CL_SUCCESS, clBuildProgram(p3, 1, &dev, "-cl-std=CL3.0", NULL, NULL));
+        cl_program p3 = build_source(source, "-cl-std=CL3.0", "CL3.0 program", &err);
+        CHECK(err == CL_SUCCESS);
         size_t g2[3] = {37, 5, 3}, l2[3] = {8, 2, 2};
         check_ids(p3, off, g2, l2);
         clReleaseProgram(p3);
