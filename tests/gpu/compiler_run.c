@@ -537,6 +537,9 @@ int main(void) {
     size_t g1[3] = {64, 8, 4}, l1[3] = {16, 4, 2};
     check_ids(p, zero, g1, l1);
     check_ids(p, off, g1, l1);
+    /* 70000 groups in y: past CUDA's 65535, so the launch is split and group_offset is used. */
+    size_t g_big[3] = {2, 70000, 1}, l_big[3] = {2, 1, 1};
+    check_ids(p, off, g_big, l_big);
     cl_bool non_uniform = CL_FALSE;
     clGetDeviceInfo(dev, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof non_uniform, &non_uniform,
                     NULL);
