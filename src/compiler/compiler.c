@@ -9,6 +9,7 @@
  * Every output is cached on disk by content (cvc_cache.c). */
 #include "compiler/cvc_internal.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,7 +18,9 @@
 #define CVC_VERSION "culvert-compiler-1"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX. */
-#define CVC_EXTENSIONS "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics"
+#define CVC_EXTENSIONS                                                                             \
+    "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,"         \
+    "+__opencl_c_subgroups"
 
 void cvc_output_free(cvc_output *out) {
     if (!out)
@@ -126,6 +129,9 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
         cvc_arg(a, "-finclude-default-header");
         cvc_arg(a, "-fdeclare-opencl-builtins");
         cvc_arg(a, "-cl-kernel-arg-info");
+        /* `asm volatile("lop3.b32 ...")`: NVIDIA's OpenCL takes inline PTX with the GNU
+         * keyword, and programs written for it (hashcat) use it. */
+        cvc_arg(a, "-fgnu-keywords");
         cvc_arg(a, o->fp16 ? CVC_EXTENSIONS ",+cl_khr_fp16" : CVC_EXTENSIONS);
     } else {
         cvc_arg(a, "-x");
@@ -137,6 +143,22 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
                                    : "-O3");
     for (size_t i = 0; i < o->num_clang_args; i++)
         cvc_arg(a, o->clang_args[i]);
+}
+
+/* The end of a clang -cc1 command: the dependency file (the files #included, for the cache),
+ * what to emit, where, from what. */
+static void cvc_clang_tail(cvc_argv *a, const char *depfile, const char *emit, const char *output,
+                           const char *input) {
+    if (depfile) {
+        cvc_arg(a, "-dependency-file");
+        cvc_arg(a, depfile);
+        cvc_arg(a, "-MT");
+        cvc_arg(a, "program");
+    }
+    cvc_arg(a, emit);
+    cvc_arg(a, "-o");
+    cvc_arg(a, output);
+    cvc_arg(a, input);
 }
 
 static int cvc_run_args(const cvc_argv *a, cvc_buf *log) {
@@ -154,9 +176,18 @@ static cl_int cvc_out_of_memory(cvc_buf *log) {
 /* IR (textual, optimized, builtins linked) -> finished PTX in out->data. */
 static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, const cvc_options *o,
                           const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
-                          cvc_output *out) {
-    char builtins[4096], ll_path[4096], ptx_path[4096];
+                          cvc_output *out, const char *depfile) {
+    char builtins[4096], wrappers[4096], fast[4096], ll_path[4096], ptx_path[4096];
     cvc_tmp_path(tmp, "culvert-builtins.bc", builtins);
+    cvc_tmp_path(tmp, "culvert-libdevice.bc", wrappers);
+    cvc_tmp_path(tmp, "culvert-libdevice-fast.bc", fast);
+    bool libdevice = tools->libdevice[0] != 0;
+    bool relaxed = libdevice && o->fast_math && cvc_libdevice_fast_bc_size > 0;
+    if ((libdevice && !cvc_write_file(wrappers, cvc_libdevice_bc, cvc_libdevice_bc_size)) ||
+        (relaxed && !cvc_write_file(fast, cvc_libdevice_fast_bc, cvc_libdevice_fast_bc_size))) {
+        cvc_buf_str(log, "culvert: cannot write to the temporary directory\n");
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
     cvc_tmp_path(tmp, "program.ll", ll_path);
     cvc_tmp_path(tmp, "program.ptx", ptx_path);
     if (!cvc_write_file(builtins, cvc_builtins_bc, cvc_builtins_bc_size)) {
@@ -178,6 +209,12 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         cvc_arg(&k, "--internalize");
         cvc_arg(&k, "--suppress-warnings");
         cvc_arg(&k, builtins);
+        if (relaxed)
+            cvc_arg(&k, fast);
+        if (libdevice) {
+            cvc_arg(&k, wrappers);
+            cvc_arg(&k, tools->libdevice);
+        }
         cvc_arg(&k, tools->libclc);
         cvc_arg(&k, "-o");
         cvc_arg(&k, full);
@@ -191,13 +228,22 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         cvc_arg(&a, "-Wno-linker-warnings");
         cvc_arg(&a, "-mlink-builtin-bitcode");
         cvc_arg(&a, builtins);
+        if (relaxed) {
+            /* -cl-fast-relaxed-math: sin, exp, log... on the approximate instructions. */
+            cvc_arg(&a, "-mlink-builtin-bitcode");
+            cvc_arg(&a, fast);
+        }
+        if (libdevice) {
+            /* The math functions on CUDA's libdevice, ahead of libclc's. */
+            cvc_arg(&a, "-mlink-builtin-bitcode");
+            cvc_arg(&a, wrappers);
+            cvc_arg(&a, "-mlink-builtin-bitcode");
+            cvc_arg(&a, tools->libdevice);
+        }
         cvc_arg(&a, "-mlink-builtin-bitcode");
         cvc_arg(&a, tools->libclc);
     }
-    cvc_arg(&a, "-emit-llvm");
-    cvc_arg(&a, "-o");
-    cvc_arg(&a, ll_path);
-    cvc_arg(&a, input);
+    cvc_clang_tail(&a, depfile, "-emit-llvm", ll_path, input);
     if (cvc_run_args(&a, log) != 0)
         return CL_BUILD_PROGRAM_FAILURE;
     size_t ll_len = 0;
@@ -205,7 +251,16 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     if (!ll)
         return CL_BUILD_PROGRAM_FAILURE;
     cl_int err = CL_SUCCESS;
-    if (cvc_undefined_functions(ll, log) > 0)
+    bool printf_failed = false;
+    char *lowered = cvc_lower_printf(ll, log, &printf_failed);
+    if (lowered) {
+        free(ll);
+        ll = lowered;
+        ll_len = strlen(ll);
+    }
+    if (printf_failed)
+        err = CL_BUILD_PROGRAM_FAILURE;
+    else if (cvc_undefined_functions(ll, log) > 0)
         err = CL_BUILD_PROGRAM_FAILURE;
     cvc_ir_fixups(ll);
     if (err == CL_SUCCESS && !cvc_write_file(ll_path, ll, ll_len))
@@ -251,14 +306,33 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     return err;
 }
 
+/* The embedded libraries, hashed once per process. */
+static cvc_hash cvc_blobs;
+static pthread_once_t cvc_blobs_once = PTHREAD_ONCE_INIT;
+static void cvc_hash_blobs(void) {
+    cvc_hasher h;
+    cvc_hash_init(&h);
+    cvc_hash_bytes(&h, &cvc_builtins_bc_size, sizeof cvc_builtins_bc_size);
+    cvc_hash_bytes(&h, cvc_builtins_bc, cvc_builtins_bc_size);
+    cvc_hash_bytes(&h, &cvc_libdevice_bc_size, sizeof cvc_libdevice_bc_size);
+    cvc_hash_bytes(&h, cvc_libdevice_bc, cvc_libdevice_bc_size);
+    cvc_hash_bytes(&h, &cvc_libdevice_fast_bc_size, sizeof cvc_libdevice_fast_bc_size);
+    cvc_hash_bytes(&h, cvc_libdevice_fast_bc, cvc_libdevice_fast_bc_size);
+    cvc_blobs = cvc_hash_final(&h);
+}
+static cvc_hash cvc_blobs_hash(void) {
+    pthread_once(&cvc_blobs_once, cvc_hash_blobs);
+    return cvc_blobs;
+}
+
 /* The key every step shares: culvert's compiler version, the tools, the step, the options and
  * the target. */
 static void cvc_key_common(cvc_hasher *h, const char *step, const cvc_tools *tools,
                            const char *options, const cvc_target *target) {
     cvc_hash_init(h);
     cvc_hash_str(h, CVC_VERSION);
-    cvc_hash_bytes(h, &cvc_builtins_bc_size, sizeof cvc_builtins_bc_size);
-    cvc_hash_bytes(h, cvc_builtins_bc, cvc_builtins_bc_size);
+    cvc_hash blobs = cvc_blobs_hash();
+    cvc_hash_bytes(h, &blobs, sizeof blobs);
     cvc_hash_str(h, tools->ident);
     cvc_hash_str(h, step);
     cvc_hash_str(h, options ? options : "");
@@ -267,7 +341,8 @@ static void cvc_key_common(cvc_hasher *h, const char *step, const cvc_tools *too
 }
 
 /* Common ending: the log handed over, the output cached on success. */
-static cl_int cvc_finish(cl_int err, cvc_buf *log, bool cache, cvc_hash key, cvc_output *out) {
+static cl_int cvc_finish(cl_int err, cvc_buf *log, bool cache, cvc_hash key, cvc_output *out,
+                         const char *deps) {
     if (err == CL_SUCCESS && log->failed)
         err = CL_OUT_OF_HOST_MEMORY;
     out->log = cvc_buf_take(log);
@@ -278,7 +353,7 @@ static cl_int cvc_finish(cl_int err, cvc_buf *log, bool cache, cvc_hash key, cvc
         out->data = NULL;
         out->size = 0;
     } else if (cache) {
-        cvc_cache_store(key, out);
+        cvc_cache_store(key, out, deps);
     }
     return err;
 }
@@ -297,18 +372,29 @@ static cl_int cvc_begin(const char *options, cvc_mode mode, cvc_options *o, cons
     return err;
 }
 
+/* A source passed with its terminating 0 (or several strings joined with theirs at the end)
+ * would make clang warn about null characters. */
+static size_t cvc_source_len(const char *source, size_t len) {
+    while (len > 0 && source[len - 1] == 0)
+        len--;
+    return len;
+}
+
 cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_target *target,
                  cvc_output *out) {
+    len = source ? cvc_source_len(source, len) : 0;
+    if (!source)
+        source = "";
     cvc_buf log = {0};
     cvc_options o;
     const cvc_tools *tools;
     cl_int err = cvc_begin(options, CVC_BUILD, &o, &tools, &log, out);
     if (err != CL_SUCCESS)
-        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out);
+        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out, NULL);
     if (o.create_library) {
         cvc_buf_str(&log, "culvert: -create-library is a clLinkProgram option\n");
         cvc_options_free(&o);
-        return cvc_finish(CL_INVALID_BUILD_OPTIONS, &log, false, (cvc_hash){0, 0}, out);
+        return cvc_finish(CL_INVALID_BUILD_OPTIONS, &log, false, (cvc_hash){0, 0}, out, NULL);
     }
     cvc_hasher h;
     cvc_key_common(&h, "build", tools, options, target);
@@ -321,21 +407,28 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     }
     tools = cvc_get_probed_tools();
     cvc_tmp tmp = {{0}};
-    char src[4096];
+    char src[4096], depfile[4096];
+    char *deps = NULL;
     o.fp16 = cvc_wants_fp16(source, len);
     err = CL_BUILD_PROGRAM_FAILURE;
     if (!cvc_tmp_create(&tmp))
         cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
     else {
         cvc_tmp_path(&tmp, "program.cl", src);
+        cvc_tmp_path(&tmp, "program.d", depfile);
         if (cvc_write_file(src, source, len))
-            err = cvc_codegen(&tmp, src, true, &o, target, tools, &log, out);
+            err = cvc_codegen(&tmp, src, true, &o, target, tools, &log, out, depfile);
+        if (err == CL_SUCCESS)
+            deps = cvc_deps_text(depfile, tmp.dir);
     }
     cvc_tmp_remove(&tmp);
     cvc_options_free(&o);
     if (err == CL_SUCCESS)
         err = cvc_out_of_memory(&log);
-    return cvc_finish(err, &log, true, key, out);
+    /* Included files that cannot be read back: the result is not cached. */
+    err = cvc_finish(err, &log, deps != NULL, key, out, deps);
+    free(deps);
+    return err;
 }
 
 /* Embedded headers are written under dir/ with their include names (which may have folders);
@@ -368,12 +461,15 @@ static bool cvc_write_headers(const cvc_tmp *tmp, const cvc_header *headers, siz
 
 cl_int cvc_compile(const char *source, size_t len, const char *options, const cvc_header *headers,
                    size_t num_headers, const cvc_target *target, cvc_output *out) {
+    len = source ? cvc_source_len(source, len) : 0;
+    if (!source)
+        source = "";
     cvc_buf log = {0};
     cvc_options o;
     const cvc_tools *tools;
     cl_int err = cvc_begin(options, CVC_COMPILE, &o, &tools, &log, out);
     if (err != CL_SUCCESS)
-        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out);
+        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out, NULL);
     cvc_hasher h;
     cvc_key_common(&h, "compile", tools, options, target);
     for (size_t i = 0; i < num_headers; i++) {
@@ -392,7 +488,8 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
     }
     tools = cvc_get_probed_tools();
     cvc_tmp tmp = {{0}};
-    char src[4096], obj[4096], inc[4200];
+    char src[4096], obj[4096], inc[4200], depfile[4096];
+    char *deps = NULL;
     o.fp16 = cvc_wants_fp16(source, len);
     err = CL_COMPILE_PROGRAM_FAILURE;
     if (!cvc_tmp_create(&tmp))
@@ -408,20 +505,21 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
             cvc_clang_common(&a, tools, &o, cvc_sm(target, tools), true);
             cvc_arg(&a, "-I");
             cvc_arg(&a, inc);
-            cvc_arg(&a, "-emit-llvm-bc");
-            cvc_arg(&a, "-o");
-            cvc_arg(&a, obj);
-            cvc_arg(&a, src);
+            cvc_tmp_path(&tmp, "program.d", depfile);
+            cvc_clang_tail(&a, depfile, "-emit-llvm-bc", obj, src);
             if (cvc_run_args(&a, &log) == 0) {
                 out->data = cvc_read_file(obj, &out->size);
                 if (out->data)
                     err = CL_SUCCESS;
+                deps = cvc_deps_text(depfile, tmp.dir);
             }
         }
     }
     cvc_tmp_remove(&tmp);
     cvc_options_free(&o);
-    return cvc_finish(err, &log, true, key, out);
+    err = cvc_finish(err, &log, deps != NULL, key, out, deps);
+    free(deps);
+    return err;
 }
 
 static bool cvc_is_bitcode(const cvc_output *obj) {
@@ -437,7 +535,7 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
         *is_library = false;
     cl_int err = cvc_begin(options, CVC_LINK, &o, &tools, &log, out);
     if (err != CL_SUCCESS)
-        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out);
+        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out, NULL);
     cvc_hasher h;
     cvc_key_common(&h, "link", tools, options, target);
     for (size_t i = 0; i < num_objects && err == CL_SUCCESS; i++) {
@@ -487,7 +585,7 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
                     out->data = cvc_read_file(linked, &out->size);
                     err = out->data ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
                 } else {
-                    err = cvc_codegen(&tmp, linked, false, &o, target, tools, &log, out);
+                    err = cvc_codegen(&tmp, linked, false, &o, target, tools, &log, out, NULL);
                     if (err == CL_BUILD_PROGRAM_FAILURE)
                         err = CL_LINK_PROGRAM_FAILURE;
                 }
@@ -499,5 +597,5 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
     cvc_options_free(&o);
     if (err == CL_SUCCESS && is_library)
         *is_library = library;
-    return cvc_finish(err, &log, true, key, out);
+    return cvc_finish(err, &log, true, key, out, NULL);
 }

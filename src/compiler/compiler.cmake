@@ -10,7 +10,8 @@ find_path(CULVERT_LIBCLC_DIR NAMES nvptx64--nvidiacl.bc nvptx64--.bc
 
 set(_builtins_dir ${CMAKE_CURRENT_SOURCE_DIR}/compiler/builtins)
 set(_builtins_ll ${_builtins_dir}/launch_info.ll ${_builtins_dir}/atomics64.ll
-                 ${_builtins_dir}/native.ll)
+                 ${_builtins_dir}/native.ll ${_builtins_dir}/c11_atomics.ll
+                 ${_builtins_dir}/core20.ll ${_builtins_dir}/subgroups.ll)
 set(_builtins_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_builtins_data.c)
 if(CULVERT_LLVM_LINK)
   # culvert's builtins library: LLVM IR assembled into one bitcode file, embedded in the library.
@@ -20,11 +21,37 @@ if(CULVERT_LLVM_LINK)
             -DNAME=cvc_builtins_bc -P ${_builtins_dir}/embed.cmake
     DEPENDS ${_builtins_ll} ${_builtins_dir}/embed.cmake
     COMMENT "Building culvert's OpenCL C builtins")
+  # The math builtins on CUDA's libdevice: a second library, linked only when libdevice is there.
+  set(_libdevice_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_libdevice_data.c)
+  add_custom_command(OUTPUT ${_libdevice_c}
+    COMMAND ${CULVERT_LLVM_LINK} ${_builtins_dir}/libdevice.ll
+            -o ${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice.bc
+    COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice.bc -DOUT=${_libdevice_c}
+            -DNAME=cvc_libdevice_bc -P ${_builtins_dir}/embed.cmake
+    DEPENDS ${_builtins_dir}/libdevice.ll ${_builtins_dir}/embed.cmake
+    COMMENT "Building culvert's libdevice math wrappers")
+  set(_libdevice_fast_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_libdevice_fast_data.c)
+  add_custom_command(OUTPUT ${_libdevice_fast_c}
+    COMMAND ${CULVERT_LLVM_LINK} ${_builtins_dir}/libdevice_fast.ll
+            -o ${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice_fast.bc
+    COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice_fast.bc
+            -DOUT=${_libdevice_fast_c} -DNAME=cvc_libdevice_fast_bc -P ${_builtins_dir}/embed.cmake
+    DEPENDS ${_builtins_dir}/libdevice_fast.ll ${_builtins_dir}/embed.cmake
+    COMMENT "Building culvert's relaxed-math wrappers")
+  list(APPEND _builtins_c ${_libdevice_c} ${_libdevice_fast_c})
 else()
   message(WARNING "llvm-link not found: culvert is built without its OpenCL C compiler")
   file(WRITE ${_builtins_c} "#include <stddef.h>\nconst unsigned char cvc_builtins_bc[1];\n"
-       "const size_t cvc_builtins_bc_size = 0;\n")
+       "const size_t cvc_builtins_bc_size = 0;\nconst unsigned char cvc_libdevice_bc[1];\n"
+       "const size_t cvc_libdevice_bc_size = 0;\nconst unsigned char cvc_libdevice_fast_bc[1];\n"
+       "const size_t cvc_libdevice_fast_bc_size = 0;\n")
 endif()
+
+# CUDA's libdevice (math functions), from the toolkit found at configure time.
+find_file(CULVERT_LIBDEVICE libdevice.10.bc
+          PATHS ${CUDAToolkit_LIBRARY_ROOT}/nvvm/libdevice ${CUDAToolkit_BIN_DIR}/../nvvm/libdevice
+                /usr/local/cuda/nvvm/libdevice /usr/lib/nvidia-cuda-toolkit/libdevice
+          NO_DEFAULT_PATH DOC "CUDA libdevice (default; CULVERT_LIBDEVICE overrides at run time)")
 
 file(GLOB CULVERT_COMPILER_SOURCES CONFIGURE_DEPENDS ${CMAKE_CURRENT_SOURCE_DIR}/compiler/*.c)
 add_library(culvert_compiler STATIC ${CULVERT_COMPILER_SOURCES} ${_builtins_c})
@@ -34,4 +61,5 @@ target_link_libraries(culvert_compiler PUBLIC Threads::Threads)
 target_compile_definitions(culvert_compiler PRIVATE
   CVC_LLVM_MAJOR=${CULVERT_LLVM_MAJOR}
   CVC_DEFAULT_CLANG="$<$<BOOL:${CULVERT_CLANG}>:${CULVERT_CLANG}>"
-  CVC_DEFAULT_LIBCLC_DIR="$<$<BOOL:${CULVERT_LIBCLC_DIR}>:${CULVERT_LIBCLC_DIR}>")
+  CVC_DEFAULT_LIBCLC_DIR="$<$<BOOL:${CULVERT_LIBCLC_DIR}>:${CULVERT_LIBCLC_DIR}>"
+  CVC_DEFAULT_LIBDEVICE="$<$<BOOL:${CULVERT_LIBDEVICE}>:${CULVERT_LIBDEVICE}>")

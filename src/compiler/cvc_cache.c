@@ -57,8 +57,7 @@ bool cvc_cache_dir(char *out, size_t size) {
     return n > 0 && (size_t)n < size;
 }
 
-/* mkdir -p, best effort. */
-static void cvc_mkdirs(const char *dir) {
+void cvc_mkdirs(const char *dir) {
     char path[4096];
     snprintf(path, sizeof path, "%s", dir);
     for (char *p = path + 1; *p; p++)
@@ -79,13 +78,99 @@ static bool cvc_entry_path(cvc_hash key, char *out, size_t size) {
     return n > 0 && (size_t)n < size;
 }
 
-/* Entry layout: magic, key, data size, log size, data, log, FNV-1a of everything before. */
-#define CVC_MAGIC "CVCACHE1"
+/* Entry layout: magic, key, sizes, data, log, dependencies, FNV-1a of everything before.
+ * The dependencies are the files the source #included from outside the build (-I
+ * directories): lines "<hash> <path>"; an entry whose files changed is a miss. */
+#define CVC_MAGIC "CVCACHE2"
 typedef struct cvc_entry_head {
     char magic[8];
     uint64_t key_hi, key_lo;
-    uint64_t data_size, log_size;
+    uint64_t data_size, log_size, deps_size;
 } cvc_entry_head;
+
+static bool cvc_file_hash(const char *path, cvc_hash *out) {
+    size_t len = 0;
+    unsigned char *data = cvc_read_file(path, &len);
+    if (!data)
+        return false;
+    cvc_hasher h;
+    cvc_hash_init(&h);
+    cvc_hash_bytes(&h, data, len);
+    *out = cvc_hash_final(&h);
+    free(data);
+    return true;
+}
+
+/* Every "<hash> <path>" line still matches its file. */
+static bool cvc_deps_current(const char *deps, size_t len) {
+    const char *p = deps, *end = deps + len;
+    while (p < end) {
+        const char *eol = memchr(p, '\n', (size_t)(end - p));
+        if (!eol || eol - p < 34 || p[32] != ' ')
+            return false;
+        char path[4096], hex[33];
+        size_t n = (size_t)(eol - p) - 33;
+        if (n >= sizeof path)
+            return false;
+        memcpy(path, p + 33, n);
+        path[n] = 0;
+        memcpy(hex, p, 32);
+        hex[32] = 0;
+        cvc_hash h;
+        char now[33];
+        if (!cvc_file_hash(path, &h))
+            return false;
+        snprintf(now, sizeof now, "%016llx%016llx", (unsigned long long)h.hi,
+                 (unsigned long long)h.lo);
+        if (strcmp(now, hex))
+            return false;
+        p = eol + 1;
+    }
+    return true;
+}
+
+char *cvc_deps_text(const char *depfile, const char *skip_dir) {
+    size_t len = 0;
+    char *d = (char *)cvc_read_file(depfile, &len);
+    if (!d)
+        return NULL;
+    cvc_buf b = {0};
+    bool ok = true;
+    /* "target: dep dep \<newline> dep": escaped blanks ("\ ") belong to the path. */
+    char *colon = strchr(d, ':');
+    char *p = colon ? colon + 1 : d + len;
+    while (ok && *p) {
+        while (*p == ' ' || *p == '\t' || *p == '\n' || (*p == '\\' && p[1] == '\n'))
+            p += *p == '\\' ? 2 : 1;
+        if (!*p)
+            break;
+        char path[4096];
+        size_t n = 0;
+        while (*p && *p != ' ' && *p != '\t' && *p != '\n' && n + 1 < sizeof path) {
+            if (*p == '\\' && (p[1] == ' ' || p[1] == '#'))
+                p++;
+            else if (*p == '\\' && p[1] == '\n')
+                break;
+            path[n++] = *p++;
+        }
+        path[n] = 0;
+        if (n == 0)
+            continue;
+        if (!strncmp(path, skip_dir, strlen(skip_dir)))
+            continue; /* the source and embedded headers: already in the key */
+        cvc_hash h;
+        ok = cvc_file_hash(path, &h);
+        if (ok)
+            cvc_buf_printf(&b, "%016llx%016llx %s\n", (unsigned long long)h.hi,
+                           (unsigned long long)h.lo, path);
+    }
+    free(d);
+    if (!ok) {
+        free(b.data);
+        return NULL;
+    }
+    return cvc_buf_take(&b);
+}
 
 bool cvc_cache_load(cvc_hash key, cvc_output *out) {
     char path[4200];
@@ -99,7 +184,8 @@ bool cvc_cache_load(cvc_hash key, cvc_output *out) {
         memcpy(&h, file, sizeof h);
         size_t body = len - sizeof h - sizeof(cvc_hash);
         ok = !memcmp(h.magic, CVC_MAGIC, 8) && h.key_hi == key.hi && h.key_lo == key.lo &&
-             h.data_size <= body && h.log_size == body - h.data_size;
+             h.data_size <= body && h.log_size <= body - h.data_size &&
+             h.deps_size == body - h.data_size - h.log_size;
     }
     if (ok) {
         cvc_hasher hs;
@@ -107,7 +193,9 @@ bool cvc_cache_load(cvc_hash key, cvc_output *out) {
         cvc_hash_bytes(&hs, file, len - sizeof(cvc_hash));
         cvc_hash sum = cvc_hash_final(&hs), stored;
         memcpy(&stored, file + len - sizeof stored, sizeof stored);
-        ok = sum.hi == stored.hi && sum.lo == stored.lo;
+        ok =
+            sum.hi == stored.hi && sum.lo == stored.lo &&
+            cvc_deps_current((const char *)file + sizeof h + h.data_size + h.log_size, h.deps_size);
     }
     if (ok) {
         out->data = malloc(h.data_size + 1);
@@ -127,7 +215,7 @@ bool cvc_cache_load(cvc_hash key, cvc_output *out) {
     return ok;
 }
 
-void cvc_cache_store(cvc_hash key, const cvc_output *out) {
+void cvc_cache_store(cvc_hash key, const cvc_output *out, const char *deps) {
     char path[4200], tmp[4300], dir[4096];
     if (!cvc_entry_path(key, path, sizeof path) || !cvc_cache_dir(dir, sizeof dir))
         return;
@@ -140,10 +228,12 @@ void cvc_cache_store(cvc_hash key, const cvc_output *out) {
     h.key_lo = key.lo;
     h.data_size = out->size;
     h.log_size = log_size;
+    h.deps_size = deps ? strlen(deps) : 0;
     cvc_buf b = {0};
     cvc_buf_add(&b, &h, sizeof h);
     cvc_buf_add(&b, out->data, out->size);
     cvc_buf_add(&b, out->log ? out->log : "", log_size);
+    cvc_buf_add(&b, deps ? deps : "", h.deps_size);
     if (b.failed) {
         free(b.data);
         return;

@@ -27,9 +27,10 @@ typedef struct cvc_tools {
     char llc[4096];
     char llvm_link[4096];
     char libclc[4096];
-    int sm_max;       /* the highest sm_XY llc knows (XY as a number), 0 if unknown */
-    int ptx_max;      /* the highest PTX ISA version llc knows (e.g. 78) */
-    char ident[1024]; /* identifies the tool versions for the cache key */
+    char libdevice[4096]; /* CUDA's libdevice, or "" (not found, or CULVERT_LIBDEVICE=0) */
+    int sm_max;           /* the highest sm_XY llc knows (XY as a number), 0 if unknown */
+    int ptx_max;          /* the highest PTX ISA version llc knows (e.g. 78) */
+    char ident[1024];     /* identifies the tool versions for the cache key */
     bool found;
     char why[512]; /* when !found: what is missing */
 } cvc_tools;
@@ -67,7 +68,8 @@ typedef struct cvc_options {
     bool verbose;     /* -cl-nv-verbose */
     bool create_library;
     bool denorms_are_zero;
-    bool fp16; /* the source enables cl_khr_fp16 */
+    bool fp16;      /* the source enables cl_khr_fp16 */
+    bool fast_math; /* -cl-fast-relaxed-math or -cl-unsafe-math-optimizations */
 } cvc_options;
 
 /* Parses an OpenCL build option string for `mode`. CL_SUCCESS, or CL_INVALID_BUILD_OPTIONS with
@@ -82,6 +84,9 @@ char *cvc_kernel_metadata(const char *ll);
 /* Functions the IR calls but nothing defines (not intrinsics): a message per function appended to
  * `log`; returns how many. */
 int cvc_undefined_functions(const char *ll, cvc_buf *log);
+/* printf calls of textual IR -> CUDA's vprintf (cvc_printf.c). NULL when the IR calls no printf
+ * (nothing to do); *failed when a call cannot be converted (log says why). */
+char *cvc_lower_printf(const char *ll, cvc_buf *log, bool *failed);
 /* In-place fix-ups of textual IR before llc: __constant (NVPTX addrspace 4) moved to global
  * memory, the launch block kept at module scope. */
 void cvc_ir_fixups(char *ll);
@@ -104,13 +109,25 @@ cvc_hash cvc_hash_final(const cvc_hasher *h);
 /* The cache directory ($CULVERT_CACHE_DIR, $XDG_CACHE_HOME/culvert, ~/.cache/culvert) into out;
  * false when caching is off (CULVERT_CACHE=0) or no location is known. */
 bool cvc_cache_dir(char *out, size_t size);
+/* mkdir -p dir (0700), best effort. */
+void cvc_mkdirs(const char *dir);
 /* A hit fills out (data and log) and returns true; anything wrong with the entry is a miss. */
 bool cvc_cache_load(cvc_hash key, cvc_output *out);
-/* Best effort: temp file + rename; failures are ignored. */
-void cvc_cache_store(cvc_hash key, const cvc_output *out);
+/* Best effort: temp file + rename; failures are ignored. deps: from cvc_deps_text (or NULL). */
+void cvc_cache_store(cvc_hash key, const cvc_output *out, const char *deps);
+/* The files a clang dependency file lists (except those under skip_dir), each with the hash of
+ * its content, as the cache keeps them; NULL when one cannot be read (then do not cache). */
+char *cvc_deps_text(const char *depfile, const char *skip_dir);
 
 /* The embedded builtins bitcode (generated at build time from builtins/). */
 extern const unsigned char cvc_builtins_bc[];
 extern const size_t cvc_builtins_bc_size;
+/* The math wrappers on CUDA's libdevice (builtins/libdevice.ll), linked when libdevice is found. */
+extern const unsigned char cvc_libdevice_bc[];
+extern const size_t cvc_libdevice_bc_size;
+/* Relaxed-math float functions (builtins/libdevice_fast.ll), ahead of those with
+ * -cl-fast-relaxed-math or -cl-unsafe-math-optimizations. */
+extern const unsigned char cvc_libdevice_fast_bc[];
+extern const size_t cvc_libdevice_fast_bc_size;
 
 #endif

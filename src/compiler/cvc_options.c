@@ -143,8 +143,11 @@ cl_int cvc_options_parse(const char *options, cvc_mode mode, cvc_options *o, cvc
                 o->create_library = true;
             else if (!strcmp(a, "-cl-denorms-are-zero"))
                 o->denorms_are_zero = true;
-            else if (strcmp(a, "-enable-link-options") && strcmp(a, "-cl-no-subgroup-ifp"))
+            else if (strcmp(a, "-enable-link-options") && strcmp(a, "-cl-no-subgroup-ifp")) {
                 mem = cvc_add_arg(o, a, NULL);
+                o->fast_math |= !strcmp(a, "-cl-fast-relaxed-math") ||
+                                !strcmp(a, "-cl-unsafe-math-optimizations");
+            }
         } else if ((a[1] == 'D' || a[1] == 'I') && a[0] == '-') {
             /* -D name[=definition], -Dname, -I dir, -Idir */
             const char *val = a[2] ? a + 2 : next;
@@ -169,6 +172,8 @@ cl_int cvc_options_parse(const char *options, cvc_mode mode, cvc_options *o, cvc
             o->denorms_are_zero = true;
         } else if (cvc_in(a, cvc_clang_flags, nclang)) {
             mem = cvc_add_arg(o, a, NULL);
+            o->fast_math |=
+                !strcmp(a, "-cl-fast-relaxed-math") || !strcmp(a, "-cl-unsafe-math-optimizations");
         } else if (!strncmp(a, "-cl-nv-maxrregcount", 19) || !strncmp(a, "-cl-nv-opt-level", 16)) {
             /* NVIDIA spells these -opt=N and -opt N. */
             bool regs = a[7] == 'm';

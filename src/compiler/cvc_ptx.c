@@ -282,7 +282,8 @@ int cvc_undefined_functions(const char *ll, cvc_buf *log) {
         if (!paren)
             continue;
         size_t n = (size_t)(paren - name);
-        if ((n >= 5 && !strncmp(name, "llvm.", 5)) ||
+        /* vprintf is CUDA's device runtime (printf, cvc_printf.c): the driver provides it. */
+        if ((n == 7 && !strncmp(name, "vprintf", 7)) || (n >= 5 && !strncmp(name, "llvm.", 5)) ||
             (n == 14 && !strncmp(name, "__nvvm_reflect", 14)))
             continue;
         /* Only a declaration something calls is a problem. */
@@ -317,10 +318,15 @@ char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg) {
         cvc_buf_str(&b, metadata);
     }
     bool in_entry = false;
+    static const char visible[] = ".visible .shared .align 8 .b8 __cv_launch_info[64];";
     for (const char *l = split; *l;) {
         const char *eol = strchr(l, '\n');
         size_t len = eol ? (size_t)(eol - l + 1) : strlen(l);
-        cvc_buf_add(&b, l, len);
+        /* The block as docs/kernel-abi.md writes it (module scope, no .visible). */
+        if (len >= sizeof visible - 1 && !strncmp(l, visible, sizeof visible - 1))
+            cvc_buf_add(&b, l + 9, len - 9);
+        else
+            cvc_buf_add(&b, l, len);
         if (maxnreg > 0) {
             /* The code part of the line: llc appends "// @name" comments. */
             size_t body = len - (eol ? 1 : 0);

@@ -25,6 +25,9 @@ extern char **environ;
 #ifndef CVC_DEFAULT_LIBCLC_DIR
 #define CVC_DEFAULT_LIBCLC_DIR "/usr/lib/clc"
 #endif
+#ifndef CVC_DEFAULT_LIBDEVICE
+#define CVC_DEFAULT_LIBDEVICE ""
+#endif
 #ifndef CVC_LLVM_MAJOR
 #define CVC_LLVM_MAJOR 16
 #endif
@@ -209,14 +212,23 @@ int cvc_run(char *const argv[], cvc_buf *log) {
         }
     }
     close(fds[0]);
-    int ws;
+    int ws = 0;
+    bool reaped = false;
     while (waitpid(pid, &ws, 0) < 0) {
+        if (errno == ECHILD) {
+            /* The application ignores SIGCHLD, so the child was reaped without a status: the
+             * callers judge by the output files the tool writes only when it succeeds. */
+            reaped = true;
+            break;
+        }
         if (errno != EINTR) {
             ws = -1;
             break;
         }
     }
-    if (ws != -1 && WIFEXITED(ws))
+    if (reaped)
+        status = 0;
+    else if (ws != -1 && WIFEXITED(ws))
         status = WEXITSTATUS(ws);
     else if (log)
         cvc_buf_printf(log, "culvert: %s terminated abnormally\n", argv[0]);
@@ -334,6 +346,29 @@ static bool cvc_find_libclc(char *dst) {
     return false;
 }
 
+/* CUDA's libdevice: CULVERT_LIBDEVICE (a file; 0 or off: do not use it), $CUDA_PATH, the
+ * configure-time default, the usual toolkit places. Optional: without it libclc's math is used. */
+static void cvc_find_libdevice(char *dst) {
+    const char *env = getenv("CULVERT_LIBDEVICE");
+    dst[0] = 0;
+    if (cvc_libdevice_bc_size == 0)
+        return;
+    if (env && (!strcmp(env, "0") || !strcmp(env, "off") || !*env))
+        return;
+    char cuda_path[4096] = "";
+    const char *cp = getenv("CUDA_PATH");
+    if (cp && *cp)
+        snprintf(cuda_path, sizeof cuda_path, "%s/nvvm/libdevice/libdevice.10.bc", cp);
+    const char *candidates[] = {env, cuda_path, CVC_DEFAULT_LIBDEVICE,
+                                "/usr/local/cuda/nvvm/libdevice/libdevice.10.bc",
+                                "/usr/lib/nvidia-cuda-toolkit/libdevice/libdevice.10.bc"};
+    for (size_t i = 0; i < sizeof candidates / sizeof candidates[0]; i++)
+        if (cvc_is_file(candidates[i])) {
+            snprintf(dst, 4096, "%s", candidates[i]);
+            return;
+        }
+}
+
 /* Tool identity for the cache key: path, size and modification time (no process to start). */
 static void cvc_ident_add(cvc_buf *b, const char *path) {
     struct stat st;
@@ -392,6 +427,9 @@ static void cvc_tools_find(void) {
     cvc_ident_add(&id, t->llc);
     cvc_ident_add(&id, t->llvm_link);
     cvc_ident_add(&id, t->libclc);
+    cvc_find_libdevice(t->libdevice);
+    if (t->libdevice[0])
+        cvc_ident_add(&id, t->libdevice);
     snprintf(t->ident, sizeof t->ident, "%s", id.data ? id.data : "");
     free(id.data);
     t->found = true;
@@ -402,10 +440,48 @@ const cvc_tools *cvc_get_tools(void) {
     return &cvc_the_tools;
 }
 
+/* The probe's answer is kept in the cache directory (keyed by the tools' identity), so a new
+ * process's first build starts one process fewer. */
+static void cvc_probe_path(const cvc_tools *t, char *out, size_t size) {
+    char dir[4096];
+    out[0] = 0;
+    if (!cvc_cache_dir(dir, sizeof dir))
+        return;
+    cvc_hasher h;
+    cvc_hash_init(&h);
+    cvc_hash_str(&h, t->ident);
+    cvc_hash k = cvc_hash_final(&h);
+    snprintf(out, size, "%s/llc-%016llx%016llx.probe", dir, (unsigned long long)k.hi,
+             (unsigned long long)k.lo);
+}
+
 static pthread_once_t cvc_probe_once = PTHREAD_ONCE_INIT;
 static void cvc_probe(void) {
-    if (cvc_the_tools.found)
-        cvc_probe_llc(&cvc_the_tools);
+    cvc_tools *t = &cvc_the_tools;
+    if (!t->found)
+        return;
+    char path[4200];
+    cvc_probe_path(t, path, sizeof path);
+    size_t len = 0;
+    char *text = path[0] ? (char *)cvc_read_file(path, &len) : NULL;
+    int sm = 0, ptx = 0;
+    if (text && sscanf(text, "sm %d ptx %d", &sm, &ptx) == 2 && sm > 0 && ptx > 0) {
+        t->sm_max = sm;
+        t->ptx_max = ptx;
+    } else {
+        cvc_probe_llc(t);
+        if (path[0] && t->sm_max && t->ptx_max) {
+            char line[64], tmp[4300];
+            int n = snprintf(line, sizeof line, "sm %d ptx %d\n", t->sm_max, t->ptx_max);
+            snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+            char dir[4096];
+            if (cvc_cache_dir(dir, sizeof dir))
+                cvc_mkdirs(dir);
+            if (cvc_write_file(tmp, line, (size_t)n) && rename(tmp, path) != 0)
+                unlink(tmp);
+        }
+    }
+    free(text);
 }
 
 /* The llc probe costs a process start: done on the first real compilation only. */

@@ -105,7 +105,10 @@ static const struct {
     {CL_DEVICE_SINGLE_FP_CONFIG, CV_ULONG,
      CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
          CL_FP_ROUND_TO_INF | CL_FP_FMA},
-    {CL_DEVICE_DOUBLE_FP_CONFIG, CV_ULONG, 0},
+    /* cl_khr_fp64: IEEE double with every rounding mode, denormals and FMA (the GPU's own). */
+    {CL_DEVICE_DOUBLE_FP_CONFIG, CV_ULONG,
+     CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
+         CL_FP_ROUND_TO_INF | CL_FP_FMA},
     {CL_DEVICE_HALF_FP_CONFIG, CV_ULONG, 0},
     {CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, CV_UINT, CL_READ_WRITE_CACHE},
     {CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, CV_UINT, 128},
@@ -125,8 +128,6 @@ static const struct {
     {CL_DEVICE_PARTITION_MAX_SUB_DEVICES, CV_UINT, 0},
     {CL_DEVICE_PARTITION_AFFINITY_DOMAIN, CV_ULONG, 0},
     {CL_DEVICE_REFERENCE_COUNT, CV_UINT, 1},
-    {CL_DEVICE_MAX_NUM_SUB_GROUPS, CV_UINT, 0},
-    {CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS, CV_BOOL, CL_FALSE},
     {CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, CV_ULONG,
      CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP},
     {CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, CV_ULONG,
@@ -249,11 +250,39 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
             {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
             {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
             {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
+            /* With the optional features of CL_DEVICE_OPENCL_C_FEATURES only, and the atomics
+             * at the minimum capabilities (src/compiler/builtins/c11_atomics.ll). */
+            {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
         };
         err = cv_info_bytes(out, versions, sizeof versions);
         break;
     }
-    case CL_DEVICE_OPENCL_C_FEATURES:
+    case CL_DEVICE_COMPILER_AVAILABLE:
+    case CL_DEVICE_LINKER_AVAILABLE:
+        /* The compiler (clang, llc, libclc) is found at run time: src/compiler/README.md. */
+        err = cv_info_bool(out, cvc_available() ? CL_TRUE : CL_FALSE);
+        break;
+    case CL_DEVICE_MAX_NUM_SUB_GROUPS:
+        /* A sub-group is a warp (src/compiler/builtins/subgroups.ll). */
+        err = cv_info_uint(
+            out, cvc_available() && p->warp_size ? p->max_threads_per_block / p->warp_size : 0);
+        break;
+    case CL_DEVICE_SUB_GROUP_INDEPENDENT_FORWARD_PROGRESS:
+        /* Independent thread scheduling: Volta (7.0) and later. */
+        err = cv_info_bool(out, cvc_available() && p->cc_major >= 7 ? CL_TRUE : CL_FALSE);
+        break;
+    case CL_DEVICE_OPENCL_C_FEATURES: {
+        /* Optional OpenCL C 3.0 features whose builtins culvert's library really has (each
+         * proved by a kernel of tests/kernels-cl that ptxas accepts). */
+        static const cl_name_version features[] = {
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
+        };
+        err = cvc_available() ? cv_info_bytes(out, features, sizeof features)
+                              : cv_info_bytes(out, NULL, 0);
+        break;
+    }
     case CL_DEVICE_ILS_WITH_VERSION:
     case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
     case CL_DEVICE_PARTITION_TYPE:

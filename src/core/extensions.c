@@ -1,10 +1,17 @@
 #include "core/extensions.h"
+#include "compiler/compiler.h"
 
 #include <stdlib.h>
 #include <string.h>
 
 static bool cv_has_stream_mem_ops64(const cv_device_props *p) {
     return p->stream_mem_ops64 && p->can_map_host;
+}
+
+/* OpenCL C extensions: there when the compiler is (src/compiler). */
+static bool cv_has_opencl_c(const cv_device_props *p) {
+    (void)p;
+    return cvc_available();
 }
 
 static const cv_extension cv_extension_table[] = {
@@ -19,6 +26,17 @@ static const cv_extension cv_extension_table[] = {
     /* clSetKernelExecInfo launch attributes; an attribute the device lacks (clusters before
      * sm_90, cooperative launch) answers CL_INVALID_OPERATION. */
     {"cl_culvert_launch_attributes", CL_CULVERT_LAUNCH_ATTRIBUTES_EXTENSION_VERSION, false, NULL},
+    /* OpenCL C: each proved by a kernel of tests/kernels-cl compiled to PTX that ptxas takes. */
+    {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_global_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_local_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_local_int32_extended_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    /* Sub-groups are warps; needs clGetKernelSubGroupInfo to answer for 32-wide sub-groups. */
+    {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     /* Listed once the feature lands; the predicate keeps devices without it honest. */
     {"cl_culvert_host_value", CL_CULVERT_HOST_VALUE_EXTENSION_VERSION, false,
      cv_has_stream_mem_ops64},

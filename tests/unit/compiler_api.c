@@ -2,6 +2,9 @@
  * compile + link (with -create-library), argument metadata, launch info, register limits, and
  * that no LLVM library enters the process. */
 #include "compiler_util.h"
+#include "compiler/cvc_internal.h"
+
+#include <signal.h>
 
 static const char *simple = "__kernel void k(__global int *p) { p[get_global_id(0)] = VALUE; }\n";
 
@@ -101,6 +104,11 @@ static void test_errors(void) {
     CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "helper"),
               "undefined function: %d, %s", err, out.log ? out.log : "");
     cvc_output_free(&out);
+    /* printf of a vector has no vprintf counterpart: refused with a message. */
+    err = build("__kernel void k(__global float4 *p) { printf(\"%v4f\\n\", p[0]); }\n", "", &out);
+    CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "vector"), "vector printf: %d %s",
+              err, out.log ? out.log : "");
+    cvc_output_free(&out);
     /* Warnings: kept in the log of a successful build; -Werror makes them fatal. */
     const char *warn = "__kernel void k(__global int *p) { int unused_var; p[0] = 1; }\n"
                        "int f(void) { }\n";
@@ -141,6 +149,11 @@ static void test_defines_includes(void) {
     CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "cv_test_defs.h"),
               "missing -I: %d", err);
     cvc_output_free(&out);
+    /* The length may count the terminating 0: no "null character" warning. */
+    const char *z = "__kernel void k(__global int *p) { p[0] = 1; }\n";
+    err = cvc_build(z, strlen(z) + 1, "", &cvt_sm90, &out);
+    CVT_CHECK(err == CL_SUCCESS && !strstr(out.log, "null character"), "trailing 0: %s", out.log);
+    cvc_output_free(&out);
     /* A quoted define with blanks. */
     err =
         build("__kernel void k(__global int *p) { p[0] = VALUE; }\n", "-D \"VALUE=(1 + 2)\"", &out);
@@ -169,7 +182,7 @@ static void test_metadata(void) {
         "//cv:reqd_work_group_size first 16 2 1\n",
         "//cv:kernel-attributes first reqd_work_group_size(16,2,1)\n",
         "//cv:arg second 0 global none none char* p\n",
-        "\n.visible .shared .align 8 .b8 __cv_launch_info[64];",
+        "\n.shared .align 8 .b8 __cv_launch_info[64];",
         ".param .u64 .ptr .shared .align",
     };
     for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
@@ -238,6 +251,39 @@ static void test_compile_link(void) {
     cvc_output_free(&obj);
 }
 
+/* -cl-fast-relaxed-math puts sin on sin.approx (libdevice's __nv_fast_sinf); without it, sin is
+ * the accurate one. */
+static void test_relaxed_math(void) {
+    if (!cvc_get_tools()->libdevice[0]) {
+        printf("no libdevice: relaxed math not checked\n");
+        return;
+    }
+    const char *src = "__kernel void k(__global float *p) { p[0] = sin(p[1]) + exp(p[2]); }\n";
+    cvc_output out;
+    CVT_CHECK(build(src, "-cl-fast-relaxed-math", &out) == CL_SUCCESS, "relaxed build");
+    CVT_CHECK(out.data && strstr((char *)out.data, "sin.approx.f32"), "sin.approx with fast math");
+    CVT_CHECK(out.data && cvt_ptxas((char *)out.data, "relaxed") == 0, "relaxed ptxas");
+    cvc_output_free(&out);
+    CVT_CHECK(build(src, "", &out) == CL_SUCCESS, "accurate build");
+    CVT_CHECK(out.data && !strstr((char *)out.data, "sin.approx.f32"), "no sin.approx by default");
+    cvc_output_free(&out);
+}
+
+/* An application that ignores SIGCHLD (its children are reaped without a status) still gets
+ * successes and failures right. Last: the disposition stays. */
+static void test_sigchld_ignored(void) {
+    signal(SIGCHLD, SIG_IGN);
+    cvc_output out;
+    CVT_CHECK(build("__kernel void k(__global int *p) { p[0] = 1; }\n", "", &out) == CL_SUCCESS &&
+                  out.size > 0,
+              "build with SIGCHLD ignored");
+    cvc_output_free(&out);
+    CVT_CHECK(build("__kernel void k(__global int *p) { p[0] = 1 }\n", "", &out) ==
+                  CL_BUILD_PROGRAM_FAILURE,
+              "failure with SIGCHLD ignored");
+    cvc_output_free(&out);
+}
+
 /* LLVM runs in child processes: nothing of it is mapped into this process. */
 static void test_isolation(void) {
     char *maps = cvt_read("/proc/self/maps");
@@ -258,7 +304,9 @@ int main(void) {
     test_defines_includes();
     test_metadata();
     test_compile_link();
+    test_relaxed_math();
     test_isolation();
+    test_sigchld_ignored();
     cvt_rmdir(cache);
     printf("%s\n", cvt_failures ? "FAILED" : "PASSED");
     return cvt_failures ? 1 : 0;

@@ -55,7 +55,7 @@ int main(void) {
     cvc_hash key;
     CVT_CHECK(only_entry(dir, path, sizeof path, &key), "entry name");
     cvc_output planted = {(unsigned char *)"// planted\n", 11, "planted log"};
-    cvc_cache_store(key, &planted);
+    cvc_cache_store(key, &planted, NULL);
     CVT_CHECK(build("", &cvt_sm90, &again) == CL_SUCCESS, "build from planted entry");
     CVT_CHECK(again.data && !strcmp((char *)again.data, "// planted\n") &&
                   !strcmp(again.log, "planted log"),
@@ -101,12 +101,46 @@ int main(void) {
     cvc_output_free(&again);
     CVT_CHECK(cvt_count_files(dir) == 3, "three entries: %d", cvt_count_files(dir));
 
+    /* A header from an -I directory is part of the entry: editing it is a miss. */
+    {
+        char hdir[256], hpath[300], opts[320];
+        cvt_tempdir(hdir, sizeof hdir);
+        snprintf(hpath, sizeof hpath, "%s/cv_value.h", hdir);
+        snprintf(opts, sizeof opts, "-I %s", hdir);
+        const char *inc = "#include \"cv_value.h\"\n"
+                          "__kernel void k(__global int *p) { p[0] = VALUE; }\n";
+        for (int round = 0; round < 3; round++) {
+            int value = round == 0 ? 11111 : 22222;
+            if (round < 2) {
+                FILE *hf = fopen(hpath, "w");
+                fprintf(hf, "#define VALUE %d\n", value);
+                fclose(hf);
+            }
+            cvc_output o = {0};
+            cl_int e = cvc_build(inc, strlen(inc), opts, &cvt_sm90, &o);
+            char want[16];
+            snprintf(want, sizeof want, "%d", value);
+            CVT_CHECK(e == CL_SUCCESS && o.data && strstr((char *)o.data, want),
+                      "round %d: PTX with %s", round, want);
+            cvc_output_free(&o);
+        }
+        cvt_rmdir(hdir);
+    }
+
     /* CULVERT_CACHE=0: nothing read or written. */
     char off[256];
     cvt_private_cache(off, sizeof off);
     setenv("CULVERT_CACHE", "0", 1);
     CVT_CHECK(build("", &cvt_sm90, &again) == CL_SUCCESS, "uncached build");
     CVT_CHECK(cvt_count_files(off) == 0, "disabled cache wrote %d files", cvt_count_files(off));
+    DIR *offdir = opendir(off);
+    struct dirent *oe;
+    int any = 0;
+    while (offdir && (oe = readdir(offdir)) != NULL)
+        any += oe->d_name[0] != '.';
+    if (offdir)
+        closedir(offdir);
+    CVT_CHECK(any == 0, "disabled cache: the directory stays empty (%d)", any);
     cvc_output_free(&again);
     unsetenv("CULVERT_CACHE");
 

@@ -61,6 +61,30 @@ int main(void) {
              dir, CV_CLC, CV_CLC);
     CVT_CHECK(run(cmd) == 0, "compile and link");
 
+    /* Math on CUDA's libdevice, and (CULVERT_LIBDEVICE=0) on libclc: both valid, and
+     * different. */
+    snprintf(path, sizeof path, "%s/m.cl", dir);
+    f = fopen(path, "w");
+    fputs("__kernel void m(__global float *p, __global double *d) {\n"
+          "    p[0] = sin(p[1]) + pow(p[2], p[3]) + exp(p[4]);\n"
+          "    d[0] = log(d[1]) + cos(d[2]);\n}\n",
+          f);
+    fclose(f);
+    snprintf(cmd, sizeof cmd,
+             "cd '%s' && '%s' m.cl -o ld.ptx && CULVERT_LIBDEVICE=0 '%s' m.cl -o clc.ptx", dir,
+             CV_CLC, CV_CLC);
+    CVT_CHECK(run(cmd) == 0, "math builds");
+    char ld[600], clc[600];
+    snprintf(ld, sizeof ld, "%s/ld.ptx", dir);
+    snprintf(clc, sizeof clc, "%s/clc.ptx", dir);
+    char *a = cvt_read(ld), *b = cvt_read(clc);
+    CVT_CHECK(a && b && cvt_ptxas(a, "libdevice math") == 0 && cvt_ptxas(b, "libclc math") == 0,
+              "math PTX assembles");
+    if (access("/usr/local/cuda/nvvm/libdevice/libdevice.10.bc", R_OK) == 0)
+        CVT_CHECK(a && b && strcmp(a, b) != 0, "libdevice changes the math code");
+    free(a);
+    free(b);
+
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     CVT_CHECK(run(cmd) == 0, "cleanup");
     printf("%s\n", cvt_failures ? "FAILED" : "PASSED");

@@ -22,6 +22,22 @@ static void check_dir(const char *dir) {
         const char *o = strstr(src, "// options:");
         if (o)
             sscanf(o + 11, " %511[^\n]", options);
+        /* The kernel's own options; then with the optimizer off, and with relaxed math and
+         * flushed denormals (other libraries and code paths): all must assemble. */
+        static const char *const extra[] = {"-cl-opt-disable",
+                                            "-cl-fast-relaxed-math -cl-denorms-are-zero"};
+        for (size_t x = 0; x < sizeof extra / sizeof extra[0]; x++) {
+            char more[1024];
+            snprintf(more, sizeof more, "%s %s", options, extra[x]);
+            cvc_output alt = {0};
+            cl_int xerr = cvc_build(src, strlen(src), more, &cvt_sm90, &alt);
+            CVT_CHECK(xerr == CL_SUCCESS, "%s with '%s': %d\n%s", e->d_name, more, xerr,
+                      alt.log ? alt.log : "");
+            if (xerr == CL_SUCCESS)
+                CVT_CHECK(cvt_ptxas((char *)alt.data, more) == 0, "%s: ptxas with '%s'", e->d_name,
+                          more);
+            cvc_output_free(&alt);
+        }
         cvc_output out = {0};
         cl_int err = cvc_build(src, strlen(src), options, &cvt_sm90, &out);
         CVT_CHECK(err == CL_SUCCESS, "%s: build error %d, log:\n%s", e->d_name, err,
@@ -29,7 +45,7 @@ static void check_dir(const char *dir) {
         if (err == CL_SUCCESS) {
             const char *ptx = (const char *)out.data;
             CVT_CHECK(strlen(ptx) == out.size, "%s: size", e->d_name);
-            CVT_CHECK(strstr(ptx, "\n.visible .shared .align 8 .b8 __cv_launch_info[64];") != NULL,
+            CVT_CHECK(strstr(ptx, "\n.shared .align 8 .b8 __cv_launch_info[64];") != NULL,
                       "%s: no launch info block", e->d_name);
             for (const char *x = strstr(src, "// expect:"); x; x = strstr(x + 1, "// expect:")) {
                 char want[512];

@@ -76,8 +76,11 @@ __attribute__((unused)) static int cvt_count_files(const char *dir) {
     DIR *d = opendir(dir);
     struct dirent *e;
     int n = 0;
-    while (d && (e = readdir(d)) != NULL)
-        n += e->d_name[0] != '.';
+    /* Cache entries (*.cvc); the compiler also keeps a small llc probe file there. */
+    while (d && (e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        n += len > 4 && !strcmp(e->d_name + len - 4, ".cvc");
+    }
     if (d)
         closedir(d);
     return n;

@@ -1,0 +1,299 @@
+/* Math builtins against the OpenCL C ULP limits (full profile, OpenCL C spec 7.4), through the
+ * OpenCL API on culvert's GPU device: every float and double function culvert's library ships
+ * is run over many inputs (random over wide ranges plus special values) and compared with a
+ * long double reference computed here on the CPU. Prints the worst error of each function. */
+#include "test_util.h"
+
+#include <float.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#define N (1 << 16)
+
+typedef struct fn_case {
+    const char *name; /* OpenCL C name */
+    int args;         /* 1 or 2 (or 3 for fma) */
+    double ulp_float, ulp_double;
+    long double (*ref)(long double, long double, long double);
+    double lo, hi; /* input range for random values */
+} fn_case;
+
+#define R1(f, e)                                                                                   \
+    static long double ref_##f(long double x, long double y, long double z) {                      \
+        (void)y;                                                                                   \
+        (void)z;                                                                                   \
+        return e;                                                                                  \
+    }
+#define R2(f, e)                                                                                   \
+    static long double ref_##f(long double x, long double y, long double z) {                      \
+        (void)z;                                                                                   \
+        return e;                                                                                  \
+    }
+R1(sin, sinl(x))
+R1(cos, cosl(x))
+R1(tan, tanl(x))
+R1(asin, asinl(x))
+R1(acos, acosl(x))
+R1(atan, atanl(x))
+R1(sinh, sinhl(x))
+R1(cosh, coshl(x))
+R1(tanh, tanhl(x))
+R1(asinh, asinhl(x))
+R1(acosh, acoshl(x))
+R1(atanh, atanhl(x))
+R1(exp, expl(x))
+R1(exp2, exp2l(x))
+R1(exp10, powl(10.0L, x))
+R1(expm1, expm1l(x))
+R1(log, logl(x))
+R1(log2, log2l(x))
+R1(log10, log10l(x))
+R1(log1p, log1pl(x))
+R1(sqrt, sqrtl(x))
+R1(rsqrt, 1.0L / sqrtl(x))
+R1(cbrt, cbrtl(x))
+R1(erf, erfl(x))
+R1(erfc, erfcl(x))
+R1(tgamma, tgammal(x))
+R1(floor, floorl(x))
+R1(ceil, ceill(x))
+R1(trunc, truncl(x))
+R1(round, roundl(x))
+R1(fabs, fabsl(x))
+/* sinpi/cospi: x = n + f with |f| <= 1/2 (exact), so no cancellation enters the reference. */
+#define PI_L 3.14159265358979323846264338327950288L
+static long double ref_sinpi(long double x, long double y, long double z) {
+    (void)y, (void)z;
+    if (isinf(x) || isnan(x))
+        return NAN;
+    long double n = roundl(x), f = x - n;
+    long double s = sinl(f * PI_L);
+    return fmodl(fabsl(n), 2.0L) == 1 ? -s : s;
+}
+static long double ref_cospi(long double x, long double y, long double z) {
+    (void)y, (void)z;
+    if (isinf(x) || isnan(x))
+        return NAN;
+    long double n = roundl(x), f = fabsl(x - n);
+    long double c = sinl((0.5L - f) * PI_L); /* cos(pi f) = sin(pi (1/2 - f)) */
+    return fmodl(fabsl(n), 2.0L) == 1 ? -c : c;
+}
+/* powr: pow for x >= 0, with the OpenCL C special cases (NaN for 0^0, inf^0, 1^inf). */
+static long double ref_powr(long double x, long double y, long double z) {
+    (void)z;
+    if (isnan(x) || isnan(y) || x < 0 || (x == 0 && y == 0) || (isinf(x) && y == 0) ||
+        (x == 1 && isinf(y)))
+        return NAN;
+    return powl(x, y);
+}
+R2(pow, powl(x, y))
+R2(atan2, atan2l(x, y))
+R2(hypot, hypotl(x, y))
+R2(fmod, fmodl(x, y))
+R2(fmin, fminl(x, y))
+R2(fmax, fmaxl(x, y))
+R2(fdim, fdiml(x, y))
+R2(divide, x / y)
+static long double ref_fma(long double x, long double y, long double z) {
+    return fmal(x, y, z);
+}
+
+static const fn_case cases[] = {
+    {"sin", 1, 4, 4, ref_sin, -100, 100},       {"cos", 1, 4, 4, ref_cos, -100, 100},
+    {"tan", 1, 5, 5, ref_tan, -10, 10},         {"asin", 1, 4, 4, ref_asin, -1, 1},
+    {"acos", 1, 4, 4, ref_acos, -1, 1},         {"atan", 1, 5, 5, ref_atan, -100, 100},
+    {"sinh", 1, 4, 4, ref_sinh, -80, 80},       {"cosh", 1, 4, 4, ref_cosh, -80, 80},
+    {"tanh", 1, 5, 5, ref_tanh, -20, 20},       {"asinh", 1, 4, 4, ref_asinh, -1e6, 1e6},
+    {"acosh", 1, 4, 4, ref_acosh, 1, 1e6},      {"atanh", 1, 5, 5, ref_atanh, -1, 1},
+    {"exp", 1, 3, 3, ref_exp, -80, 80},         {"exp2", 1, 3, 3, ref_exp2, -120, 120},
+    {"exp10", 1, 3, 3, ref_exp10, -35, 35},     {"expm1", 1, 3, 3, ref_expm1, -80, 80},
+    {"log", 1, 3, 3, ref_log, 0, 1e30},         {"log2", 1, 3, 3, ref_log2, 0, 1e30},
+    {"log10", 1, 3, 3, ref_log10, 0, 1e30},     {"log1p", 1, 2, 2, ref_log1p, -1, 1e30},
+    {"sqrt", 1, 3, 0, ref_sqrt, 0, 1e30},       {"rsqrt", 1, 2, 2, ref_rsqrt, 0, 1e30},
+    {"cbrt", 1, 2, 2, ref_cbrt, -1e30, 1e30},   {"erf", 1, 16, 16, ref_erf, -6, 6},
+    {"erfc", 1, 16, 16, ref_erfc, -6, 20},      {"tgamma", 1, 16, 16, ref_tgamma, 0.01, 30},
+    {"floor", 1, 0, 0, ref_floor, -1e6, 1e6},   {"ceil", 1, 0, 0, ref_ceil, -1e6, 1e6},
+    {"trunc", 1, 0, 0, ref_trunc, -1e6, 1e6},   {"round", 1, 0, 0, ref_round, -1e6, 1e6},
+    {"fabs", 1, 0, 0, ref_fabs, -1e30, 1e30},   {"sinpi", 1, 4, 4, ref_sinpi, -100, 100},
+    {"cospi", 1, 4, 4, ref_cospi, -100, 100},   {"pow", 2, 16, 16, ref_pow, 0, 100},
+    {"powr", 2, 16, 16, ref_powr, 0, 100},      {"atan2", 2, 6, 6, ref_atan2, -100, 100},
+    {"hypot", 2, 4, 4, ref_hypot, -1e15, 1e15}, {"fmod", 2, 0, 0, ref_fmod, -1e6, 1e6},
+    {"fmin", 2, 0, 0, ref_fmin, -1e6, 1e6},     {"fmax", 2, 0, 0, ref_fmax, -1e6, 1e6},
+    {"fdim", 2, 0, 0, ref_fdim, -1e6, 1e6},     {"divide", 2, 2.5, 0, ref_divide, -1e15, 1e15},
+    {"fma", 3, 0, 0, ref_fma, -1e6, 1e6},
+};
+
+/* Error of got against the reference, in ULPs of the result type at the reference
+ * (mant_bits: significand bits with the implicit one; min_exp: frexp exponent of the smallest
+ * normal number, below which the ulp is fixed). */
+static double ulp_error(long double ref, double got, int mant_bits, int min_exp) {
+    if (isnan(ref))
+        return isnan(got) ? 0 : INFINITY;
+    if (isinf(ref)) {
+        /* A finite result past the largest value rounds to infinity: equal signs required. */
+        return (isinf(got) && !signbit(got) == !signbit(ref)) ? 0 : INFINITY;
+    }
+    if (isnan(got) || isinf(got))
+        return INFINITY;
+    int e;
+    frexpl(ref, &e);
+    if (ref == 0)
+        e = min_exp;
+    if (e < min_exp)
+        e = min_exp; /* subnormal results: the ulp is fixed */
+    long double ulp = ldexpl(1.0L, e - mant_bits);
+    return (double)(fabsl((long double)got - ref) / ulp);
+}
+
+static uint64_t rng = 88172645463325252ULL;
+static double rnd(void) {
+    rng ^= rng << 13;
+    rng ^= rng >> 7;
+    rng ^= rng << 17;
+    return (double)(rng >> 11) / 9007199254740992.0;
+}
+
+/* Inputs: special values first, then random ones spread logarithmically for wide ranges. */
+static double input(const fn_case *c, size_t i, int which) {
+    static const double special[] = {0.0,      -0.0,      1.0, -1.0,  0.5, 2.0,
+                                     INFINITY, -INFINITY, NAN, 1e-40, 3.0, 10.0};
+    if (i < sizeof special / sizeof special[0] * 3)
+        return special[(i + (size_t)which * 5) % (sizeof special / sizeof special[0])];
+    double lo = c->lo, hi = c->hi, r = rnd();
+    if (hi - lo > 1e4 && lo >= 0) /* log-uniform over (0, hi] */
+        return exp(log(1e-30 + hi) * r + log(lo > 0 ? lo : 1e-30) * (1 - r));
+    if (hi - lo > 1e4) { /* symmetric wide range: sign times log-uniform magnitude */
+        double m = exp(log(hi) * r + log(1e-20) * (1 - r));
+        return rnd() < 0.5 ? -m : m;
+    }
+    return lo + (hi - lo) * r;
+}
+
+static char *kernel_source(const fn_case *c, int dbl) {
+    static char src[1024];
+    const char *t = dbl ? "double" : "float";
+    char expr[128];
+    if (!strcmp(c->name, "divide"))
+        snprintf(expr, sizeof expr, "a[i] / b[i]");
+    else if (c->args == 1)
+        snprintf(expr, sizeof expr, "%s(a[i])", c->name);
+    else if (c->args == 2)
+        snprintf(expr, sizeof expr, "%s(a[i], b[i])", c->name);
+    else
+        snprintf(expr, sizeof expr, "%s(a[i], b[i], d[i])", c->name);
+    snprintf(src, sizeof src,
+             "%s__kernel void f(__global const %s *a, __global const %s *b, __global const %s *d,"
+             " __global %s *r) { size_t i = get_global_id(0); r[i] = %s; }\n",
+             dbl ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", t, t, t, t, expr);
+    return src;
+}
+
+int main(void) {
+    cl_platform_id platform;
+    cl_device_id dev = cv_test_gpu_device_or_skip(&platform);
+    cl_int err;
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    REQUIRE(err == CL_SUCCESS);
+    double *in[3], *res = malloc(N * sizeof(double));
+    for (int k = 0; k < 3; k++)
+        in[k] = malloc(N * sizeof(double));
+    cl_mem buf[4];
+    for (int k = 0; k < 4; k++) {
+        buf[k] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * sizeof(double), NULL, &err);
+        REQUIRE(err == CL_SUCCESS);
+    }
+    for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
+        const fn_case *c = &cases[ci];
+        for (int dbl = 0; dbl < 2; dbl++) {
+            size_t es = dbl ? sizeof(double) : sizeof(float);
+            for (int k = 0; k < 3; k++)
+                for (size_t i = 0; i < N; i++) {
+                    double v = input(c, i, k);
+                    if (!dbl)
+                        ((float *)in[k])[i] = (float)v;
+                    else
+                        in[k][i] = v;
+                }
+            const char *src = kernel_source(c, dbl);
+            cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+            CHECK(err == CL_SUCCESS);
+            err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
+            if (err != CL_SUCCESS) {
+                char log[8192] = "";
+                clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+                fprintf(stderr, "%s (%s): build failed %d:\n%s\n", c->name,
+                        dbl ? "double" : "float", err, log);
+                CHECK(err == CL_SUCCESS);
+                clReleaseProgram(p);
+                continue;
+            }
+            cl_kernel kern = clCreateKernel(p, "f", &err);
+            CHECK(err == CL_SUCCESS);
+            for (int k = 0; k < 3; k++) {
+                CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, buf[k], CL_TRUE, 0, N * es, in[k], 0,
+                                                           NULL, NULL));
+                CHECK_ERR(CL_SUCCESS, clSetKernelArg(kern, (cl_uint)k, sizeof(cl_mem), &buf[k]));
+            }
+            CHECK_ERR(CL_SUCCESS, clSetKernelArg(kern, 3, sizeof(cl_mem), &buf[3]));
+            size_t global = N, local = 256;
+            CHECK_ERR(CL_SUCCESS,
+                      clEnqueueNDRangeKernel(q, kern, 1, NULL, &global, &local, 0, NULL, NULL));
+            CHECK_ERR(CL_SUCCESS,
+                      clEnqueueReadBuffer(q, buf[3], CL_TRUE, 0, N * es, res, 0, NULL, NULL));
+            /* A limit of 0 ulp means correctly rounded: within half an ulp of the exact value. */
+            double worst = 0, limit = dbl ? c->ulp_double : c->ulp_float;
+            if (limit == 0)
+                limit = 0.5;
+            size_t worst_i = 0, bad = 0;
+            for (size_t i = 0; i < N; i++) {
+                long double x, y, z;
+                double got;
+                if (dbl) {
+                    x = in[0][i], y = in[1][i], z = in[2][i], got = res[i];
+                } else {
+                    x = ((float *)in[0])[i], y = ((float *)in[1])[i], z = ((float *)in[2])[i];
+                    got = ((float *)res)[i];
+                }
+                long double ref = c->ref(x, y, z);
+                /* Float results are compared with the reference rounded to what float can hold
+                 * (a reference past FLT_MAX is infinity, as the spec's rounding says). */
+                if (!dbl && fabsl(ref) > (long double)FLT_MAX * (1 + 0x1p-25L))
+                    ref = ref > 0 ? INFINITY : -INFINITY;
+                /* Denormal float inputs and results may be flushed (CL_FP_DENORM is claimed, so
+                 * only exact zero is accepted for a tiny reference, besides the ulp check). */
+                double e = dbl ? ulp_error(ref, got, 53, -1021) : ulp_error(ref, got, 24, -125);
+                if (e > limit + 1e-9 &&
+                    !(got == 0 && fabsl(ref) < (dbl ? DBL_MIN : FLT_MIN) && limit > 0)) {
+                    if (bad < 3)
+                        fprintf(
+                            stderr,
+                            "  %s(%s) at %.17g, %.17g, %.17g: got %.17g, ref %.17Lg, %.2f ulp\n",
+                            c->name, dbl ? "double" : "float", (double)x, (double)y, (double)z, got,
+                            ref, e);
+                    bad++;
+                }
+                if (e > worst && e != INFINITY) {
+                    worst = e;
+                    worst_i = i;
+                }
+            }
+            printf(
+                "%-8s %-6s worst %8.3f ulp (limit %4.1f) at input %zu; %zu of %d over the limit\n",
+                c->name, dbl ? "double" : "float", worst, limit, worst_i, bad, N);
+            CHECK(bad == 0);
+            clReleaseKernel(kern);
+            clReleaseProgram(p);
+        }
+    }
+    for (int k = 0; k < 4; k++)
+        clReleaseMemObject(buf[k]);
+    for (int k = 0; k < 3; k++)
+        free(in[k]);
+    free(res);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    return cv_test_report("math_ulp");
+}
