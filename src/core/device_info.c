@@ -201,11 +201,6 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
     case CL_DEVICE_NAME:
         err = cv_info_str(out, p->name);
         break;
-    case CL_DEVICE_COMPILER_AVAILABLE:
-    case CL_DEVICE_LINKER_AVAILABLE:
-        /* Whether the OpenCL C compiler (src/compiler) found its tools. */
-        err = cv_info_bool(out, cvc_available() ? CL_TRUE : CL_FALSE);
-        break;
     case CL_DEVICE_VERSION:
         snprintf(buf, sizeof buf, "OpenCL 3.0 culvert %s (CUDA %d.%d)", CV_VERSION_STRING,
                  p->driver_version / 1000, p->driver_version % 1000 / 10);
