@@ -377,6 +377,14 @@ int main(int argc, char **argv)
         }
         return 0;
     }
+    /* CV_CONFORMANCE_INPROCESS=1: run in this process, no fork (for debuggers); a crash or a
+     * hang then ends the run. */
+    if (getenv("CV_CONFORMANCE_INPROCESS")) {
+        for (size_t s = 0; s < NSECTIONS; s++)
+            if (section_selected(&o, sections[s]->name))
+                run_section_child(&o, sections[s], 0, STDOUT_FILENO);
+        return 0;
+    }
     char platform[256];
     int rc = probe(&o, platform, sizeof(platform));
     if (rc) {
