@@ -4,18 +4,21 @@
 
 enum { NB = 4096 };
 
-static void fill_pattern(unsigned char *p, size_t n, unsigned seed)
-{
+static void fill_pattern(unsigned char *p, size_t n, unsigned seed) {
     for (size_t i = 0; i < n; i++)
         p[i] = (unsigned char)(i * 31u + seed);
 }
 
-static void create_flags(ct_env *e)
-{
-    static const cl_mem_flags ok[] = {
-        CL_MEM_READ_WRITE, CL_MEM_READ_ONLY, CL_MEM_WRITE_ONLY, CL_MEM_ALLOC_HOST_PTR,
-        CL_MEM_READ_ONLY | CL_MEM_HOST_WRITE_ONLY, CL_MEM_WRITE_ONLY | CL_MEM_HOST_READ_ONLY,
-        CL_MEM_HOST_NO_ACCESS, CL_MEM_ALLOC_HOST_PTR | CL_MEM_HOST_READ_ONLY, 0};
+static void create_flags(ct_env *e) {
+    static const cl_mem_flags ok[] = {CL_MEM_READ_WRITE,
+                                      CL_MEM_READ_ONLY,
+                                      CL_MEM_WRITE_ONLY,
+                                      CL_MEM_ALLOC_HOST_PTR,
+                                      CL_MEM_READ_ONLY | CL_MEM_HOST_WRITE_ONLY,
+                                      CL_MEM_WRITE_ONLY | CL_MEM_HOST_READ_ONLY,
+                                      CL_MEM_HOST_NO_ACCESS,
+                                      CL_MEM_ALLOC_HOST_PTR | CL_MEM_HOST_READ_ONLY,
+                                      0};
     for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++) {
         cl_int err = 1;
         cl_mem m = clCreateBuffer(e->ctx, ok[i], NB, NULL, &err);
@@ -43,8 +46,7 @@ static void create_flags(ct_env *e)
     }
 }
 
-static void create_errors(ct_env *e)
-{
+static void create_errors(ct_env *e) {
     static const cl_mem_flags bad[] = {
         CL_MEM_READ_WRITE | CL_MEM_READ_ONLY,
         CL_MEM_READ_ONLY | CL_MEM_WRITE_ONLY,
@@ -92,8 +94,7 @@ static void create_errors(ct_env *e)
     CT_ERR(CL_INVALID_CONTEXT, err);
 }
 
-static void with_properties(ct_env *e)
-{
+static void with_properties(ct_env *e) {
     cl_int err = 1;
     cl_mem m = clCreateBufferWithProperties(e->ctx, NULL, CL_MEM_READ_WRITE, 64, NULL, &err);
     CT_ERR(CL_SUCCESS, err);
@@ -117,8 +118,7 @@ static void with_properties(ct_env *e)
     CT_ERR(CL_INVALID_PROPERTY, err);
 }
 
-static void info(ct_env *e)
-{
+static void info(ct_env *e) {
     unsigned char host[256];
     cl_mem m = ct_buffer(e, CL_MEM_USE_HOST_PTR | CL_MEM_READ_ONLY, sizeof(host), host);
     CT_REQUIRE(m != NULL);
@@ -139,8 +139,8 @@ static void info(ct_env *e)
     CT_CHECK(refs == 1);
     CT_ERR(CL_SUCCESS, clGetMemObjectInfo(m, CL_MEM_CONTEXT, sizeof(c), &c, NULL));
     CT_CHECK(c == e->ctx);
-    CT_ERR(CL_SUCCESS, clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(assoc), &assoc,
-                                          NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetMemObjectInfo(m, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(assoc), &assoc, NULL));
     CT_CHECK(assoc == NULL);
     CT_ERR(CL_SUCCESS, clGetMemObjectInfo(m, CL_MEM_OFFSET, sizeof(offset), &offset, NULL));
     CT_CHECK(offset == 0);
@@ -172,14 +172,12 @@ static void info(ct_env *e)
 }
 
 static volatile int destructor_calls;
-static void CL_CALLBACK destructor(cl_mem m, void *user)
-{
+static void CL_CALLBACK destructor(cl_mem m, void *user) {
     (void)m;
     __atomic_add_fetch((volatile int *)user, 1, __ATOMIC_RELEASE);
 }
 
-static void destructor_callback(ct_env *e)
-{
+static void destructor_callback(ct_env *e) {
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 64, NULL);
     CT_REQUIRE(m != NULL);
     /* "CL_INVALID_VALUE if pfn_notify is NULL." */
@@ -196,8 +194,7 @@ static void destructor_callback(ct_env *e)
     CT_ERR(CL_INVALID_MEM_OBJECT, clSetMemObjectDestructorCallback(NULL, destructor, NULL));
 }
 
-static void read_write(ct_env *e)
-{
+static void read_write(ct_env *e) {
     unsigned char in[NB], out[NB];
     fill_pattern(in, NB, 3);
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, NB, NULL);
@@ -225,8 +222,7 @@ static void read_write(ct_env *e)
     clReleaseMemObject(m);
 }
 
-static void read_write_errors(ct_env *e)
-{
+static void read_write_errors(ct_env *e) {
     unsigned char buf[NB];
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, NB, NULL);
     CT_REQUIRE(m != NULL);
@@ -251,16 +247,19 @@ static void read_write_errors(ct_env *e)
            clEnqueueReadBuffer(e->q, m, CL_TRUE, 0, 4, buf, 0, &ev, NULL));
     clReleaseEvent(ev);
     /* "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object." */
-    CT_ERR(CL_INVALID_MEM_OBJECT, clEnqueueReadBuffer(e->q, NULL, CL_TRUE, 0, 4, buf, 0, NULL, NULL));
+    CT_ERR(CL_INVALID_MEM_OBJECT,
+           clEnqueueReadBuffer(e->q, NULL, CL_TRUE, 0, 4, buf, 0, NULL, NULL));
     /* "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue." */
-    CT_ERR(CL_INVALID_COMMAND_QUEUE, clEnqueueReadBuffer(NULL, m, CL_TRUE, 0, 4, buf, 0, NULL, NULL));
+    CT_ERR(CL_INVALID_COMMAND_QUEUE,
+           clEnqueueReadBuffer(NULL, m, CL_TRUE, 0, 4, buf, 0, NULL, NULL));
     /* "CL_INVALID_CONTEXT if the context associated with command_queue and buffer are not the
      * same". */
     cl_context other = ct_other_context(e);
     if (other) {
         cl_int err = CL_SUCCESS;
         cl_mem m2 = clCreateBuffer(other, CL_MEM_READ_WRITE, NB, NULL, &err);
-        CT_ERR(CL_INVALID_CONTEXT, clEnqueueReadBuffer(e->q, m2, CL_TRUE, 0, 4, buf, 0, NULL, NULL));
+        CT_ERR(CL_INVALID_CONTEXT,
+               clEnqueueReadBuffer(e->q, m2, CL_TRUE, 0, 4, buf, 0, NULL, NULL));
         CT_ERR(CL_INVALID_CONTEXT,
                clEnqueueWriteBuffer(e->q, m2, CL_TRUE, 0, 4, buf, 0, NULL, NULL));
         CT_ERR(CL_INVALID_CONTEXT, clEnqueueCopyBuffer(e->q, m, m2, 0, 0, 4, 0, NULL, NULL));
@@ -270,8 +269,7 @@ static void read_write_errors(ct_env *e)
     clReleaseMemObject(m);
 }
 
-static void host_access_flags(ct_env *e)
-{
+static void host_access_flags(ct_env *e) {
     unsigned char buf[64] = {0};
     cl_int err = CL_SUCCESS;
     cl_mem none = ct_buffer(e, CL_MEM_HOST_NO_ACCESS, 64, NULL);
@@ -311,8 +309,7 @@ static void host_access_flags(ct_env *e)
     clReleaseMemObject(ro);
 }
 
-static void sub_buffers(ct_env *e)
-{
+static void sub_buffers(ct_env *e) {
     size_t align = ct_dev_uint(e->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
     CT_REQUIRE(align >= 1);
     size_t total = align * 4;
@@ -327,8 +324,8 @@ static void sub_buffers(ct_env *e)
     CT_REQUIRE(sub != NULL);
     cl_mem assoc = NULL;
     size_t off = 0, size = 0;
-    CT_ERR(CL_SUCCESS, clGetMemObjectInfo(sub, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(assoc), &assoc,
-                                          NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetMemObjectInfo(sub, CL_MEM_ASSOCIATED_MEMOBJECT, sizeof(assoc), &assoc, NULL));
     CT_CHECK(assoc == parent);
     CT_ERR(CL_SUCCESS, clGetMemObjectInfo(sub, CL_MEM_OFFSET, sizeof(off), &off, NULL));
     CT_CHECK(off == align);
@@ -357,8 +354,7 @@ static void sub_buffers(ct_env *e)
     free(out);
 }
 
-static void sub_buffer_errors(ct_env *e)
-{
+static void sub_buffer_errors(ct_env *e) {
     size_t align = ct_dev_uint(e->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
     CT_REQUIRE(align >= 1);
     size_t total = align * 4;
@@ -420,8 +416,7 @@ static void sub_buffer_errors(ct_env *e)
 }
 
 /* Overflow-safe bounds: origin + size wraps past SIZE_MAX. */
-static void sub_buffer_overflow(ct_env *e)
-{
+static void sub_buffer_overflow(ct_env *e) {
     size_t align = ct_dev_uint(e->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
     CT_REQUIRE(align >= 1);
     cl_mem parent = ct_buffer(e, CL_MEM_READ_WRITE, align * 4, NULL);
@@ -436,8 +431,7 @@ static void sub_buffer_overflow(ct_env *e)
     clReleaseMemObject(parent);
 }
 
-static void copy(ct_env *e)
-{
+static void copy(ct_env *e) {
     unsigned char in[NB], out[NB];
     fill_pattern(in, NB, 11);
     cl_mem a = ct_buffer(e, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, NB, in);
@@ -476,8 +470,7 @@ static void copy(ct_env *e)
     clReleaseMemObject(b);
 }
 
-static void copy_sub_buffer_overlap(ct_env *e)
-{
+static void copy_sub_buffer_overlap(ct_env *e) {
     size_t align = ct_dev_uint(e->device, CL_DEVICE_MEM_BASE_ADDR_ALIGN) / 8;
     CT_REQUIRE(align >= 1);
     cl_mem parent = ct_buffer(e, CL_MEM_READ_WRITE, align * 4, NULL);
@@ -498,8 +491,7 @@ static void copy_sub_buffer_overlap(ct_env *e)
     clReleaseMemObject(parent);
 }
 
-static void fill(ct_env *e)
-{
+static void fill(ct_env *e) {
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, NB, NULL);
     CT_REQUIRE(m != NULL);
     unsigned char pattern[128], out[NB];
@@ -543,8 +535,7 @@ static void fill(ct_env *e)
     clReleaseMemObject(m);
 }
 
-static void rect(ct_env *e)
-{
+static void rect(ct_env *e) {
     /* A 16x8x2 box inside a 64x16x4 byte volume. */
     enum { W = 64, H = 16, D = 4 };
     unsigned char host[W * H * D], out[W * H * D], dev[W * H * D];
@@ -564,8 +555,8 @@ static void rect(ct_env *e)
     /* Read the box back into a tightly packed host array (pitches 0: computed). */
     unsigned char box[16 * 8 * 2];
     size_t zero[3] = {0, 0, 0};
-    CT_ERR(CL_SUCCESS, clEnqueueReadBufferRect(e->q, m, CL_TRUE, borg, zero, region, W, W * H, 0,
-                                               0, box, 0, NULL, NULL));
+    CT_ERR(CL_SUCCESS, clEnqueueReadBufferRect(e->q, m, CL_TRUE, borg, zero, region, W, W * H, 0, 0,
+                                               box, 0, NULL, NULL));
     bool ok = true;
     for (size_t z = 0; z < 2; z++)
         for (size_t y = 0; y < 8; y++)
@@ -585,8 +576,8 @@ static void rect(ct_env *e)
     /* "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or sub-buffer object
      * and the source and destination regions overlap". */
     size_t near[3] = {12, 2, 1};
-    CT_ERR(CL_MEM_COPY_OVERLAP, clEnqueueCopyBufferRect(e->q, m, m, borg, near, region, W, W * H,
-                                                        W, W * H, 0, NULL, NULL));
+    CT_ERR(CL_MEM_COPY_OVERLAP, clEnqueueCopyBufferRect(e->q, m, m, borg, near, region, W, W * H, W,
+                                                        W * H, 0, NULL, NULL));
     /* "CL_INVALID_VALUE if the region being read or written specified by (buffer_origin,
      * region, buffer_row_pitch, buffer_slice_pitch) is out of bounds." */
     size_t far[3] = {8, 2, 3}; /* slices 3..4 of 4 */
@@ -600,20 +591,19 @@ static void rect(ct_env *e)
     CT_ERR(CL_INVALID_VALUE, clEnqueueReadBufferRect(e->q, m, CL_TRUE, borg, zero, region, 8, 0, 0,
                                                      0, box, 0, NULL, NULL));
     /* "CL_INVALID_VALUE if host_row_pitch is not 0 and is less than region[0]." */
-    CT_ERR(CL_INVALID_VALUE, clEnqueueReadBufferRect(e->q, m, CL_TRUE, borg, zero, region, W,
-                                                     W * H, 8, 0, box, 0, NULL, NULL));
+    CT_ERR(CL_INVALID_VALUE, clEnqueueReadBufferRect(e->q, m, CL_TRUE, borg, zero, region, W, W * H,
+                                                     8, 0, box, 0, NULL, NULL));
     /* "CL_INVALID_VALUE if buffer_slice_pitch is not 0 and is less than region[1] ×
      * buffer_row_pitch and not a multiple of buffer_row_pitch." */
     CT_ERR(CL_INVALID_VALUE, clEnqueueReadBufferRect(e->q, m, CL_TRUE, borg, zero, region, W,
                                                      W * 8 - 1, 0, 0, box, 0, NULL, NULL));
     /* "CL_INVALID_VALUE if ptr is NULL." */
-    CT_ERR(CL_INVALID_VALUE, clEnqueueReadBufferRect(e->q, m, CL_TRUE, borg, zero, region, W,
-                                                     W * H, 0, 0, NULL, 0, NULL, NULL));
+    CT_ERR(CL_INVALID_VALUE, clEnqueueReadBufferRect(e->q, m, CL_TRUE, borg, zero, region, W, W * H,
+                                                     0, 0, NULL, 0, NULL, NULL));
     clReleaseMemObject(m);
 }
 
-static void map_unmap(ct_env *e)
-{
+static void map_unmap(ct_env *e) {
     unsigned char in[NB];
     fill_pattern(in, NB, 31);
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, NB, in);
@@ -677,8 +667,7 @@ static void map_unmap(ct_env *e)
 
 /* "CL_INVALID_VALUE if ... values specified in map_flags are not valid": WRITE_INVALIDATE_REGION
  * "is mutually exclusive with CL_MAP_READ or CL_MAP_WRITE", and undefined bits. */
-static void map_flag_errors(ct_env *e)
-{
+static void map_flag_errors(ct_env *e) {
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, NB, NULL);
     CT_REQUIRE(m != NULL);
     cl_int err = CL_SUCCESS;
@@ -691,8 +680,7 @@ static void map_flag_errors(ct_env *e)
     clReleaseMemObject(m);
 }
 
-static void map_use_host_ptr(ct_env *e)
-{
+static void map_use_host_ptr(ct_env *e) {
     unsigned char *host = malloc(NB);
     fill_pattern(host, NB, 41);
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE | CL_MEM_USE_HOST_PTR, NB, host);
@@ -717,17 +705,15 @@ static void map_use_host_ptr(ct_env *e)
     free(host);
 }
 
-static void migrate(ct_env *e)
-{
+static void migrate(ct_env *e) {
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, NB, NULL);
     CT_REQUIRE(m != NULL);
     cl_event ev = NULL;
     CT_ERR(CL_SUCCESS, clEnqueueMigrateMemObjects(e->q, 1, &m, 0, 0, NULL, &ev));
-    CT_ERR(CL_SUCCESS, clEnqueueMigrateMemObjects(e->q, 1, &m, CL_MIGRATE_MEM_OBJECT_HOST, 0, NULL,
-                                                  NULL));
-    CT_ERR(CL_SUCCESS, clEnqueueMigrateMemObjects(e->q, 1, &m,
-                                                  CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL,
-                                                  NULL));
+    CT_ERR(CL_SUCCESS,
+           clEnqueueMigrateMemObjects(e->q, 1, &m, CL_MIGRATE_MEM_OBJECT_HOST, 0, NULL, NULL));
+    CT_ERR(CL_SUCCESS, clEnqueueMigrateMemObjects(
+                           e->q, 1, &m, CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED, 0, NULL, NULL));
     CT_ERR(CL_SUCCESS, clFinish(e->q));
     cl_command_type type = 0;
     CT_ERR(CL_SUCCESS, clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof(type), &type, NULL));
@@ -747,8 +733,7 @@ static void migrate(ct_env *e)
     clReleaseMemObject(m);
 }
 
-static void unclaimed_features(ct_env *e)
-{
+static void unclaimed_features(ct_env *e) {
     cl_int err = CL_SUCCESS;
     if (!ct_dev_uint(e->device, CL_DEVICE_IMAGE_SUPPORT)) {
         cl_image_format fmt = {CL_RGBA, CL_UNORM_INT8};
@@ -769,14 +754,13 @@ static void unclaimed_features(ct_env *e)
         /* clSVMAlloc: "returns NULL ... if no devices in context support SVM". */
         CT_CHECK(clSVMAlloc(e->ctx, CL_MEM_READ_WRITE, 64, 0) == NULL);
     }
-    if (ct_dev_uint(e->device, CL_DEVICE_IMAGE_SUPPORT) && ct_dev_uint(e->device,
-                                                                       CL_DEVICE_PIPE_SUPPORT) &&
+    if (ct_dev_uint(e->device, CL_DEVICE_IMAGE_SUPPORT) &&
+        ct_dev_uint(e->device, CL_DEVICE_PIPE_SUPPORT) &&
         ct_dev_bits(e->device, CL_DEVICE_SVM_CAPABILITIES))
         CT_SKIP("the device claims images, pipes and SVM");
 }
 
-static void wrong_type_handles(ct_env *e)
-{
+static void wrong_type_handles(ct_env *e) {
     unsigned char buf[16];
     cl_int err = CL_SUCCESS;
     size_t size = 0;

@@ -1,13 +1,11 @@
 /* Section 4.4 of the OpenCL 3.0 API: contexts. */
 #include "ct.h"
 
-static void notify(const char *errinfo, const void *info, size_t cb, void *user)
-{
+static void notify(const char *errinfo, const void *info, size_t cb, void *user) {
     (void)errinfo, (void)info, (void)cb, (void)user;
 }
 
-static void create(ct_env *e)
-{
+static void create(ct_env *e) {
     cl_int err = 1;
     cl_context c = clCreateContext(NULL, 1, &e->device, notify, NULL, &err);
     CT_ERR(CL_SUCCESS, err);
@@ -34,8 +32,7 @@ static void create(ct_env *e)
         clReleaseContext(c);
 }
 
-static void properties(ct_env *e)
-{
+static void properties(ct_env *e) {
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)e->platform, 0};
     cl_int err = 1;
     cl_context c = clCreateContext(props, 1, &e->device, NULL, NULL, &err);
@@ -67,8 +64,7 @@ static void properties(ct_env *e)
         clReleaseContext(c);
 }
 
-static void create_errors(ct_env *e)
-{
+static void create_errors(ct_env *e) {
     cl_int err = CL_SUCCESS;
     /* "CL_INVALID_VALUE if devices is NULL." */
     CT_CHECK(clCreateContext(NULL, 1, NULL, NULL, NULL, &err) == NULL);
@@ -86,8 +82,7 @@ static void create_errors(ct_env *e)
     CT_ERR(CL_INVALID_DEVICE, err);
 }
 
-static void from_type(ct_env *e)
-{
+static void from_type(ct_env *e) {
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)e->platform, 0};
     cl_int err = 1;
     cl_context c = clCreateContextFromType(props, CL_DEVICE_TYPE_ALL, NULL, NULL, &err);
@@ -105,8 +100,7 @@ static void from_type(ct_env *e)
 }
 
 /* On failure clCreateContextFromType "returns a NULL value" with the error in errcode_ret. */
-static void from_type_errors(ct_env *e)
-{
+static void from_type_errors(ct_env *e) {
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)e->platform, 0};
     cl_int err = CL_SUCCESS;
     cl_context c = NULL;
@@ -117,8 +111,8 @@ static void from_type_errors(ct_env *e)
     /* "CL_DEVICE_NOT_FOUND if no devices that match device_type and property values specified
      * in properties are currently available." */
     cl_device_type mine = ct_dev_bits(e->device, CL_DEVICE_TYPE);
-    cl_device_type other = (mine & CL_DEVICE_TYPE_ACCELERATOR) ? CL_DEVICE_TYPE_CUSTOM
-                                                               : CL_DEVICE_TYPE_ACCELERATOR;
+    cl_device_type other =
+        (mine & CL_DEVICE_TYPE_ACCELERATOR) ? CL_DEVICE_TYPE_CUSTOM : CL_DEVICE_TYPE_ACCELERATOR;
     cl_uint have = 0;
     if (clGetDeviceIDs(e->platform, other, 0, NULL, &have) == CL_DEVICE_NOT_FOUND) {
         c = clCreateContextFromType(props, other, NULL, NULL, &err);
@@ -132,26 +126,25 @@ static void from_type_errors(ct_env *e)
     CT_ERR(CL_INVALID_VALUE, err);
 }
 
-static void refcount(ct_env *e)
-{
+static void refcount(ct_env *e) {
     cl_uint refs = 0;
     CT_ERR(CL_SUCCESS, clRetainContext(e->ctx));
-    CT_ERR(CL_SUCCESS, clGetContextInfo(e->ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof(refs), &refs,
-                                        NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetContextInfo(e->ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof(refs), &refs, NULL));
     CT_CHECK(refs >= 2);
     cl_uint before = refs;
     CT_ERR(CL_SUCCESS, clReleaseContext(e->ctx));
-    CT_ERR(CL_SUCCESS, clGetContextInfo(e->ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof(refs), &refs,
-                                        NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetContextInfo(e->ctx, CL_CONTEXT_REFERENCE_COUNT, sizeof(refs), &refs, NULL));
     CT_CHECK(refs == before - 1);
     /* "CL_INVALID_CONTEXT if context is not a valid OpenCL context." */
     CT_ERR(CL_INVALID_CONTEXT, clRetainContext(NULL));
     CT_ERR(CL_INVALID_CONTEXT, clReleaseContext(NULL));
-    CT_ERR(CL_INVALID_CONTEXT, clGetContextInfo(NULL, CL_CONTEXT_NUM_DEVICES, sizeof(refs), &refs, NULL));
+    CT_ERR(CL_INVALID_CONTEXT,
+           clGetContextInfo(NULL, CL_CONTEXT_NUM_DEVICES, sizeof(refs), &refs, NULL));
 }
 
-static void info_errors(ct_env *e)
-{
+static void info_errors(ct_env *e) {
     cl_uint n = 0;
     /* "CL_INVALID_VALUE if param_name is not one of the supported values or if size in bytes
      * specified by param_value_size is less than size of return type and param_value is not a
@@ -163,14 +156,12 @@ static void info_errors(ct_env *e)
 }
 
 static volatile int destructor_calls;
-static void destructor(cl_context c, void *user)
-{
+static void destructor(cl_context c, void *user) {
     (void)c;
     __atomic_add_fetch((volatile int *)user, 1, __ATOMIC_RELEASE);
 }
 
-static void destructor_callback(ct_env *e)
-{
+static void destructor_callback(ct_env *e) {
     cl_int err = CL_SUCCESS;
     cl_context c = clCreateContext(NULL, 1, &e->device, NULL, NULL, &err);
     CT_REQUIRE(c != NULL);
@@ -186,8 +177,7 @@ static void destructor_callback(ct_env *e)
            clSetContextDestructorCallback(NULL, destructor, (void *)&destructor_calls));
 }
 
-static void wrong_type_handles(ct_env *e)
-{
+static void wrong_type_handles(ct_env *e) {
     cl_uint n = 0;
     cl_int err = CL_SUCCESS;
     /* "CL_INVALID_CONTEXT if context is not a valid context." */

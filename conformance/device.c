@@ -1,8 +1,7 @@
 /* Section 4.2 of the OpenCL 3.0 API: querying devices. */
 #include "ct.h"
 
-static void get_ids(ct_env *e)
-{
+static void get_ids(ct_env *e) {
     cl_uint n = 0;
     CT_ERR(CL_SUCCESS, clGetDeviceIDs(e->platform, CL_DEVICE_TYPE_ALL, 0, NULL, &n));
     CT_CHECK(n >= 1);
@@ -36,8 +35,7 @@ static void get_ids(ct_env *e)
     free(all);
 }
 
-static void invalid_type(ct_env *e)
-{
+static void invalid_type(ct_env *e) {
     cl_device_id d = NULL;
     /* "CL_INVALID_DEVICE_TYPE if device_type is not a valid value." */
     CT_ERR(CL_INVALID_DEVICE_TYPE,
@@ -50,7 +48,8 @@ static const struct {
     size_t size;
     const char *name;
 } queries[] = {
-#define Q(p, s) {p, s, #p}
+#define Q(p, s)                                                                                    \
+    { p, s, #p }
     Q(CL_DEVICE_TYPE, sizeof(cl_device_type)),
     Q(CL_DEVICE_VENDOR_ID, sizeof(cl_uint)),
     Q(CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(cl_uint)),
@@ -159,8 +158,7 @@ static const struct {
 #undef Q
 };
 
-static void info_all(ct_env *e)
-{
+static void info_all(ct_env *e) {
     for (size_t i = 0; i < sizeof(queries) / sizeof(queries[0]); i++) {
         size_t n = 0;
         cl_int err = clGetDeviceInfo(e->device, queries[i].param, 0, NULL, &n);
@@ -184,8 +182,7 @@ static void info_all(ct_env *e)
     }
 }
 
-static void info_limits(ct_env *e)
-{
+static void info_limits(ct_env *e) {
     cl_device_id d = e->device;
     bool custom = ct_dev_bits(d, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CUSTOM;
     char *profile = ct_dev_str(d, CL_DEVICE_PROFILE);
@@ -210,7 +207,8 @@ static void info_limits(ct_env *e)
     if (!custom) {
         /* "The minimum value is max(min(1024 × 1024 × 1024, 1/4th of
          * CL_DEVICE_GLOBAL_MEM_SIZE), 32 × 1024 × 1024)" */
-        cl_ulong quarter = global / 4, gib = 1024ull * 1024 * 1024, min = quarter < gib ? quarter : gib;
+        cl_ulong quarter = global / 4, gib = 1024ull * 1024 * 1024,
+                 min = quarter < gib ? quarter : gib;
         if (min < 32ull * 1024 * 1024)
             min = 32ull * 1024 * 1024;
         CT_CHECK(alloc >= min);
@@ -262,8 +260,7 @@ static void info_limits(ct_env *e)
     }
 }
 
-static void versions(ct_env *e)
-{
+static void versions(ct_env *e) {
     char *v = ct_dev_str(e->device, CL_DEVICE_VERSION);
     int major = 0, minor = 0;
     /* "OpenCL<space><major_version.minor_version><space><vendor-specific information>" */
@@ -290,19 +287,16 @@ static void versions(ct_env *e)
     /* Device extensions: the string and the versioned list name the same set. */
     char *ext = ct_dev_str(e->device, CL_DEVICE_EXTENSIONS);
     size_t n = 0;
-    CT_ERR(CL_SUCCESS,
-           clGetDeviceInfo(e->device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL, &n));
+    CT_ERR(CL_SUCCESS, clGetDeviceInfo(e->device, CL_DEVICE_EXTENSIONS_WITH_VERSION, 0, NULL, &n));
     cl_name_version *nv = malloc(n + 1);
-    CT_ERR(CL_SUCCESS,
-           clGetDeviceInfo(e->device, CL_DEVICE_EXTENSIONS_WITH_VERSION, n, nv, NULL));
+    CT_ERR(CL_SUCCESS, clGetDeviceInfo(e->device, CL_DEVICE_EXTENSIONS_WITH_VERSION, n, nv, NULL));
     for (size_t i = 0; i < n / sizeof(*nv); i++)
         CT_CHECK(ct_list_has(ext, nv[i].name));
     free(nv);
     free(ext);
 }
 
-static void info_errors(ct_env *e)
-{
+static void info_errors(ct_env *e) {
     cl_uint v = 0;
     /* "CL_INVALID_VALUE if param_name is not one of the supported values or if size in bytes
      * specified by param_value_size is less than size of return type and param_value is not a
@@ -312,11 +306,11 @@ static void info_errors(ct_env *e)
     char c[1];
     CT_ERR(CL_INVALID_VALUE, clGetDeviceInfo(e->device, CL_DEVICE_NAME, 1, c, NULL));
     /* "CL_INVALID_DEVICE if device is not a valid device." */
-    CT_ERR(CL_INVALID_DEVICE, clGetDeviceInfo(NULL, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(v), &v, NULL));
+    CT_ERR(CL_INVALID_DEVICE,
+           clGetDeviceInfo(NULL, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof(v), &v, NULL));
 }
 
-static void retain_release(ct_env *e)
-{
+static void retain_release(ct_env *e) {
     /* Root devices: "the reference count ... is not changed" and the calls succeed. */
     cl_uint before = ct_dev_uint(e->device, CL_DEVICE_REFERENCE_COUNT);
     CT_ERR(CL_SUCCESS, clRetainDevice(e->device));
@@ -329,8 +323,7 @@ static void retain_release(ct_env *e)
 
 /* cl_device_device_enqueue_capabilities is a cl_bitfield (8 bytes), answered even without
  * device-side enqueue. */
-static void device_enqueue_caps(ct_env *e)
-{
+static void device_enqueue_caps(ct_env *e) {
     size_t n = 0;
     CT_ERR(CL_SUCCESS,
            clGetDeviceInfo(e->device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES, 0, NULL, &n));
@@ -339,8 +332,7 @@ static void device_enqueue_caps(ct_env *e)
 
 /* Handles of another object type: the loader dispatches them to this platform, which must check
  * the type ("is not a valid device"). */
-static void wrong_type_handles(ct_env *e)
-{
+static void wrong_type_handles(ct_env *e) {
     cl_uint v = 0;
     cl_device_id d = NULL;
     /* "CL_INVALID_DEVICE if device is not a valid device." */
@@ -353,8 +345,7 @@ static void wrong_type_handles(ct_env *e)
            clGetDeviceIDs((cl_platform_id)e->ctx, CL_DEVICE_TYPE_ALL, 1, &d, NULL));
 }
 
-static void partition(ct_env *e)
-{
+static void partition(ct_env *e) {
     cl_uint max_sub = ct_dev_uint(e->device, CL_DEVICE_PARTITION_MAX_SUB_DEVICES);
     size_t n = 0;
     CT_ERR(CL_SUCCESS, clGetDeviceInfo(e->device, CL_DEVICE_PARTITION_PROPERTIES, 0, NULL, &n));
@@ -392,8 +383,7 @@ static void partition(ct_env *e)
     CT_CHECK(parent == e->device);
     CT_CHECK(ct_dev_uint(sub[0], CL_DEVICE_MAX_COMPUTE_UNITS) == 1);
     cl_device_partition_property type[3] = {0};
-    CT_ERR(CL_SUCCESS,
-           clGetDeviceInfo(sub[0], CL_DEVICE_PARTITION_TYPE, sizeof(type), type, NULL));
+    CT_ERR(CL_SUCCESS, clGetDeviceInfo(sub[0], CL_DEVICE_PARTITION_TYPE, sizeof(type), type, NULL));
     CT_CHECK(type[0] == CL_DEVICE_PARTITION_EQUALLY && type[1] == 1);
     /* A sub-device runs a context of its own. */
     cl_int err = CL_SUCCESS;
@@ -410,10 +400,15 @@ static void partition(ct_env *e)
 }
 
 static const ct_case cases[] = {
-    {"get_ids", get_ids},         {"invalid_type", invalid_type},         {"info_all", info_all},
-    {"info_limits", info_limits}, {"versions", versions},
-    {"info_errors", info_errors}, {"retain_release", retain_release},
-    {"partition", partition},     {"device_enqueue_caps", device_enqueue_caps},
+    {"get_ids", get_ids},
+    {"invalid_type", invalid_type},
+    {"info_all", info_all},
+    {"info_limits", info_limits},
+    {"versions", versions},
+    {"info_errors", info_errors},
+    {"retain_release", retain_release},
+    {"partition", partition},
+    {"device_enqueue_caps", device_enqueue_caps},
     {"wrong_type_handles", wrong_type_handles},
 };
 CT_SECTION(ct_device_section, "device", cases);

@@ -13,7 +13,8 @@ static const char *src =
     "kernel void scalars(global long *out, char c, short s, int i, long l, float f, pod p,\n"
     "                    float4 v, global int *maybe)\n"
     "{ out[0] = c; out[1] = s; out[2] = i; out[3] = l; out[4] = (long)(f * 4.0f);\n"
-    "  out[5] = p.a; out[6] = (long)(p.b * 2.0f); out[7] = p.c; out[8] = (long)(v.x + v.y + v.z + v.w);\n"
+    "  out[5] = p.a; out[6] = (long)(p.b * 2.0f); out[7] = p.c; out[8] = (long)(v.x + v.y + v.z + "
+    "v.w);\n"
     "  out[9] = maybe == 0 ? 1 : 0; }\n"
     "kernel void reduce(global const int *in, global int *out, local int *tmp)\n"
     "{ size_t l = get_local_id(0), n = get_local_size(0);\n"
@@ -21,7 +22,8 @@ static const char *src =
     "  for (size_t s = n / 2; s > 0; s /= 2) { if (l < s) tmp[l] += tmp[l + s];\n"
     "    barrier(CLK_LOCAL_MEM_FENCE); }\n"
     "  if (l == 0) out[get_group_id(0)] = tmp[0]; }\n"
-    "kernel void consts(constant int *c, global int *out) { out[get_global_id(0)] = c[get_global_id(0)] * 2; }\n"
+    "kernel void consts(constant int *c, global int *out) { out[get_global_id(0)] = "
+    "c[get_global_id(0)] * 2; }\n"
     "__attribute__((reqd_work_group_size(4, 1, 1)))\n"
     "kernel void fixed(global int *a) { a[get_global_id(0)] = 1; }\n";
 
@@ -31,8 +33,7 @@ static const char *src =
     cl_program p = ct_build(e, src, NULL);                                                         \
     CT_REQUIRE(p != NULL)
 
-static void ndrange_dims(ct_env *e)
-{
+static void ndrange_dims(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "ids");
     enum { W = 16, H = 8, D = 4 };
@@ -50,7 +51,8 @@ static void ndrange_dims(ct_env *e)
         clEnqueueFillBuffer(e->q, m, &zero, 4, 0, sizeof(out), 0, NULL, NULL);
         cl_event ev = NULL;
         CT_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(e->q, k, dims, NULL, g, l, 0, NULL, &ev));
-        CT_ERR(CL_SUCCESS, clEnqueueReadBuffer(e->q, m, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
+        CT_ERR(CL_SUCCESS,
+               clEnqueueReadBuffer(e->q, m, CL_TRUE, 0, sizeof(out), out, 0, NULL, NULL));
         bool ok = true;
         for (size_t z = 0; z < g[2]; z++)
             for (size_t y = 0; y < g[1]; y++)
@@ -74,8 +76,7 @@ static void ndrange_dims(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void offsets_and_task(ct_env *e)
-{
+static void offsets_and_task(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "offs"), t = ct_kernel(p, "one");
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 64 * 4, NULL);
@@ -106,8 +107,7 @@ static void offsets_and_task(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void argument_types(ct_env *e)
-{
+static void argument_types(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "scalars");
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 10 * 8, NULL);
@@ -150,8 +150,7 @@ static void argument_types(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void local_and_constant(ct_env *e)
-{
+static void local_and_constant(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "reduce"), c = ct_kernel(p, "consts");
     enum { N = 1024, L = 64 };
@@ -184,8 +183,7 @@ static void local_and_constant(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void in_order_chain(ct_env *e)
-{
+static void in_order_chain(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "inc");
     cl_int zero = 0;
@@ -213,8 +211,7 @@ static void in_order_chain(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void ndrange_errors(ct_env *e)
-{
+static void ndrange_errors(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "ids"), f = ct_kernel(p, "fixed"), t = ct_kernel(p, "one");
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 4096, NULL);
@@ -230,7 +227,8 @@ static void ndrange_errors(ct_env *e)
     clSetKernelArg(f, 0, sizeof(m), &m);
     /* "CL_INVALID_WORK_DIMENSION if work_dim is not a valid value (i.e. a value between 1 and
      * CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)." */
-    CT_ERR(CL_INVALID_WORK_DIMENSION, clEnqueueNDRangeKernel(e->q, k, 0, NULL, g, l, 0, NULL, NULL));
+    CT_ERR(CL_INVALID_WORK_DIMENSION,
+           clEnqueueNDRangeKernel(e->q, k, 0, NULL, g, l, 0, NULL, NULL));
     cl_uint maxdim = ct_dev_uint(e->device, CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS);
     size_t big[8] = {1, 1, 1, 1, 1, 1, 1, 1};
     if (maxdim < 8)
@@ -239,7 +237,7 @@ static void ndrange_errors(ct_env *e)
     /* "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL or if any of the values ... are
      * 0. Returning this error code under these circumstances is deprecated by version 2.1." */
     CT_ERR2(CL_INVALID_GLOBAL_WORK_SIZE, CL_SUCCESS,
-           clEnqueueNDRangeKernel(e->q, k, 1, NULL, NULL, NULL, 0, NULL, NULL));
+            clEnqueueNDRangeKernel(e->q, k, 1, NULL, NULL, NULL, 0, NULL, NULL));
     /* "... or if any of the values specified in global_work_size[0], ...
      * global_work_size[work_dim - 1] are 0. Returning this error code under these
      * circumstances is deprecated by version 2.1." (2.1+: an empty launch succeeds) */
@@ -262,8 +260,8 @@ static void ndrange_errors(ct_env *e)
     /* "CL_INVALID_WORK_GROUP_SIZE if local_work_size is specified and does not match the
      * required work-group size for kernel in the program source." */
     size_t fl[1] = {8}, fg[1] = {16};
-    CT_ERR(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(e->q, f, 1, NULL, fg, fl, 0, NULL,
-                                                              NULL));
+    CT_ERR(CL_INVALID_WORK_GROUP_SIZE,
+           clEnqueueNDRangeKernel(e->q, f, 1, NULL, fg, fl, 0, NULL, NULL));
     /* A NULL local size with reqd_work_group_size: "CL_INVALID_WORK_GROUP_SIZE if
      * local_work_size is NULL and the reqd_work_group_size attribute is used" (1.x wording);
      * later implementations use the required size. */
@@ -297,8 +295,7 @@ static void ndrange_errors(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void null_arguments(ct_env *e)
-{
+static void null_arguments(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "one");
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 16, NULL);
@@ -307,8 +304,8 @@ static void null_arguments(ct_env *e)
     size_t g[1] = {4}, l[1] = {4};
     /* "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and num_events_in_wait_list > 0".
      */
-    CT_ERR(CL_INVALID_EVENT_WAIT_LIST, clEnqueueNDRangeKernel(e->q, k, 1, NULL, g, l, 1, NULL,
-                                                              NULL));
+    CT_ERR(CL_INVALID_EVENT_WAIT_LIST,
+           clEnqueueNDRangeKernel(e->q, k, 1, NULL, g, l, 1, NULL, NULL));
     /* "CL_INVALID_KERNEL if kernel is not a valid kernel object." */
     CT_ERR(CL_INVALID_KERNEL, clEnqueueNDRangeKernel(e->q, NULL, 1, NULL, g, l, 0, NULL, NULL));
     CT_ERR(CL_INVALID_COMMAND_QUEUE, clEnqueueNDRangeKernel(NULL, k, 1, NULL, g, l, 0, NULL, NULL));
@@ -317,11 +314,11 @@ static void null_arguments(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void non_uniform(ct_env *e)
-{
+static void non_uniform(ct_env *e) {
     if (!ct_compiler(e))
         CT_SKIP("CL_DEVICE_COMPILER_AVAILABLE is false");
-    const char *s = "kernel void w(global int *a) { a[get_global_id(0)] = (int)get_local_size(0); }";
+    const char *s =
+        "kernel void w(global int *a) { a[get_global_id(0)] = (int)get_local_size(0); }";
     size_t g = 10, l = 4;
     int out[10];
     /* OpenCL C 1.2 programs: "CL_INVALID_WORK_GROUP_SIZE if ... the number of work-items
@@ -332,7 +329,8 @@ static void non_uniform(ct_env *e)
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, sizeof(out), NULL);
     CT_REQUIRE(p && k && m);
     clSetKernelArg(k, 0, sizeof(m), &m);
-    CT_ERR(CL_INVALID_WORK_GROUP_SIZE, clEnqueueNDRangeKernel(e->q, k, 1, NULL, &g, &l, 0, NULL, NULL));
+    CT_ERR(CL_INVALID_WORK_GROUP_SIZE,
+           clEnqueueNDRangeKernel(e->q, k, 1, NULL, &g, &l, 0, NULL, NULL));
     clReleaseKernel(k);
     clReleaseProgram(p);
     if (!ct_dev_uint(e->device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT)) {
@@ -352,14 +350,12 @@ static void non_uniform(ct_env *e)
     clReleaseMemObject(m);
 }
 
-static void CL_CALLBACK native_fn(void *args)
-{
+static void CL_CALLBACK native_fn(void *args) {
     int *v = args;
     v[0] = v[1] * 3;
 }
 
-static void native_kernel(ct_env *e)
-{
+static void native_kernel(ct_env *e) {
     int arg[2] = {0, 14};
     if (ct_dev_bits(e->device, CL_DEVICE_EXECUTION_CAPABILITIES) & CL_EXEC_NATIVE_KERNEL) {
         /* The implementation copies args; the copy is what the function sees, so the result
@@ -375,8 +371,8 @@ static void native_kernel(ct_env *e)
         CT_CHECK(type == CL_COMMAND_NATIVE_KERNEL);
         clReleaseEvent(ev);
         /* "CL_INVALID_VALUE if user_func is NULL." */
-        CT_ERR(CL_INVALID_VALUE, clEnqueueNativeKernel(e->q, NULL, arg, sizeof(arg), 0, NULL, NULL,
-                                                       0, NULL, NULL));
+        CT_ERR(CL_INVALID_VALUE,
+               clEnqueueNativeKernel(e->q, NULL, arg, sizeof(arg), 0, NULL, NULL, 0, NULL, NULL));
         return;
     }
     /* "CL_INVALID_OPERATION if the device associated with command_queue cannot execute the
@@ -386,14 +382,10 @@ static void native_kernel(ct_env *e)
 }
 
 static const ct_case cases[] = {
-    {"ndrange_dims", ndrange_dims},
-    {"offsets_and_task", offsets_and_task},
-    {"argument_types", argument_types},
-    {"local_and_constant", local_and_constant},
-    {"in_order_chain", in_order_chain},
-    {"ndrange_errors", ndrange_errors},
-    {"null_arguments", null_arguments},
-    {"non_uniform", non_uniform},
+    {"ndrange_dims", ndrange_dims},     {"offsets_and_task", offsets_and_task},
+    {"argument_types", argument_types}, {"local_and_constant", local_and_constant},
+    {"in_order_chain", in_order_chain}, {"ndrange_errors", ndrange_errors},
+    {"null_arguments", null_arguments}, {"non_uniform", non_uniform},
     {"native_kernel", native_kernel},
 };
 CT_SECTION(ct_enqueue_section, "enqueue", cases);

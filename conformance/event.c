@@ -4,16 +4,14 @@
 
 #include <pthread.h>
 
-static cl_int status_of(cl_event ev)
-{
+static cl_int status_of(cl_event ev) {
     cl_int st = 99;
     if (clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof(st), &st, NULL) != CL_SUCCESS)
         st = 99;
     return st;
 }
 
-static void user_event_basics(ct_env *e)
-{
+static void user_event_basics(ct_env *e) {
     cl_int err = 1;
     cl_event u = clCreateUserEvent(e->ctx, &err);
     CT_ERR(CL_SUCCESS, err);
@@ -59,8 +57,7 @@ static void user_event_basics(ct_env *e)
     clReleaseEvent(marker);
 }
 
-static void user_event_gates(ct_env *e)
-{
+static void user_event_gates(ct_env *e) {
     cl_int err = CL_SUCCESS;
     cl_event u = clCreateUserEvent(e->ctx, &err);
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 64, NULL);
@@ -86,8 +83,7 @@ static void user_event_gates(ct_env *e)
     clReleaseMemObject(m);
 }
 
-static void user_event_error(ct_env *e)
-{
+static void user_event_error(ct_env *e) {
     cl_int err = CL_SUCCESS;
     cl_event u = clCreateUserEvent(e->ctx, &err);
     CT_REQUIRE(u != NULL);
@@ -104,16 +100,14 @@ typedef struct {
     volatile cl_int status;
 } cb_state;
 
-static void CL_CALLBACK on_event(cl_event ev, cl_int status, void *user)
-{
+static void CL_CALLBACK on_event(cl_event ev, cl_int status, void *user) {
     (void)ev;
     cb_state *s = user;
     s->status = status;
     __atomic_add_fetch(&s->calls, 1, __ATOMIC_RELEASE);
 }
 
-static void callbacks(ct_env *e)
-{
+static void callbacks(ct_env *e) {
     cl_int err = CL_SUCCESS;
     cl_event u = clCreateUserEvent(e->ctx, &err);
     CT_REQUIRE(u != NULL);
@@ -159,8 +153,7 @@ static void callbacks(ct_env *e)
     clReleaseMemObject(m);
 }
 
-static void callback_on_error(ct_env *e)
-{
+static void callback_on_error(ct_env *e) {
     cl_int err = CL_SUCCESS;
     cl_event u = clCreateUserEvent(e->ctx, &err);
     CT_REQUIRE(u != NULL);
@@ -175,8 +168,7 @@ static void callback_on_error(ct_env *e)
     clReleaseEvent(u);
 }
 
-static void wait_errors(ct_env *e)
-{
+static void wait_errors(ct_env *e) {
     cl_event ev = NULL;
     CT_ERR(CL_SUCCESS, clEnqueueMarkerWithWaitList(e->q, 0, NULL, &ev));
     /* "CL_INVALID_VALUE if num_events is zero or event_list is NULL." */
@@ -210,8 +202,7 @@ static void wait_errors(ct_env *e)
     clReleaseEvent(ev);
 }
 
-static void wait_list_errors(ct_env *e)
-{
+static void wait_list_errors(ct_env *e) {
     cl_event ev = NULL;
     CT_ERR(CL_SUCCESS, clEnqueueMarkerWithWaitList(e->q, 0, NULL, &ev));
     /* "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is NULL and num_events_in_wait_list > 0,
@@ -226,8 +217,7 @@ static void wait_list_errors(ct_env *e)
     clReleaseEvent(ev);
 }
 
-static void markers_and_barriers(ct_env *e)
-{
+static void markers_and_barriers(ct_env *e) {
     cl_int err = CL_SUCCESS;
     cl_event u = clCreateUserEvent(e->ctx, &err);
     CT_REQUIRE(u != NULL);
@@ -260,8 +250,7 @@ static void markers_and_barriers(ct_env *e)
 }
 
 /* The OpenCL 1.1 forms (deprecated, still part of the 3.0 API). */
-static void deprecated_1_1_forms(ct_env *e)
-{
+static void deprecated_1_1_forms(ct_env *e) {
     /* The 1.1 forms. */
     cl_event old = NULL;
     CT_ERR(CL_SUCCESS, clEnqueueMarker(e->q, &old));
@@ -276,13 +265,13 @@ static void deprecated_1_1_forms(ct_env *e)
     clReleaseEvent(old);
 }
 
-static void cross_queue(ct_env *e)
-{
+static void cross_queue(ct_env *e) {
     cl_int err = CL_SUCCESS;
     cl_command_queue q2 = clCreateCommandQueueWithProperties(e->ctx, e->device, NULL, &err);
     cl_event u = clCreateUserEvent(e->ctx, &err);
     enum { N = 1 << 16 };
-    cl_mem a = ct_buffer(e, CL_MEM_READ_WRITE, N, NULL), b = ct_buffer(e, CL_MEM_READ_WRITE, N, NULL);
+    cl_mem a = ct_buffer(e, CL_MEM_READ_WRITE, N, NULL),
+           b = ct_buffer(e, CL_MEM_READ_WRITE, N, NULL);
     CT_REQUIRE(q2 && u && a && b);
     unsigned char *in = malloc(N), *out = malloc(N);
     for (int i = 0; i < N; i++)
@@ -315,16 +304,14 @@ typedef struct {
     int delay_ms;
 } release_arg;
 
-static void *release_later(void *p)
-{
+static void *release_later(void *p) {
     release_arg *a = p;
     ct_sleep_ms(a->delay_ms);
     clSetUserEventStatus(a->ev, CL_COMPLETE);
     return NULL;
 }
 
-static void blocking_semantics(ct_env *e)
-{
+static void blocking_semantics(ct_env *e) {
     cl_int err = CL_SUCCESS;
     cl_event u = clCreateUserEvent(e->ctx, &err);
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 4, NULL);
@@ -358,8 +345,7 @@ static void blocking_semantics(ct_env *e)
     clReleaseMemObject(m);
 }
 
-static void status_progress(ct_env *e)
-{
+static void status_progress(ct_env *e) {
     /* An application that only polls sees its command complete (no flush or wait needed
      * besides the flush the spec asks for). */
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 1 << 20, NULL);
@@ -379,17 +365,11 @@ static void status_progress(ct_env *e)
 }
 
 static const ct_case cases[] = {
-    {"user_event_basics", user_event_basics},
-    {"user_event_gates", user_event_gates},
-    {"user_event_error", user_event_error},
-    {"callbacks", callbacks},
-    {"callback_on_error", callback_on_error},
-    {"wait_errors", wait_errors},
-    {"wait_list_errors", wait_list_errors},
-    {"markers_and_barriers", markers_and_barriers},
-    {"deprecated_1_1_forms", deprecated_1_1_forms},
-    {"cross_queue", cross_queue},
-    {"blocking_semantics", blocking_semantics},
-    {"status_progress", status_progress},
+    {"user_event_basics", user_event_basics},       {"user_event_gates", user_event_gates},
+    {"user_event_error", user_event_error},         {"callbacks", callbacks},
+    {"callback_on_error", callback_on_error},       {"wait_errors", wait_errors},
+    {"wait_list_errors", wait_list_errors},         {"markers_and_barriers", markers_and_barriers},
+    {"deprecated_1_1_forms", deprecated_1_1_forms}, {"cross_queue", cross_queue},
+    {"blocking_semantics", blocking_semantics},     {"status_progress", status_progress},
 };
 CT_SECTION(ct_event_section, "event", cases);

@@ -3,7 +3,8 @@
 
 static const char *src =
     "kernel void k(global float *out, const global float *in, int n, local float *tmp)\n"
-    "{ size_t i = get_global_id(0); tmp[get_local_id(0)] = in[i]; out[i] = tmp[get_local_id(0)] + n; }\n"
+    "{ size_t i = get_global_id(0); tmp[get_local_id(0)] = in[i]; out[i] = tmp[get_local_id(0)] + "
+    "n; }\n"
     "__attribute__((reqd_work_group_size(4, 2, 1)))\n"
     "kernel void fixed(global int *a) { a[get_global_id(0)] = 1; }\n";
 
@@ -13,8 +14,7 @@ static const char *src =
     cl_program p = ct_build(e, src, "-cl-kernel-arg-info");                                        \
     CT_REQUIRE(p != NULL)
 
-static void create_and_info(ct_env *e)
-{
+static void create_and_info(ct_env *e) {
     SETUP();
     cl_int err = 1;
     cl_kernel k = clCreateKernel(p, "k", &err);
@@ -55,14 +55,13 @@ static void create_and_info(ct_env *e)
     /* "CL_INVALID_KERNEL if kernel is not a valid kernel object." */
     CT_ERR(CL_INVALID_KERNEL, clRetainKernel(NULL));
     CT_ERR(CL_INVALID_KERNEL, clReleaseKernel(NULL));
-    CT_ERR(CL_INVALID_KERNEL, clGetKernelInfo(NULL, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs,
-                                              NULL));
+    CT_ERR(CL_INVALID_KERNEL,
+           clGetKernelInfo(NULL, CL_KERNEL_NUM_ARGS, sizeof(nargs), &nargs, NULL));
     clReleaseKernel(k);
     clReleaseProgram(p);
 }
 
-static void kernels_in_program(ct_env *e)
-{
+static void kernels_in_program(ct_env *e) {
     SETUP();
     cl_uint n = 0;
     CT_ERR(CL_SUCCESS, clCreateKernelsInProgram(p, 0, NULL, &n));
@@ -84,8 +83,7 @@ static void kernels_in_program(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void set_arg(ct_env *e)
-{
+static void set_arg(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "k");
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 64, NULL);
@@ -120,8 +118,7 @@ static void set_arg(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void set_arg_wrong_object(ct_env *e)
-{
+static void set_arg_wrong_object(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "k");
     CT_REQUIRE(k != NULL);
@@ -133,24 +130,23 @@ static void set_arg_wrong_object(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void arg_info(ct_env *e)
-{
+static void arg_info(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "k");
     CT_REQUIRE(k != NULL);
     cl_kernel_arg_address_qualifier aq = 0;
-    CT_ERR(CL_SUCCESS, clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq,
-                                          NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, NULL));
     CT_CHECK(aq == CL_KERNEL_ARG_ADDRESS_GLOBAL);
-    CT_ERR(CL_SUCCESS, clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq,
-                                          NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetKernelArgInfo(k, 3, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, NULL));
     CT_CHECK(aq == CL_KERNEL_ARG_ADDRESS_LOCAL);
-    CT_ERR(CL_SUCCESS, clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq,
-                                          NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetKernelArgInfo(k, 2, CL_KERNEL_ARG_ADDRESS_QUALIFIER, sizeof(aq), &aq, NULL));
     CT_CHECK(aq == CL_KERNEL_ARG_ADDRESS_PRIVATE);
     cl_kernel_arg_access_qualifier acc = 0;
-    CT_ERR(CL_SUCCESS, clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof(acc), &acc,
-                                          NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof(acc), &acc, NULL));
     CT_CHECK(acc == CL_KERNEL_ARG_ACCESS_NONE);
     char tn[64] = "", an[64] = "";
     CT_ERR(CL_SUCCESS, clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_NAME, sizeof(tn), tn, NULL));
@@ -158,8 +154,8 @@ static void arg_info(ct_env *e)
     CT_ERR(CL_SUCCESS, clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_NAME, sizeof(an), an, NULL));
     CT_CHECK(!strcmp(an, "in"));
     cl_kernel_arg_type_qualifier tq = 0;
-    CT_ERR(CL_SUCCESS, clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof(tq), &tq,
-                                          NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetKernelArgInfo(k, 1, CL_KERNEL_ARG_TYPE_QUALIFIER, sizeof(tq), &tq, NULL));
     CT_CHECK(tq & CL_KERNEL_ARG_TYPE_CONST);
     /* "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index." */
     CT_ERR(CL_INVALID_ARG_INDEX,
@@ -170,15 +166,14 @@ static void arg_info(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void work_group_info(ct_env *e)
-{
+static void work_group_info(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "k"), f = ct_kernel(p, "fixed");
     CT_REQUIRE(k && f);
     size_t wg = 0, mult = 0, cwg[3] = {9, 9, 9};
     cl_ulong lmem = 0, pmem = 0;
-    CT_ERR(CL_SUCCESS, clGetKernelWorkGroupInfo(k, e->device, CL_KERNEL_WORK_GROUP_SIZE,
-                                                sizeof(wg), &wg, NULL));
+    CT_ERR(CL_SUCCESS, clGetKernelWorkGroupInfo(k, e->device, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg),
+                                                &wg, NULL));
     CT_CHECK(wg >= 1 && wg <= ct_dev_size(e->device, CL_DEVICE_MAX_WORK_GROUP_SIZE));
     CT_ERR(CL_SUCCESS,
            clGetKernelWorkGroupInfo(k, e->device, CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE,
@@ -195,8 +190,8 @@ static void work_group_info(ct_env *e)
     CT_ERR(CL_SUCCESS, clGetKernelWorkGroupInfo(k, e->device, CL_KERNEL_PRIVATE_MEM_SIZE,
                                                 sizeof(pmem), &pmem, NULL));
     /* "device ... can be NULL if there is only one device associated with kernel." */
-    CT_ERR(CL_SUCCESS, clGetKernelWorkGroupInfo(k, NULL, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg),
-                                                &wg, NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetKernelWorkGroupInfo(k, NULL, CL_KERNEL_WORK_GROUP_SIZE, sizeof(wg), &wg, NULL));
     /* "CL_INVALID_VALUE if param_name is CL_KERNEL_GLOBAL_WORK_SIZE and device is not a custom
      * device and kernel is not a built-in kernel." */
     if (!(ct_dev_bits(e->device, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_CUSTOM)) {
@@ -204,8 +199,7 @@ static void work_group_info(ct_env *e)
         CT_ERR(CL_INVALID_VALUE, clGetKernelWorkGroupInfo(k, e->device, CL_KERNEL_GLOBAL_WORK_SIZE,
                                                           sizeof(gws), gws, NULL));
     }
-    CT_ERR(CL_INVALID_VALUE,
-           clGetKernelWorkGroupInfo(k, e->device, 0x7fff, sizeof(wg), &wg, NULL));
+    CT_ERR(CL_INVALID_VALUE, clGetKernelWorkGroupInfo(k, e->device, 0x7fff, sizeof(wg), &wg, NULL));
     /* "CL_INVALID_KERNEL if kernel is a not a valid kernel object." */
     CT_ERR(CL_INVALID_KERNEL, clGetKernelWorkGroupInfo(NULL, e->device, CL_KERNEL_WORK_GROUP_SIZE,
                                                        sizeof(wg), &wg, NULL));
@@ -214,8 +208,7 @@ static void work_group_info(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void sub_group_info(ct_env *e)
-{
+static void sub_group_info(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "k");
     CT_REQUIRE(k != NULL);
@@ -233,8 +226,7 @@ static void sub_group_info(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void clone(ct_env *e)
-{
+static void clone(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "k");
     float in[8] = {1, 2, 3, 4, 5, 6, 7, 8}, out[8] = {0};
@@ -267,8 +259,7 @@ static void clone(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void exec_info_and_svm(ct_env *e)
-{
+static void exec_info_and_svm(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "k");
     CT_REQUIRE(k != NULL);

@@ -13,8 +13,8 @@
 #include <unistd.h>
 
 static const ct_section *const sections[] = {
-    &ct_platform_section, &ct_device_section,    &ct_context_section,   &ct_queue_section,
-    &ct_buffer_section,   &ct_program_section,   &ct_kernel_section,    &ct_enqueue_section,
+    &ct_platform_section, &ct_device_section,    &ct_context_section,    &ct_queue_section,
+    &ct_buffer_section,   &ct_program_section,   &ct_kernel_section,     &ct_enqueue_section,
     &ct_event_section,    &ct_profiling_section, &ct_extensions_section, &ct_host_value_section,
 };
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
@@ -33,11 +33,11 @@ static const known_gap known_gaps[] = {
     {NULL, NULL, NULL, NULL},
 };
 
-static const known_gap *find_gap(const char *platform, const char *section, const char *name)
-{
+static const known_gap *find_gap(const char *platform, const char *section, const char *name) {
     for (size_t i = 0; i < sizeof(known_gaps) / sizeof(known_gaps[0]); i++) {
         const known_gap *g = &known_gaps[i];
-        if (g->platform && strstr(platform, g->platform) && !strcmp(section, g->section) && !strcmp(name, g->name))
+        if (g->platform && strstr(platform, g->platform) && !strcmp(section, g->section) &&
+            !strcmp(name, g->name))
             return g;
     }
     return NULL;
@@ -51,8 +51,7 @@ typedef struct options {
     unsigned timeout_s;
 } options;
 
-static bool section_selected(const options *o, const char *name)
-{
+static bool section_selected(const options *o, const char *name) {
     if (!o->sections)
         return true;
     size_t n = strlen(name);
@@ -66,14 +65,12 @@ static bool section_selected(const options *o, const char *name)
     return false;
 }
 
-static bool case_selected(const options *o, const char *name)
-{
+static bool case_selected(const options *o, const char *name) {
     return !o->case_filter || strstr(name, o->case_filter);
 }
 
 /* Child side: find the platform and its first device. Returns 0, or 77 when absent. */
-static int open_platform(const options *o, ct_env *e, char *name, size_t name_size)
-{
+static int open_platform(const options *o, ct_env *e, char *name, size_t name_size) {
     cl_uint n = 0;
     if (clGetPlatformIDs(0, NULL, &n) != CL_SUCCESS || n == 0) {
         fprintf(stderr, "cv-conformance: no OpenCL platform\n");
@@ -107,8 +104,7 @@ static int open_platform(const options *o, ct_env *e, char *name, size_t name_si
 }
 
 static void send_line(int fd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void send_line(int fd, const char *fmt, ...)
-{
+static void send_line(int fd, const char *fmt, ...) {
     char buf[512];
     va_list ap;
     va_start(ap, fmt);
@@ -120,8 +116,7 @@ static void send_line(int fd, const char *fmt, ...)
         _exit(3);
 }
 
-static bool make_fixture(ct_env *e)
-{
+static bool make_fixture(ct_env *e) {
     cl_int err = CL_SUCCESS;
     e->ctx = clCreateContext(NULL, 1, &e->device, NULL, NULL, &err);
     if (!e->ctx) {
@@ -137,8 +132,7 @@ static bool make_fixture(ct_env *e)
     return true;
 }
 
-static void drop_fixture(ct_env *e)
-{
+static void drop_fixture(ct_env *e) {
     if (e->q) {
         clFinish(e->q);
         clReleaseCommandQueue(e->q);
@@ -150,8 +144,7 @@ static void drop_fixture(ct_env *e)
 }
 
 /* Child: runs the selected cases of one section from index first on, reporting on fd. */
-static int run_section_child(const options *o, const ct_section *s, size_t first, int fd)
-{
+static int run_section_child(const options *o, const ct_section *s, size_t first, int fd) {
     ct_env e = {0};
     char name[256];
     int rc = open_platform(o, &e, name, sizeof(name));
@@ -182,8 +175,7 @@ typedef struct counts {
 } counts;
 
 /* Parent: runs one section, restarting a child after a case that hung or crashed. */
-static int run_section(const options *o, const ct_section *s, const char *platform, counts *total)
-{
+static int run_section(const options *o, const ct_section *s, const char *platform, counts *total) {
     counts c = {0};
     size_t next = 0;
     int probe_rc = 0;
@@ -265,9 +257,9 @@ static int run_section(const options *o, const ct_section *s, const char *platfo
         }
         if (running >= 0) {
             const char *cname = s->cases[running].name;
-            const char *why = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM
-                                  ? "timed out"
-                                  : WIFSIGNALED(status) ? strsignal(WTERMSIG(status)) : "exited";
+            const char *why = WIFSIGNALED(status) && WTERMSIG(status) == SIGALRM ? "timed out"
+                              : WIFSIGNALED(status) ? strsignal(WTERMSIG(status))
+                                                    : "exited";
             const known_gap *gap = find_gap(platform, s->name, cname);
             if (gap) {
                 c.skipped++;
@@ -295,8 +287,7 @@ static int run_section(const options *o, const ct_section *s, const char *platfo
     return probe_rc;
 }
 
-static int probe(const options *o, char *name, size_t size)
-{
+static int probe(const options *o, char *name, size_t size) {
     int fds[2];
     if (pipe(fds))
         return 1;
@@ -335,14 +326,12 @@ static int probe(const options *o, char *name, size_t size)
     return rc;
 }
 
-static void usage(void)
-{
+static void usage(void) {
     fprintf(stderr, "usage: cv-conformance [--platform NAME-substring] [--section S[,S...]] "
                     "[--case SUBSTRING] [--timeout SECONDS] [--list]\n");
 }
 
-int main(int argc, char **argv)
-{
+int main(int argc, char **argv) {
     options o = {getenv("CV_CONFORMANCE_PLATFORM"), NULL, NULL, false, 30};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];

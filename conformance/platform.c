@@ -1,8 +1,7 @@
 /* Section 4.1 of the OpenCL 3.0 API: querying platform info. */
 #include "ct.h"
 
-static void get_ids(ct_env *e)
-{
+static void get_ids(ct_env *e) {
     cl_uint n = 0;
     CT_ERR(CL_SUCCESS, clGetPlatformIDs(0, NULL, &n));
     CT_CHECK(n >= 1);
@@ -22,8 +21,7 @@ static void get_ids(ct_env *e)
     free(all);
 }
 
-static void info_strings(ct_env *e)
-{
+static void info_strings(ct_env *e) {
     static const cl_platform_info params[] = {CL_PLATFORM_PROFILE, CL_PLATFORM_VERSION,
                                               CL_PLATFORM_NAME, CL_PLATFORM_VENDOR,
                                               CL_PLATFORM_EXTENSIONS};
@@ -43,15 +41,14 @@ static void info_strings(ct_env *e)
     free(profile);
 }
 
-static void version(ct_env *e)
-{
+static void version(ct_env *e) {
     /* "OpenCL<space><major_version.minor_version><space><platform-specific information>" */
     char *v = ct_plat_str(e->platform, CL_PLATFORM_VERSION);
     int major = 0, minor = 0;
     CT_CHECK(sscanf(v, "OpenCL %d.%d ", &major, &minor) == 2);
     cl_version num = 0;
-    cl_int err = clGetPlatformInfo(e->platform, CL_PLATFORM_NUMERIC_VERSION, sizeof(num), &num,
-                                   NULL);
+    cl_int err =
+        clGetPlatformInfo(e->platform, CL_PLATFORM_NUMERIC_VERSION, sizeof(num), &num, NULL);
     if (major >= 3) {
         CT_ERR(CL_SUCCESS, err);
         CT_CHECK(CL_VERSION_MAJOR(num) == (cl_uint)major);
@@ -60,8 +57,7 @@ static void version(ct_env *e)
     free(v);
 }
 
-static void extensions_with_version(ct_env *e)
-{
+static void extensions_with_version(ct_env *e) {
     char *ext = ct_plat_str(e->platform, CL_PLATFORM_EXTENSIONS);
     size_t n = 0;
     CT_REQUIRE_OK(clGetPlatformInfo(e->platform, CL_PLATFORM_EXTENSIONS_WITH_VERSION, 0, NULL, &n));
@@ -80,8 +76,7 @@ static void extensions_with_version(ct_env *e)
     free(ext);
 }
 
-static void info_errors(ct_env *e)
-{
+static void info_errors(ct_env *e) {
     char small[2];
     /* "CL_INVALID_VALUE if param_name is not one of the supported values or if size in bytes
      * specified by param_value_size is less than size of return type and param_value is not a
@@ -97,8 +92,7 @@ static void info_errors(ct_env *e)
            clGetPlatformInfo((cl_platform_id)e->ctx, CL_PLATFORM_NAME, 0, NULL, NULL));
 }
 
-static void host_timer(ct_env *e)
-{
+static void host_timer(ct_env *e) {
     cl_ulong res = 1;
     CT_REQUIRE_OK(
         clGetPlatformInfo(e->platform, CL_PLATFORM_HOST_TIMER_RESOLUTION, sizeof(res), &res, NULL));
@@ -124,8 +118,7 @@ static void host_timer(ct_env *e)
     CT_ERR(CL_INVALID_DEVICE, clGetHostTimer((cl_device_id)e->ctx, &h1));
 }
 
-static void extension_address(ct_env *e)
-{
+static void extension_address(ct_env *e) {
     /* An unknown name gives NULL. */
     CT_CHECK(clGetExtensionFunctionAddressForPlatform(e->platform, "clNoSuchFunctionCT") == NULL);
     if (ct_plat_has_ext(e->platform, "cl_khr_icd")) {
@@ -135,8 +128,7 @@ static void extension_address(ct_env *e)
     }
 }
 
-static void unload_compiler(ct_env *e)
-{
+static void unload_compiler(ct_env *e) {
     CT_ERR(CL_SUCCESS, clUnloadPlatformCompiler(e->platform));
     /* "CL_INVALID_PLATFORM if platform is not a valid platform." */
     CT_ERR(CL_INVALID_PLATFORM, clUnloadPlatformCompiler((cl_platform_id)e->q));

@@ -12,8 +12,7 @@ static const char *src_two =
             CT_SKIP("CL_DEVICE_COMPILER_AVAILABLE is false");                                      \
     } while (0)
 
-static void create_with_source(ct_env *e)
-{
+static void create_with_source(ct_env *e) {
     NEED_COMPILER();
     const char *parts[] = {"kernel void a(global int *p) { p[0] = 1; }\n", "/* tail */"};
     size_t lens[] = {0, 4}; /* 0: NUL-terminated; 4: the tail cut short */
@@ -36,8 +35,8 @@ static void create_with_source(ct_env *e)
     CT_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_REFERENCE_COUNT, sizeof(refs), &refs, NULL));
     CT_CHECK(refs == 1);
     cl_build_status st = 1;
-    CT_ERR(CL_SUCCESS, clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_STATUS, sizeof(st),
-                                             &st, NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL));
     CT_CHECK(st == CL_BUILD_NONE);
     size_t kn = 0;
     /* CL_PROGRAM_NUM_KERNELS: "CL_INVALID_PROGRAM_EXECUTABLE if ... a successfully built
@@ -55,8 +54,7 @@ static void create_with_source(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void source_errors(ct_env *e)
-{
+static void source_errors(ct_env *e) {
     NEED_COMPILER();
     cl_int err = CL_SUCCESS;
     const char *one = "kernel void a(global int *p) { }";
@@ -70,26 +68,24 @@ static void source_errors(ct_env *e)
     CT_ERR(CL_INVALID_PROGRAM, clReleaseProgram(NULL));
 }
 
-static void build_and_info(ct_env *e)
-{
+static void build_and_info(ct_env *e) {
     NEED_COMPILER();
     cl_program p = ct_build(e, src_two, "-DUNUSED=1");
     CT_REQUIRE(p != NULL);
     cl_build_status st = 0;
-    CT_ERR(CL_SUCCESS, clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_STATUS, sizeof(st),
-                                             &st, NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL));
     CT_CHECK(st == CL_BUILD_SUCCESS);
     char opts[128] = "";
-    CT_ERR(CL_SUCCESS, clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_OPTIONS, sizeof(opts),
-                                             opts, NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_OPTIONS, sizeof(opts), opts, NULL));
     CT_CHECK(strstr(opts, "-DUNUSED=1") != NULL);
     cl_program_binary_type bt = 0;
-    CT_ERR(CL_SUCCESS, clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BINARY_TYPE, sizeof(bt), &bt,
-                                             NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BINARY_TYPE, sizeof(bt), &bt, NULL));
     CT_CHECK(bt == CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
     size_t logn = 0;
-    CT_ERR(CL_SUCCESS,
-           clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &logn));
+    CT_ERR(CL_SUCCESS, clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_LOG, 0, NULL, &logn));
     CT_CHECK(logn >= 1);
     size_t kn = 0;
     CT_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof(kn), &kn, NULL));
@@ -105,16 +101,15 @@ static void build_and_info(ct_env *e)
     CT_ERR(CL_INVALID_VALUE, clGetProgramInfo(p, 0x7fff, sizeof(kn), &kn, NULL));
     CT_ERR(CL_INVALID_VALUE, clGetProgramBuildInfo(p, e->device, 0x7fff, sizeof(kn), &kn, NULL));
     /* "CL_INVALID_DEVICE if device is not in the list of devices associated with program." */
-    CT_ERR(CL_INVALID_DEVICE, clGetProgramBuildInfo(p, NULL, CL_PROGRAM_BUILD_STATUS, sizeof(st),
-                                                    &st, NULL));
+    CT_ERR(CL_INVALID_DEVICE,
+           clGetProgramBuildInfo(p, NULL, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL));
     /* "CL_INVALID_PROGRAM if program is not a valid program object." */
-    CT_ERR(CL_INVALID_PROGRAM, clGetProgramInfo(NULL, CL_PROGRAM_NUM_KERNELS, sizeof(kn), &kn,
-                                                NULL));
+    CT_ERR(CL_INVALID_PROGRAM,
+           clGetProgramInfo(NULL, CL_PROGRAM_NUM_KERNELS, sizeof(kn), &kn, NULL));
     clReleaseProgram(p);
 }
 
-static void build_failure(ct_env *e)
-{
+static void build_failure(ct_env *e) {
     NEED_COMPILER();
     const char *bad = "kernel void broken(global int *a) { a[0] = undeclared_thing; }";
     cl_int err = CL_SUCCESS;
@@ -123,12 +118,12 @@ static void build_failure(ct_env *e)
     /* "CL_BUILD_PROGRAM_FAILURE if there is a failure to build the program executable." */
     CT_ERR(CL_BUILD_PROGRAM_FAILURE, clBuildProgram(p, 1, &e->device, NULL, NULL, NULL));
     cl_build_status st = 0;
-    CT_ERR(CL_SUCCESS, clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_STATUS, sizeof(st),
-                                             &st, NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_STATUS, sizeof(st), &st, NULL));
     CT_CHECK(st == CL_BUILD_ERROR);
     char log[4096] = "";
-    CT_ERR(CL_SUCCESS, clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1,
-                                             log, NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetProgramBuildInfo(p, e->device, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL));
     CT_CHECK(strstr(log, "undeclared_thing") != NULL);
     CT_CHECK(clCreateKernel(p, "broken", &err) == NULL);
     CT_ERR(CL_INVALID_PROGRAM_EXECUTABLE, err);
@@ -137,8 +132,7 @@ static void build_failure(ct_env *e)
     clReleaseProgram(p);
 }
 
-static void build_errors(ct_env *e)
-{
+static void build_errors(ct_env *e) {
     NEED_COMPILER();
     cl_int err = CL_SUCCESS;
     cl_program p = clCreateProgramWithSource(e->ctx, 1, &src_two, NULL, &err);
@@ -161,22 +155,20 @@ static void build_errors(ct_env *e)
 }
 
 static volatile int build_cb_calls;
-static void CL_CALLBACK build_cb(cl_program p, void *user)
-{
+static void CL_CALLBACK build_cb(cl_program p, void *user) {
     (void)p;
     __atomic_add_fetch((volatile int *)user, 1, __ATOMIC_RELEASE);
 }
 
-static void build_callback_and_defines(ct_env *e)
-{
+static void build_callback_and_defines(ct_env *e) {
     NEED_COMPILER();
     const char *src = "kernel void k(global int *a) { a[0] = VAL * 2; }";
     cl_int err = CL_SUCCESS;
     cl_program p = clCreateProgramWithSource(e->ctx, 1, &src, NULL, &err);
     CT_REQUIRE(p != NULL);
     build_cb_calls = 0;
-    CT_ERR(CL_SUCCESS, clBuildProgram(p, 1, &e->device, "-D VAL=21", build_cb,
-                                      (void *)&build_cb_calls));
+    CT_ERR(CL_SUCCESS,
+           clBuildProgram(p, 1, &e->device, "-D VAL=21", build_cb, (void *)&build_cb_calls));
     CT_CHECK(ct_wait_flag(&build_cb_calls, 10000) == 1);
     cl_kernel k = ct_kernel(p, "k");
     cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 4, NULL);
@@ -191,8 +183,7 @@ static void build_callback_and_defines(ct_env *e)
     clReleaseProgram(p);
 }
 
-static cl_int run_setv(ct_env *e, cl_program p, cl_int value, cl_int *out)
-{
+static cl_int run_setv(ct_env *e, cl_program p, cl_int value, cl_int *out) {
     cl_int err = CL_SUCCESS;
     cl_kernel k = clCreateKernel(p, "setv", &err);
     cl_mem m = clCreateBuffer(e->ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
@@ -212,8 +203,7 @@ static cl_int run_setv(ct_env *e, cl_program p, cl_int value, cl_int *out)
     return err;
 }
 
-static void binary_round_trip(ct_env *e)
-{
+static void binary_round_trip(ct_env *e) {
     NEED_COMPILER();
     cl_program p = ct_build(e, src_two, NULL);
     CT_REQUIRE(p != NULL);
@@ -237,8 +227,7 @@ static void binary_round_trip(ct_env *e)
     free(bin);
 }
 
-static void binary_errors(ct_env *e)
-{
+static void binary_errors(ct_env *e) {
     cl_int status = 0, err = CL_SUCCESS;
     const unsigned char junk[64] = "this is not a program binary of any device, really not.";
     const unsigned char *bins[1] = {junk};
@@ -266,8 +255,7 @@ static void binary_errors(ct_env *e)
     }
 }
 
-static void compile_and_link(ct_env *e)
-{
+static void compile_and_link(ct_env *e) {
     NEED_COMPILER();
     if (!ct_dev_uint(e->device, CL_DEVICE_LINKER_AVAILABLE))
         CT_SKIP("CL_DEVICE_LINKER_AVAILABLE is false");
@@ -284,12 +272,12 @@ static void compile_and_link(ct_env *e)
     CT_ERR(CL_SUCCESS, clCompileProgram(lib, 1, &e->device, NULL, 1, &hdr, names, NULL, NULL));
     CT_ERR(CL_SUCCESS, clCompileProgram(mainp, 1, &e->device, NULL, 1, &hdr, names, NULL, NULL));
     cl_program_binary_type bt = 0;
-    CT_ERR(CL_SUCCESS, clGetProgramBuildInfo(lib, e->device, CL_PROGRAM_BINARY_TYPE, sizeof(bt),
-                                             &bt, NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetProgramBuildInfo(lib, e->device, CL_PROGRAM_BINARY_TYPE, sizeof(bt), &bt, NULL));
     CT_CHECK(bt == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     /* A library from the compiled object, then an executable from main + library. */
-    cl_program library = clLinkProgram(e->ctx, 1, &e->device, "-create-library", 1, &lib, NULL,
-                                       NULL, &err);
+    cl_program library =
+        clLinkProgram(e->ctx, 1, &e->device, "-create-library", 1, &lib, NULL, NULL, &err);
     CT_ERR(CL_SUCCESS, err);
     if (library) {
         CT_ERR(CL_SUCCESS, clGetProgramBuildInfo(library, e->device, CL_PROGRAM_BINARY_TYPE,
@@ -337,8 +325,7 @@ static void compile_and_link(ct_env *e)
  * of devices associated with program", "CL_INVALID_VALUE if lengths or binaries is NULL", and
  * for clCompileProgram "if num_input_headers is not zero and header_include_names or
  * input_headers are NULL". */
-static void null_arguments(ct_env *e)
-{
+static void null_arguments(ct_env *e) {
     NEED_COMPILER();
     cl_int err = CL_SUCCESS, status = 0;
     const char *one = "kernel void a(global int *p) { }";
@@ -359,13 +346,11 @@ static void null_arguments(ct_env *e)
     CT_ERR(CL_INVALID_VALUE, err);
     CT_CHECK(clCreateProgramWithBinary(e->ctx, 1, &e->device, &size, NULL, &status, &err) == NULL);
     CT_ERR(CL_INVALID_VALUE, err);
-    CT_ERR(CL_INVALID_VALUE, clCompileProgram(p, 1, &e->device, NULL, 1, NULL, names, NULL,
-                                              NULL));
+    CT_ERR(CL_INVALID_VALUE, clCompileProgram(p, 1, &e->device, NULL, 1, NULL, names, NULL, NULL));
     clReleaseProgram(p);
 }
 
-static void il_and_builtins(ct_env *e)
-{
+static void il_and_builtins(ct_env *e) {
     cl_int err = CL_SUCCESS;
     char *il = ct_dev_str(e->device, CL_DEVICE_IL_VERSION);
     if (!il[0]) {
@@ -389,8 +374,7 @@ static void il_and_builtins(ct_env *e)
     free(bik);
 }
 
-static void spec_constant_and_release_cb(ct_env *e)
-{
+static void spec_constant_and_release_cb(ct_env *e) {
     NEED_COMPILER();
     cl_program p = ct_build(e, src_two, NULL);
     CT_REQUIRE(p != NULL);

@@ -1,8 +1,7 @@
 /* Section 5.1 of the OpenCL 3.0 API: command-queues. */
 #include "ct.h"
 
-static void create_default(ct_env *e)
-{
+static void create_default(ct_env *e) {
     cl_int err = 1;
     cl_command_queue q = clCreateCommandQueueWithProperties(e->ctx, e->device, NULL, &err);
     CT_ERR(CL_SUCCESS, err);
@@ -15,7 +14,8 @@ static void create_default(ct_env *e)
     CT_CHECK(c == e->ctx);
     CT_ERR(CL_SUCCESS, clGetCommandQueueInfo(q, CL_QUEUE_DEVICE, sizeof(d), &d, NULL));
     CT_CHECK(d == e->device);
-    CT_ERR(CL_SUCCESS, clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof(refs), &refs, NULL));
+    CT_ERR(CL_SUCCESS,
+           clGetCommandQueueInfo(q, CL_QUEUE_REFERENCE_COUNT, sizeof(refs), &refs, NULL));
     CT_CHECK(refs == 1);
     CT_ERR(CL_SUCCESS, clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof(props), &props, NULL));
     CT_CHECK(props == 0);
@@ -29,8 +29,7 @@ static void create_default(ct_env *e)
     CT_ERR(CL_SUCCESS, clReleaseCommandQueue(q));
 }
 
-static void create_profiling(ct_env *e)
-{
+static void create_profiling(ct_env *e) {
     cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
     cl_int err = 1;
     cl_command_queue q = clCreateCommandQueueWithProperties(e->ctx, e->device, props, &err);
@@ -41,13 +40,13 @@ static void create_profiling(ct_env *e)
     CT_CHECK(got == CL_QUEUE_PROFILING_ENABLE);
     cl_queue_properties arr[3] = {0};
     size_t size = 0;
-    CT_ERR(CL_SUCCESS, clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, sizeof(arr), arr, &size));
+    CT_ERR(CL_SUCCESS,
+           clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES_ARRAY, sizeof(arr), arr, &size));
     CT_CHECK(size == sizeof(props) && !memcmp(arr, props, sizeof(props)));
     clReleaseCommandQueue(q);
 }
 
-static void out_of_order(ct_env *e)
-{
+static void out_of_order(ct_env *e) {
     cl_command_queue_properties caps = ct_dev_bits(e->device, CL_DEVICE_QUEUE_ON_HOST_PROPERTIES);
     cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
     cl_int err = 1;
@@ -79,8 +78,7 @@ static void out_of_order(ct_env *e)
     clReleaseCommandQueue(q);
 }
 
-static void create_errors(ct_env *e)
-{
+static void create_errors(ct_env *e) {
     cl_int err = CL_SUCCESS;
     /* "CL_INVALID_CONTEXT if context is not a valid context." */
     CT_CHECK(clCreateCommandQueueWithProperties(NULL, e->device, NULL, &err) == NULL);
@@ -105,8 +103,7 @@ static void create_errors(ct_env *e)
 
 /* Device queues: refused with an error (never a crash) where the request is invalid or the
  * device has no device-side enqueue. */
-static void device_queue_errors(ct_env *e)
-{
+static void device_queue_errors(ct_env *e) {
     cl_int err = CL_SUCCESS;
     /* CL_QUEUE_ON_DEVICE "can only be used if CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE is also
      * set": a device queue without it is not valid. */
@@ -115,16 +112,14 @@ static void device_queue_errors(ct_env *e)
     CT_ERR2(CL_INVALID_VALUE, CL_INVALID_QUEUE_PROPERTIES, err);
     /* Device queues where the device has none. */
     if (ct_dev_bits(e->device, CL_DEVICE_DEVICE_ENQUEUE_CAPABILITIES) == 0) {
-        cl_queue_properties devq[] = {CL_QUEUE_PROPERTIES,
-                                      CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE,
-                                      0};
+        cl_queue_properties devq[] = {
+            CL_QUEUE_PROPERTIES, CL_QUEUE_ON_DEVICE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
         CT_CHECK(clCreateCommandQueueWithProperties(e->ctx, e->device, devq, &err) == NULL);
         CT_ERR2(CL_INVALID_QUEUE_PROPERTIES, CL_INVALID_VALUE, err);
     }
 }
 
-static void create_deprecated(ct_env *e)
-{
+static void create_deprecated(ct_env *e) {
     cl_int err = 1;
     cl_command_queue q = clCreateCommandQueue(e->ctx, e->device, CL_QUEUE_PROFILING_ENABLE, &err);
     CT_ERR(CL_SUCCESS, err);
@@ -136,8 +131,7 @@ static void create_deprecated(ct_env *e)
     clReleaseCommandQueue(q);
 }
 
-static void refcount_and_errors(ct_env *e)
-{
+static void refcount_and_errors(ct_env *e) {
     cl_uint refs = 0;
     CT_ERR(CL_SUCCESS, clRetainCommandQueue(e->q));
     CT_ERR(CL_SUCCESS,
@@ -161,8 +155,7 @@ static void refcount_and_errors(ct_env *e)
 }
 
 /* A queue released with work in it still runs that work (the queue lives until it is done). */
-static void release_with_work(ct_env *e)
-{
+static void release_with_work(ct_env *e) {
     cl_int err = CL_SUCCESS;
     cl_command_queue q = clCreateCommandQueueWithProperties(e->ctx, e->device, NULL, &err);
     CT_REQUIRE(q != NULL);
@@ -172,14 +165,14 @@ static void release_with_work(ct_env *e)
         data[i] = i;
     cl_mem b = ct_buffer(e, CL_MEM_READ_WRITE, N * sizeof(cl_int), NULL);
     cl_event ev = NULL;
-    CT_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, b, CL_FALSE, 0, N * sizeof(cl_int), data, 0, NULL,
-                                            &ev));
+    CT_ERR(CL_SUCCESS,
+           clEnqueueWriteBuffer(q, b, CL_FALSE, 0, N * sizeof(cl_int), data, 0, NULL, &ev));
     CT_ERR(CL_SUCCESS, clFlush(q));
     CT_ERR(CL_SUCCESS, clReleaseCommandQueue(q));
     CT_ERR(CL_SUCCESS, clWaitForEvents(1, &ev));
     cl_int *out = calloc(N, sizeof(cl_int));
-    CT_ERR(CL_SUCCESS, clEnqueueReadBuffer(e->q, b, CL_TRUE, 0, N * sizeof(cl_int), out, 0, NULL,
-                                           NULL));
+    CT_ERR(CL_SUCCESS,
+           clEnqueueReadBuffer(e->q, b, CL_TRUE, 0, N * sizeof(cl_int), out, 0, NULL, NULL));
     CT_CHECK(!memcmp(out, data, N * sizeof(cl_int)));
     clReleaseEvent(ev);
     clReleaseMemObject(b);
@@ -187,16 +180,15 @@ static void release_with_work(ct_env *e)
     free(out);
 }
 
-static void wrong_type_handles(ct_env *e)
-{
+static void wrong_type_handles(ct_env *e) {
     cl_int err = CL_SUCCESS;
     cl_uint refs = 0;
     /* "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue." */
     CT_ERR(CL_INVALID_COMMAND_QUEUE, clFinish((cl_command_queue)e->ctx));
     CT_ERR(CL_INVALID_COMMAND_QUEUE, clFlush((cl_command_queue)e->ctx));
-    CT_ERR(CL_INVALID_COMMAND_QUEUE, clGetCommandQueueInfo((cl_command_queue)e->ctx,
-                                                           CL_QUEUE_REFERENCE_COUNT, sizeof(refs),
-                                                           &refs, NULL));
+    CT_ERR(CL_INVALID_COMMAND_QUEUE,
+           clGetCommandQueueInfo((cl_command_queue)e->ctx, CL_QUEUE_REFERENCE_COUNT, sizeof(refs),
+                                 &refs, NULL));
     /* "CL_INVALID_CONTEXT if context is not a valid context." */
     CT_CHECK(clCreateCommandQueueWithProperties((cl_context)e->q, e->device, NULL, &err) == NULL);
     CT_ERR(CL_INVALID_CONTEXT, err);
