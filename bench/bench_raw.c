@@ -115,10 +115,11 @@ static CUresult launch_spin(raw_backend *b, CUstream s, cl_ulong ns) {
 /* mode 0: launch only; 1: launch + event record; 2: timing event pair around the launch. */
 static double enqueue_burst(raw_backend *b, int mode) {
     enum { BURST = 256 };
-    static CUevent evs[2 * BURST];
+    /* [0, BURST): plain events; [BURST, 3 BURST): timing pairs (start, end) per launch. */
+    static CUevent evs[3 * BURST];
     static bool created;
     if (!created) {
-        for (int i = 0; i < 2 * BURST; i++)
+        for (int i = 0; i < 3 * BURST; i++)
             if (b->eventCreate(&evs[i], i < BURST ? CU_EVENT_DISABLE_TIMING : CU_EVENT_DEFAULT))
                 return NAN;
         created = true;
@@ -134,7 +135,7 @@ static double enqueue_burst(raw_backend *b, int mode) {
             if (launch_empty(b, b->s))
                 return NAN;
             if (mode >= 1)
-                b->eventRecord(evs[mode == 2 ? (BURST + (i + 1) % BURST) : i], b->s);
+                b->eventRecord(evs[mode == 2 ? 2 * BURST + i : i], b->s);
         }
         double t1 = bench_now_us();
         b->streamSync(b->s);

@@ -251,6 +251,8 @@ int main(int argc, char **argv) {
     cl_platform_id plats[15];
     if (clGetPlatformIDs(15, plats, &np) != CL_SUCCESS)
         np = 0;
+    if (np > 15)
+        np = 15;
     for (cl_uint p = 0; p < np && ncols < 16; p++) {
         cl_backend *b = clb_open(plats[p], err, sizeof(err));
         if (!b) {
