@@ -733,6 +733,28 @@ static void migrate(ct_env *e) {
     clReleaseMemObject(m);
 }
 
+/* "After the memobj reference count becomes zero and commands queued for execution on a
+ * command-queue(s) that use memobj have finished, the memory object is deleted": a buffer
+ * released while a gated command still uses it keeps its data for that command. */
+static void release_while_in_use(ct_env *e) {
+    unsigned char in[NB], out[NB];
+    fill_pattern(in, NB, 51);
+    memset(out, 0, NB);
+    cl_int err = CL_SUCCESS;
+    cl_event u = clCreateUserEvent(e->ctx, &err), ev = NULL;
+    cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, NB, in);
+    CT_REQUIRE(u && m);
+    CT_ERR(CL_SUCCESS, clEnqueueReadBuffer(e->q, m, CL_FALSE, 0, NB, out, 1, &u, &ev));
+    CT_ERR(CL_SUCCESS, clReleaseMemObject(m));
+    CT_ERR(CL_SUCCESS, clFlush(e->q));
+    ct_sleep_ms(20);
+    CT_ERR(CL_SUCCESS, clSetUserEventStatus(u, CL_COMPLETE));
+    CT_ERR(CL_SUCCESS, clWaitForEvents(1, &ev));
+    CT_CHECK(!memcmp(in, out, NB));
+    clReleaseEvent(ev);
+    clReleaseEvent(u);
+}
+
 static void unclaimed_features(ct_env *e) {
     cl_int err = CL_SUCCESS;
     if (!ct_dev_uint(e->device, CL_DEVICE_IMAGE_SUPPORT)) {
@@ -794,6 +816,7 @@ static const ct_case cases[] = {
     {"map_flag_errors", map_flag_errors},
     {"map_use_host_ptr", map_use_host_ptr},
     {"migrate", migrate},
+    {"release_while_in_use", release_while_in_use},
     {"unclaimed_features", unclaimed_features},
     {"wrong_type_handles", wrong_type_handles},
 };

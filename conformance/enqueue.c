@@ -211,6 +211,35 @@ static void in_order_chain(ct_env *e) {
     clReleaseProgram(p);
 }
 
+/* Kernel, program and buffers released right after a gated enqueue: the command keeps what it
+ * uses until it has run. */
+static void release_after_enqueue(ct_env *e) {
+    SETUP();
+    cl_kernel k = ct_kernel(p, "one");
+    cl_int err = CL_SUCCESS;
+    cl_event u = clCreateUserEvent(e->ctx, &err), ev = NULL;
+    cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 64, NULL),
+           out = ct_buffer(e, CL_MEM_READ_WRITE, 64, NULL);
+    CT_REQUIRE(k && u && m && out);
+    clSetKernelArg(k, 0, sizeof(m), &m);
+    size_t g = 16;
+    CT_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(e->q, k, 1, NULL, &g, NULL, 1, &u, NULL));
+    CT_ERR(CL_SUCCESS, clEnqueueCopyBuffer(e->q, m, out, 0, 0, 4, 0, NULL, &ev));
+    CT_ERR(CL_SUCCESS, clReleaseKernel(k));
+    CT_ERR(CL_SUCCESS, clReleaseProgram(p));
+    CT_ERR(CL_SUCCESS, clReleaseMemObject(m));
+    CT_ERR(CL_SUCCESS, clFlush(e->q));
+    ct_sleep_ms(20);
+    CT_ERR(CL_SUCCESS, clSetUserEventStatus(u, CL_COMPLETE));
+    CT_ERR(CL_SUCCESS, clWaitForEvents(1, &ev));
+    cl_int v = 0;
+    CT_ERR(CL_SUCCESS, clEnqueueReadBuffer(e->q, out, CL_TRUE, 0, 4, &v, 0, NULL, NULL));
+    CT_CHECK(v == 16 + 7);
+    clReleaseEvent(ev);
+    clReleaseEvent(u);
+    clReleaseMemObject(out);
+}
+
 static void ndrange_errors(ct_env *e) {
     SETUP();
     cl_kernel k = ct_kernel(p, "ids"), f = ct_kernel(p, "fixed"), t = ct_kernel(p, "one");
@@ -384,8 +413,8 @@ static void native_kernel(ct_env *e) {
 static const ct_case cases[] = {
     {"ndrange_dims", ndrange_dims},     {"offsets_and_task", offsets_and_task},
     {"argument_types", argument_types}, {"local_and_constant", local_and_constant},
-    {"in_order_chain", in_order_chain}, {"ndrange_errors", ndrange_errors},
-    {"null_arguments", null_arguments}, {"non_uniform", non_uniform},
-    {"native_kernel", native_kernel},
+    {"in_order_chain", in_order_chain}, {"release_after_enqueue", release_after_enqueue},
+    {"ndrange_errors", ndrange_errors}, {"null_arguments", null_arguments},
+    {"non_uniform", non_uniform},       {"native_kernel", native_kernel},
 };
 CT_SECTION(ct_enqueue_section, "enqueue", cases);
