@@ -15,6 +15,7 @@
 #   --debs      folder where the CLBlast .debs were extracted (dpkg -x); without it: no CLBlast
 #   --out       where logs and summary.md go (default: ./existing-programs-results)
 #   --timeout   seconds per program (each pyopencl test file, each CLBlast binary; default 1800)
+#   --pyopencl-files "test_wrapper test_array"  only these pyopencl test files (default: all)
 #
 # The GPU machine has no network: prepare both folders on a machine that has one, with the same
 # Python minor version as the GPU machine (python3 --version there; add
@@ -45,6 +46,7 @@ OUT=./existing-programs-results
 ONLY=clinfo,pyopencl,clblast
 TIMEOUT=1800
 PYTEST_ARGS=
+PY_FILES=
 CLBLAST_FULL=0
 
 while [ $# -gt 0 ]; do
@@ -57,8 +59,9 @@ while [ $# -gt 0 ]; do
     --only) ONLY=$2; shift 2 ;;
     --timeout) TIMEOUT=$2; shift 2 ;;
     --pytest-args) PYTEST_ARGS=$2; shift 2 ;;
+    --pyopencl-files) PY_FILES=$2; shift 2 ;;
     --clblast-full) CLBLAST_FULL=1; shift ;;
-    -h | --help) sed -n '2,40p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,42p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -134,8 +137,12 @@ if want pyopencl && [ -n "$WHEELS" ]; then
         # create_some_context; both match the platform name.
         export PYOPENCL_TEST=$PLATFORM PYOPENCL_CTX=$PLATFORM PYOPENCL_NO_CACHE=1
         : >"$OUT/pyopencl.log"
+        rm -f "$OUT"/pyopencl-test_*.xml
         for t in "$OUT"/pyopencl-tests/test_*.py; do
             name=$(basename "$t" .py)
+            if [ -n "$PY_FILES" ]; then
+                case " $PY_FILES " in *" $name "*) ;; *) continue ;; esac
+            fi
             (cd "$OUT/pyopencl-tests" &&
                 timeout "$TIMEOUT" "$venv/bin/python" -m pytest -q -rfEs -p no:cacheprovider \
                     --junitxml="$OUT/pyopencl-$name.xml" $PYTEST_ARGS "$t") >>"$OUT/pyopencl.log" 2>&1
