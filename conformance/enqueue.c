@@ -305,17 +305,6 @@ static void ndrange_errors(ct_env *e) {
         CT_ERR(CL_INVALID_WORK_ITEM_SIZE,
                clEnqueueNDRangeKernel(e->q, k, 2, NULL, g3, l3, 0, NULL, NULL));
     }
-    /* "CL_INVALID_CONTEXT if context associated with command_queue and kernel are not the
-     * same". */
-    cl_context other = ct_other_context(e);
-    if (other) {
-        cl_command_queue oq = clCreateCommandQueueWithProperties(other, e->device, NULL, &err);
-        if (oq) {
-            CT_ERR(CL_INVALID_CONTEXT, clEnqueueNDRangeKernel(oq, k, 1, NULL, g, l, 0, NULL, NULL));
-            clReleaseCommandQueue(oq);
-        }
-        clReleaseContext(other);
-    }
     CT_ERR(CL_SUCCESS, clFinish(e->q));
     clReleaseMemObject(m);
     clReleaseKernel(k);
@@ -338,6 +327,30 @@ static void null_arguments(ct_env *e) {
     /* "CL_INVALID_KERNEL if kernel is not a valid kernel object." */
     CT_ERR(CL_INVALID_KERNEL, clEnqueueNDRangeKernel(e->q, NULL, 1, NULL, g, l, 0, NULL, NULL));
     CT_ERR(CL_INVALID_COMMAND_QUEUE, clEnqueueNDRangeKernel(NULL, k, 1, NULL, g, l, 0, NULL, NULL));
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+static void mismatched_context(ct_env *e) {
+    SETUP();
+    cl_kernel k = ct_kernel(p, "one");
+    cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, 16, NULL);
+    CT_REQUIRE(k && m);
+    clSetKernelArg(k, 0, sizeof(m), &m);
+    size_t g[1] = {4}, l[1] = {4};
+    cl_int err = CL_SUCCESS;
+    /* "CL_INVALID_CONTEXT if context associated with command_queue and kernel are not the
+     * same". */
+    cl_context other = ct_other_context(e);
+    if (other) {
+        cl_command_queue oq = clCreateCommandQueueWithProperties(other, e->device, NULL, &err);
+        if (oq) {
+            CT_ERR(CL_INVALID_CONTEXT, clEnqueueNDRangeKernel(oq, k, 1, NULL, g, l, 0, NULL, NULL));
+            clReleaseCommandQueue(oq);
+        }
+        clReleaseContext(other);
+    }
     clReleaseMemObject(m);
     clReleaseKernel(k);
     clReleaseProgram(p);
@@ -414,7 +427,8 @@ static const ct_case cases[] = {
     {"ndrange_dims", ndrange_dims},     {"offsets_and_task", offsets_and_task},
     {"argument_types", argument_types}, {"local_and_constant", local_and_constant},
     {"in_order_chain", in_order_chain}, {"release_after_enqueue", release_after_enqueue},
-    {"ndrange_errors", ndrange_errors}, {"null_arguments", null_arguments},
-    {"non_uniform", non_uniform},       {"native_kernel", native_kernel},
+    {"ndrange_errors", ndrange_errors}, {"mismatched_context", mismatched_context},
+    {"null_arguments", null_arguments}, {"non_uniform", non_uniform},
+    {"native_kernel", native_kernel},
 };
 CT_SECTION(ct_enqueue_section, "enqueue", cases);
