@@ -1,0 +1,79 @@
+/* cv-bench: shared declarations. A figure is measured once per backend (the raw CUDA driver API,
+ * each OpenCL platform); NAN means "not available there" and prints as "-". */
+#ifndef BENCH_H
+#define BENCH_H
+
+#define CL_TARGET_OPENCL_VERSION 300
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <CL/cl_culvert.h>
+#include <math.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct bench_opts {
+    bool quick;
+    int reps;         /* repetitions a median is taken over */
+    size_t big;       /* bytes of the bandwidth transfers (256 MiB, quick 16 MiB) */
+    size_t fma_items; /* work-items of the compute kernels */
+    int sgemm_n;      /* SGEMM size */
+    size_t reduce_n;  /* floats summed */
+    size_t math_n;    /* elements of the math kernel */
+} bench_opts;
+
+extern bench_opts g_opts;
+
+double bench_now_us(void);
+void bench_sleep_us(long us);
+double bench_median(double *v, int n);
+/* CPU time (user + system) of the process, in microseconds. */
+double bench_cpu_us(void);
+
+/* Figure identifiers, in report order. */
+enum {
+    F_ENQ_NOEVENT,
+    F_ENQ_EVENT,
+    F_ENQ_PROFILING,
+    F_ROUNDTRIP_FINISH,
+    F_ROUNDTRIP_WAIT,
+    F_USER_EVENT_GATE,
+    F_CROSS_QUEUE,
+    F_HOST_VALUE_GATE,
+    F_SPIN_100US,
+    F_CPU_DURING_FINISH,
+    F_H2D_PINNED,
+    F_D2H_PINNED,
+    F_H2D_PAGEABLE,
+    F_D2H_PAGEABLE,
+    F_WRITE_4B,
+    F_WRITE_4K,
+    F_WRITE_64K,
+    F_READ_4B_AFTER_KERNEL,
+    F_COPY_D2D,
+    F_FILL,
+    F_K_COPY4,
+    F_K_FMA,
+    F_K_HASH,
+    F_K_SGEMM,
+    F_K_REDUCE,
+    F_K_MATH,
+    F_BUILD_COLD,
+    F_BUILD_CACHED,
+    F_COUNT
+};
+
+/* OpenCL backend: one platform's device. */
+typedef struct cl_backend cl_backend;
+cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size);
+const char *clb_name(const cl_backend *b);
+const char *clb_device(const cl_backend *b);
+double clb_figure(cl_backend *b, int figure);
+
+/* Raw CUDA backend. */
+typedef struct raw_backend raw_backend;
+raw_backend *raw_open(char *err, size_t err_size);
+const char *raw_device(const raw_backend *b);
+double raw_figure(raw_backend *b, int figure);
+
+#endif

@@ -1,0 +1,583 @@
+/* cv-bench: the figures through OpenCL, the same code for every platform. */
+#include "bench.h"
+#include "bench_cl_source.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct cl_backend {
+    char name[96], device_name[160];
+    cl_platform_id platform;
+    cl_device_id dev;
+    cl_context ctx;
+    cl_command_queue q, q2, qp; /* in-order, a second in-order, profiling */
+    cl_program prog;
+    cl_kernel k_empty, k_spin, k_copy4, k_fma, k_hash, k_sgemm, k_reduce, k_math;
+    bool nv;
+    bool timer; /* bench_spin reads %globaltimer */
+    clCreateHostValue_fn hv_create;
+    clSignalHostValue_fn hv_signal;
+    clEnqueueWaitHostValue_fn hv_wait;
+};
+
+/* 3 small kernels, as in the reference measurement of NVIDIA's cached/cold build. */
+static const char *build_src =
+    "kernel void b_a(global float *x) { x[get_global_id(0)] *= 2.0f; }\n"
+    "kernel void b_b(global int *x, int v) { x[get_global_id(0)] += v; }\n"
+    "kernel void b_c(global float4 *d, const global float4 *s)\n"
+    "{ d[get_global_id(0)] = s[get_global_id(0)] + (float4)(1.0f); }\n";
+
+const char *clb_name(const cl_backend *b) {
+    return b->name;
+}
+const char *clb_device(const cl_backend *b) {
+    return b->device_name;
+}
+
+cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
+    cl_backend *b = calloc(1, sizeof(*b));
+    b->platform = platform;
+    clGetPlatformInfo(platform, CL_PLATFORM_NAME, sizeof(b->name), b->name, NULL);
+    cl_uint n = 0;
+    if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &b->dev, &n) != CL_SUCCESS || !n) {
+        if (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &b->dev, &n) != CL_SUCCESS || !n) {
+            snprintf(err, err_size, "%s: no device", b->name);
+            free(b);
+            return NULL;
+        }
+    }
+    char dname[128] = "", drv[64] = "";
+    clGetDeviceInfo(b->dev, CL_DEVICE_NAME, sizeof(dname), dname, NULL);
+    clGetDeviceInfo(b->dev, CL_DRIVER_VERSION, sizeof(drv), drv, NULL);
+    snprintf(b->device_name, sizeof(b->device_name), "%s (driver %s)", dname, drv);
+    cl_uint vendor = 0;
+    clGetDeviceInfo(b->dev, CL_DEVICE_VENDOR_ID, sizeof(vendor), &vendor, NULL);
+    b->nv = vendor == 0x10de;
+    cl_int e = CL_SUCCESS;
+    b->ctx = clCreateContext(NULL, 1, &b->dev, NULL, NULL, &e);
+    if (!b->ctx) {
+        snprintf(err, err_size, "%s: clCreateContext: %d", b->name, e);
+        free(b);
+        return NULL;
+    }
+    cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    b->q = clCreateCommandQueueWithProperties(b->ctx, b->dev, NULL, &e);
+    b->q2 = clCreateCommandQueueWithProperties(b->ctx, b->dev, NULL, &e);
+    b->qp = clCreateCommandQueueWithProperties(b->ctx, b->dev, prof, &e);
+    if (!b->q || !b->q2 || !b->qp) {
+        snprintf(err, err_size, "%s: queue creation: %d", b->name, e);
+        free(b);
+        return NULL;
+    }
+    const char *src = bench_cl_source;
+    b->prog = clCreateProgramWithSource(b->ctx, 1, &src, NULL, &e);
+    /* The %globaltimer spin needs inline PTX; without it the other kernels still run. */
+    b->timer = b->nv;
+    if (b->prog && b->timer &&
+        clBuildProgram(b->prog, 1, &b->dev, "-DBENCH_NV_TIMER", NULL, NULL) != CL_SUCCESS) {
+        fprintf(stderr, "cv-bench: %s: no inline-PTX %%globaltimer; spin figures skipped\n",
+                b->name);
+        b->timer = false;
+        clReleaseProgram(b->prog);
+        b->prog = clCreateProgramWithSource(b->ctx, 1, &src, NULL, &e);
+    }
+    if (b->prog && !b->timer &&
+        clBuildProgram(b->prog, 1, &b->dev, NULL, NULL, NULL) != CL_SUCCESS) {
+        char log[2048] = "";
+        clGetProgramBuildInfo(b->prog, b->dev, CL_PROGRAM_BUILD_LOG, sizeof(log) - 1, log, NULL);
+        fprintf(stderr, "cv-bench: %s: building the bench kernels failed:\n%s\n", b->name, log);
+        clReleaseProgram(b->prog);
+        b->prog = NULL;
+    }
+    if (b->prog && b->timer) {
+        b->k_spin = clCreateKernel(b->prog, "bench_spin", NULL);
+    }
+    if (b->prog) {
+        b->k_empty = clCreateKernel(b->prog, "bench_empty", NULL);
+        b->k_copy4 = clCreateKernel(b->prog, "bench_copy4", NULL);
+        b->k_fma = clCreateKernel(b->prog, "bench_fma", NULL);
+        b->k_hash = clCreateKernel(b->prog, "bench_hash", NULL);
+        b->k_sgemm = clCreateKernel(b->prog, "bench_sgemm", NULL);
+        b->k_reduce = clCreateKernel(b->prog, "bench_reduce", NULL);
+        b->k_math = clCreateKernel(b->prog, "bench_math", NULL);
+    }
+    char ext[4096] = "";
+    clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, sizeof(ext), ext, NULL);
+    if (strstr(ext, CL_CULVERT_HOST_VALUE_EXTENSION_NAME)) {
+        b->hv_create = (clCreateHostValue_fn)clGetExtensionFunctionAddressForPlatform(
+            platform, "clCreateHostValue");
+        b->hv_signal = (clSignalHostValue_fn)clGetExtensionFunctionAddressForPlatform(
+            platform, "clSignalHostValue");
+        b->hv_wait = (clEnqueueWaitHostValue_fn)clGetExtensionFunctionAddressForPlatform(
+            platform, "clEnqueueWaitHostValue");
+    }
+    return b;
+}
+
+static const size_t one32 = 32;
+
+static cl_int launch_empty(cl_backend *b, cl_command_queue q, cl_uint nw, const cl_event *w,
+                           cl_event *ev) {
+    return clEnqueueNDRangeKernel(q, b->k_empty, 1, NULL, &one32, &one32, nw, w, ev);
+}
+
+/* Mean enqueue cost over bursts of 256; median of the bursts. */
+static double enqueue_burst(cl_backend *b, cl_command_queue q, bool with_event) {
+    if (!b->k_empty)
+        return NAN;
+    enum { BURST = 256 };
+    cl_event evs[BURST];
+    double v[64];
+    int reps = g_opts.reps;
+    if (launch_empty(b, q, 0, NULL, NULL) || clFinish(q))
+        return NAN;
+    for (int r = 0; r < reps; r++) {
+        double t0 = bench_now_us();
+        for (int i = 0; i < BURST; i++)
+            if (launch_empty(b, q, 0, NULL, with_event ? &evs[i] : NULL))
+                return NAN;
+        double t1 = bench_now_us();
+        clFinish(q);
+        if (with_event)
+            for (int i = 0; i < BURST; i++)
+                clReleaseEvent(evs[i]);
+        v[r] = (t1 - t0) / BURST;
+    }
+    return bench_median(v, reps);
+}
+
+static double round_trip(cl_backend *b, bool finish) {
+    if (!b->k_empty)
+        return NAN;
+    int n = g_opts.reps * 10;
+    double *v = calloc((size_t)n, sizeof(double));
+    for (int i = 0; i < n; i++) {
+        cl_event ev = NULL;
+        double t0 = bench_now_us();
+        cl_int e = launch_empty(b, b->q, 0, NULL, finish ? NULL : &ev);
+        if (!e)
+            e = finish ? clFinish(b->q) : clWaitForEvents(1, &ev);
+        v[i] = e ? NAN : bench_now_us() - t0;
+        if (ev)
+            clReleaseEvent(ev);
+    }
+    double m = bench_median(v, n);
+    free(v);
+    return m;
+}
+
+static double user_event_gate(cl_backend *b) {
+    if (!b->k_empty)
+        return NAN;
+    int n = g_opts.reps * 4;
+    double v[256];
+    for (int i = 0; i < n; i++) {
+        cl_int e = CL_SUCCESS;
+        cl_event u = clCreateUserEvent(b->ctx, &e), ev = NULL;
+        if (!u)
+            return NAN;
+        e = launch_empty(b, b->q, 1, &u, &ev);
+        clFlush(b->q);
+        bench_sleep_us(300);
+        double t0 = bench_now_us();
+        clSetUserEventStatus(u, CL_COMPLETE);
+        if (!e)
+            e = clWaitForEvents(1, &ev);
+        v[i] = e ? NAN : bench_now_us() - t0;
+        if (ev)
+            clReleaseEvent(ev);
+        clReleaseEvent(u);
+    }
+    return bench_median(v, n);
+}
+
+static double cross_queue(cl_backend *b) {
+    if (!b->k_empty)
+        return NAN;
+    int n = g_opts.reps * 4;
+    double v[256];
+    for (int i = 0; i < n; i++) {
+        cl_event a = NULL, c = NULL;
+        double t0 = bench_now_us();
+        cl_int e = launch_empty(b, b->q, 0, NULL, &a);
+        if (!e)
+            e = clFlush(b->q);
+        if (!e)
+            e = launch_empty(b, b->q2, 1, &a, &c);
+        if (!e)
+            e = clWaitForEvents(1, &c);
+        v[i] = e ? NAN : bench_now_us() - t0;
+        if (a)
+            clReleaseEvent(a);
+        if (c)
+            clReleaseEvent(c);
+    }
+    return bench_median(v, n);
+}
+
+static double host_value_gate(cl_backend *b) {
+    if (!b->hv_create || !b->hv_signal || !b->hv_wait || !b->k_empty)
+        return NAN;
+    cl_int e = CL_SUCCESS;
+    cl_mem hv = b->hv_create(b->ctx, 0, &e);
+    if (!hv)
+        return NAN;
+    int n = g_opts.reps * 4;
+    double v[256];
+    for (int i = 0; i < n; i++) {
+        cl_event ev = NULL;
+        e = b->hv_wait(b->q, hv, (cl_ulong)i + 1, CL_HOST_VALUE_GEQ_CULVERT, 0, NULL, NULL);
+        if (!e)
+            e = launch_empty(b, b->q, 0, NULL, &ev);
+        clFlush(b->q);
+        bench_sleep_us(300);
+        double t0 = bench_now_us();
+        b->hv_signal(hv, (cl_ulong)i + 1);
+        if (!e)
+            e = clWaitForEvents(1, &ev);
+        v[i] = e ? NAN : bench_now_us() - t0;
+        if (ev)
+            clReleaseEvent(ev);
+    }
+    clReleaseMemObject(hv);
+    return bench_median(v, n);
+}
+
+/* END - START of a profiled kernel, in µs. */
+static double profiled_us(cl_backend *b, cl_kernel k, cl_uint dims, const size_t *g,
+                          const size_t *l) {
+    cl_event ev = NULL;
+    cl_int e = clEnqueueNDRangeKernel(b->qp, k, dims, NULL, g, l, 0, NULL, &ev);
+    if (!e)
+        e = clWaitForEvents(1, &ev);
+    cl_ulong s = 0, t = 0;
+    if (!e)
+        e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof(s), &s, NULL);
+    if (!e)
+        e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof(t), &t, NULL);
+    if (ev)
+        clReleaseEvent(ev);
+    return e || t < s ? NAN : (double)(t - s) / 1e3;
+}
+
+static double median_profiled(cl_backend *b, cl_kernel k, cl_uint dims, const size_t *g,
+                              const size_t *l) {
+    double v[64];
+    profiled_us(b, k, dims, g, l); /* warm-up */
+    for (int r = 0; r < g_opts.reps; r++)
+        v[r] = profiled_us(b, k, dims, g, l);
+    return bench_median(v, g_opts.reps);
+}
+
+static double spin_100us(cl_backend *b) {
+    if (!b->timer || !b->k_spin)
+        return NAN;
+    cl_ulong ns = 100000;
+    clSetKernelArg(b->k_spin, 0, sizeof(ns), &ns);
+    size_t one = 1;
+    return median_profiled(b, b->k_spin, 1, &one, &one);
+}
+
+static double cpu_during_finish(cl_backend *b) {
+    if (!b->timer || !b->k_spin)
+        return NAN;
+    cl_ulong ns = 100000000;
+    clSetKernelArg(b->k_spin, 0, sizeof(ns), &ns);
+    size_t one = 1;
+    if (clEnqueueNDRangeKernel(b->q, b->k_spin, 1, NULL, &one, &one, 0, NULL, NULL))
+        return NAN;
+    double c0 = bench_cpu_us(), t0 = bench_now_us();
+    if (clFinish(b->q))
+        return NAN;
+    double c1 = bench_cpu_us(), t1 = bench_now_us();
+    return 100.0 * (c1 - c0) / (t1 - t0);
+}
+
+/* Bandwidth of blocking transfers between a device buffer and host memory (pinned: a mapped
+ * ALLOC_HOST_PTR buffer). */
+static double transfer(cl_backend *b, bool h2d, bool pinned) {
+    size_t size = g_opts.big;
+    cl_int e = CL_SUCCESS;
+    cl_mem dev = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, size, NULL, &e);
+    cl_mem host_buf = NULL;
+    void *host = NULL;
+    if (pinned) {
+        host_buf = clCreateBuffer(b->ctx, CL_MEM_ALLOC_HOST_PTR, size, NULL, &e);
+        if (host_buf)
+            host = clEnqueueMapBuffer(b->q, host_buf, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, size,
+                                      0, NULL, NULL, &e);
+    } else {
+        host = malloc(size);
+    }
+    double v[64], res = NAN;
+    if (dev && host) {
+        memset(host, 1, size);
+        for (int r = 0; r < g_opts.reps + 1; r++) {
+            double t0 = bench_now_us();
+            e = h2d ? clEnqueueWriteBuffer(b->q, dev, CL_TRUE, 0, size, host, 0, NULL, NULL)
+                    : clEnqueueReadBuffer(b->q, dev, CL_TRUE, 0, size, host, 0, NULL, NULL);
+            double t = bench_now_us() - t0;
+            v[r > 0 ? r - 1 : 0] = e ? NAN : (double)size / t / 1e3;
+            if (e)
+                break;
+        }
+        res = e ? NAN : bench_median(v, g_opts.reps);
+    }
+    if (pinned && host)
+        clEnqueueUnmapMemObject(b->q, host_buf, host, 0, NULL, NULL);
+    clFinish(b->q);
+    if (!pinned)
+        free(host);
+    if (host_buf)
+        clReleaseMemObject(host_buf);
+    if (dev)
+        clReleaseMemObject(dev);
+    return res;
+}
+
+static double small_write(cl_backend *b, size_t size) {
+    cl_int e = CL_SUCCESS;
+    cl_mem dev = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, size, NULL, &e);
+    if (!dev)
+        return NAN;
+    void *host = calloc(1, size);
+    int n = g_opts.reps * 10;
+    double *v = calloc((size_t)n + 1, sizeof(double));
+    clEnqueueWriteBuffer(b->q, dev, CL_TRUE, 0, size, host, 0, NULL, NULL);
+    for (int i = 0; i < n; i++) {
+        double t0 = bench_now_us();
+        e = clEnqueueWriteBuffer(b->q, dev, CL_TRUE, 0, size, host, 0, NULL, NULL);
+        v[i] = e ? NAN : bench_now_us() - t0;
+    }
+    double m = bench_median(v, n);
+    free(v);
+    free(host);
+    clReleaseMemObject(dev);
+    return m;
+}
+
+static double read_after_kernel(cl_backend *b) {
+    if (!b->k_empty)
+        return NAN;
+    cl_int e = CL_SUCCESS, out = 0;
+    cl_mem dev = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, 4, NULL, &e);
+    if (!dev)
+        return NAN;
+    int n = g_opts.reps * 10;
+    double *v = calloc((size_t)n, sizeof(double));
+    for (int i = 0; i < n; i++) {
+        double t0 = bench_now_us();
+        e = launch_empty(b, b->q, 0, NULL, NULL);
+        if (!e)
+            e = clEnqueueReadBuffer(b->q, dev, CL_TRUE, 0, 4, &out, 0, NULL, NULL);
+        v[i] = e ? NAN : bench_now_us() - t0;
+    }
+    double m = bench_median(v, n);
+    free(v);
+    clReleaseMemObject(dev);
+    return m;
+}
+
+static double device_op(cl_backend *b, bool fill) {
+    size_t size = g_opts.big;
+    cl_int e = CL_SUCCESS;
+    cl_mem a = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, size, NULL, &e);
+    cl_mem c = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, size, NULL, &e);
+    double v[64], res = NAN;
+    if (a && c) {
+        cl_uint pat = 0x3f800000;
+        clEnqueueFillBuffer(b->q, a, &pat, 4, 0, size, 0, NULL, NULL);
+        for (int r = 0; r < g_opts.reps + 1 && !e; r++) {
+            double t0 = bench_now_us();
+            e = fill ? clEnqueueFillBuffer(b->q, c, &pat, 4, 0, size, 0, NULL, NULL)
+                     : clEnqueueCopyBuffer(b->q, a, c, 0, 0, size, 0, NULL, NULL);
+            if (!e)
+                e = clFinish(b->q);
+            double t = bench_now_us() - t0;
+            v[r > 0 ? r - 1 : 0] = (double)size * (fill ? 1 : 2) / t / 1e3;
+        }
+        res = e ? NAN : bench_median(v, g_opts.reps);
+    }
+    if (a)
+        clReleaseMemObject(a);
+    if (c)
+        clReleaseMemObject(c);
+    return res;
+}
+
+static cl_mem filled(cl_backend *b, size_t bytes, float value) {
+    cl_int e = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, bytes, NULL, &e);
+    if (m && clEnqueueFillBuffer(b->q, m, &value, 4, 0, bytes, 0, NULL, NULL)) {
+        clReleaseMemObject(m);
+        m = NULL;
+    }
+    clFinish(b->q);
+    return m;
+}
+
+static double kernel_rate(cl_backend *b, int figure) {
+    double res = NAN, us = NAN;
+    cl_mem m1 = NULL, m2 = NULL, m3 = NULL;
+    size_t g[2] = {0, 0}, l[2] = {256, 1};
+    if (figure == F_K_COPY4 && b->k_copy4) {
+        size_t n = g_opts.big / 16;
+        m1 = filled(b, g_opts.big, 1.0f);
+        m2 = filled(b, g_opts.big, 0.0f);
+        if (m1 && m2) {
+            clSetKernelArg(b->k_copy4, 0, sizeof(m2), &m2);
+            clSetKernelArg(b->k_copy4, 1, sizeof(m1), &m1);
+            g[0] = n;
+            us = median_profiled(b, b->k_copy4, 1, g, l);
+            res = 2.0 * (double)g_opts.big / us / 1e3;
+        }
+    } else if (figure == F_K_FMA && b->k_fma) {
+        cl_int iters = 1024;
+        m1 = filled(b, g_opts.fma_items * 4, 0.0f);
+        if (m1) {
+            clSetKernelArg(b->k_fma, 0, sizeof(m1), &m1);
+            clSetKernelArg(b->k_fma, 1, sizeof(iters), &iters);
+            g[0] = g_opts.fma_items;
+            us = median_profiled(b, b->k_fma, 1, g, l);
+            res = 16.0 * iters * (double)g_opts.fma_items / us / 1e3;
+        }
+    } else if (figure == F_K_HASH && b->k_hash) {
+        cl_int rounds = 1024;
+        m1 = filled(b, g_opts.fma_items * 4, 0.0f);
+        if (m1) {
+            clSetKernelArg(b->k_hash, 0, sizeof(m1), &m1);
+            clSetKernelArg(b->k_hash, 1, sizeof(rounds), &rounds);
+            g[0] = g_opts.fma_items;
+            us = median_profiled(b, b->k_hash, 1, g, l);
+            res = (double)rounds * (double)g_opts.fma_items / us / 1e3;
+        }
+    } else if (figure == F_K_SGEMM && b->k_sgemm) {
+        cl_int n = g_opts.sgemm_n;
+        size_t bytes = (size_t)n * (size_t)n * 4;
+        m1 = filled(b, bytes, 1.0f);
+        m2 = filled(b, bytes, 0.5f);
+        m3 = filled(b, bytes, 0.0f);
+        if (m1 && m2 && m3) {
+            clSetKernelArg(b->k_sgemm, 0, sizeof(m1), &m1);
+            clSetKernelArg(b->k_sgemm, 1, sizeof(m2), &m2);
+            clSetKernelArg(b->k_sgemm, 2, sizeof(m3), &m3);
+            clSetKernelArg(b->k_sgemm, 3, sizeof(n), &n);
+            size_t gs[2] = {(size_t)n, (size_t)n}, ls[2] = {16, 16};
+            us = median_profiled(b, b->k_sgemm, 2, gs, ls);
+            res = 2.0 * n * (double)n * n / us / 1e3;
+        }
+    } else if (figure == F_K_REDUCE && b->k_reduce) {
+        cl_int per = 64;
+        size_t groups = g_opts.reduce_n / (256 * (size_t)per);
+        m1 = filled(b, g_opts.reduce_n * 4, 1.0f);
+        m2 = filled(b, groups * 4, 0.0f);
+        if (m1 && m2) {
+            clSetKernelArg(b->k_reduce, 0, sizeof(m1), &m1);
+            clSetKernelArg(b->k_reduce, 1, sizeof(m2), &m2);
+            clSetKernelArg(b->k_reduce, 2, sizeof(per), &per);
+            g[0] = groups * 256;
+            us = median_profiled(b, b->k_reduce, 1, g, l);
+            float first = 0;
+            clEnqueueReadBuffer(b->q, m2, CL_TRUE, 0, 4, &first, 0, NULL, NULL);
+            res = first == 256.0f * per ? (double)g_opts.reduce_n * 4 / us / 1e3 : NAN;
+        }
+    } else if (figure == F_K_MATH && b->k_math) {
+        m1 = filled(b, g_opts.math_n * 4, 0.5f);
+        if (m1) {
+            clSetKernelArg(b->k_math, 0, sizeof(m1), &m1);
+            g[0] = g_opts.math_n;
+            us = median_profiled(b, b->k_math, 1, g, l);
+            res = (double)g_opts.math_n / us / 1e3;
+        }
+    }
+    if (m1)
+        clReleaseMemObject(m1);
+    if (m2)
+        clReleaseMemObject(m2);
+    if (m3)
+        clReleaseMemObject(m3);
+    return isnan(us) ? NAN : res;
+}
+
+static double build_ms(cl_backend *b, const char *src) {
+    cl_int e = CL_SUCCESS;
+    double t0 = bench_now_us();
+    cl_program p = clCreateProgramWithSource(b->ctx, 1, &src, NULL, &e);
+    if (p)
+        e = clBuildProgram(p, 1, &b->dev, NULL, NULL, NULL);
+    double t = bench_now_us() - t0;
+    if (p)
+        clReleaseProgram(p);
+    return e ? NAN : t / 1e3;
+}
+
+static double build_time(cl_backend *b, bool cached) {
+    static unsigned serial;
+    char *src = malloc(strlen(build_src) + 128);
+    double v[16];
+    int n = 3;
+    /* A fresh #define makes the source new to every cache: a cold build. */
+    sprintf(src, "#define CV_BENCH_NONCE_%ld_%u 1\n%s", (long)bench_now_us(), serial++, build_src);
+    if (cached)
+        build_ms(b, src);
+    for (int i = 0; i < n; i++) {
+        if (!cached)
+            sprintf(src, "#define CV_BENCH_NONCE_%ld_%u 1\n%s", (long)bench_now_us(), serial++,
+                    build_src);
+        v[i] = build_ms(b, src);
+    }
+    free(src);
+    return bench_median(v, n);
+}
+
+double clb_figure(cl_backend *b, int f) {
+    switch (f) {
+    case F_ENQ_NOEVENT:
+        return enqueue_burst(b, b->q, false);
+    case F_ENQ_EVENT:
+        return enqueue_burst(b, b->q, true);
+    case F_ENQ_PROFILING:
+        return enqueue_burst(b, b->qp, true);
+    case F_ROUNDTRIP_FINISH:
+        return round_trip(b, true);
+    case F_ROUNDTRIP_WAIT:
+        return round_trip(b, false);
+    case F_USER_EVENT_GATE:
+        return user_event_gate(b);
+    case F_CROSS_QUEUE:
+        return cross_queue(b);
+    case F_HOST_VALUE_GATE:
+        return host_value_gate(b);
+    case F_SPIN_100US:
+        return spin_100us(b);
+    case F_CPU_DURING_FINISH:
+        return cpu_during_finish(b);
+    case F_H2D_PINNED:
+        return transfer(b, true, true);
+    case F_D2H_PINNED:
+        return transfer(b, false, true);
+    case F_H2D_PAGEABLE:
+        return transfer(b, true, false);
+    case F_D2H_PAGEABLE:
+        return transfer(b, false, false);
+    case F_WRITE_4B:
+        return small_write(b, 4);
+    case F_WRITE_4K:
+        return small_write(b, 4096);
+    case F_WRITE_64K:
+        return small_write(b, 65536);
+    case F_READ_4B_AFTER_KERNEL:
+        return read_after_kernel(b);
+    case F_COPY_D2D:
+        return device_op(b, false);
+    case F_FILL:
+        return device_op(b, true);
+    case F_BUILD_COLD:
+        return build_time(b, false);
+    case F_BUILD_CACHED:
+        return build_time(b, true);
+    default:
+        return kernel_rate(b, f);
+    }
+}

@@ -1,0 +1,420 @@
+/* cv-bench: the raw CUDA driver API column. libcuda.so.1 is dlopen'ed (only the functions below);
+ * the kernels are hand-written PTX (kernels/bench_raw.ptx). */
+#include "bench.h"
+#include "bench_raw_ptx.h"
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The driver's exported names (the versioned ones where cuda.h maps to them). */
+#define RAW_FUNCS(X)                                                                               \
+    X(init, "cuInit", CUresult (*)(unsigned))                                                      \
+    X(deviceGet, "cuDeviceGet", CUresult (*)(CUdevice *, int))                                     \
+    X(deviceGetName, "cuDeviceGetName", CUresult (*)(char *, int, CUdevice))                       \
+    X(driverGetVersion, "cuDriverGetVersion", CUresult (*)(int *))                                 \
+    X(primaryRetain, "cuDevicePrimaryCtxRetain", CUresult (*)(CUcontext *, CUdevice))              \
+    X(ctxSetCurrent, "cuCtxSetCurrent", CUresult (*)(CUcontext))                                   \
+    X(moduleLoadData, "cuModuleLoadData", CUresult (*)(CUmodule *, const void *))                  \
+    X(moduleGetFunction, "cuModuleGetFunction",                                                    \
+      CUresult (*)(CUfunction *, CUmodule, const char *))                                          \
+    X(launch, "cuLaunchKernel",                                                                    \
+      CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,         \
+                   unsigned, CUstream, void **, void **))                                          \
+    X(streamCreate, "cuStreamCreate", CUresult (*)(CUstream *, unsigned))                          \
+    X(streamSync, "cuStreamSynchronize", CUresult (*)(CUstream))                                   \
+    X(streamWaitEvent, "cuStreamWaitEvent", CUresult (*)(CUstream, CUevent, unsigned))             \
+    X(eventCreate, "cuEventCreate", CUresult (*)(CUevent *, unsigned))                             \
+    X(eventRecord, "cuEventRecord", CUresult (*)(CUevent, CUstream))                               \
+    X(eventSync, "cuEventSynchronize", CUresult (*)(CUevent))                                      \
+    X(eventElapsed, "cuEventElapsedTime", CUresult (*)(float *, CUevent, CUevent))                 \
+    X(eventDestroy, "cuEventDestroy_v2", CUresult (*)(CUevent))                                    \
+    X(memAlloc, "cuMemAlloc_v2", CUresult (*)(CUdeviceptr *, size_t))                              \
+    X(memFree, "cuMemFree_v2", CUresult (*)(CUdeviceptr))                                          \
+    X(memHostAlloc, "cuMemHostAlloc", CUresult (*)(void **, size_t, unsigned))                     \
+    X(memFreeHost, "cuMemFreeHost", CUresult (*)(void *))                                          \
+    X(memHostGetDevicePointer, "cuMemHostGetDevicePointer_v2",                                     \
+      CUresult (*)(CUdeviceptr *, void *, unsigned))                                               \
+    X(memcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                                                     \
+      CUresult (*)(CUdeviceptr, const void *, size_t, CUstream))                                   \
+    X(memcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                                                     \
+      CUresult (*)(void *, CUdeviceptr, size_t, CUstream))                                         \
+    X(memcpyDtoDAsync, "cuMemcpyDtoDAsync_v2",                                                     \
+      CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream))                                    \
+    X(memsetD32Async, "cuMemsetD32Async", CUresult (*)(CUdeviceptr, unsigned, size_t, CUstream))
+
+struct raw_backend {
+#define FIELD(field, name, type) __typeof__(type) field;
+    RAW_FUNCS(FIELD)
+#undef FIELD
+    CUresult (*streamWaitValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned);
+    char device_name[160];
+    CUcontext ctx;
+    CUstream s, s2;
+    CUmodule mod;
+    CUfunction f_empty, f_spin, f_copy4;
+};
+
+const char *raw_device(const raw_backend *b) {
+    return b->device_name;
+}
+
+raw_backend *raw_open(char *err, size_t err_size) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    if (!lib) {
+        snprintf(err, err_size, "libcuda.so.1 not loadable (no NVIDIA driver)");
+        return NULL;
+    }
+    raw_backend *b = calloc(1, sizeof(*b));
+    bool ok = true;
+#define LOAD(field, name, type)                                                                    \
+    *(void **)&b->field = dlsym(lib, name);                                                        \
+    ok = ok && b->field != NULL;
+    RAW_FUNCS(LOAD)
+#undef LOAD
+    *(void **)&b->streamWaitValue64 = dlsym(lib, "cuStreamWaitValue64_v2");
+    if (!b->streamWaitValue64)
+        *(void **)&b->streamWaitValue64 = dlsym(lib, "cuStreamWaitValue64");
+    CUdevice dev = 0;
+    char name[128] = "";
+    int version = 0;
+    if (!ok || b->init(0) || b->deviceGet(&dev, 0) || b->primaryRetain(&b->ctx, dev) ||
+        b->ctxSetCurrent(b->ctx)) {
+        snprintf(err, err_size, "CUDA driver present but no usable device");
+        free(b);
+        return NULL;
+    }
+    b->deviceGetName(name, sizeof(name), dev);
+    b->driverGetVersion(&version);
+    snprintf(b->device_name, sizeof(b->device_name), "%s (CUDA driver API %d.%d)", name,
+             version / 1000, version % 1000 / 10);
+    if (b->streamCreate(&b->s, CU_STREAM_NON_BLOCKING) ||
+        b->streamCreate(&b->s2, CU_STREAM_NON_BLOCKING) ||
+        b->moduleLoadData(&b->mod, bench_raw_ptx) ||
+        b->moduleGetFunction(&b->f_empty, b->mod, "bench_empty") ||
+        b->moduleGetFunction(&b->f_spin, b->mod, "bench_spin") ||
+        b->moduleGetFunction(&b->f_copy4, b->mod, "bench_copy4")) {
+        snprintf(err, err_size, "CUDA stream or PTX module setup failed");
+        free(b);
+        return NULL;
+    }
+    return b;
+}
+
+static CUresult launch_empty(raw_backend *b, CUstream s) {
+    return b->launch(b->f_empty, 1, 1, 1, 32, 1, 1, 0, s, NULL, NULL);
+}
+
+static CUresult launch_spin(raw_backend *b, CUstream s, cl_ulong ns) {
+    void *args[] = {&ns};
+    return b->launch(b->f_spin, 1, 1, 1, 1, 1, 1, 0, s, args, NULL);
+}
+
+/* mode 0: launch only; 1: launch + event record; 2: timing event pair around the launch. */
+static double enqueue_burst(raw_backend *b, int mode) {
+    enum { BURST = 256 };
+    /* [0, BURST): plain events; [BURST, 3 BURST): timing pairs (start, end) per launch. */
+    static CUevent evs[3 * BURST];
+    static bool created;
+    if (!created) {
+        for (int i = 0; i < 3 * BURST; i++)
+            if (b->eventCreate(&evs[i], i < BURST ? CU_EVENT_DISABLE_TIMING : CU_EVENT_DEFAULT))
+                return NAN;
+        created = true;
+    }
+    double v[64];
+    launch_empty(b, b->s);
+    b->streamSync(b->s);
+    for (int r = 0; r < g_opts.reps; r++) {
+        double t0 = bench_now_us();
+        for (int i = 0; i < BURST; i++) {
+            if (mode == 2)
+                b->eventRecord(evs[BURST + i], b->s);
+            if (launch_empty(b, b->s))
+                return NAN;
+            if (mode >= 1)
+                b->eventRecord(evs[mode == 2 ? 2 * BURST + i : i], b->s);
+        }
+        double t1 = bench_now_us();
+        b->streamSync(b->s);
+        v[r] = (t1 - t0) / BURST;
+    }
+    return bench_median(v, g_opts.reps);
+}
+
+static double round_trip(raw_backend *b, bool event) {
+    CUevent ev = NULL;
+    if (b->eventCreate(&ev, CU_EVENT_DISABLE_TIMING))
+        return NAN;
+    int n = g_opts.reps * 10;
+    double *v = calloc((size_t)n, sizeof(double));
+    for (int i = 0; i < n; i++) {
+        double t0 = bench_now_us();
+        CUresult e = launch_empty(b, b->s);
+        if (event) {
+            if (!e)
+                e = b->eventRecord(ev, b->s);
+            if (!e)
+                e = b->eventSync(ev);
+        } else if (!e) {
+            e = b->streamSync(b->s);
+        }
+        v[i] = e ? NAN : bench_now_us() - t0;
+    }
+    double m = bench_median(v, n);
+    free(v);
+    b->eventDestroy(ev);
+    return m;
+}
+
+/* cuStreamWaitValue64 on a mapped pinned u64 that the host then stores. */
+static double gate(raw_backend *b) {
+    if (!b->streamWaitValue64)
+        return NAN;
+    volatile cuuint64_t *flag = NULL;
+    CUdeviceptr dflag = 0;
+    if (b->memHostAlloc((void **)&flag, 64, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE))
+        return NAN;
+    *flag = 0;
+    double v[256];
+    int n = g_opts.reps * 4;
+    CUresult e = b->memHostGetDevicePointer(&dflag, (void *)flag, 0);
+    for (int i = 0; i < n && !e; i++) {
+        e = b->streamWaitValue64(b->s, dflag, (cuuint64_t)i + 1, CU_STREAM_WAIT_VALUE_GEQ);
+        if (!e)
+            e = launch_empty(b, b->s);
+        bench_sleep_us(300);
+        double t0 = bench_now_us();
+        __atomic_store_n(flag, (cuuint64_t)i + 1, __ATOMIC_RELEASE);
+        if (!e)
+            e = b->streamSync(b->s);
+        v[i] = e ? NAN : bench_now_us() - t0;
+    }
+    b->streamSync(b->s);
+    b->memFreeHost((void *)flag);
+    return e ? NAN : bench_median(v, n);
+}
+
+static double cross_queue(raw_backend *b) {
+    CUevent ev = NULL;
+    if (b->eventCreate(&ev, CU_EVENT_DISABLE_TIMING))
+        return NAN;
+    int n = g_opts.reps * 4;
+    double v[256];
+    for (int i = 0; i < n; i++) {
+        double t0 = bench_now_us();
+        CUresult e = launch_empty(b, b->s);
+        if (!e)
+            e = b->eventRecord(ev, b->s);
+        if (!e)
+            e = b->streamWaitEvent(b->s2, ev, 0);
+        if (!e)
+            e = launch_empty(b, b->s2);
+        if (!e)
+            e = b->streamSync(b->s2);
+        v[i] = e ? NAN : bench_now_us() - t0;
+    }
+    b->eventDestroy(ev);
+    return bench_median(v, n);
+}
+
+/* Times work(b, arg) between two timing events on b->s, in µs; median over reps. */
+static double timed(raw_backend *b, CUresult (*work)(raw_backend *, void *), void *arg) {
+    CUevent e0 = NULL, e1 = NULL;
+    if (b->eventCreate(&e0, CU_EVENT_DEFAULT) || b->eventCreate(&e1, CU_EVENT_DEFAULT))
+        return NAN;
+    double v[64];
+    CUresult e = work(b, arg); /* warm-up */
+    b->streamSync(b->s);
+    for (int r = 0; r < g_opts.reps && !e; r++) {
+        float ms = 0;
+        b->eventRecord(e0, b->s);
+        e = work(b, arg);
+        b->eventRecord(e1, b->s);
+        if (!e)
+            e = b->eventSync(e1);
+        if (!e)
+            e = b->eventElapsed(&ms, e0, e1);
+        v[r] = (double)ms * 1e3;
+    }
+    b->eventDestroy(e0);
+    b->eventDestroy(e1);
+    return e ? NAN : bench_median(v, g_opts.reps);
+}
+
+static CUresult spin_work(raw_backend *b, void *arg) {
+    return launch_spin(b, b->s, *(cl_ulong *)arg);
+}
+
+static double cpu_during_sync(raw_backend *b) {
+    if (launch_spin(b, b->s, 100000000))
+        return NAN;
+    double c0 = bench_cpu_us(), t0 = bench_now_us();
+    if (b->streamSync(b->s))
+        return NAN;
+    return 100.0 * (bench_cpu_us() - c0) / (bench_now_us() - t0);
+}
+
+static double transfer(raw_backend *b, bool h2d, bool pinned) {
+    size_t size = g_opts.big;
+    CUdeviceptr dev = 0;
+    void *host = NULL;
+    if (b->memAlloc(&dev, size))
+        return NAN;
+    if (pinned) {
+        if (b->memHostAlloc(&host, size, 0))
+            host = NULL;
+    } else {
+        host = malloc(size);
+    }
+    double v[64], res = NAN;
+    if (host) {
+        memset(host, 1, size);
+        CUresult e = CUDA_SUCCESS;
+        for (int r = 0; r < g_opts.reps + 1 && !e; r++) {
+            double t0 = bench_now_us();
+            e = h2d ? b->memcpyHtoDAsync(dev, host, size, b->s)
+                    : b->memcpyDtoHAsync(host, dev, size, b->s);
+            if (!e)
+                e = b->streamSync(b->s);
+            v[r > 0 ? r - 1 : 0] = (double)size / (bench_now_us() - t0) / 1e3;
+        }
+        res = e ? NAN : bench_median(v, g_opts.reps);
+        if (pinned)
+            b->memFreeHost(host);
+        else
+            free(host);
+    }
+    b->memFree(dev);
+    return res;
+}
+
+static double small_write(raw_backend *b, size_t size) {
+    CUdeviceptr dev = 0;
+    if (b->memAlloc(&dev, size))
+        return NAN;
+    void *host = calloc(1, size);
+    int n = g_opts.reps * 10;
+    double *v = calloc((size_t)n, sizeof(double));
+    for (int i = 0; i < n; i++) {
+        double t0 = bench_now_us();
+        CUresult e = b->memcpyHtoDAsync(dev, host, size, b->s);
+        if (!e)
+            e = b->streamSync(b->s);
+        v[i] = e ? NAN : bench_now_us() - t0;
+    }
+    double m = bench_median(v, n);
+    free(v);
+    free(host);
+    b->memFree(dev);
+    return m;
+}
+
+static double read_after_kernel(raw_backend *b) {
+    CUdeviceptr dev = 0;
+    if (b->memAlloc(&dev, 4))
+        return NAN;
+    int n = g_opts.reps * 10, out = 0;
+    double *v = calloc((size_t)n, sizeof(double));
+    for (int i = 0; i < n; i++) {
+        double t0 = bench_now_us();
+        CUresult e = launch_empty(b, b->s);
+        if (!e)
+            e = b->memcpyDtoHAsync(&out, dev, 4, b->s);
+        if (!e)
+            e = b->streamSync(b->s);
+        v[i] = e ? NAN : bench_now_us() - t0;
+    }
+    double m = bench_median(v, n);
+    free(v);
+    b->memFree(dev);
+    return m;
+}
+
+typedef struct dev_op {
+    CUdeviceptr a, c;
+    size_t size;
+} dev_op;
+
+static CUresult copy_work(raw_backend *b, void *arg) {
+    dev_op *d = arg;
+    return b->memcpyDtoDAsync(d->c, d->a, d->size, b->s);
+}
+
+static CUresult fill_work(raw_backend *b, void *arg) {
+    dev_op *d = arg;
+    return b->memsetD32Async(d->c, 0x3f800000u, d->size / 4, b->s);
+}
+
+static CUresult copy4_work(raw_backend *b, void *arg) {
+    dev_op *d = arg;
+    unsigned n = (unsigned)(d->size / 16);
+    void *args[] = {&d->c, &d->a, &n};
+    return b->launch(b->f_copy4, (n + 255) / 256, 1, 1, 256, 1, 1, 0, b->s, args, NULL);
+}
+
+static double device_rate(raw_backend *b, CUresult (*work)(raw_backend *, void *), double factor) {
+    dev_op d = {0, 0, g_opts.big};
+    double res = NAN;
+    if (!b->memAlloc(&d.a, d.size) && !b->memAlloc(&d.c, d.size)) {
+        b->memsetD32Async(d.a, 0, d.size / 4, b->s);
+        double us = timed(b, work, &d);
+        res = factor * (double)d.size / us / 1e3;
+    }
+    if (d.a)
+        b->memFree(d.a);
+    if (d.c)
+        b->memFree(d.c);
+    return res;
+}
+
+double raw_figure(raw_backend *b, int f) {
+    cl_ulong spin_ns = 100000;
+    switch (f) {
+    case F_ENQ_NOEVENT:
+        return enqueue_burst(b, 0);
+    case F_ENQ_EVENT:
+        return enqueue_burst(b, 1);
+    case F_ENQ_PROFILING:
+        return enqueue_burst(b, 2);
+    case F_ROUNDTRIP_FINISH:
+        return round_trip(b, false);
+    case F_ROUNDTRIP_WAIT:
+        return round_trip(b, true);
+    case F_USER_EVENT_GATE:
+    case F_HOST_VALUE_GATE:
+        return gate(b);
+    case F_CROSS_QUEUE:
+        return cross_queue(b);
+    case F_SPIN_100US:
+        return timed(b, spin_work, &spin_ns);
+    case F_CPU_DURING_FINISH:
+        return cpu_during_sync(b);
+    case F_H2D_PINNED:
+        return transfer(b, true, true);
+    case F_D2H_PINNED:
+        return transfer(b, false, true);
+    case F_H2D_PAGEABLE:
+        return transfer(b, true, false);
+    case F_D2H_PAGEABLE:
+        return transfer(b, false, false);
+    case F_WRITE_4B:
+        return small_write(b, 4);
+    case F_WRITE_4K:
+        return small_write(b, 4096);
+    case F_WRITE_64K:
+        return small_write(b, 65536);
+    case F_READ_4B_AFTER_KERNEL:
+        return read_after_kernel(b);
+    case F_COPY_D2D:
+        return device_rate(b, copy_work, 2);
+    case F_FILL:
+        return device_rate(b, fill_work, 1);
+    case F_K_COPY4:
+        return device_rate(b, copy4_work, 2);
+    default:
+        return NAN; /* OpenCL C kernels and builds have no raw counterpart */
+    }
+}

@@ -1,0 +1,288 @@
+/* cv-bench: measures, in one run, culvert beside the raw CUDA driver API and every other OpenCL
+ * platform present, and prints a markdown table of absolute figures with the ratios
+ * culvert/raw and culvert/NVIDIA.
+ *   cv-bench [--quick] [--out FILE] [--reps N] [--timeout SECONDS]
+ * A figure that a backend lacks, or that fails there, prints "-"; a figure that hangs past the
+ * timeout marks that backend as hung and its remaining figures "-"; the run goes on. */
+#include "bench.h"
+
+#include <setjmp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+
+bench_opts g_opts;
+
+double bench_now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
+}
+
+void bench_sleep_us(long us) {
+    struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
+}
+
+static int cmp_double(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+double bench_median(double *v, int n) {
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (!isnan(v[i]))
+            v[k++] = v[i];
+    if (k == 0)
+        return NAN;
+    qsort(v, (size_t)k, sizeof(double), cmp_double);
+    return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
+}
+
+double bench_cpu_us(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
+}
+
+typedef struct figure_info {
+    const char *label;
+    const char *unit;
+    bool higher_better;
+} figure_info;
+
+static const figure_info figures[F_COUNT] = {
+    [F_ENQ_NOEVENT] = {"enqueue of an empty kernel, no event (burst of 256)", "µs", false},
+    [F_ENQ_EVENT] = {"enqueue of an empty kernel, returning an event", "µs", false},
+    [F_ENQ_PROFILING] = {"enqueue of an empty kernel, profiling queue", "µs", false},
+    [F_ROUNDTRIP_FINISH] = {"enqueue + clFinish round trip", "µs", false},
+    [F_ROUNDTRIP_WAIT] = {"enqueue + wait on its event", "µs", false},
+    [F_USER_EVENT_GATE] = {"user event released → dependent kernel complete", "µs", false},
+    [F_CROSS_QUEUE] = {"kernel on queue A → dependent kernel on queue B complete", "µs", false},
+    [F_HOST_VALUE_GATE] = {"host value signalled → gated kernel complete", "µs", false},
+    [F_SPIN_100US] = {"END − START of a kernel spinning 100 µs on %globaltimer", "µs", false},
+    [F_CPU_DURING_FINISH] = {"CPU time during clFinish on a 100 ms kernel", "% core", false},
+    [F_H2D_PINNED] = {"H2D from pinned memory (ALLOC_HOST_PTR, mapped)", "GB/s", true},
+    [F_D2H_PINNED] = {"D2H to pinned memory (ALLOC_HOST_PTR, mapped)", "GB/s", true},
+    [F_H2D_PAGEABLE] = {"H2D from pageable memory", "GB/s", true},
+    [F_D2H_PAGEABLE] = {"D2H to pageable memory", "GB/s", true},
+    [F_WRITE_4B] = {"blocking write of 4 B (pageable)", "µs", false},
+    [F_WRITE_4K] = {"blocking write of 4 KiB (pageable)", "µs", false},
+    [F_WRITE_64K] = {"blocking write of 64 KiB (pageable)", "µs", false},
+    [F_READ_4B_AFTER_KERNEL] = {"empty kernel then blocking 4-byte read", "µs", false},
+    [F_COPY_D2D] = {"device-to-device copy (read+write)", "GB/s", true},
+    [F_FILL] = {"fill (4-byte pattern; CUDA: cuMemsetD32)", "GB/s", true},
+    [F_K_COPY4] = {"kernel: float4 copy (read+write)", "GB/s", true},
+    [F_K_FMA] = {"kernel: fp32 FMA loop", "GFLOP/s", true},
+    [F_K_HASH] = {"kernel: integer hash rounds", "Grounds/s", true},
+    [F_K_SGEMM] = {"kernel: tiled SGEMM", "GFLOP/s", true},
+    [F_K_REDUCE] = {"kernel: parallel reduction (input read)", "GB/s", true},
+    [F_K_MATH] = {"kernel: sin/exp/log/pow", "Gelem/s", true},
+    [F_BUILD_COLD] = {"clBuildProgram of three small kernels, cold", "ms", false},
+    [F_BUILD_CACHED] = {"clBuildProgram of the same source again (cached)", "ms", false},
+};
+
+/* Hang guard: a figure past the timeout jumps back here; that backend is then skipped. */
+static sigjmp_buf guard_jmp;
+static unsigned guard_timeout_s = 120;
+
+static void on_alarm(int sig) {
+    (void)sig;
+    siglongjmp(guard_jmp, 1);
+}
+
+typedef struct column {
+    char name[96];
+    char device[160];
+    cl_backend *cl; /* NULL for the raw column */
+    raw_backend *raw;
+    bool hung;
+    bool absent; /* the backend could not be opened */
+    bool is_culvert, is_nvidia;
+    double v[F_COUNT];
+} column;
+
+static double measure(column *c, int f) {
+    if (c->hung)
+        return NAN;
+    volatile double v = NAN;
+    if (sigsetjmp(guard_jmp, 1) == 0) {
+        alarm(guard_timeout_s);
+        v = c->cl ? clb_figure(c->cl, f) : raw_figure(c->raw, f);
+        alarm(0);
+    } else {
+        fprintf(stderr, "cv-bench: %s: \"%s\" did not finish in %u s; skipping this backend\n",
+                c->name, figures[f].label, guard_timeout_s);
+        c->hung = true;
+    }
+    return v;
+}
+
+static void fmt(char *buf, size_t size, double v) {
+    if (isnan(v))
+        snprintf(buf, size, "-");
+    else if (fabs(v) >= 100)
+        snprintf(buf, size, "%.0f", v);
+    else if (fabs(v) >= 10)
+        snprintf(buf, size, "%.1f", v);
+    else
+        snprintf(buf, size, "%.2f", v);
+}
+
+static void ratio(char *buf, size_t size, double a, double b) {
+    if (isnan(a) || isnan(b) || b == 0)
+        snprintf(buf, size, "-");
+    else
+        snprintf(buf, size, "%.2f×", a / b);
+}
+
+static void report(FILE *out, column *cols, int ncols) {
+    time_t now = time(NULL);
+    char date[64];
+    strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&now));
+    fprintf(out, "# cv-bench report, %s%s\n\n", date,
+            g_opts.quick ? " (--quick: small sizes)" : "");
+    fprintf(out, "Medians of %d runs; transfers of %zu MiB. Columns:\n\n", g_opts.reps,
+            g_opts.big >> 20);
+    for (int i = 0; i < ncols; i++)
+        fprintf(out, "- %s: %s%s\n", cols[i].name, cols[i].device,
+                cols[i].hung && !cols[i].absent ? " (a figure hung: the rest was skipped)" : "");
+    fprintf(out, "\nRatios are culvert's figure divided by the other's: for times (µs, ms, %%) "
+                 "lower is better, for rates (GB/s, GFLOP/s...) higher is better.\n\n");
+    fprintf(out, "| figure | unit |");
+    for (int i = 0; i < ncols; i++)
+        fprintf(out, " %s |", cols[i].name);
+    fprintf(out, " culvert/raw | culvert/NVIDIA |\n|---|---|");
+    for (int i = 0; i < ncols; i++)
+        fprintf(out, "---:|");
+    fprintf(out, "---:|---:|\n");
+    column *raw = NULL, *cv = NULL, *nv = NULL;
+    for (int i = 0; i < ncols; i++) {
+        if (!cols[i].cl)
+            raw = &cols[i];
+        if (cols[i].is_culvert)
+            cv = &cols[i];
+        if (cols[i].is_nvidia)
+            nv = &cols[i];
+    }
+    for (int f = 0; f < F_COUNT; f++) {
+        fprintf(out, "| %s | %s |", figures[f].label, figures[f].unit);
+        char buf[32];
+        for (int i = 0; i < ncols; i++) {
+            fmt(buf, sizeof(buf), cols[i].v[f]);
+            fprintf(out, " %s |", buf);
+        }
+        ratio(buf, sizeof(buf), cv ? cv->v[f] : NAN, raw ? raw->v[f] : NAN);
+        fprintf(out, " %s |", buf);
+        ratio(buf, sizeof(buf), cv ? cv->v[f] : NAN, nv ? nv->v[f] : NAN);
+        fprintf(out, " %s |\n", buf);
+    }
+    fprintf(out, "\nNotes: the raw column is the CUDA driver API (dlopen'ed libcuda.so.1, "
+                 "hand-written PTX); its user-event and host-value rows are the same path "
+                 "(cuStreamWaitValue64 on mapped pinned memory released by a host store). "
+                 "Gates are released by the measuring thread after the gated work is queued "
+                 "and flushed. Kernel rates use profiling END − START (CUDA: event pairs).\n");
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: cv-bench [--quick] [--out FILE] [--reps N] [--timeout SECONDS]\n");
+}
+
+int main(int argc, char **argv) {
+    const char *out_path = NULL;
+    int reps = 0;
+    g_opts.quick = false;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--quick")) {
+            g_opts.quick = true;
+        } else if (!strcmp(argv[i], "--out") && i + 1 < argc) {
+            out_path = argv[++i];
+        } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
+            reps = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
+            guard_timeout_s = (unsigned)atoi(argv[++i]);
+        } else {
+            usage();
+            return 2;
+        }
+    }
+    if (g_opts.quick) {
+        g_opts.reps = 5;
+        g_opts.big = 16u << 20;
+        g_opts.fma_items = 1 << 14;
+        g_opts.sgemm_n = 128;
+        g_opts.reduce_n = 1 << 20;
+        g_opts.math_n = 1 << 16;
+    } else {
+        g_opts.reps = 11;
+        g_opts.big = 256u << 20;
+        g_opts.fma_items = 1 << 22;
+        g_opts.sgemm_n = 2048;
+        g_opts.reduce_n = (size_t)1 << 26;
+        g_opts.math_n = 1 << 24;
+    }
+    if (reps > 0)
+        g_opts.reps = reps;
+    struct sigaction sa = {0};
+    sa.sa_handler = on_alarm;
+    sigaction(SIGALRM, &sa, NULL);
+
+    column cols[16];
+    int ncols = 0;
+    char err[256] = "";
+    raw_backend *raw = raw_open(err, sizeof(err));
+    memset(&cols[0], 0, sizeof(cols[0]));
+    snprintf(cols[0].name, sizeof(cols[0].name), "raw CUDA");
+    snprintf(cols[0].device, sizeof(cols[0].device), "%s", raw ? raw_device(raw) : err);
+    cols[0].raw = raw;
+    cols[0].hung = raw == NULL;
+    cols[0].absent = raw == NULL;
+    ncols = 1;
+    if (!raw)
+        fprintf(stderr, "cv-bench: raw CUDA column empty: %s\n", err);
+
+    cl_uint np = 0;
+    cl_platform_id plats[15];
+    if (clGetPlatformIDs(15, plats, &np) != CL_SUCCESS)
+        np = 0;
+    if (np > 15)
+        np = 15;
+    for (cl_uint p = 0; p < np && ncols < 16; p++) {
+        cl_backend *b = clb_open(plats[p], err, sizeof(err));
+        if (!b) {
+            fprintf(stderr, "cv-bench: platform %u skipped: %s\n", p, err);
+            continue;
+        }
+        column *c = &cols[ncols++];
+        memset(c, 0, sizeof(*c));
+        c->cl = b;
+        snprintf(c->name, sizeof(c->name), "%s", clb_name(b));
+        snprintf(c->device, sizeof(c->device), "%s", clb_device(b));
+        c->is_culvert = strstr(c->name, "culvert") != NULL;
+        c->is_nvidia = strstr(c->name, "NVIDIA") != NULL;
+    }
+    for (int f = 0; f < F_COUNT; f++) {
+        for (int i = 0; i < ncols; i++) {
+            cols[i].v[f] = measure(&cols[i], f);
+            fprintf(stderr, "cv-bench: %-20s %-60s %g\n", cols[i].name, figures[f].label,
+                    cols[i].v[f]);
+        }
+    }
+    report(stdout, cols, ncols);
+    if (out_path) {
+        FILE *f = fopen(out_path, "w");
+        if (!f) {
+            perror(out_path);
+            return 1;
+        }
+        report(f, cols, ncols);
+        fclose(f);
+    }
+    return 0;
+}

@@ -1,0 +1,96 @@
+/* cv-bench's OpenCL C kernels: the same source on every OpenCL platform. BENCH_NV_TIMER is
+ * defined by cv-bench for NVIDIA devices (vendor id 0x10de), where inline PTX reads
+ * %globaltimer. */
+
+kernel void bench_empty(void) {}
+
+kernel void bench_inc(global int *a) { a[0] += 1; }
+
+kernel void bench_spin(ulong ns)
+{
+#ifdef BENCH_NV_TIMER
+    ulong t0, t1;
+    __asm__ volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
+    do {
+        __asm__ volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
+    } while (t1 - t0 < ns);
+#else
+    (void)ns;
+#endif
+}
+
+kernel void bench_copy4(global float4 *dst, const global float4 *src)
+{
+    size_t i = get_global_id(0);
+    dst[i] = src[i];
+}
+
+/* 2 x 8 x iters FLOP per work-item. */
+kernel void bench_fma(global float *out, int iters)
+{
+    float a = (float)get_global_id(0) * 1e-7f, b = 0.999f, c = 1e-3f;
+    float x0 = a, x1 = a + 1, x2 = a + 2, x3 = a + 3, x4 = a + 4, x5 = a + 5, x6 = a + 6, x7 = a + 7;
+    for (int i = 0; i < iters; i++) {
+        x0 = fma(x0, b, c); x1 = fma(x1, b, c); x2 = fma(x2, b, c); x3 = fma(x3, b, c);
+        x4 = fma(x4, b, c); x5 = fma(x5, b, c); x6 = fma(x6, b, c); x7 = fma(x7, b, c);
+    }
+    out[get_global_id(0)] = x0 + x1 + x2 + x3 + x4 + x5 + x6 + x7;
+}
+
+/* Integer / bit-twiddling rounds (hash style); one round = one "op" in the report. */
+kernel void bench_hash(global uint *out, int rounds)
+{
+    uint h = (uint)get_global_id(0) * 0x9e3779b9u, k = 0x85ebca6bu;
+    for (int i = 0; i < rounds; i++) {
+        h ^= rotate(h, 13u) + k;
+        h = (h ^ (h >> 16)) * 0x7feb352du;
+        k = (k << 5) ^ (k >> 27) ^ h;
+    }
+    out[get_global_id(0)] = h ^ k;
+}
+
+/* Tiled SGEMM, C = A * B, n x n, row-major, n a multiple of 16, 16 x 16 work-groups. */
+kernel void bench_sgemm(global const float *A, global const float *B, global float *C, int n)
+{
+    local float ta[16][16], tb[16][16];
+    int lx = get_local_id(0), ly = get_local_id(1);
+    int col = get_global_id(0), row = get_global_id(1);
+    float acc = 0.0f;
+    for (int t = 0; t < n; t += 16) {
+        ta[ly][lx] = A[row * n + t + lx];
+        tb[ly][lx] = B[(t + ly) * n + col];
+        barrier(CLK_LOCAL_MEM_FENCE);
+        for (int k = 0; k < 16; k++)
+            acc = fma(ta[ly][k], tb[k][lx], acc);
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    C[row * n + col] = acc;
+}
+
+/* Parallel sum: each work-group (256) reduces 256 x per_item elements to one partial sum. */
+kernel void bench_reduce(global const float *in, global float *partial, int per_item)
+{
+    local float tmp[256];
+    size_t l = get_local_id(0);
+    size_t base = get_group_id(0) * 256 * (size_t)per_item;
+    float s = 0.0f;
+    for (int i = 0; i < per_item; i++)
+        s += in[base + (size_t)i * 256 + l];
+    tmp[l] = s;
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (size_t w = 128; w > 0; w >>= 1) {
+        if (l < w)
+            tmp[l] += tmp[l + w];
+        barrier(CLK_LOCAL_MEM_FENCE);
+    }
+    if (l == 0)
+        partial[get_group_id(0)] = tmp[0];
+}
+
+/* Math-heavy: sin, exp, log, pow per element. */
+kernel void bench_math(global float *a)
+{
+    size_t i = get_global_id(0);
+    float x = a[i];
+    a[i] = sin(x) + exp(x * 0.1f) + log(x + 1.5f) + pow(x + 1.0f, 1.3f);
+}
