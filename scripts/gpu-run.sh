@@ -2,7 +2,7 @@
 # Runs on the GPU test machine, from the project root, over a build made on the build machine
 # (carried as build/ together with .gpu/): registers the built culvert beside NVIDIA's OpenCL,
 # then runs what is asked. Reports go to $OUT (or ./gpu-out).
-#   usage: scripts/gpu-run.sh [clinfo] [tests] [conformance] [bench] [existing]
+#   usage: scripts/gpu-run.sh [clinfo] [tests] [conformance] [bench] [existing]   (none: set-up only)
 set -uo pipefail
 . .gpu/bootstrap.sh
 # What the toolchain needs beyond the pack (scripts/gpu-extra-libs.sh).
@@ -16,7 +16,7 @@ built=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' build/CMakeCache.txt)
 [ "$built" = "$PWD" ] || { mkdir -p "$(dirname "$built")"; ln -sfn "$PWD" "$built"; }
 echo "$PWD/build/src/libculvert.so" >"$OCL_ICD_VENDORS/culvert.icd"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-for what in "${@:-clinfo tests}"; do
+for what in "$@"; do
   for w in $what; do
     case $w in
     clinfo) clinfo >"$out/clinfo.txt" 2>&1; clinfo -l ;;
