@@ -78,10 +78,10 @@ cl_int cv_queue_join_into(cl_command_queue q, cvcu_stream *s);
 /* With q->lock held: every other stream waits for ev (recorded on s) before its next command. */
 cl_int cv_queue_fence_from(cl_command_queue q, cvcu_stream *s, cvcu_event *ev);
 /* Polls the CUDA event (or, with ev NULL, the stream) for about 30 us; true once it is done or
- * failed. Blocking waits spin this long, then sleep on a blocking-sync event. */
+ * failed. Blocking waits spin this long, then sleep (cv_sleep_wait). */
 bool cv_spin_done(cvcu_stream *s, cvcu_event *ev);
-/* After the spin: sleeps until ev completed (cuEventSynchronize on a blocking-sync event, or
- * polling with short sleeps when CULVERT_BLOCKING_SYNC=0). */
+/* After the spin: sleeps until ev completed (polling with short sleeps, or cuEventSynchronize
+ * on a blocking-sync event when CULVERT_BLOCKING_SYNC=1). */
 cl_int cv_sleep_wait(cvcu_event *ev);
 /* Blocks until the stream's work is done (spin briefly, then sleep). */
 cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s);
