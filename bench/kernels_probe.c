@@ -8,6 +8,7 @@
  *   kernels_probe            prints one line per measurement; exits 77 without a culvert GPU. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
+#include <CL/cl_culvert.h>
 
 #include <dlfcn.h>
 #include <stdint.h>
@@ -25,6 +26,9 @@
 static const char ptx_src[] =
     ".version 7.0\n.target sm_70\n.address_size 64\n"
     ".visible .entry empty()\n{\n ret;\n}\n"
+    ".visible .entry addr(.param .u64 .ptr .global .align 16 p, .param .u64 .ptr .global .align 8 "
+    "out)\n{\n .reg .b64 %a<3>;\n ld.param.u64 %a1, [p];\n ld.param.u64 %a2, [out];\n"
+    " st.global.u64 [%a2], %a1;\n ret;\n}\n"
     ".visible .entry args8(.param .u64 .ptr .global .align 4 a0, .param .u64 .ptr .global .align 4 "
     "a1, .param .u64 .ptr .global .align 4 a2, .param .u64 .ptr .global .align 4 a3, .param .u32 "
     "a4, .param .u32 a5, .param .f32 a6, .param .u64 a7)\n{\n ret;\n}\n"
@@ -62,6 +66,10 @@ static struct {
     CUresult (*EventRecord)(CUevent, CUstream);
     CUresult (*EventQuery)(CUevent);
     CUresult (*MemAlloc)(CUdeviceptr *, size_t);
+    CUresult (*EventElapsedTime)(float *, CUevent, CUevent);
+    CUresult (*StreamCreateWithPriority)(CUstream *, unsigned, int);
+    CUresult (*CtxGetStreamPriorityRange)(int *, int *);
+    CUresult (*ModuleLoadDataEx)(CUmodule *, const void *, unsigned, int *, void **);
 } cu;
 
 static double now_ns(void) {
@@ -117,6 +125,10 @@ static void load_cuda(void) {
     SYM(EventRecord, "cuEventRecord");
     SYM(EventQuery, "cuEventQuery");
     SYM(MemAlloc, "cuMemAlloc_v2");
+    SYM(EventElapsedTime, "cuEventElapsedTime");
+    SYM(StreamCreateWithPriority, "cuStreamCreateWithPriority");
+    SYM(CtxGetStreamPriorityRange, "cuCtxGetStreamPriorityRange");
+    SYM(ModuleLoadDataEx, "cuModuleLoadDataEx");
 }
 
 static cl_platform_id find_platform(const char *want) {
@@ -384,6 +396,130 @@ int main(void) {
     double rb = raw_bw > raw_bw2 ? raw_bw : raw_bw2, cb = cl_bw > cl_bw2 ? cl_bw : cl_bw2;
     printf("copy float4 GB/s: raw %.1f %.1f, culvert %.1f %.1f\n", raw_bw, raw_bw2, cl_bw, cl_bw2);
     printf("RATIO copy bandwidth culvert/raw = %.4f (target >= 0.99)\n", cb / rb);
+    /* Where the difference is: the raw launch on culvert's buffers (same addresses), and the
+     * GPU time of one copy from events (raw: cuEventElapsedTime; culvert: profiling). */
+    {
+        cl_kernel k_addr = clCreateKernel(p, "addr", &err);
+        CHECK_CL(err);
+        cl_mem out = clCreateBuffer(ctx, 0, 16, NULL, &err);
+        CHECK_CL(err);
+        CUdeviceptr a[2];
+        size_t one = 1;
+        for (int i = 0; i < 2; i++) {
+            cl_mem b = i ? bsrc : bdst;
+            CHECK_CL(clSetKernelArg(k_addr, 0, sizeof b, &b));
+            CHECK_CL(clSetKernelArg(k_addr, 1, sizeof out, &out));
+            CHECK_CL(clEnqueueNDRangeKernel(q, k_addr, 1, NULL, &one, &one, 0, NULL, NULL));
+            CHECK_CL(clEnqueueReadBuffer(q, out, CL_TRUE, 0, 8, &a[i], 0, NULL, NULL));
+        }
+        double on_cl = raw_copy(f_copy, s, a[0], a[1]);
+        printf("raw copy on culvert's buffers GB/s %.1f (raw on its own %.1f)\n", on_cl, rb);
+        /* The same PTX without its `.ptr .global .align 16` annotations, raw. */
+        char *bare = strdup(ptx_src);
+        for (char *at; (at = strstr(bare, ".ptr .global .align 16"));)
+            memset(at, ' ', strlen(".ptr .global .align 16"));
+        CUmodule mod_bare;
+        CUfunction f_bare;
+        CHECK_CU(cu.ModuleLoadData(&mod_bare, bare));
+        CHECK_CU(cu.ModuleGetFunction(&f_bare, mod_bare, "copy4"));
+        double bare1 = raw_copy(f_bare, s, cdst, csrc), ann1 = raw_copy(f_copy, s, cdst, csrc);
+        double bare2 = raw_copy(f_bare, s, cdst, csrc), ann2 = raw_copy(f_copy, s, cdst, csrc);
+        printf("raw copy GB/s: PTX without .ptr annotations %.1f %.1f, with %.1f %.1f\n", bare1,
+               bare2, ann1, ann2);
+        free(bare);
+        /* What culvert does differently: a stream of medium priority, JIT with CU_JIT_TARGET. */
+        int lo = 0, hi = 0;
+        CHECK_CU(cu.CtxGetStreamPriorityRange(&lo, &hi));
+        CUstream ps;
+        CHECK_CU(cu.StreamCreateWithPriority(&ps, 1, (lo + hi) / 2));
+        int keys[] = {9 /* CU_JIT_TARGET */};
+        void *vals[] = {(void *)(uintptr_t)90};
+        CUmodule mod_t;
+        CUfunction f_t;
+        CHECK_CU(cu.ModuleLoadDataEx(&mod_t, ptx_src, 1, keys, vals));
+        CHECK_CU(cu.ModuleGetFunction(&f_t, mod_t, "copy4"));
+        double prio1 = raw_copy(f_copy, ps, cdst, csrc), tgt1 = raw_copy(f_t, s, cdst, csrc);
+        double both1 = raw_copy(f_t, ps, cdst, csrc), plain1 = raw_copy(f_copy, s, cdst, csrc);
+        printf("raw copy GB/s: priority %d stream %.1f, CU_JIT_TARGET 90 %.1f, both %.1f, "
+               "plain %.1f\n",
+               (lo + hi) / 2, prio1, tgt1, both1, plain1);
+        CUevent e0, e1;
+        CHECK_CU(cu.EventCreate(&e0, 0));
+        CHECK_CU(cu.EventCreate(&e1, 0));
+        unsigned nn = COPY_N;
+        void *cpp[] = {&cdst, &csrc, &nn};
+        float best_raw = 1e9f;
+        for (int r = 0; r < 10; r++) {
+            float ms = 0;
+            CHECK_CU(cu.EventRecord(e0, s));
+            CHECK_CU(cu.LaunchKernel(f_copy, COPY_N / 256, 1, 1, 256, 1, 1, 0, s, cpp, NULL));
+            CHECK_CU(cu.EventRecord(e1, s));
+            CHECK_CU(cu.StreamSynchronize(s));
+            CHECK_CU(cu.EventElapsedTime(&ms, e0, e1));
+            if (ms < best_raw)
+                best_raw = ms;
+        }
+        cl_queue_properties props[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+        cl_command_queue pq = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
+        CHECK_CL(err);
+        double best_cl = 1e18;
+        size_t gg = COPY_N, ll = 256;
+        CHECK_CL(clSetKernelArg(k_copy, 0, sizeof bdst, &bdst));
+        CHECK_CL(clSetKernelArg(k_copy, 1, sizeof bsrc, &bsrc));
+        for (int r = 0; r < 10; r++) {
+            cl_event ev2;
+            cl_ulong t0 = 0, t1 = 0;
+            CHECK_CL(clEnqueueNDRangeKernel(pq, k_copy, 1, NULL, &gg, &ll, 0, NULL, &ev2));
+            CHECK_CL(clWaitForEvents(1, &ev2));
+            clGetEventProfilingInfo(ev2, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+            clGetEventProfilingInfo(ev2, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+            if (t1 - t0 < best_cl)
+                best_cl = (double)(t1 - t0);
+            clReleaseEvent(ev2);
+        }
+        printf("one copy, GPU time us (best of 10): raw events %.1f, culvert profiling %.1f\n",
+               best_raw * 1e3, best_cl / 1e3);
+        clReleaseCommandQueue(pq);
+        clReleaseKernel(k_addr);
+        clReleaseMemObject(out);
+    }
+    /* GPU time of COPY_LAUNCHES copies between two CUDA events on culvert's own stream (no
+     * wait in it): culvert's launches, then raw launches on that same stream. */
+    {
+        CUstream qs = NULL;
+        CHECK_CL(clGetCommandQueueInfo(q, CL_QUEUE_CUDA_STREAM_CULVERT, sizeof qs, &qs, NULL));
+        CUevent e0, e1;
+        CHECK_CU(cu.EventCreate(&e0, 0));
+        CHECK_CU(cu.EventCreate(&e1, 0));
+        unsigned nn = COPY_N;
+        void *cpp[] = {&cdst, &csrc, &nn};
+        size_t gg = COPY_N, ll = 256;
+        CHECK_CL(clSetKernelArg(k_copy, 0, sizeof bdst, &bdst));
+        CHECK_CL(clSetKernelArg(k_copy, 1, sizeof bsrc, &bsrc));
+        for (int rep = 0; rep < 2; rep++) {
+            float ms_cl = 0, ms_raw = 0;
+            CHECK_CL(clFinish(q));
+            CHECK_CU(cu.EventRecord(e0, qs));
+            for (int i = 0; i < COPY_LAUNCHES; i++)
+                CHECK_CL(clEnqueueNDRangeKernel(q, k_copy, 1, NULL, &gg, &ll, 0, NULL, NULL));
+            CHECK_CU(cu.EventRecord(e1, qs));
+            CHECK_CL(clFinish(q));
+            CHECK_CU(cu.StreamSynchronize(qs));
+            CHECK_CU(cu.EventElapsedTime(&ms_cl, e0, e1));
+            CHECK_CU(cu.EventRecord(e0, qs));
+            for (int i = 0; i < COPY_LAUNCHES; i++)
+                CHECK_CU(cu.LaunchKernel(f_copy, COPY_N / 256, 1, 1, 256, 1, 1, 0, qs, cpp, NULL));
+            CHECK_CU(cu.EventRecord(e1, qs));
+            CHECK_CU(cu.StreamSynchronize(qs));
+            CHECK_CU(cu.EventElapsedTime(&ms_raw, e0, e1));
+            double bw_cl = 2.0 * COPY_N * 16 * COPY_LAUNCHES / (ms_cl * 1e6);
+            double bw_raw = 2.0 * COPY_N * 16 * COPY_LAUNCHES / (ms_raw * 1e6);
+            printf("copy GB/s by CUDA events on culvert's stream, %d launches: culvert %.1f, raw "
+                   "%.1f\n",
+                   COPY_LAUNCHES, bw_cl, bw_raw);
+            printf("RATIO copy bandwidth (GPU time) culvert/raw = %.4f\n", bw_cl / bw_raw);
+        }
+    }
     /* One copy and a wait: the wait's wake-up is in it (clFinish spins, then sleeps). */
     double lat_raw[10], lat_cl[10];
     unsigned n1 = COPY_N;
