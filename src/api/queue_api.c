@@ -1,6 +1,7 @@
 /* Command-queue entry points. */
 #include "api/entry_points.h"
 #include "core/log.h"
+#include "core/command.h"
 #include "core/queue.h"
 
 static cl_int cv_check_queue_properties(cl_device_id device, cl_command_queue_properties props) {
@@ -145,8 +146,12 @@ cl_int CL_API_CALL clRetainCommandQueue(cl_command_queue command_queue) {
 cl_int CL_API_CALL clReleaseCommandQueue(cl_command_queue command_queue) {
     /* "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid command-queue." */
     cl_int err = cv_is_queue(command_queue) ? CL_SUCCESS : CL_INVALID_COMMAND_QUEUE;
-    if (err == CL_SUCCESS)
+    /* "clReleaseCommandQueue performs an implicit flush to issue any previously queued OpenCL
+     * commands in command_queue." Its result does not change the release. */
+    if (err == CL_SUCCESS) {
+        cv_command_flush_batches(command_queue);
         cv_release(&command_queue->obj);
+    }
     CV_API_ERROR(err);
     return err;
 }

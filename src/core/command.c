@@ -95,16 +95,89 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
     return err;
 }
 
-cl_int cv_command_keep(cv_command *cmd, cv_object *obj) {
-    cv_kept *k = malloc(sizeof *k);
-    cl_int err = k ? cv_command_need_event(cmd, false) : CL_OUT_OF_HOST_MEMORY;
+/* Holds of commands that need no event of their own gather in their stream's batch, a
+ * cl_event recorded after CV_BATCH_COMMANDS such commands (earlier when a command with its own
+ * event takes the batch over, at a blocking command, flush, finish or queue release): one CUDA
+ * event record and one tracked event per batch instead of per command. A stream completes in
+ * order, so the batch's event completing means every command in it finished. q->lock held. */
+#define CV_BATCH_COMMANDS 32
+/* How many of the batch's newest holds a keep looks through for the same object. */
+#define CV_BATCH_LOOKBACK 16
+
+static unsigned cv_command_stream_index(const cv_command *cmd) {
+    unsigned i = 0;
+    while (i + 1 < CV_QUEUE_MAX_STREAMS && cmd->queue->streams[i] != cmd->stream)
+        i++;
+    return i;
+}
+
+/* Records stream i's batch; the caller tracks *out (after dropping q->lock). */
+static cl_int cv_command_batch_submit(cl_command_queue q, unsigned i, cl_event *out) {
+    cl_event b = q->batch[i];
+    cl_int err = cvcu_event_record(b->done, q->streams[i]);
     if (err == CL_SUCCESS) {
+        b->stream = q->streams[i];
+        atomic_store(&b->status, CL_SUBMITTED);
+        q->batch[i] = NULL;
+        q->batch_commands[i] = 0;
+        *out = b;
+    }
+    return err;
+}
+
+static void cv_command_batch_track(cl_event b) {
+    if (b) {
+        cv_tracker_track(b);
+        cv_release(&b->obj);
+    }
+}
+
+cl_int cv_command_flush_batches(cl_command_queue q) {
+    cl_event done[CV_QUEUE_MAX_STREAMS] = {0};
+    cl_int err = CL_SUCCESS;
+    pthread_mutex_lock(&q->lock);
+    for (unsigned i = 0; i < CV_QUEUE_MAX_STREAMS && err == CL_SUCCESS; i++) {
+        if (!q->batch[i])
+            continue;
+        err = cvcu_device_bind(q->device->cu);
+        if (err == CL_SUCCESS)
+            err = cv_command_batch_submit(q, i, &done[i]);
+    }
+    pthread_mutex_unlock(&q->lock);
+    for (unsigned i = 0; i < CV_QUEUE_MAX_STREAMS; i++)
+        cv_command_batch_track(done[i]);
+    return err;
+}
+
+/* Is obj among the last few holds of the batch? One hold per object and batch is enough. */
+static bool cv_command_batch_has(cl_event b, const cv_object *obj) {
+    int n = 0;
+    for (const cv_kept *k = b->kept; k && n < CV_BATCH_LOOKBACK; k = k->next, n++)
+        if (k->obj == obj)
+            return true;
+    return false;
+}
+
+cl_int cv_command_keep(cv_command *cmd, cv_object *obj) {
+    cl_command_queue q = cmd->queue;
+    cl_int err = CL_SUCCESS;
+    cl_event carrier = cmd->event;
+    bool held = false;
+    if (!carrier) {
+        unsigned i = cv_command_stream_index(cmd);
+        if (!q->batch[i])
+            q->batch[i] = cv_event_create(q->context, q, cmd->type, false, &err);
+        carrier = q->batch[i];
+        held = err == CL_SUCCESS && cv_command_batch_has(carrier, obj);
+    }
+    cv_kept *k = err == CL_SUCCESS && !held ? malloc(sizeof *k) : NULL;
+    if (err == CL_SUCCESS && !held && !k)
+        err = CL_OUT_OF_HOST_MEMORY;
+    if (k) {
         cv_hold(obj);
         k->obj = obj;
-        k->next = cmd->event->kept;
-        cmd->event->kept = k;
-    } else {
-        free(k);
+        k->next = carrier->kept;
+        carrier->kept = k;
     }
     return err;
 }
@@ -113,6 +186,8 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
     cl_int err = status;
     cl_event e = cmd->event;
     cl_command_queue q = cmd->queue;
+    unsigned bi = cv_command_stream_index(cmd);
+    cl_event batch = q->batch[bi], batch_done = NULL;
     bool failed = err != CL_SUCCESS;
     /* When putting the work on the stream failed, GPU-side waits for the wait list may be in the
      * stream already: the event is still recorded and tracked (with the error as its status once
@@ -135,7 +210,23 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
         cv_command_drop(cmd);
         return err;
     }
+    if (e && batch) {
+        /* This command's event completes after the batched commands before it: it takes
+         * their holds over, and the batch's event is not needed. */
+        cv_kept **tail = &e->kept;
+        while (*tail)
+            tail = &(*tail)->next;
+        *tail = batch->kept;
+        batch->kept = NULL;
+        q->batch[bi] = NULL;
+        q->batch_commands[bi] = 0;
+        cv_release(&batch->obj);
+    } else if (batch && (blocking || ++q->batch_commands[bi] >= CV_BATCH_COMMANDS)) {
+        /* A failed record leaves the batch to a later command, flush or finish. */
+        cv_command_batch_submit(q, bi, &batch_done);
+    }
     /* Tracked under the queue's lock: the tracker sees a stream's commands in stream order. */
+    cv_command_batch_track(batch_done);
     if (e) {
         atomic_store(&e->status, CL_SUBMITTED);
         cv_tracker_track(e);

@@ -32,5 +32,8 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
  * outlive the application's last release. Call between begin and end. The tracker drops the
  * hold when the command completes. */
 cl_int cv_command_keep(cv_command *cmd, cv_object *obj);
+/* Records the holds of commands that had no event of their own (batched per stream) so that the
+ * tracker releases them once those commands finished: flush, finish and queue release call it. */
+cl_int cv_command_flush_batches(cl_command_queue q);
 
 #endif

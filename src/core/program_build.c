@@ -249,6 +249,17 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
         err = cvcu_module_function(pd->module, f->sig->name, &f->func);
         if (err == CL_SUCCESS)
             err = cvcu_function_attrs(f->func, &f->attrs);
+        /* -cl-nv-verbose: the JIT's info log is empty when the driver takes the module from
+         * its compute cache, so each kernel's resources, as the driver reports them, too. */
+        if (err == CL_SUCCESS && jit.verbose) {
+            char msg[400];
+            snprintf(msg, sizeof msg,
+                     "culvert: %.200s: %d registers, %d bytes static local (shared) memory, %d "
+                     "bytes private (local) memory per work-item, up to %d work-items",
+                     f->sig->name, f->attrs.num_regs, f->attrs.static_smem, f->attrs.local_bytes,
+                     f->attrs.max_threads);
+            cv_log_append(pd, msg);
+        }
         atomic_init(&f->smem_optin, f->attrs.max_dynamic_smem);
         atomic_init(&f->default_block, 0);
         pd->num_functions = i + 1;

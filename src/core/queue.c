@@ -1,4 +1,5 @@
 #include "core/queue.h"
+#include "core/command.h"
 #include "core/platform.h"
 #include "cuda/cu_device.h"
 
@@ -185,7 +186,7 @@ cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s) {
 }
 
 cl_int cv_queue_finish(cl_command_queue q) {
-    cl_int err = CL_SUCCESS;
+    cl_int err = cv_command_flush_batches(q);
     pthread_mutex_lock(&q->lock);
     unsigned n = cv_queue_ooo(q) ? q->num_streams : 1;
     pthread_mutex_unlock(&q->lock);
@@ -195,9 +196,9 @@ cl_int cv_queue_finish(cl_command_queue q) {
 }
 
 cl_int cv_queue_flush(cl_command_queue q) {
-    /* Work goes to the stream when it is enqueued: nothing waits for a flush. */
-    (void)q;
-    return CL_SUCCESS;
+    /* Work goes to the stream when it is enqueued: nothing waits for a flush. The holds of
+     * event-less commands get their event now, so that they go once those commands finished. */
+    return cv_command_flush_batches(q);
 }
 
 cl_int cv_queue_set_properties(cl_command_queue q, cl_command_queue_properties props,

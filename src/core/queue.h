@@ -44,6 +44,10 @@ struct _cl_command_queue {
     pthread_mutex_t lock; /* orders enqueues from several host threads */
     pthread_mutex_t pool_lock;
     cv_event_pool pools[CV_EV_KINDS];
+    /* Per stream, under lock: the holds of recent commands without events of their own, and
+     * how many commands they are (core/command.c). */
+    cl_event batch[CV_QUEUE_MAX_STREAMS];
+    unsigned batch_commands[CV_QUEUE_MAX_STREAMS];
 };
 
 static inline bool cv_is_queue(const void *h) {

@@ -302,8 +302,13 @@ static void test_clusters(void) {
 int main(void) {
     setup();
     cl_program p = build_ptx("launch_info.ptx", NULL);
-    cl_uint n = 0;
+    /* CL_PROGRAM_NUM_KERNELS is a size_t: a cl_uint-sized buffer is CL_INVALID_VALUE. */
+    size_t n = 0;
+    cl_uint small = 0;
     CHECK_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof n, &n, NULL));
+    CHECK(n == 3);
+    CHECK_ERR(CL_INVALID_VALUE,
+              clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof small, &small, NULL));
     test_launch_info(p);
     test_arg_info(p);
     test_local_args(p);

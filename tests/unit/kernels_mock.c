@@ -91,7 +91,7 @@ static void test_build(void) {
     CHECK(mock->jit_opt_level == 2);
     CHECK(mock->jit_target == 90);
     CHECK(mock->jit_verbose == 1);
-    char log[512] = "";
+    char log[8192] = ""; /* the JIT log and a line per kernel */
     CHECK_ERR(CL_SUCCESS,
               clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
     CHECK(strstr(log, "mock verbose log") != NULL);
