@@ -15,7 +15,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define CVC_VERSION "culvert-compiler-1"
+#define CVC_VERSION "culvert-compiler-2"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX. */
 #define CVC_EXTENSIONS                                                                             \

@@ -307,6 +307,46 @@ int cvc_undefined_functions(const char *ll, cvc_buf *log) {
     return count;
 }
 
+/* The name a `.func` line declares or defines: the word before its parameter list. */
+static size_t cvc_func_name(const char *line, size_t len, const char **name) {
+    const char *end = line + len, *p = line + 5; /* past ".func" */
+    /* A return-value list comes first: skip it. */
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    if (p < end && *p == '(') {
+        const char *close = memchr(p, ')', (size_t)(end - p));
+        p = close ? close + 1 : end;
+    }
+    while (p < end && isspace((unsigned char)*p))
+        p++;
+    const char *start = p;
+    while (p < end && (isalnum((unsigned char)*p) || *p == '_' || *p == '$'))
+        p++;
+    *name = start;
+    return (size_t)(p - start);
+}
+
+/* Does the `.func` starting at line end in ';' (a prototype) rather than a body? */
+static bool cvc_func_is_prototype(const char *line) {
+    size_t stop = strcspn(line, ";{");
+    return line[stop] == ';';
+}
+
+/* Is a function of this name defined (with a body) anywhere in the PTX? */
+static bool cvc_func_defined(const char *ptx, const char *name, size_t n) {
+    for (const char *l = ptx; l && *l; l = strchr(l, '\n'), l = l ? l + 1 : NULL) {
+        const char *f = strncmp(l, ".func", 5) == 0 ? l : NULL;
+        if (!f && strncmp(l, ".visible .func", 14) == 0)
+            f = l + 9;
+        const char *got = NULL;
+        size_t len = f ? strcspn(f, "\n") : 0;
+        if (f && cvc_func_name(f, len, &got) == n && !strncmp(got, name, n) &&
+            !cvc_func_is_prototype(f))
+            return true;
+    }
+    return false;
+}
+
 char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg) {
     cvc_buf b = {0};
     const char *after_header = strstr(ptx, ".address_size");
@@ -323,9 +363,18 @@ char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg) {
         const char *eol = strchr(l, '\n');
         size_t len = eol ? (size_t)(eol - l + 1) : strlen(l);
         /* The block as docs/kernel-abi.md writes it (module scope, no .visible). */
+        const char *fname = NULL;
+        size_t fname_len = strncmp(l, ".func", 5) == 0 ? cvc_func_name(l, len, &fname) : 0;
         if (len >= sizeof visible - 1 && !strncmp(l, visible, sizeof visible - 1))
             cvc_buf_add(&b, l + 9, len - 9);
-        else
+        else if (fname_len && cvc_func_is_prototype(l) &&
+                 !cvc_func_defined(split, fname, fname_len)) {
+            /* llc writes no linkage directives for the OpenCL driver interface (nvcl), so a
+             * function the module only calls (vprintf, from CUDA's device runtime) is a bare
+             * prototype; CUDA's JIT needs it `.extern` (the driver crashed resolving it). */
+            cvc_buf_str(&b, ".extern ");
+            cvc_buf_add(&b, l, len);
+        } else
             cvc_buf_add(&b, l, len);
         if (maxnreg > 0) {
             /* The code part of the line: llc appends "// @name" comments. */
