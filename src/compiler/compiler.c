@@ -290,7 +290,9 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     if (err == CL_SUCCESS && !ptx)
         err = CL_BUILD_PROGRAM_FAILURE;
     if (err == CL_SUCCESS) {
-        char *done = cvc_ptx_finish(ptx, meta, o->maxrregcount);
+        /* OpenCL C 1.x has uniform work-groups only (clLinkProgram's default is 1.2 too). */
+        bool uniform = o->cl_std < 200 || o->uniform_work_groups;
+        char *done = cvc_ptx_finish(ptx, meta, o->maxrregcount, uniform);
         if (!done)
             err = CL_OUT_OF_HOST_MEMORY;
         else {

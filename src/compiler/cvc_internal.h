@@ -70,6 +70,7 @@ typedef struct cvc_options {
     bool denorms_are_zero;
     bool fp16;      /* the source enables cl_khr_fp16 */
     bool fast_math; /* -cl-fast-relaxed-math or -cl-unsafe-math-optimizations */
+    bool uniform_work_groups; /* -cl-uniform-work-group-size given */
 } cvc_options;
 
 /* Parses an OpenCL build option string for `mode`. CL_SUCCESS, or CL_INVALID_BUILD_OPTIONS with
@@ -91,7 +92,9 @@ char *cvc_lower_printf(const char *ll, cvc_buf *log, bool *failed);
  * memory, the launch block kept at module scope. */
 void cvc_ir_fixups(char *ll);
 /* Final PTX: `metadata` inserted after the header, `.maxnreg N` into every entry when N > 0. */
-char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg);
+/* uniform: the kernels require uniform work-groups (OpenCL C 1.x, -cl-uniform-work-group-size):
+ * a //cv:uniform-work-groups line per kernel says so to the loader. */
+char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg, bool uniform);
 
 /* ---- cache (cvc_cache.c) ---- */
 typedef struct cvc_hash {

@@ -172,6 +172,7 @@ cl_int cvc_options_parse(const char *options, cvc_mode mode, cvc_options *o, cvc
             o->denorms_are_zero = true;
         } else if (cvc_in(a, cvc_clang_flags, nclang)) {
             mem = cvc_add_arg(o, a, NULL);
+            o->uniform_work_groups |= !strcmp(a, "-cl-uniform-work-group-size");
             o->fast_math |=
                 !strcmp(a, "-cl-fast-relaxed-math") || !strcmp(a, "-cl-unsafe-math-optimizations");
         } else if (!strncmp(a, "-cl-nv-maxrregcount", 19) || !strncmp(a, "-cl-nv-opt-level", 16)) {

@@ -347,7 +347,7 @@ static bool cvc_func_defined(const char *ptx, const char *name, size_t n) {
     return false;
 }
 
-char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg) {
+char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg, bool uniform) {
     cvc_buf b = {0};
     const char *after_header = strstr(ptx, ".address_size");
     const char *split = after_header ? strchr(after_header, '\n') : NULL;
@@ -394,6 +394,12 @@ char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg) {
             }
         }
         l += len;
+    }
+    /* One line per kernel, after the code: comments anywhere are read by the loader. */
+    for (const char *e = split; uniform && (e = strstr(e, ".entry ")) != NULL; e += 7) {
+        const char *name = e + 7;
+        size_t n = strspn(name, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_$");
+        cvc_buf_printf(&b, "//cv:uniform-work-groups %.*s\n", (int)n, name);
     }
     return cvc_buf_take(&b);
 }

@@ -59,6 +59,13 @@ static cl_int cv_default_local(cl_device_id dev, cv_program_function *f, bool an
     return err;
 }
 
+/* May this launch have a smaller last work-group? Launch information makes it possible
+ * (docs/kernel-abi.md); OpenCL C 1.x programs (the default -cl-std) and
+ * -cl-uniform-work-group-size forbid it (//cv:uniform-work-groups). */
+static bool cv_kernel_nonuniform_ok(cl_kernel k, const cv_ptx_kernel *sig) {
+    return k->launch_info && !sig->uniform_work_groups;
+}
+
 /* Checks the NDRange and fills the launch; *groups receives the work-groups per dimension. */
 static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f, cl_device_id dev,
                                     cl_uint dim, const size_t *offset, const size_t *global,
@@ -66,6 +73,7 @@ static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f, cl_devi
     const cv_device_props *props = &dev->props;
     const cv_ptx_kernel *sig = f->sig;
     bool reqd = sig->reqd_work_group_size[0] != 0;
+    bool nonuniform = cv_kernel_nonuniform_ok(k, sig);
     cl_int err = CL_SUCCESS;
     for (cl_uint d = 0; d < dim && err == CL_SUCCESS; d++) {
         /* "CL_INVALID_GLOBAL_OFFSET if the value specified in global_work_size + the
@@ -92,8 +100,8 @@ static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f, cl_devi
                 err = CL_INVALID_WORK_GROUP_SIZE;
             /* "CL_INVALID_WORK_GROUP_SIZE if ... the global work-group size is not evenly
              * divisible by the local work-group size and non-uniform work-groups are not
-             * supported" (for this kernel: no launch information). */
-            else if (!k->launch_info && global[d] % local[d])
+             * supported" (for this kernel: cv_kernel_nonuniform_ok). */
+            else if (!nonuniform && global[d] % local[d])
                 err = CL_INVALID_WORK_GROUP_SIZE;
             total *= local[d];
             block[d] = local[d];
@@ -107,11 +115,11 @@ static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f, cl_devi
     } else if (err == CL_SUCCESS && reqd) {
         for (cl_uint d = 0; d < dim; d++) {
             block[d] = sig->reqd_work_group_size[d];
-            if (!k->launch_info && global[d] % block[d])
+            if (!nonuniform && global[d] % block[d])
                 err = CL_INVALID_WORK_GROUP_SIZE;
         }
     } else if (err == CL_SUCCESS) {
-        err = cv_default_local(dev, f, k->launch_info, k->smem, dim, global, block);
+        err = cv_default_local(dev, f, nonuniform, k->smem, dim, global, block);
     }
     for (cl_uint d = 0; d < 3 && err == CL_SUCCESS; d++) {
         uint64_t g = d < dim ? global[d] : 1;

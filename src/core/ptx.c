@@ -502,6 +502,8 @@ static void cv_apply_meta(cv_parse *ps) {
             size_t *d = w[0][0] == 'r' ? k->reqd_work_group_size : k->work_group_size_hint;
             for (int j = 0; j < 3; j++)
                 d[j] = strtoull(w[2 + j], NULL, 10);
+        } else if (strcmp(w[0], "uniform-work-groups") == 0) {
+            k->uniform_work_groups = true;
         } else if (strcmp(w[0], "kernel-attributes") == 0) {
             /* the rest of the line after the kernel name */
             const char *rest = strstr(s, w[1]);

@@ -53,6 +53,7 @@ typedef struct cv_ptx_kernel {
         *arg_info; /* num_params entries when every //cv:arg line was there, else NULL */
     size_t reqd_work_group_size[3]; /* //cv:reqd_work_group_size or .reqntid; 0 0 0 when none */
     size_t work_group_size_hint[3];
+    bool uniform_work_groups; /* //cv:uniform-work-groups: no smaller last work-group */
     size_t max_threads;       /* .maxntid product, 0 when none */
     uint32_t cluster_dims[3]; /* .reqnctapercluster; 0 0 0 when none */
     char *attributes;         /* //cv:kernel-attributes text, or "" */
