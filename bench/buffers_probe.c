@@ -7,7 +7,10 @@
  * figure, the raw CUDA figure (primary context of device 0, same process, same sizes) and their
  * ratio (>1 is better for bandwidths, <1 for latencies). sections: a comma list of page, pin,
  * map, dev, gpu, small (default all). Bandwidths are best of 5; latencies medians of 201.
- * Numbers only, no pass/fail: it is not a test. */
+ * Numbers only, no pass/fail: it is not a test. Not in bench/CMakeLists.txt (another helper's
+ * file); build it by hand, against the CUDA toolkit's stub libcuda:
+ *   cc -O2 -I/usr/local/cuda/include bench/buffers_probe.c -o buffers_probe -lOpenCL \
+ *      -L/usr/local/cuda/lib64/stubs -lcuda */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
 #include <cuda.h>
