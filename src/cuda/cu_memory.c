@@ -25,6 +25,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define CVCU_CHUNK        ((size_t)8 << 20)
 #define CVCU_CHUNKS       4
@@ -35,9 +36,147 @@
 #define CVCU_STREAM(s) ((CUstream)(s))
 #define CVCU_DPTR(a)   ((CUdeviceptr)(a))
 
+/* --- releases off the caller's thread ---------------------------------------------------
+ *
+ * cuMemFree, cuMemFreeHost and cuMemHostUnregister wait for the device: measured on the H100,
+ * each blocked until a stream held up by an earlier host function moved on, also for memory no
+ * pending work used. A stream of culvert can be held up by a user event that the application
+ * sets after releasing a buffer: freeing in clReleaseMemObject would deadlock it. So the
+ * releases go to one reaper thread, in order; an allocation that finds the device full waits
+ * for the reaper's pending frees and tries once more. */
+
+typedef enum { CVCU_REAP_DEVICE, CVCU_REAP_HOST, CVCU_REAP_UNREGISTER } cvcu_reap_kind;
+
+typedef struct cvcu_reap {
+    cvcu_reap_kind kind;
+    CUcontext ctx;
+    CUdeviceptr address;
+    void *ptr;
+    struct cvcu_reap *next;
+} cvcu_reap;
+
+static pthread_once_t cvcu_reaper_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t cvcu_reap_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t cvcu_reap_more = PTHREAD_COND_INITIALIZER;
+static pthread_cond_t cvcu_reap_done = PTHREAD_COND_INITIALIZER;
+static cvcu_reap *cvcu_reap_head, **cvcu_reap_tail = &cvcu_reap_head;
+static unsigned long cvcu_reap_queued, cvcu_reap_finished;
+static bool cvcu_reaper_running, cvcu_reaper_stop, cvcu_reaper_busy;
+
+static void cvcu_reap_now(const cvcu_reap *r) {
+    CUcontext cur = NULL;
+    if (r->ctx && (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != r->ctx))
+        cvcu.cuCtxSetCurrent(r->ctx);
+    switch (r->kind) {
+    case CVCU_REAP_DEVICE:
+        CVCU_CALL(cvcu.cuMemFree(r->address), CL_OUT_OF_RESOURCES);
+        break;
+    case CVCU_REAP_HOST:
+        CVCU_CALL(cvcu.cuMemFreeHost(r->ptr), CL_OUT_OF_RESOURCES);
+        break;
+    case CVCU_REAP_UNREGISTER:
+        CVCU_CALL(cvcu.cuMemHostUnregister(r->ptr), CL_OUT_OF_RESOURCES);
+        break;
+    }
+}
+
+static void *cvcu_reaper_main(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&cvcu_reap_lock);
+    for (;;) {
+        while (!cvcu_reap_head && !cvcu_reaper_stop)
+            pthread_cond_wait(&cvcu_reap_more, &cvcu_reap_lock);
+        if (cvcu_reaper_stop)
+            break;
+        cvcu_reap *r = cvcu_reap_head;
+        cvcu_reap_head = r->next;
+        if (!cvcu_reap_head)
+            cvcu_reap_tail = &cvcu_reap_head;
+        cvcu_reaper_busy = true;
+        pthread_mutex_unlock(&cvcu_reap_lock);
+        cvcu_reap_now(r);
+        free(r);
+        pthread_mutex_lock(&cvcu_reap_lock);
+        cvcu_reaper_busy = false;
+        cvcu_reap_finished++;
+        pthread_cond_broadcast(&cvcu_reap_done);
+    }
+    pthread_mutex_unlock(&cvcu_reap_lock);
+    return NULL;
+}
+
+/* Process exit: the reaper stops before libcuda's own exit handlers (registered earlier, at
+ * cuInit) run; what it has not freed goes with the process. A release in progress gets 200 ms
+ * to finish; the thread is not joined: it may be waiting for a device that waits for the
+ * application. */
+static void cvcu_reaper_shutdown(void) {
+    struct timespec until;
+    clock_gettime(CLOCK_REALTIME, &until);
+    until.tv_nsec += 200000000L;
+    until.tv_sec += until.tv_nsec / 1000000000L;
+    until.tv_nsec %= 1000000000L;
+    pthread_mutex_lock(&cvcu_reap_lock);
+    cvcu_reaper_stop = true;
+    pthread_cond_broadcast(&cvcu_reap_more);
+    while (cvcu_reaper_busy)
+        if (pthread_cond_timedwait(&cvcu_reap_done, &cvcu_reap_lock, &until) != 0)
+            break;
+    pthread_mutex_unlock(&cvcu_reap_lock);
+}
+
+static void cvcu_reaper_start(void) {
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    cvcu_reaper_running = pthread_create(&t, &attr, cvcu_reaper_main, NULL) == 0;
+    pthread_attr_destroy(&attr);
+    if (cvcu_reaper_running)
+        atexit(cvcu_reaper_shutdown);
+}
+
+/* Hands the release to the reaper (or does it now where no thread could be started). */
+static void cvcu_reap_later(cvcu_reap_kind kind, CUdeviceptr address, void *ptr) {
+    pthread_once(&cvcu_reaper_once, cvcu_reaper_start);
+    cvcu_reap *r = calloc(1, sizeof *r);
+    cvcu_reap local = {kind, NULL, address, ptr, NULL};
+    cvcu.cuCtxGetCurrent(&local.ctx);
+    bool queued = false;
+    if (r) {
+        *r = local;
+        pthread_mutex_lock(&cvcu_reap_lock);
+        queued = cvcu_reaper_running && !cvcu_reaper_stop;
+        if (queued) {
+            *cvcu_reap_tail = r;
+            cvcu_reap_tail = &r->next;
+            cvcu_reap_queued++;
+            pthread_cond_signal(&cvcu_reap_more);
+        }
+        pthread_mutex_unlock(&cvcu_reap_lock);
+    }
+    if (!queued) {
+        free(r);
+        cvcu_reap_now(&local);
+    }
+}
+
+/* Waits until the releases queued so far are done; false if there were none. */
+static bool cvcu_reap_wait(void) {
+    pthread_mutex_lock(&cvcu_reap_lock);
+    unsigned long target = cvcu_reap_queued;
+    bool any = cvcu_reap_finished < target && cvcu_reaper_running;
+    while (cvcu_reap_finished < target && cvcu_reaper_running && !cvcu_reaper_stop)
+        pthread_cond_wait(&cvcu_reap_done, &cvcu_reap_lock);
+    pthread_mutex_unlock(&cvcu_reap_lock);
+    return any;
+}
+
 cl_int cvcu_mem_alloc(size_t size, cl_ulong *address) {
     CUdeviceptr p = 0;
     CUresult r = cvcu.cuMemAlloc(&p, size);
+    /* Full: perhaps of memory the reaper is about to free. */
+    if (r == CUDA_ERROR_OUT_OF_MEMORY && cvcu_reap_wait())
+        r = cvcu.cuMemAlloc(&p, size);
     cl_int err = CL_SUCCESS;
     /* Running out is an expected answer (CL_MEM_OBJECT_ALLOCATION_FAILURE), not a log-worthy
      * failure of culvert. */
@@ -51,7 +190,7 @@ cl_int cvcu_mem_alloc(size_t size, cl_ulong *address) {
 
 void cvcu_mem_free(struct cvcu_device *dev, cl_ulong address) {
     if (address && cvcu_device_bind(dev) == CL_SUCCESS)
-        CVCU_CALL(cvcu.cuMemFree(CVCU_DPTR(address)), CL_OUT_OF_RESOURCES);
+        cvcu_reap_later(CVCU_REAP_DEVICE, CVCU_DPTR(address), NULL);
 }
 
 cl_int cvcu_host_alloc(size_t size, void **ptr) {
@@ -65,7 +204,7 @@ cl_int cvcu_host_alloc(size_t size, void **ptr) {
 
 void cvcu_host_free(void *ptr) {
     if (ptr)
-        CVCU_CALL(cvcu.cuMemFreeHost(ptr), CL_OUT_OF_RESOURCES);
+        cvcu_reap_later(CVCU_REAP_HOST, 0, ptr);
 }
 
 cl_int cvcu_host_register(void *ptr, size_t size) {
@@ -83,7 +222,7 @@ cl_int cvcu_host_register(void *ptr, size_t size) {
 
 void cvcu_host_unregister(void *ptr) {
     if (ptr)
-        CVCU_CALL(cvcu.cuMemHostUnregister(ptr), CL_OUT_OF_RESOURCES);
+        cvcu_reap_later(CVCU_REAP_UNREGISTER, 0, ptr);
 }
 
 /* The memory type and allocation of the byte at p (0, 0 for memory CUDA does not know). */
@@ -388,14 +527,20 @@ typedef enum cvcu_path {
     CVCU_BOUNCED /* a pinned bounce buffer, fully asynchronous */
 } cvcu_path;
 
-static cvcu_path cvcu_choose(const cvcu_host_copy *c, const void *host, size_t n,
+static cvcu_path cvcu_choose(const cvcu_host_copy *c, bool to_host, const void *host, size_t n,
                              cvcu_staging **pool) {
     *pool = NULL;
+    /* A small blocking write takes the same one call for pinned and pageable memory (CUDA
+     * stages pageable data at once): no need to look up which kind it is. */
+    if (c->blocking && !to_host && n < CVCU_SMALL)
+        return CVCU_DIRECT;
     if (cvcu_host_is_pinned(host, n))
         return CVCU_DIRECT;
     /* With nothing left on the stream, waiting for it cannot wait on the application. */
     bool may_wait = c->blocking || cvcu_stream_query(c->stream) == CL_COMPLETE;
-    if (n < CVCU_SMALL)
+    /* A small blocking read DMAs into a staging chunk and copies out: on the H100 that is
+     * 0.3-0.5 us faster than CUDA's own pageable path (which does the same plus more). */
+    if (n < CVCU_SMALL && !(c->blocking && to_host))
         return may_wait ? CVCU_DIRECT : CVCU_BOUNCED;
     if (may_wait)
         *pool = cvcu_staging_acquire(c->dev, c->blocking);
@@ -413,7 +558,7 @@ static cl_int cvcu_copy_host(const cvcu_host_copy *c, bool to_host, void *host, 
     cl_int err = CL_SUCCESS;
     if (n == 0)
         return err;
-    switch (cvcu_choose(c, host, n, &pool)) {
+    switch (cvcu_choose(c, to_host, host, n, &pool)) {
     case CVCU_DIRECT:
         err = to_host ? CVCU_CALL(cvcu.cuMemcpyDtoHAsync(host, CVCU_DPTR(device), n, s),
                                   CL_OUT_OF_RESOURCES)

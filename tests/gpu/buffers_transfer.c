@@ -190,6 +190,63 @@ static void test_gated(void) {
     free(dst);
 }
 
+/* Buffers released while the GPU waits for a user event the application sets afterwards: the
+ * release must not wait for the device (cuMemFree and cuMemHostUnregister do), or this hangs.
+ * Commands of other buffers use the released USE_HOST_PTR buffer's host memory meanwhile. */
+static void test_release_while_gated(void) {
+    cl_int err = 0;
+    cl_event ue = clCreateUserEvent(ctx, &err);
+    if (err != CL_SUCCESS)
+        return;
+    size_t n = (size_t)16 << 20;
+    unsigned char *host = aligned_alloc(4096, n), *back = malloc(n), *back2 = malloc(n);
+    fill_host(host, n, 57);
+    cl_mem shared = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, n, host, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    cl_mem m = clCreateBuffer(ctx, 0, n, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    cl_mem m2 = clCreateBuffer(ctx, 0, 4096, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    cl_mem plain = clCreateBuffer(ctx, 0, n, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    /* gated: nothing runs before the releases */
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, m, CL_FALSE, 0, n, host, 1, &ue, NULL));
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueWriteBuffer(q, m2, CL_FALSE, 0, 4096, host + 4096, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clReleaseMemObject(plain));
+    CHECK_ERR(CL_SUCCESS, clReleaseMemObject(shared));
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(ue, CL_COMPLETE));
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, m, CL_TRUE, 0, n, back, 0, NULL, NULL));
+    CHECK_SAME(back, host, n, "write from released USE_HOST_PTR memory");
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, m2, CL_TRUE, 0, 4096, back2, 0, NULL, NULL));
+    CHECK_SAME(back2, host + 4096, 4096, "small write from released USE_HOST_PTR memory");
+    /* and the other way: reads into it, gated, then the release */
+    cl_event ue2 = clCreateUserEvent(ctx, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    shared = clCreateBuffer(ctx, CL_MEM_USE_HOST_PTR, n, host, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    fill_host(back, n, 58);
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, m, CL_TRUE, 0, n, back, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, m, CL_FALSE, 0, n, host, 1, &ue2, NULL));
+    CHECK_ERR(CL_SUCCESS, clReleaseMemObject(shared));
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(ue2, CL_COMPLETE));
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+    CHECK_SAME(host, back, n, "read into released USE_HOST_PTR memory");
+    /* the context still works */
+    int x = 5, y = 0;
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, m2, CL_TRUE, 0, 4, &x, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, m2, CL_TRUE, 0, 4, &y, 0, NULL, NULL));
+    CHECK(y == 5);
+    clReleaseEvent(ue);
+    clReleaseEvent(ue2);
+    clReleaseMemObject(m);
+    clReleaseMemObject(m2);
+    free(host);
+    free(back);
+    free(back2);
+}
+
 /* Several threads, each with its own queue, moving pageable data at the same time: the
  * staging pools are shared per device, so some transfers take the other paths. */
 typedef struct worker {
@@ -456,6 +513,7 @@ int main(void) {
     test_pageable();
     test_large();
     test_gated();
+    test_release_while_gated();
     test_pinned();
     test_copies();
     test_rects();
