@@ -81,7 +81,7 @@ cvcu_stream *cv_queue_next_stream(cl_command_queue q);
 cl_int cv_queue_join_into(cl_command_queue q, cvcu_stream *s);
 /* With q->lock held: every other stream waits for ev (recorded on s) before its next command. */
 cl_int cv_queue_fence_from(cl_command_queue q, cvcu_stream *s, cvcu_event *ev);
-/* Polls the CUDA event (or, with ev NULL, the stream) for about 30 us; true once it is done or
+/* Polls the CUDA event (or, with ev NULL, the stream) for up to 300 us; true once it is done or
  * failed. Blocking waits spin this long, then sleep (cv_sleep_wait). */
 bool cv_spin_done(cvcu_stream *s, cvcu_event *ev);
 /* After the spin: sleeps until ev completed (polling with short sleeps, or cuEventSynchronize
