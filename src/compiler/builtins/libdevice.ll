@@ -5707,125 +5707,127 @@ define <16 x double> @_Z4erfcDv16_d(<16 x double> %x) alwaysinline {
 }
 
 define float @_Z6tgammaf(float %x) alwaysinline {
-  %r = call float @__nv_tgammaf(float %x)
+  %xd = fpext float %x to double
+  %rd = call double @__nv_tgamma(double %xd)
+  %r = fptrunc double %rd to float
   ret float %r
 }
 
 define <2 x float> @_Z6tgammaDv2_f(<2 x float> %x) alwaysinline {
   %x0 = extractelement <2 x float> %x, i32 0
-  %r0 = call float @__nv_tgammaf(float %x0)
+  %r0 = call float @_Z6tgammaf(float %x0)
   %v0 = insertelement <2 x float> undef, float %r0, i32 0
   %x1 = extractelement <2 x float> %x, i32 1
-  %r1 = call float @__nv_tgammaf(float %x1)
+  %r1 = call float @_Z6tgammaf(float %x1)
   %v1 = insertelement <2 x float> %v0, float %r1, i32 1
   ret <2 x float> %v1
 }
 
 define <3 x float> @_Z6tgammaDv3_f(<3 x float> %x) alwaysinline {
   %x0 = extractelement <3 x float> %x, i32 0
-  %r0 = call float @__nv_tgammaf(float %x0)
+  %r0 = call float @_Z6tgammaf(float %x0)
   %v0 = insertelement <3 x float> undef, float %r0, i32 0
   %x1 = extractelement <3 x float> %x, i32 1
-  %r1 = call float @__nv_tgammaf(float %x1)
+  %r1 = call float @_Z6tgammaf(float %x1)
   %v1 = insertelement <3 x float> %v0, float %r1, i32 1
   %x2 = extractelement <3 x float> %x, i32 2
-  %r2 = call float @__nv_tgammaf(float %x2)
+  %r2 = call float @_Z6tgammaf(float %x2)
   %v2 = insertelement <3 x float> %v1, float %r2, i32 2
   ret <3 x float> %v2
 }
 
 define <4 x float> @_Z6tgammaDv4_f(<4 x float> %x) alwaysinline {
   %x0 = extractelement <4 x float> %x, i32 0
-  %r0 = call float @__nv_tgammaf(float %x0)
+  %r0 = call float @_Z6tgammaf(float %x0)
   %v0 = insertelement <4 x float> undef, float %r0, i32 0
   %x1 = extractelement <4 x float> %x, i32 1
-  %r1 = call float @__nv_tgammaf(float %x1)
+  %r1 = call float @_Z6tgammaf(float %x1)
   %v1 = insertelement <4 x float> %v0, float %r1, i32 1
   %x2 = extractelement <4 x float> %x, i32 2
-  %r2 = call float @__nv_tgammaf(float %x2)
+  %r2 = call float @_Z6tgammaf(float %x2)
   %v2 = insertelement <4 x float> %v1, float %r2, i32 2
   %x3 = extractelement <4 x float> %x, i32 3
-  %r3 = call float @__nv_tgammaf(float %x3)
+  %r3 = call float @_Z6tgammaf(float %x3)
   %v3 = insertelement <4 x float> %v2, float %r3, i32 3
   ret <4 x float> %v3
 }
 
 define <8 x float> @_Z6tgammaDv8_f(<8 x float> %x) alwaysinline {
   %x0 = extractelement <8 x float> %x, i32 0
-  %r0 = call float @__nv_tgammaf(float %x0)
+  %r0 = call float @_Z6tgammaf(float %x0)
   %v0 = insertelement <8 x float> undef, float %r0, i32 0
   %x1 = extractelement <8 x float> %x, i32 1
-  %r1 = call float @__nv_tgammaf(float %x1)
+  %r1 = call float @_Z6tgammaf(float %x1)
   %v1 = insertelement <8 x float> %v0, float %r1, i32 1
   %x2 = extractelement <8 x float> %x, i32 2
-  %r2 = call float @__nv_tgammaf(float %x2)
+  %r2 = call float @_Z6tgammaf(float %x2)
   %v2 = insertelement <8 x float> %v1, float %r2, i32 2
   %x3 = extractelement <8 x float> %x, i32 3
-  %r3 = call float @__nv_tgammaf(float %x3)
+  %r3 = call float @_Z6tgammaf(float %x3)
   %v3 = insertelement <8 x float> %v2, float %r3, i32 3
   %x4 = extractelement <8 x float> %x, i32 4
-  %r4 = call float @__nv_tgammaf(float %x4)
+  %r4 = call float @_Z6tgammaf(float %x4)
   %v4 = insertelement <8 x float> %v3, float %r4, i32 4
   %x5 = extractelement <8 x float> %x, i32 5
-  %r5 = call float @__nv_tgammaf(float %x5)
+  %r5 = call float @_Z6tgammaf(float %x5)
   %v5 = insertelement <8 x float> %v4, float %r5, i32 5
   %x6 = extractelement <8 x float> %x, i32 6
-  %r6 = call float @__nv_tgammaf(float %x6)
+  %r6 = call float @_Z6tgammaf(float %x6)
   %v6 = insertelement <8 x float> %v5, float %r6, i32 6
   %x7 = extractelement <8 x float> %x, i32 7
-  %r7 = call float @__nv_tgammaf(float %x7)
+  %r7 = call float @_Z6tgammaf(float %x7)
   %v7 = insertelement <8 x float> %v6, float %r7, i32 7
   ret <8 x float> %v7
 }
 
 define <16 x float> @_Z6tgammaDv16_f(<16 x float> %x) alwaysinline {
   %x0 = extractelement <16 x float> %x, i32 0
-  %r0 = call float @__nv_tgammaf(float %x0)
+  %r0 = call float @_Z6tgammaf(float %x0)
   %v0 = insertelement <16 x float> undef, float %r0, i32 0
   %x1 = extractelement <16 x float> %x, i32 1
-  %r1 = call float @__nv_tgammaf(float %x1)
+  %r1 = call float @_Z6tgammaf(float %x1)
   %v1 = insertelement <16 x float> %v0, float %r1, i32 1
   %x2 = extractelement <16 x float> %x, i32 2
-  %r2 = call float @__nv_tgammaf(float %x2)
+  %r2 = call float @_Z6tgammaf(float %x2)
   %v2 = insertelement <16 x float> %v1, float %r2, i32 2
   %x3 = extractelement <16 x float> %x, i32 3
-  %r3 = call float @__nv_tgammaf(float %x3)
+  %r3 = call float @_Z6tgammaf(float %x3)
   %v3 = insertelement <16 x float> %v2, float %r3, i32 3
   %x4 = extractelement <16 x float> %x, i32 4
-  %r4 = call float @__nv_tgammaf(float %x4)
+  %r4 = call float @_Z6tgammaf(float %x4)
   %v4 = insertelement <16 x float> %v3, float %r4, i32 4
   %x5 = extractelement <16 x float> %x, i32 5
-  %r5 = call float @__nv_tgammaf(float %x5)
+  %r5 = call float @_Z6tgammaf(float %x5)
   %v5 = insertelement <16 x float> %v4, float %r5, i32 5
   %x6 = extractelement <16 x float> %x, i32 6
-  %r6 = call float @__nv_tgammaf(float %x6)
+  %r6 = call float @_Z6tgammaf(float %x6)
   %v6 = insertelement <16 x float> %v5, float %r6, i32 6
   %x7 = extractelement <16 x float> %x, i32 7
-  %r7 = call float @__nv_tgammaf(float %x7)
+  %r7 = call float @_Z6tgammaf(float %x7)
   %v7 = insertelement <16 x float> %v6, float %r7, i32 7
   %x8 = extractelement <16 x float> %x, i32 8
-  %r8 = call float @__nv_tgammaf(float %x8)
+  %r8 = call float @_Z6tgammaf(float %x8)
   %v8 = insertelement <16 x float> %v7, float %r8, i32 8
   %x9 = extractelement <16 x float> %x, i32 9
-  %r9 = call float @__nv_tgammaf(float %x9)
+  %r9 = call float @_Z6tgammaf(float %x9)
   %v9 = insertelement <16 x float> %v8, float %r9, i32 9
   %x10 = extractelement <16 x float> %x, i32 10
-  %r10 = call float @__nv_tgammaf(float %x10)
+  %r10 = call float @_Z6tgammaf(float %x10)
   %v10 = insertelement <16 x float> %v9, float %r10, i32 10
   %x11 = extractelement <16 x float> %x, i32 11
-  %r11 = call float @__nv_tgammaf(float %x11)
+  %r11 = call float @_Z6tgammaf(float %x11)
   %v11 = insertelement <16 x float> %v10, float %r11, i32 11
   %x12 = extractelement <16 x float> %x, i32 12
-  %r12 = call float @__nv_tgammaf(float %x12)
+  %r12 = call float @_Z6tgammaf(float %x12)
   %v12 = insertelement <16 x float> %v11, float %r12, i32 12
   %x13 = extractelement <16 x float> %x, i32 13
-  %r13 = call float @__nv_tgammaf(float %x13)
+  %r13 = call float @_Z6tgammaf(float %x13)
   %v13 = insertelement <16 x float> %v12, float %r13, i32 13
   %x14 = extractelement <16 x float> %x, i32 14
-  %r14 = call float @__nv_tgammaf(float %x14)
+  %r14 = call float @_Z6tgammaf(float %x14)
   %v14 = insertelement <16 x float> %v13, float %r14, i32 14
   %x15 = extractelement <16 x float> %x, i32 15
-  %r15 = call float @__nv_tgammaf(float %x15)
+  %r15 = call float @_Z6tgammaf(float %x15)
   %v15 = insertelement <16 x float> %v14, float %r15, i32 15
   ret <16 x float> %v15
 }
