@@ -5,6 +5,15 @@
 int cv_test_failures;
 int cv_test_checks;
 
+int cv_test_fake_cuda(void) {
+    const char *v = getenv("CV_FAKE_CUDA");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+double cv_test_limit_s(double seconds) {
+    return cv_test_fake_cuda() ? 10 * seconds : seconds;
+}
+
 cl_platform_id cv_test_culvert_platform(void) {
     cl_platform_id found = NULL, platforms[16];
     cl_uint n = 0;

@@ -40,7 +40,7 @@ extern int cv_test_checks;
 #define REQUIRE(cond)                                                                              \
     do {                                                                                           \
         int cv_ok_ = !!(cond); /* evaluated once */                                                \
-        CHECK(cv_ok_ && #cond);                                                                    \
+        CHECK(cv_ok_ &&#cond);                                                                     \
         if (!cv_ok_)                                                                               \
             exit(cv_test_report(__FILE__));                                                        \
     } while (0)
@@ -53,5 +53,11 @@ cl_device_id cv_test_gpu_device_or_skip(cl_platform_id *platform_out);
 int cv_test_report(const char *name);
 /* An extension function of the culvert platform, by name; exits failed if missing. */
 void *cv_test_ext_fn(cl_platform_id platform, const char *name);
+/* Nonzero under the fake CUDA driver (the fake.* tests set CV_FAKE_CUDA=1, tests/fake_cuda):
+ * a test skips the checks that only hold on a real GPU (timing, latency). */
+int cv_test_fake_cuda(void);
+/* A time limit for something that must happen: `seconds`, or 10 times that under the fake
+ * driver, whose streams are host threads that a loaded machine may hold back. */
+double cv_test_limit_s(double seconds);
 
 #endif

@@ -279,7 +279,7 @@ static _Atomic int order_n;
 
 /* Holds may be dropped by a background tracker shortly after clFinish: wait up to 2 s. */
 static void wait_for_callbacks(int n) {
-    for (int i = 0; i < 2000 && order_n < n; i++) {
+    for (int i = 0; i < (int)(cv_test_limit_s(2.0) * 1000) && order_n < n; i++) {
         struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }

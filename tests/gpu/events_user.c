@@ -62,7 +62,8 @@ static void test_gate(cl_command_queue_properties props) {
     double waited = qt_now() - t0;
     qt_join(&s);
     fprintf(stderr, "  gate: released after %.3f s\n", waited);
-    CHECK(waited >= 0.015 && waited < 2.0);
+    /* The lower bound is timing (this thread may be held back past the setter's sleep). */
+    CHECK((cv_test_fake_cuda() || waited >= 0.015) && waited < cv_test_limit_s(2.0));
     CHECK(qt_status(m) == CL_COMPLETE);
     /* many gated commands, one release, from a thread: all complete */
     cl_event u2 = qt_user_event();
@@ -141,7 +142,7 @@ static void test_cross_queue(void) {
     cl_event b = qt_marker(qb, 1, &a);
     cl_event bc[] = {a, b};
     cl_event c = qt_marker(qc, 2, bc);
-    CHECK(qt_now() - t0 < 0.5); /* a blocking enqueue would wait forever here */
+    CHECK(qt_now() - t0 < cv_test_limit_s(0.5)); /* a blocking enqueue would wait forever here */
     usleep(20000);
     CHECK(qt_status(b) > CL_COMPLETE && qt_status(c) > CL_COMPLETE);
     CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(u, CL_COMPLETE));

@@ -41,7 +41,7 @@ static inline cl_int hv_status(cl_event e) {
 
 /* True once e completed; false after timeout_ms (or on an error status). */
 static inline bool hv_completes(cl_event e, int timeout_ms) {
-    double end = hv_now_s() + timeout_ms / 1000.0;
+    double end = hv_now_s() + cv_test_limit_s(timeout_ms / 1000.0);
     cl_int s = hv_status(e);
     while (s > CL_COMPLETE && hv_now_s() < end) {
         hv_sleep_ms(1);
@@ -52,7 +52,7 @@ static inline bool hv_completes(cl_event e, int timeout_ms) {
 
 /* True once the host value holds `want`; false after timeout_ms. */
 static inline bool hv_reaches(const hv_test *t, cl_mem hv, cl_ulong want, int timeout_ms) {
-    double end = hv_now_s() + timeout_ms / 1000.0;
+    double end = hv_now_s() + cv_test_limit_s(timeout_ms / 1000.0);
     cl_ulong v = ~want;
     while (t->load(hv, &v) == CL_SUCCESS && v != want && hv_now_s() < end)
         ;

@@ -102,7 +102,9 @@ static void events_and_profiling(cl_command_queue q) {
     printf("wait event: END - START = %.1f ms (host slept %d ms, saw it after %.1f ms)\n",
            gpu_wait * 1e3, 3 * BLOCKED_MS, host_wait * 1e3);
     CHECK(end >= start);
-    CHECK(gpu_wait >= 0.8 * 3 * BLOCKED_MS * 1e-3);
+    /* START on the GPU is within microseconds of the enqueue; a fake stream thread may start late.
+     */
+    CHECK(cv_test_fake_cuda() || gpu_wait >= 0.8 * 3 * BLOCKED_MS * 1e-3);
     CHECK(gpu_wait <= host_wait + 0.25); /* START is not before the enqueue */
     clReleaseEvent(wait_event);
     clReleaseEvent(marker);

@@ -55,7 +55,7 @@ static inline double qt_now(void) {
 
 /* Polls the event's status (only clGetEventInfo) until it is final or `seconds` passed. */
 static inline cl_int qt_poll_final(cl_event e, double seconds) {
-    double end = qt_now() + seconds;
+    double end = qt_now() + cv_test_limit_s(seconds);
     cl_int s = qt_status(e);
     while (s > CL_COMPLETE && qt_now() < end) {
         usleep(200);
