@@ -22,7 +22,8 @@ static pthread_cond_t C = PTHREAD_COND_INITIALIZER;
 static int the_ctx_storage;
 #define THE_CTX ((CUcontext)&the_ctx_storage)
 static __thread CUcontext current;
-static const size_t DEV_FREE = (size_t)1 << 30; /* device memory: 2 GiB, 1 GiB of it free */
+/* Device memory: 1 GiB, of which 64 MiB are taken from the start (as a context takes some). */
+static const size_t DEV_TOTAL = (size_t)1 << 30, DEV_FREE = DEV_TOTAL - ((size_t)64 << 20);
 
 static CUresult need_ctx(void) {
     return current == THE_CTX ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
@@ -332,7 +333,7 @@ CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
 }
 CUresult cuDeviceTotalMem(size_t *b, CUdevice d) {
     (void)d;
-    *b = 2 * DEV_FREE;
+    *b = DEV_TOTAL;
     return CUDA_SUCCESS;
 }
 CUresult cuDeviceGetUuid(CUuuid *u, CUdevice d) {
@@ -374,7 +375,7 @@ CUresult cuCtxGetStreamPriorityRange(int *lo, int *hi) {
 CUresult cuMemGetInfo(size_t *f, size_t *t) {
     LOCK;
     *f = DEV_FREE - dev_used;
-    *t = 2 * DEV_FREE;
+    *t = DEV_TOTAL;
     UNLOCK;
     return CUDA_SUCCESS;
 }
