@@ -7,7 +7,7 @@
 #include <string.h>
 
 struct cl_backend {
-    char name[96], device_name[160];
+    char name[96], device_name[224]; /* room for the device name and the driver version */
     cl_platform_id platform;
     cl_device_id dev;
     cl_context ctx;

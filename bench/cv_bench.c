@@ -239,7 +239,9 @@ int main(int argc, char **argv) {
     raw_backend *raw = raw_open(err, sizeof(err));
     memset(&cols[0], 0, sizeof(cols[0]));
     snprintf(cols[0].name, sizeof(cols[0].name), "raw CUDA");
-    snprintf(cols[0].device, sizeof(cols[0].device), "%s", raw ? raw_device(raw) : err);
+    /* Cut to the column's width: "%.*s" says the truncation is meant. */
+    snprintf(cols[0].device, sizeof(cols[0].device), "%.*s", (int)sizeof(cols[0].device) - 1,
+             raw ? raw_device(raw) : err);
     cols[0].raw = raw;
     cols[0].hung = raw == NULL;
     cols[0].absent = raw == NULL;
