@@ -187,7 +187,8 @@ cl_int cv_event_wait(cl_event e) {
         s = atomic_load(&e->status);
     } else if (!cv_final(s)) {
         cl_int err = cvcu_device_bind(e->queue->device->cu);
-        /* done is a blocking-sync event: after a short spin the wait sleeps. */
+        /* After a short spin the wait sleeps (cv_sleep_wait: polling, or a blocking-sync
+         * event with CULVERT_BLOCKING_SYNC=1). */
         if (err == CL_SUCCESS && !cv_spin_done(NULL, e->done))
             err = cv_sleep_wait(e->done);
         s = cv_event_status(e);
