@@ -374,19 +374,36 @@ static cl_int cvc_begin(const char *options, cvc_mode mode, cvc_options *o, cons
     return err;
 }
 
-/* A source passed with its terminating 0 (or several strings joined with theirs at the end)
- * would make clang warn about null characters. */
-static size_t cvc_source_len(const char *source, size_t len) {
-    while (len > 0 && source[len - 1] == 0)
-        len--;
-    return len;
+/* The source as clang takes it: NULL is empty, and the terminating 0 of a source passed with it
+ * (or of several strings joined with theirs at the end) would make clang warn about null
+ * characters. */
+static void cvc_source(const char **source, size_t *len) {
+    if (!*source) {
+        *source = "";
+        *len = 0;
+    }
+    while (*len > 0 && (*source)[*len - 1] == 0)
+        (*len)--;
+}
+
+/* A cached result for key: out holds it, and the step's options and log are dropped. */
+static bool cvc_cache_hit(cvc_hash key, cvc_options *o, cvc_buf *log, cvc_output *out) {
+    bool hit = cvc_cache_load(key, out);
+    if (hit) {
+        cvc_options_free(o);
+        free(log->data);
+    }
+    return hit;
+}
+
+/* An embedded header's length: given, or up to its 0. */
+static size_t cvc_header_len(const cvc_header *h) {
+    return h->len ? h->len : (h->text ? strlen(h->text) : 0);
 }
 
 cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_target *target,
                  cvc_output *out) {
-    len = source ? cvc_source_len(source, len) : 0;
-    if (!source)
-        source = "";
+    cvc_source(&source, &len);
     cvc_buf log = {0};
     cvc_options o;
     const cvc_tools *tools;
@@ -402,11 +419,8 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     cvc_key_common(&h, "build", tools, options, target);
     cvc_hash_bytes(&h, source, len);
     cvc_hash key = cvc_hash_final(&h);
-    if (cvc_cache_load(key, out)) {
-        cvc_options_free(&o);
-        free(log.data);
+    if (cvc_cache_hit(key, &o, &log, out))
         return CL_SUCCESS;
-    }
     tools = cvc_get_probed_tools();
     cvc_tmp tmp = {{0}};
     char src[4096], depfile[4096];
@@ -451,8 +465,7 @@ static bool cvc_write_headers(const cvc_tmp *tmp, const cvc_header *headers, siz
                 mkdir(path, 0700);
                 *p = '/';
             }
-        size_t len =
-            headers[i].len ? headers[i].len : (headers[i].text ? strlen(headers[i].text) : 0);
+        size_t len = cvc_header_len(&headers[i]);
         if (!cvc_write_file(path, headers[i].text ? headers[i].text : "", len)) {
             cvc_buf_printf(log, "culvert: cannot write header '%s'\n", name);
             return false;
@@ -463,9 +476,7 @@ static bool cvc_write_headers(const cvc_tmp *tmp, const cvc_header *headers, siz
 
 cl_int cvc_compile(const char *source, size_t len, const char *options, const cvc_header *headers,
                    size_t num_headers, const cvc_target *target, cvc_output *out) {
-    len = source ? cvc_source_len(source, len) : 0;
-    if (!source)
-        source = "";
+    cvc_source(&source, &len);
     cvc_buf log = {0};
     cvc_options o;
     const cvc_tools *tools;
@@ -475,19 +486,15 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
     cvc_hasher h;
     cvc_key_common(&h, "compile", tools, options, target);
     for (size_t i = 0; i < num_headers; i++) {
-        size_t hl =
-            headers[i].len ? headers[i].len : (headers[i].text ? strlen(headers[i].text) : 0);
+        size_t hl = cvc_header_len(&headers[i]);
         cvc_hash_str(&h, headers[i].name);
         cvc_hash_bytes(&h, &hl, sizeof hl);
         cvc_hash_bytes(&h, headers[i].text ? headers[i].text : "", hl);
     }
     cvc_hash_bytes(&h, source, len);
     cvc_hash key = cvc_hash_final(&h);
-    if (cvc_cache_load(key, out)) {
-        cvc_options_free(&o);
-        free(log.data);
+    if (cvc_cache_hit(key, &o, &log, out))
         return CL_SUCCESS;
-    }
     tools = cvc_get_probed_tools();
     cvc_tmp tmp = {{0}};
     char src[4096], obj[4096], inc[4200], depfile[4096];
@@ -555,9 +562,7 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
     }
     cvc_hash key = cvc_hash_final(&h);
     bool library = o.create_library;
-    if (err == CL_SUCCESS && cvc_cache_load(key, out)) {
-        cvc_options_free(&o);
-        free(log.data);
+    if (err == CL_SUCCESS && cvc_cache_hit(key, &o, &log, out)) {
         if (is_library)
             *is_library = library;
         return CL_SUCCESS;
