@@ -130,18 +130,24 @@ cl_int CL_API_CALL clGetKernelArgInfo(cl_kernel kernel, cl_uint arg_indx,
     return err;
 }
 
-cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
-                                            cl_kernel_work_group_info param_name,
-                                            size_t param_value_size, void *param_value,
-                                            size_t *param_value_size_ret) {
-    cl_int err;
+/* The handles of the per-device kernel queries. */
+static cl_int cv_check_kernel_device(cl_kernel kernel, cl_device_id device) {
+    cl_int err = CL_SUCCESS;
     /* "CL_INVALID_KERNEL if kernel is a not a valid kernel object." */
     if (!cv_is_kernel(kernel))
         err = CL_INVALID_KERNEL;
     /* "CL_INVALID_DEVICE if device is not in the list of devices associated with kernel" */
     else if (device && !cv_is_device(device))
         err = CL_INVALID_DEVICE;
-    else
+    return err;
+}
+
+cl_int CL_API_CALL clGetKernelWorkGroupInfo(cl_kernel kernel, cl_device_id device,
+                                            cl_kernel_work_group_info param_name,
+                                            size_t param_value_size, void *param_value,
+                                            size_t *param_value_size_ret) {
+    cl_int err = cv_check_kernel_device(kernel, device);
+    if (err == CL_SUCCESS)
         err = cv_kernel_work_group_info(
             kernel, device, param_name,
             &CV_INFO(param_value_size, param_value, param_value_size_ret));
@@ -154,14 +160,8 @@ cl_int CL_API_CALL clGetKernelSubGroupInfo(cl_kernel kernel, cl_device_id device
                                            size_t input_value_size, const void *input_value,
                                            size_t param_value_size, void *param_value,
                                            size_t *param_value_size_ret) {
-    cl_int err;
-    /* "CL_INVALID_KERNEL if kernel is a not a valid kernel object." */
-    if (!cv_is_kernel(kernel))
-        err = CL_INVALID_KERNEL;
-    /* "CL_INVALID_DEVICE if device is not in the list of devices associated with kernel" */
-    else if (device && !cv_is_device(device))
-        err = CL_INVALID_DEVICE;
-    else
+    cl_int err = cv_check_kernel_device(kernel, device);
+    if (err == CL_SUCCESS)
         err =
             cv_kernel_sub_group_info(kernel, device, param_name, input_value_size, input_value,
                                      &CV_INFO(param_value_size, param_value, param_value_size_ret));
