@@ -1,10 +1,14 @@
 #!/bin/sh
-# Copies build/ without object files and static libraries to .devbuild/slim, so the build and the
-# toolchain (.gpu) fit the GPU machine's 64 MiB carry limit. scripts/gpu-run.sh moves it back
-# into place there.
+# Copies build/ without what running it does not need (object files, static libraries, CMake's
+# own bookkeeping, debug info of the test programs) to .devbuild/slim, so the build, the
+# toolchain (.gpu) and the existing-programs preparation fit the GPU machine's 64 MiB carry limit.
+# libculvert keeps its debug info (backtraces). scripts/gpu-run.sh moves it back into place there.
 set -eu
 rm -rf .devbuild/slim
 mkdir -p .devbuild
 cp -a build .devbuild/slim
 find .devbuild/slim \( -name '*.o' -o -name '*.a' \) -delete
+find .devbuild/slim -name CMakeFiles -type d -prune -exec rm -rf {} +
+find .devbuild/slim -type f -perm -u+x ! -name 'libculvert.so*' -exec sh -c \
+    'for f; do head -c4 "$f" | grep -q ELF && strip --strip-debug "$f"; done' _ {} +
 du -sh .devbuild/slim

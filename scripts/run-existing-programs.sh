@@ -23,6 +23,7 @@
 #
 #   mkdir -p prep/wheels prep/debs
 #   pip download -d prep/wheels pyopencl pytest mako
+#   rm prep/wheels/numpy-*.whl   # optional (16 MB): a python3 there that imports numpy lends it
 #   pip download --no-binary pyopencl --no-deps -d prep/wheels pyopencl==$(ls prep/wheels |
 #       sed -n 's/^pyopencl-\([0-9.]*\)-cp.*/\1/p')        # the sdist: pyopencl's tests
 #   (cd prep/debs && apt-get download clblast-tests libclblast1 libblas3 &&
@@ -117,6 +118,18 @@ if want clinfo; then
     fi
 fi
 
+# numpy (16 MB) may come from the machine instead of the wheels folder: a python3 there that
+# imports it lends its site-packages folder to the venv (a .pth file, after the venv's own).
+py_numpy() {
+    ls "$2"/numpy-*.whl >/dev/null 2>&1 && return 0
+    "$1/bin/python" -c 'import numpy' 2>/dev/null && return 0
+    site=$(python3 -c 'import numpy, os; print(os.path.dirname(os.path.dirname(numpy.__file__)))') ||
+        { echo "no numpy wheel in $2 and no numpy on this machine"; return 1; }
+    purelib=$("$1/bin/python" -c 'import sysconfig; print(sysconfig.get_paths()["purelib"])')
+    echo "$site" >"$purelib/zz-machine-numpy.pth"
+    echo "numpy from $site"
+}
+
 # 2. pyopencl's tests, in a venv from the wheels folder, pointed at the platform by name.
 if want pyopencl && [ -n "$WHEELS" ]; then
     sdist=$(ls "$WHEELS"/pyopencl-*.tar.gz 2>/dev/null | head -n1)
@@ -125,8 +138,9 @@ if want pyopencl && [ -n "$WHEELS" ]; then
         row pyopencl "no pyopencl sdist (its tests) in $WHEELS; see the preparation in --help"
         FAILED=1
     elif ! { [ -x "$venv/bin/python" ] || python3 -m venv "$venv"; } ||
+        ! py_numpy "$venv" "$WHEELS" >"$OUT/pyopencl-install.log" 2>&1 ||
         ! "$venv/bin/pip" install -q --no-index --find-links "$WHEELS" pyopencl pytest mako \
-            >"$OUT/pyopencl-install.log" 2>&1; then
+            >>"$OUT/pyopencl-install.log" 2>&1; then
         row pyopencl "installing from $WHEELS failed (pyopencl-install.log)"
         FAILED=1
     else

@@ -195,6 +195,11 @@ cl_int cv_event_wait(cl_event e) {
         if (!cv_final(s))
             s = err < 0 ? err : CL_OUT_OF_RESOURCES;
     }
+    /* printf's output is printed at a synchronization: the event is done, so this one returns
+     * at once. */
+    if (!e->is_user && e->queue && atomic_load(&e->queue->prints) && e->done &&
+        cvcu_device_bind(e->queue->device->cu) == CL_SUCCESS)
+        cvcu_event_sync(e->done);
     return s < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
 }
 

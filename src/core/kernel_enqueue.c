@@ -268,6 +268,8 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
         l.smem = (unsigned)k->smem;
         l.cooperative = k->cooperative;
         err = cv_kernel_launch(k, f, cmd.stream, &l, props, work_dim, offset, global, groups);
+        if (f->prints && !atomic_load(&q->prints))
+            atomic_store(&q->prints, true);
     }
     return cv_command_end(&cmd, err, false, event);
 }

@@ -20,6 +20,9 @@ typedef struct cv_program_function {
     _Atomic int smem_optin;
     /* Cached occupancy answer for a NULL local size: (smem << 16) | block, 0 when none. */
     _Atomic uint64_t default_block;
+    /* Its module calls CUDA's vprintf: the driver prints the output at synchronizations only,
+     * so waits on the queue synchronize once the work is done (core/queue.c). */
+    bool prints;
 } cv_program_function;
 
 typedef struct cv_program_device {

@@ -246,6 +246,7 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
     for (uint32_t i = 0; err == CL_SUCCESS && i < pd->ptx.num_kernels; i++) {
         cv_program_function *f = &pd->functions[i];
         f->sig = &pd->ptx.kernels[i];
+        f->prints = memmem(pd->binary, pd->binary_size, "vprintf", 7) != NULL;
         err = cvcu_module_function(pd->module, f->sig->name, &f->func);
         if (err == CL_SUCCESS)
             err = cvcu_function_attrs(f->func, &f->attrs);

@@ -183,6 +183,9 @@ cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s) {
         if (ev)
             cv_queue_event_put(q, CV_EV_DONE, ev);
     }
+    /* The stream is idle: synchronizing returns at once and prints printf's output. */
+    if (err == CL_SUCCESS && atomic_load(&q->prints))
+        err = cvcu_stream_sync(s);
     /* A failed command shows up as the stream's error. */
     cl_int now = err == CL_SUCCESS ? cvcu_stream_query(s) : err;
     return now < 0 ? now : CL_SUCCESS;

@@ -48,6 +48,9 @@ struct _cl_command_queue {
      * how many commands they are (core/command.c). */
     cl_event batch[CV_QUEUE_MAX_STREAMS];
     unsigned batch_commands[CV_QUEUE_MAX_STREAMS];
+    /* A kernel that calls printf ran here: its output reaches stdout at a CUDA synchronization
+     * (cuStreamSynchronize, cuEventSynchronize), so completed waits make one. */
+    _Atomic bool prints;
 };
 
 static inline bool cv_is_queue(const void *h) {

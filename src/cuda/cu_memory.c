@@ -20,6 +20,7 @@
 #include "core/log.h"
 #include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
+#include "cuda/cu_gates.h"
 
 #include <pthread.h>
 #include <stdint.h>
@@ -42,8 +43,10 @@
  * each blocked until a stream held up by an earlier host function moved on, also for memory no
  * pending work used. A stream of culvert can be held up by a user event that the application
  * sets after releasing a buffer: freeing in clReleaseMemObject would deadlock it. So the
- * releases go to one reaper thread, in order; an allocation that finds the device full waits
- * for the reaper's pending frees and tries once more. */
+ * releases go to one reaper thread, in order, which also waits until no gate is closed (while
+ * such a call waits, every other driver call of the process waits behind it: cu_gates.c); an
+ * allocation that finds the device full waits for the reaper's pending frees and tries once
+ * more, unless a gate is closed. */
 
 typedef enum { CVCU_REAP_DEVICE, CVCU_REAP_HOST, CVCU_REAP_UNREGISTER } cvcu_reap_kind;
 
@@ -61,9 +64,13 @@ static pthread_cond_t cvcu_reap_more = PTHREAD_COND_INITIALIZER;
 static pthread_cond_t cvcu_reap_done = PTHREAD_COND_INITIALIZER;
 static cvcu_reap *cvcu_reap_head, **cvcu_reap_tail = &cvcu_reap_head;
 static unsigned long cvcu_reap_queued, cvcu_reap_finished;
-static bool cvcu_reaper_running, cvcu_reaper_stop, cvcu_reaper_busy;
+static bool cvcu_reaper_running, cvcu_reaper_busy;
+static _Atomic bool cvcu_reaper_stop;
 
 static void cvcu_reap_now(const cvcu_reap *r) {
+    /* Not while a gate is closed (cu_gates.c says why); at exit, left to the process's end. */
+    if (!cvcu_gates_quiet_begin(&cvcu_reaper_stop))
+        return;
     CUcontext cur = NULL;
     if (r->ctx && (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != r->ctx))
         cvcu.cuCtxSetCurrent(r->ctx);
@@ -78,6 +85,7 @@ static void cvcu_reap_now(const cvcu_reap *r) {
         CVCU_CALL(cvcu.cuMemHostUnregister(r->ptr), CL_OUT_OF_RESOURCES);
         break;
     }
+    cvcu_gates_quiet_end();
 }
 
 static void *cvcu_reaper_main(void *arg) {
@@ -162,6 +170,9 @@ static void cvcu_reap_later(cvcu_reap_kind kind, CUdeviceptr address, void *ptr)
 
 /* Waits until the releases queued so far are done; false if there were none. */
 static bool cvcu_reap_wait(void) {
+    /* The frees wait for the gates, which wait for the application: not this thread. */
+    if (cvcu_gates_closed())
+        return false;
     pthread_mutex_lock(&cvcu_reap_lock);
     unsigned long target = cvcu_reap_queued;
     bool any = cvcu_reap_finished < target && cvcu_reaper_running;

@@ -1,5 +1,6 @@
 #include "cuda/cu_slots.h"
 #include "cuda/cu_driver.h"
+#include "cuda/cu_gates.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -95,9 +96,7 @@ void cvcu_slot_free(cvcu_slot *slot) {
 
 cl_int cvcu_stream_wait_value(cvcu_stream *s, cl_ulong address, cl_ulong value,
                               cvcu_wait_condition cond) {
-    return CVCU_CALL(cvcu.cuStreamWaitValue64((CUstream)s, (CUdeviceptr)address, value,
-                                              (unsigned)cond),
-                     CL_OUT_OF_RESOURCES);
+    return cvcu_gate_enqueue((CUstream)s, (CUdeviceptr)address, value, (unsigned)cond);
 }
 
 cl_int cvcu_stream_write_value(cvcu_stream *s, cl_ulong address, cl_ulong value) {

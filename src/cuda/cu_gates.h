@@ -1,0 +1,25 @@
+/* Gates (cuStreamWaitValue64 on a host-memory slot, which only the host opens) and the driver
+ * calls that must not run while one is closed. */
+#ifndef CV_CUDA_GATES_H
+#define CV_CUDA_GATES_H
+
+#include "api/cl_headers.h"
+
+#include <cuda.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+
+/* Enqueues the gate on the stream and remembers it until the stream has passed it. Waits for a
+ * release that is already running (cvcu_gates_quiet_begin) to finish first. */
+cl_int cvcu_gate_enqueue(CUstream s, CUdeviceptr address, cuuint64_t value, unsigned flags);
+
+/* Around a driver call that waits for the whole device (cuMemFree, cuMemFreeHost,
+ * cuMemHostUnregister): begin waits, polling, until every gate is open, then keeps new gates
+ * out until end. Returns false (nothing to end) when stop turns true while waiting. */
+bool cvcu_gates_quiet_begin(const _Atomic bool *stop);
+void cvcu_gates_quiet_end(void);
+
+/* True while some gate is closed. */
+bool cvcu_gates_closed(void);
+
+#endif

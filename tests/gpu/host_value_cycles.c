@@ -1,0 +1,214 @@
+/* Many gate/release cycles of clEnqueueWaitHostValue with blocking host waits behind them: a gated
+ * pageable write released by clSignalHostValue and then a blocking read (conformance's
+ * wait_gates_queue), and clFinish on a gated queue released by another thread 30 ms into the
+ * wait (conformance's profiled_wait), on plain and profiling queues. A blocking call that does
+ * not return within WATCH_S is a failure: a watchdog thread prints what it sees (the slot, the
+ * commands' statuses) and ends the process, so a hang shows where it stopped. */
+#include "host_value_common.h"
+
+#include <execinfo.h>
+#include <pthread.h>
+#include <signal.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#define CYCLES  40
+#define WATCH_S 10
+
+static hv_test t;
+
+/* What the watchdog reports about the current cycle. */
+static struct {
+    pthread_mutex_t lock;
+    const char *step;
+    int cycle;
+    double deadline; /* 0: nothing blocking */
+    cl_mem hv;
+    cl_event events[2];
+} watch = {.lock = PTHREAD_MUTEX_INITIALIZER};
+
+static void watch_begin(const char *step, int cycle, cl_mem hv, cl_event a, cl_event b) {
+    pthread_mutex_lock(&watch.lock);
+    watch.step = step;
+    watch.cycle = cycle;
+    watch.hv = hv;
+    watch.events[0] = a;
+    watch.events[1] = b;
+    watch.deadline = hv_now_s() + WATCH_S;
+    pthread_mutex_unlock(&watch.lock);
+}
+
+static void watch_end(void) {
+    pthread_mutex_lock(&watch.lock);
+    watch.deadline = 0;
+    pthread_mutex_unlock(&watch.lock);
+}
+
+/* Each thread's name, state and (where the kernel shows it) system call: whether the blocked
+ * thread sleeps in culvert's polling or inside the driver. */
+/* SIGUSR1: the receiving thread prints its own stack (culvert's hidden functions show as
+ * library offsets: addr2line -e libculvert.so resolves them). */
+static void print_stack(int sig) {
+    (void)sig;
+    void *frames[48];
+    int n = backtrace(frames, 48);
+    char head[64];
+    int len = snprintf(head, sizeof head, "  stack of thread %ld:\n", (long)syscall(SYS_gettid));
+    if (write(2, head, (size_t)len) < 0)
+        return;
+    backtrace_symbols_fd(frames, n, 2);
+}
+
+static void dump_threads(void) {
+    char path[128], buf[256];
+    for (int tid = getpid(); tid < getpid() + 4096; tid++) {
+        const char *const files[] = {"comm", "wchan", "syscall"};
+        snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
+        FILE *f = fopen(path, "r");
+        if (!f)
+            continue;
+        fclose(f);
+        fprintf(stderr, "  thread %d:", tid);
+        for (int i = 0; i < 3; i++) {
+            snprintf(path, sizeof path, "/proc/self/task/%d/%s", tid, files[i]);
+            f = fopen(path, "r");
+            if (f && fgets(buf, sizeof buf, f))
+                fprintf(stderr, " %s=%.*s", files[i], (int)strcspn(buf, "\n"), buf);
+            if (f)
+                fclose(f);
+        }
+        fprintf(stderr, "\n");
+        if (tid != (int)syscall(SYS_gettid)) {
+            syscall(SYS_tgkill, getpid(), tid, SIGUSR1);
+            hv_sleep_ms(200);
+        }
+    }
+}
+
+static void *watchdog(void *arg) {
+    (void)arg;
+    for (;;) {
+        hv_sleep_ms(100);
+        pthread_mutex_lock(&watch.lock);
+        if (watch.deadline && hv_now_s() > watch.deadline) {
+            /* First what needs no OpenCL call (a call could block behind the hang). */
+            fprintf(stderr, "HUNG: %s, cycle %d, for %d s\n", watch.step, watch.cycle, WATCH_S);
+            dump_threads();
+            if (watch.hv) {
+                cl_ulong v = 0;
+                t.load(watch.hv, &v);
+                fprintf(stderr, "  slot holds %llu\n", (unsigned long long)v);
+            }
+            for (int i = 0; i < 2; i++)
+                if (watch.events[i])
+                    fprintf(stderr, "  event %d status %d\n", i, hv_status(watch.events[i]));
+            _exit(1);
+        }
+        pthread_mutex_unlock(&watch.lock);
+    }
+    return NULL;
+}
+
+/* The gated write: it must not run before the signal, and the blocking read behind it returns. */
+static void gated_write_then_read(cl_command_queue q, cl_mem buf, int cycle) {
+    static const cl_host_value_condition conds[] = {
+        CL_HOST_VALUE_GEQ_CULVERT, CL_HOST_VALUE_EQ_CULVERT, CL_HOST_VALUE_AND_CULVERT};
+    static const cl_ulong target[] = {3, 7, 0x10}, release[] = {4, 7, 0x30}, miss[] = {2, 6, 0x01};
+    int c = cycle % 3;
+    cl_mem hv = hv_new(&t, miss[c]);
+    cl_event wait_ev = NULL, write_ev = NULL;
+    cl_int val = 100 + cycle, out = 0;
+    watch_begin("enqueueing a gated write", cycle, hv, NULL, NULL);
+    CHECK_ERR(CL_SUCCESS, t.enqueue_wait(q, hv, target[c], conds[c], 0, NULL, &wait_ev));
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, buf, CL_FALSE, 0, 4, &val, 0, NULL, &write_ev));
+    CHECK_ERR(CL_SUCCESS, clFlush(q));
+    hv_sleep_ms(cycle % 2 ? 30 : 2);
+    CHECK(hv_status(write_ev) > CL_COMPLETE);
+    CHECK_ERR(CL_SUCCESS, t.signal(hv, release[c]));
+    watch_begin("blocking read behind a released gate", cycle, hv, wait_ev, write_ev);
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, buf, CL_TRUE, 0, 4, &out, 0, NULL, NULL));
+    watch_end();
+    CHECK(out == val);
+    CHECK(hv_status(wait_ev) == CL_COMPLETE);
+    clReleaseEvent(wait_ev);
+    clReleaseEvent(write_ev);
+    CHECK_ERR(CL_SUCCESS, clReleaseMemObject(hv));
+}
+
+typedef struct {
+    cl_mem hv;
+    int delay_ms;
+} signal_later;
+
+static void *signal_thread(void *arg) {
+    signal_later *s = arg;
+    hv_sleep_ms(s->delay_ms);
+    CHECK_ERR(CL_SUCCESS, t.signal(s->hv, 1));
+    return NULL;
+}
+
+/* clFinish returns once another thread releases the queue's only command, a host value wait. */
+static void finish_released_by_thread(cl_command_queue q, int cycle) {
+    signal_later s = {hv_new(&t, 0), cycle % 2 ? 30 : 1};
+    cl_event wait_ev = NULL;
+    watch_begin("enqueueing a wait", cycle, s.hv, NULL, NULL);
+    CHECK_ERR(CL_SUCCESS, t.enqueue_wait(q, s.hv, 1, CL_HOST_VALUE_GEQ_CULVERT, 0, NULL, &wait_ev));
+    CHECK_ERR(CL_SUCCESS, clFlush(q));
+    pthread_t th;
+    REQUIRE(pthread_create(&th, NULL, signal_thread, &s) == 0);
+    watch_begin("clFinish on a gated queue released by another thread", cycle, s.hv, wait_ev,
+                NULL);
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+    watch_end();
+    pthread_join(th, NULL);
+    CHECK(hv_status(wait_ev) == CL_COMPLETE);
+    clReleaseEvent(wait_ev);
+    CHECK_ERR(CL_SUCCESS, clReleaseMemObject(s.hv));
+}
+
+/* One cycle of each kind on q. */
+static void cycle(cl_command_queue q, cl_mem buf, int i) {
+    gated_write_then_read(q, buf, i);
+    finish_released_by_thread(q, i);
+}
+
+int main(void) {
+    hv_test_setup(&t);
+    void *warm[4];
+    backtrace(warm, 4); /* loads the unwinder now, not in the signal handler */
+    signal(SIGUSR1, print_stack);
+    pthread_t dog;
+    REQUIRE(pthread_create(&dog, NULL, watchdog, NULL) == 0);
+    cl_int err = CL_SUCCESS;
+    cl_mem buf = clCreateBuffer(t.context, CL_MEM_READ_WRITE, 4, NULL, &err);
+    REQUIRE(err == CL_SUCCESS);
+    const cl_command_queue_properties kinds[] = {0, CL_QUEUE_PROFILING_ENABLE};
+    /* One queue of each kind for many cycles. */
+    for (int k = 0; k < 2; k++) {
+        cl_command_queue q = hv_queue(&t, kinds[k]);
+        for (int i = 0; i < CYCLES; i++)
+            cycle(q, buf, i);
+        CHECK_ERR(CL_SUCCESS, clReleaseCommandQueue(q));
+    }
+    clReleaseMemObject(buf);
+    /* A fresh context, queue and buffer for every cycle (as conformance/ runs its cases). */
+    cl_context first = t.context;
+    for (int i = 0; i < CYCLES; i++) {
+        watch_begin("creating a context and a queue", i, NULL, NULL, NULL);
+        t.context = clCreateContext(NULL, 1, &t.device, NULL, NULL, &err);
+        REQUIRE(err == CL_SUCCESS);
+        cl_command_queue q = hv_queue(&t, kinds[i % 2]);
+        buf = clCreateBuffer(t.context, CL_MEM_READ_WRITE, 4, NULL, &err);
+        REQUIRE(err == CL_SUCCESS);
+        watch_end();
+        cycle(q, buf, i);
+        watch_begin("clFinish and releasing the queue and context", i, NULL, NULL, NULL);
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+        clReleaseMemObject(buf);
+        CHECK_ERR(CL_SUCCESS, clReleaseCommandQueue(q));
+        CHECK_ERR(CL_SUCCESS, clReleaseContext(t.context));
+        watch_end();
+    }
+    clReleaseContext(first);
+    return cv_test_report("host_value_cycles");
+}
