@@ -7,6 +7,7 @@
  * Exit: 0 all passed, 1 a failure, 77 the platform or its device is missing. */
 #include "ct.h"
 
+#include <execinfo.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <sys/wait.h>
@@ -143,6 +144,17 @@ static void drop_fixture(ct_env *e) {
     e->ctx = NULL;
 }
 
+/* A case ran past its time: where it was stuck goes to stderr (the implementation's hidden
+ * functions show as library offsets, for addr2line), then the alarm ends the child as before. */
+static void on_timeout(int sig) {
+    static const char head[] = "timed out; stack of the case's thread:\n";
+    void *frames[40];
+    if (write(2, head, sizeof head - 1) > 0)
+        backtrace_symbols_fd(frames, backtrace(frames, 40), 2);
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 /* Child: runs the selected cases of one section from index first on, reporting on fd. */
 static int run_section_child(const options *o, const ct_section *s, size_t first, int fd) {
     ct_env e = {0};
@@ -150,6 +162,9 @@ static int run_section_child(const options *o, const ct_section *s, size_t first
     int rc = open_platform(o, &e, name, sizeof(name));
     if (rc)
         return rc;
+    void *warm[2];
+    backtrace(warm, 2); /* loads the unwinder now, not in the handler */
+    signal(SIGALRM, on_timeout);
     ct_report_fd = fd;
     for (size_t i = first; i < s->count; i++) {
         if (!case_selected(o, s->cases[i].name))

@@ -149,7 +149,7 @@ if want pyopencl && [ -n "$WHEELS" ]; then
         tar xzf "$sdist" -C "$OUT/pyopencl-tests" --strip-components=2 --wildcards '*/test/*'
         # PYOPENCL_TEST picks the platform for the test parametrization, PYOPENCL_CTX for
         # create_some_context; both match the platform name.
-        export PYOPENCL_TEST=$PLATFORM PYOPENCL_CTX=$PLATFORM PYOPENCL_NO_CACHE=1
+        export PYOPENCL_TEST=$PLATFORM PYOPENCL_CTX=$PLATFORM
         : >"$OUT/pyopencl.log"
         rm -f "$OUT"/pyopencl-test_*.xml
         for t in "$OUT"/pyopencl-tests/test_*.py; do

@@ -132,6 +132,11 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
         /* `asm volatile("lop3.b32 ...")`: NVIDIA's OpenCL takes inline PTX with the GNU
          * keyword, and programs written for it (hashcat) use it. */
         cvc_arg(a, "-fgnu-keywords");
+        /* A plain `inline` function is, in C99, only an inline definition: when the optimizer
+         * does not inline a call (large functions, -cl-opt-disable) nothing defines it.
+         * pyopencl's complex header is written that way, as is code tuned on NVIDIA's OpenCL,
+         * which emits the function: GNU inline semantics do the same. */
+        cvc_arg(a, "-fgnu89-inline");
         cvc_arg(a, o->fp16 ? CVC_EXTENSIONS ",+cl_khr_fp16" : CVC_EXTENSIONS);
     } else {
         cvc_arg(a, "-x");
