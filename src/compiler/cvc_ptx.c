@@ -404,6 +404,39 @@ char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg, bool un
     return cvc_buf_take(&b);
 }
 
+/* The name a `declare` line declares (after '@', up to '('), or NULL. */
+static const char *cvc_ir_declared(const char *line, size_t *len) {
+    if (strncmp(line, "declare ", 8) != 0)
+        return NULL;
+    const char *at = strchr(line, '@');
+    const char *nl = strchr(line, '\n');
+    if (!at || (nl && at > nl))
+        return NULL;
+    *len = strcspn(at, "(\n");
+    return at;
+}
+
+/* A module that used an intrinsic on both __global and __constant pointers declares it twice
+ * once the address spaces are one (@llvm.memcpy.p0.p1.i64): later copies become comments. */
+static void cvc_ir_drop_duplicate_declarations(char *ll) {
+    for (char *line = ll; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
+        size_t n = 0;
+        const char *name = cvc_ir_declared(line, &n);
+        if (!name)
+            continue;
+        for (const char *prev = ll; prev < line;) {
+            size_t m = 0;
+            const char *other = cvc_ir_declared(prev, &m);
+            if (other && m == n && memcmp(other, name, n) == 0) {
+                line[0] = ';';
+                break;
+            }
+            prev = strchr(prev, '\n');
+            prev = prev ? prev + 1 : line;
+        }
+    }
+}
+
 /* __constant is NVPTX's addrspace(4), the 64 KiB constant bank, which `ld.const` reads by bank
  * offset. A __constant kernel argument is a buffer in global memory, and one __constant pointer
  * type must reach both program-scope constants and such buffers: culvert puts all of them in
@@ -429,4 +462,5 @@ void cvc_ir_fixups(char *ll) {
             if (q[0] == '.' && q[1] == 'p' && q[2] == '4' && (q + 3 == end || q[3] == '.'))
                 q[2] = '1';
     }
+    cvc_ir_drop_duplicate_declarations(ll);
 }

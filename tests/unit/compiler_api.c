@@ -123,6 +123,27 @@ static void test_errors(void) {
     cvc_output_free(&out);
 }
 
+/* Programs written for other OpenCL compilers: a plain `inline` function that is not inlined
+ * (here: optimization off) is still defined (pyopencl's complex header), and an intrinsic used
+ * on __global and __constant pointers is declared once after __constant becomes global. */
+static void test_foreign_idioms(void) {
+    cvc_output out;
+    cl_int err = build("inline float twice(float x) { return 2 * x; }\n"
+                       "__kernel void k(__global float *p) { p[0] = twice(p[1]); }\n",
+                       "-cl-opt-disable", &out);
+    CVT_CHECK(err == CL_SUCCESS, "plain inline function without inlining: %d %s", err,
+              out.log ? out.log : "");
+    cvc_output_free(&out);
+    char ll[] = "declare void @llvm.memcpy.p0.p1.i64(ptr, ptr addrspace(1), i64, i1)\n"
+                "declare void @llvm.memcpy.p0.p4.i64(ptr, ptr addrspace(4), i64, i1)\n"
+                "declare i32 @other(i32)\n";
+    cvc_ir_fixups(ll);
+    CVT_CHECK(strstr(ll, "\n;eclare void @llvm.memcpy.p0.p1.i64(ptr, ptr addrspace(1)") != NULL &&
+                  strncmp(ll, "declare void @llvm.memcpy.p0.p1.i64", 35) == 0 &&
+                  strstr(ll, "\ndeclare i32 @other") != NULL,
+              "one declaration left: %s", ll);
+}
+
 static void test_defines_includes(void) {
     char dir[256], path[512];
     cvt_tempdir(dir, sizeof dir);
@@ -301,6 +322,7 @@ int main(void) {
     setenv("CULVERT_CACHE", "0", 1); /* every case compiles for real */
     test_options();
     test_errors();
+    test_foreign_idioms();
     test_defines_includes();
     test_metadata();
     test_compile_link();
