@@ -143,7 +143,16 @@ cl_int cv_user_event_set(cl_event e, cl_int status) {
         pthread_cond_broadcast(&cv_user_cond);
     }
     pthread_mutex_unlock(&cv_user_lock);
-    if (err == CL_SUCCESS)
+    /* The tracker calls the callbacks; without any, waking it only competes with the gated
+     * commands' waiters for the driver. A callback added from now on sees the final status
+     * and notifies the tracker itself (cv_event_add_callback). */
+    bool callbacks = false;
+    if (err == CL_SUCCESS) {
+        pthread_mutex_lock(&e->lock);
+        callbacks = e->callbacks != NULL;
+        pthread_mutex_unlock(&e->lock);
+    }
+    if (callbacks)
         cv_tracker_notify(e);
     return err;
 }
