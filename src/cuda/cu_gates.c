@@ -1,6 +1,8 @@
-/* Why this exists: measured on the H100 (driver 580), cuMemFree, cuMemFreeHost and
- * cuMemHostUnregister wait until every stream of the device has drained, and while they wait
- * they hold a lock of the driver that every other driver call of the process needs. A stream
+/* Why this exists: measured on the H100 (driver 580), cuMemFree, cuMemFreeHost,
+ * cuMemHostUnregister and cuModuleUnload (of a module that ran kernels) wait until every stream
+ * of the device has drained, and while they wait they hold a lock of the driver that every
+ * other driver call of the process needs (cuModuleLoadData waits the same way: a build while a
+ * gate is closed returns once it opens). A stream
  * held by a gate (a user event's or a host value's cuStreamWaitValue64) drains only when the
  * application opens it, and the application's thread is then stuck in its next driver call
  * (a copy, a launch): a deadlock, whichever thread did the free. So the frees (the reaper in

@@ -39,7 +39,8 @@
 
 /* --- releases off the caller's thread ---------------------------------------------------
  *
- * cuMemFree, cuMemFreeHost and cuMemHostUnregister wait for the device: measured on the H100,
+ * cuMemFree, cuMemFreeHost, cuMemHostUnregister and cuModuleUnload (of a module that ran
+ * kernels) wait for the device: measured on the H100,
  * each blocked until a stream held up by an earlier host function moved on, also for memory no
  * pending work used. A stream of culvert can be held up by a user event that the application
  * sets after releasing a buffer: freeing in clReleaseMemObject would deadlock it. So the
@@ -48,7 +49,12 @@
  * allocation that finds the device full waits for the reaper's pending frees and tries once
  * more, unless a gate is closed. */
 
-typedef enum { CVCU_REAP_DEVICE, CVCU_REAP_HOST, CVCU_REAP_UNREGISTER } cvcu_reap_kind;
+typedef enum {
+    CVCU_REAP_DEVICE,
+    CVCU_REAP_HOST,
+    CVCU_REAP_UNREGISTER,
+    CVCU_REAP_MODULE
+} cvcu_reap_kind;
 
 typedef struct cvcu_reap {
     cvcu_reap_kind kind;
@@ -83,6 +89,9 @@ static void cvcu_reap_now(const cvcu_reap *r) {
         break;
     case CVCU_REAP_UNREGISTER:
         CVCU_CALL(cvcu.cuMemHostUnregister(r->ptr), CL_OUT_OF_RESOURCES);
+        break;
+    case CVCU_REAP_MODULE:
+        CVCU_CALL(cvcu.cuModuleUnload((CUmodule)r->ptr), CL_OUT_OF_RESOURCES);
         break;
     }
     cvcu_gates_quiet_end();
@@ -234,6 +243,11 @@ cl_int cvcu_host_register(void *ptr, size_t size) {
 void cvcu_host_unregister(void *ptr) {
     if (ptr)
         cvcu_reap_later(CVCU_REAP_UNREGISTER, 0, ptr);
+}
+
+void cvcu_module_unload_later(void *module) {
+    if (module)
+        cvcu_reap_later(CVCU_REAP_MODULE, 0, module);
 }
 
 /* The memory type and allocation of the byte at p (0, 0 for memory CUDA does not know). */

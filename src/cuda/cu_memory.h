@@ -26,6 +26,8 @@ void cvcu_host_free(void *ptr);
  * speed. Fails, harmlessly, where CUDA refuses (already registered, not ordinary memory). */
 cl_int cvcu_host_register(void *ptr, size_t size);
 void cvcu_host_unregister(void *ptr);
+/* cuModuleUnload, by the same thread as the frees (it waits for the device too). */
+void cvcu_module_unload_later(void *module);
 /* Are all n bytes at ptr page-locked memory CUDA knows (so an async copy is a pure DMA)? */
 bool cvcu_host_is_pinned(const void *ptr, size_t n);
 

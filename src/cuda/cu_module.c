@@ -1,5 +1,6 @@
 #include "cuda/cu_module.h"
 #include "cuda/cu_driver.h"
+#include "cuda/cu_memory.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -85,8 +86,8 @@ cl_int cvcu_module_load(const void *image, const cvcu_jit_options *opts, cvcu_mo
 }
 
 void cvcu_module_unload(cvcu_module *m) {
-    if (m)
-        CVCU_CALL(cvcu.cuModuleUnload(CVCU_MODULE(m)), CL_OUT_OF_RESOURCES);
+    /* Waits for the device, like the frees: not while a gate is closed (cu_gates.c). */
+    cvcu_module_unload_later(m);
 }
 
 cl_int cvcu_module_function(cvcu_module *m, const char *name, cvcu_function **out) {
