@@ -14,8 +14,8 @@
 cl_int cvcu_gate_enqueue(CUstream s, CUdeviceptr address, cuuint64_t value, unsigned flags);
 
 /* Around a driver call that waits for the whole device (cuMemFree, cuMemFreeHost,
- * cuMemHostUnregister, cuModuleUnload): begin waits, polling, until every gate is open, then keeps new gates
- * out until end. Returns false (nothing to end) when stop turns true while waiting. */
+ * cuMemHostUnregister, cuModuleUnload): begin waits, polling, until every gate is open, then keeps
+ * new gates out until end. Returns false (nothing to end) when stop turns true while waiting. */
 bool cvcu_gates_quiet_begin(const _Atomic bool *stop);
 void cvcu_gates_quiet_end(void);
 

@@ -1,5 +1,5 @@
-/* Queues and events with real kernels: profiling timestamps of a 100 us kernel, CPU use of blocking waits
- * on a 100 ms kernel, out-of-order overlap, kernel-to-kernel dependencies across queues. */
+/* Queues and events with real kernels: profiling timestamps of a 100 us kernel, CPU use of blocking
+ * waits on a 100 ms kernel, out-of-order overlap, kernel-to-kernel dependencies across queues. */
 #include "queue_kernels.h"
 
 #include <sys/resource.h>

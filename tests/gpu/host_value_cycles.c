@@ -156,8 +156,7 @@ static void finish_released_by_thread(cl_command_queue q, int cycle) {
     CHECK_ERR(CL_SUCCESS, clFlush(q));
     pthread_t th;
     REQUIRE(pthread_create(&th, NULL, signal_thread, &s) == 0);
-    watch_begin("clFinish on a gated queue released by another thread", cycle, s.hv, wait_ev,
-                NULL);
+    watch_begin("clFinish on a gated queue released by another thread", cycle, s.hv, wait_ev, NULL);
     CHECK_ERR(CL_SUCCESS, clFinish(q));
     watch_end();
     pthread_join(th, NULL);
