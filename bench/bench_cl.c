@@ -13,7 +13,7 @@ struct cl_backend {
     cl_context ctx;
     cl_command_queue q, q2, qp; /* in-order, a second in-order, profiling */
     cl_program prog;
-    cl_kernel k_empty, k_spin, k_copy4, k_fma, k_hash, k_sgemm, k_reduce, k_math;
+    cl_kernel k_empty, k_args8, k_spin, k_copy4, k_fma, k_hash, k_sgemm, k_reduce, k_math;
     bool nv;
     bool timer; /* bench_spin reads %globaltimer */
     clCreateHostValue_fn hv_create;
@@ -95,6 +95,7 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
     }
     if (b->prog) {
         b->k_empty = clCreateKernel(b->prog, "bench_empty", NULL);
+        b->k_args8 = clCreateKernel(b->prog, "bench_args8", NULL);
         b->k_copy4 = clCreateKernel(b->prog, "bench_copy4", NULL);
         b->k_fma = clCreateKernel(b->prog, "bench_fma", NULL);
         b->k_hash = clCreateKernel(b->prog, "bench_hash", NULL);
@@ -145,6 +146,38 @@ static double enqueue_burst(cl_backend *b, cl_command_queue q, bool with_event) 
         v[r] = (t1 - t0) / BURST;
     }
     return bench_median(v, reps);
+}
+
+/* Eight clSetKernelArg calls and an enqueue, per kernel; mean over bursts of 256. */
+static double enqueue_args8(cl_backend *b) {
+    if (!b->k_args8)
+        return NAN;
+    enum { BURST = 256 };
+    cl_int e = CL_SUCCESS;
+    cl_mem buf = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, 64, NULL, &e);
+    if (!buf)
+        return NAN;
+    cl_kernel k = b->k_args8;
+    double v[64];
+    for (int r = 0; r < g_opts.reps && !e; r++) {
+        double t0 = bench_now_us();
+        for (int i = 0; i < BURST && !e; i++) {
+            cl_int c = i, d = 2;
+            cl_float f1 = 1.0f, f2 = 2.0f;
+            cl_long g = i;
+            e = clSetKernelArg(k, 0, sizeof buf, &buf) | clSetKernelArg(k, 1, sizeof buf, &buf) |
+                clSetKernelArg(k, 2, sizeof c, &c) | clSetKernelArg(k, 3, sizeof d, &d) |
+                clSetKernelArg(k, 4, sizeof f1, &f1) | clSetKernelArg(k, 5, sizeof f2, &f2) |
+                clSetKernelArg(k, 6, sizeof g, &g) | clSetKernelArg(k, 7, sizeof buf, &buf);
+            if (!e)
+                e = clEnqueueNDRangeKernel(b->q, k, 1, NULL, &one32, &one32, 0, NULL, NULL);
+        }
+        double t1 = bench_now_us();
+        clFinish(b->q);
+        v[r] = (t1 - t0) / BURST;
+    }
+    clReleaseMemObject(buf);
+    return e ? NAN : bench_median(v, g_opts.reps);
 }
 
 static double round_trip(cl_backend *b, bool finish) {
@@ -539,6 +572,8 @@ double clb_figure(cl_backend *b, int f) {
         return enqueue_burst(b, b->q, true);
     case F_ENQ_PROFILING:
         return enqueue_burst(b, b->qp, true);
+    case F_ENQ_ARGS8:
+        return enqueue_args8(b);
     case F_ROUNDTRIP_FINISH:
         return round_trip(b, true);
     case F_ROUNDTRIP_WAIT:

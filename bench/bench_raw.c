@@ -54,7 +54,7 @@ struct raw_backend {
     CUcontext ctx;
     CUstream s, s2;
     CUmodule mod;
-    CUfunction f_empty, f_spin, f_copy4;
+    CUfunction f_empty, f_spin, f_copy4, f_args8;
 };
 
 const char *raw_device(const raw_backend *b) {
@@ -95,7 +95,8 @@ raw_backend *raw_open(char *err, size_t err_size) {
         b->moduleLoadData(&b->mod, bench_raw_ptx) ||
         b->moduleGetFunction(&b->f_empty, b->mod, "bench_empty") ||
         b->moduleGetFunction(&b->f_spin, b->mod, "bench_spin") ||
-        b->moduleGetFunction(&b->f_copy4, b->mod, "bench_copy4")) {
+        b->moduleGetFunction(&b->f_copy4, b->mod, "bench_copy4") ||
+        b->moduleGetFunction(&b->f_args8, b->mod, "bench_args8")) {
         snprintf(err, err_size, "CUDA stream or PTX module setup failed");
         free(b);
         return NULL;
@@ -141,6 +142,33 @@ static double enqueue_burst(raw_backend *b, int mode) {
         b->streamSync(b->s);
         v[r] = (t1 - t0) / BURST;
     }
+    return bench_median(v, g_opts.reps);
+}
+
+/* Eight argument values gathered for every launch (what an OpenCL enqueue after eight
+ * clSetKernelArg calls amounts to). */
+static double enqueue_args8(raw_backend *b) {
+    enum { BURST = 256 };
+    CUdeviceptr buf = 0;
+    if (b->memAlloc(&buf, 64))
+        return NAN;
+    double v[64];
+    for (int r = 0; r < g_opts.reps; r++) {
+        double t0 = bench_now_us();
+        for (int i = 0; i < BURST; i++) {
+            CUdeviceptr a = buf, bb = buf, h = buf;
+            int c = i, d = 2;
+            float e = 1.0f, f = 2.0f;
+            long long g = i;
+            void *args[] = {&a, &bb, &c, &d, &e, &f, &g, &h};
+            if (b->launch(b->f_args8, 1, 1, 1, 32, 1, 1, 0, b->s, args, NULL))
+                return NAN;
+        }
+        double t1 = bench_now_us();
+        b->streamSync(b->s);
+        v[r] = (t1 - t0) / BURST;
+    }
+    b->memFree(buf);
     return bench_median(v, g_opts.reps);
 }
 
@@ -379,6 +407,8 @@ double raw_figure(raw_backend *b, int f) {
         return enqueue_burst(b, 1);
     case F_ENQ_PROFILING:
         return enqueue_burst(b, 2);
+    case F_ENQ_ARGS8:
+        return enqueue_args8(b);
     case F_ROUNDTRIP_FINISH:
         return round_trip(b, false);
     case F_ROUNDTRIP_WAIT:

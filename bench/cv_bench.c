@@ -61,6 +61,7 @@ static const figure_info figures[F_COUNT] = {
     [F_ENQ_NOEVENT] = {"enqueue of an empty kernel, no event (burst of 256)", "µs", false},
     [F_ENQ_EVENT] = {"enqueue of an empty kernel, returning an event", "µs", false},
     [F_ENQ_PROFILING] = {"enqueue of an empty kernel, profiling queue", "µs", false},
+    [F_ENQ_ARGS8] = {"enqueue of a kernel with 8 arguments set before each enqueue", "µs", false},
     [F_ROUNDTRIP_FINISH] = {"enqueue + clFinish round trip", "µs", false},
     [F_ROUNDTRIP_WAIT] = {"enqueue + wait on its event", "µs", false},
     [F_USER_EVENT_GATE] = {"user event released → dependent kernel complete", "µs", false},

@@ -4,6 +4,15 @@
 
 kernel void bench_empty(void) {}
 
+/* Eight arguments of the common kinds, set before every enqueue; the body does no work (c is
+ * never 12345). */
+kernel void bench_args8(global int *a, global const int *b, int c, int d, float e, float f,
+                        long g, global int *h)
+{
+    if (c == 12345)
+        a[0] = b[0] + d + (int)e + (int)f + (int)g + h[0];
+}
+
 kernel void bench_inc(global int *a) { a[0] += 1; }
 
 kernel void bench_spin(ulong ns)
