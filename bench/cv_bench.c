@@ -1,7 +1,10 @@
 /* cv-bench: measures, in one run, culvert beside the raw CUDA driver API and every other OpenCL
  * platform present, and prints a markdown table of absolute figures with the ratios
  * culvert/raw and culvert/NVIDIA.
- *   cv-bench [--quick] [--out FILE] [--reps N] [--timeout SECONDS]
+ *   cv-bench [--quick] [--out FILE] [--reps N] [--rounds R] [--timeout SECONDS]
+ * --rounds R measures every figure R times, the backends taking turns each time, and reports
+ * the median of the R results: latencies move 10-40 % from one measurement to the next on the
+ * GPU machine, so ratios near 1.1x need several rounds.
  * A figure that a backend lacks, or that fails there, prints "-"; a figure that hangs past the
  * timeout marks that backend as hung and its remaining figures "-"; the run goes on. */
 #include "bench.h"
@@ -143,14 +146,18 @@ static void ratio(char *buf, size_t size, double a, double b) {
         snprintf(buf, size, "%.2f×", a / b);
 }
 
+static int g_rounds = 1;
+
 static void report(FILE *out, column *cols, int ncols) {
     time_t now = time(NULL);
     char date[64];
     strftime(date, sizeof(date), "%Y-%m-%d %H:%M UTC", gmtime(&now));
     fprintf(out, "# cv-bench report, %s%s\n\n", date,
             g_opts.quick ? " (--quick: small sizes)" : "");
-    fprintf(out, "Medians of %d runs; transfers of %zu MiB. Columns:\n\n", g_opts.reps,
-            g_opts.big >> 20);
+    fprintf(out, "Medians of %d runs", g_opts.reps);
+    if (g_rounds > 1)
+        fprintf(out, ", then the median of %d rounds (backends taking turns)", g_rounds);
+    fprintf(out, "; transfers of %zu MiB. Columns:\n\n", g_opts.big >> 20);
     for (int i = 0; i < ncols; i++)
         fprintf(out, "- %s: %s%s\n", cols[i].name, cols[i].device,
                 cols[i].hung && !cols[i].absent ? " (a figure hung: the rest was skipped)" : "");
@@ -192,12 +199,13 @@ static void report(FILE *out, column *cols, int ncols) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: cv-bench [--quick] [--out FILE] [--reps N] [--timeout SECONDS]\n");
+    fprintf(stderr, "usage: cv-bench [--quick] [--out FILE] [--reps N] [--rounds R] "
+                    "[--timeout SECONDS]\n");
 }
 
 int main(int argc, char **argv) {
     const char *out_path = NULL;
-    int reps = 0;
+    int reps = 0, rounds = 1;
     g_opts.quick = false;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--quick")) {
@@ -206,6 +214,9 @@ int main(int argc, char **argv) {
             out_path = argv[++i];
         } else if (!strcmp(argv[i], "--reps") && i + 1 < argc) {
             reps = atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
+            rounds = atoi(argv[++i]);
+            rounds = rounds < 1 ? 1 : rounds > 15 ? 15 : rounds;
         } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
             guard_timeout_s = (unsigned)atoi(argv[++i]);
         } else {
@@ -270,11 +281,23 @@ int main(int argc, char **argv) {
         c->is_culvert = strstr(c->name, "culvert") != NULL;
         c->is_nvidia = strstr(c->name, "NVIDIA") != NULL;
     }
+    g_rounds = rounds;
     for (int f = 0; f < F_COUNT; f++) {
-        for (int i = 0; i < ncols; i++) {
-            cols[i].v[f] = measure(&cols[i], f);
-            fprintf(stderr, "cv-bench: %-20s %-60s %g\n", cols[i].name, figures[f].label,
-                    cols[i].v[f]);
+        double got[16][16]; /* [column][round] */
+        for (int r = 0; r < rounds; r++)
+            for (int i = 0; i < ncols && i < 16; i++) {
+                got[i][r] = measure(&cols[i], f);
+                fprintf(stderr, "cv-bench: %-20s %-60s %g\n", cols[i].name, figures[f].label,
+                        got[i][r]);
+            }
+        for (int i = 0; i < ncols && i < 16; i++) {
+            /* A round that failed (NaN) does not count; none left: NaN. */
+            double ok[16];
+            int n = 0;
+            for (int r = 0; r < rounds; r++)
+                if (!isnan(got[i][r]))
+                    ok[n++] = got[i][r];
+            cols[i].v[f] = n ? bench_median(ok, n) : NAN;
         }
     }
     report(stdout, cols, ncols);
