@@ -3,11 +3,16 @@
  * fills outside one abort); streams are host threads that execute, in order, copies, fills,
  * host functions, event records, event waits and 64-bit value waits/writes. Copies from or to
  * pageable host memory behave as CUDA documents for them: the stream is drained, then the copy
- * happens at once. Events carry host timestamps. It proves nothing about real GPU behaviour or
- * speed. No modules or kernels (fake_cuda_stubs.c answers those with CUDA_ERROR_NOT_SUPPORTED).
+ * happens at once. Events carry host timestamps. Like the real driver (H100, driver 580),
+ * cuMemFree, cuMemFreeHost and cuMemHostUnregister first wait until every stream has drained
+ * and, while they wait, hold up every other call of the fake from other threads (only the
+ * streams' own threads go on): a free while a stream is gated by a 64-bit value wait that the
+ * freeing process itself must release deadlocks here as it does there. It proves nothing about
+ * real GPU behaviour or speed. No modules or kernels (fake_cuda_stubs.c answers those with CUDA_ERROR_NOT_SUPPORTED).
  * FAKECUDA_NODEV=1 hides the device. */
 #include <cuda.h>
 #include <pthread.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +21,17 @@
 
 static pthread_mutex_t L = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t C = PTHREAD_COND_INITIALIZER;
-#define LOCK   pthread_mutex_lock(&L)
+/* A device-wide call (a free) in progress: other threads' calls wait, the streams' threads and
+ * the caller itself go on. */
+static bool wide_busy;
+static pthread_t wide_owner;
+static __thread bool is_stream_thread;
+static void fake_lock(void) {
+    pthread_mutex_lock(&L);
+    while (wide_busy && !is_stream_thread && !pthread_equal(wide_owner, pthread_self()))
+        pthread_cond_wait(&C, &L);
+}
+#define LOCK   fake_lock()
 #define UNLOCK pthread_mutex_unlock(&L)
 #define P(x)   ((void *)(uintptr_t)(x))
 static int the_ctx_storage;
@@ -205,6 +220,7 @@ static void execute(op *o) { /* under L, on the stream's thread */
 
 static void *worker(void *arg) {
     CUstream s = arg;
+    is_stream_thread = true;
     LOCK;
     for (;;) {
         while (!s->head && !s->destroyed)
@@ -400,6 +416,13 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
 }
 static CUresult release(const void *p, int host) {
     LOCK;
+    /* The real driver's frees wait for the whole device, blocking everyone else meanwhile. */
+    wide_busy = true;
+    wide_owner = pthread_self();
+    for (CUstream s = streams; s; s = s->next)
+        drain(s);
+    wide_busy = false;
+    pthread_cond_broadcast(&C);
     range *r = unlink_range(p, host);
     if (r && !host)
         dev_used -= r->n;
