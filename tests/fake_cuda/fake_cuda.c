@@ -8,8 +8,8 @@
  * and, while they wait, hold up every other call of the fake from other threads (only the
  * streams' own threads go on): a free while a stream is gated by a 64-bit value wait that the
  * freeing process itself must release deadlocks here as it does there. It proves nothing about
- * real GPU behaviour or speed. No modules or kernels (fake_cuda_stubs.c answers those with CUDA_ERROR_NOT_SUPPORTED).
- * FAKECUDA_NODEV=1 hides the device. */
+ * real GPU behaviour or speed. No modules or kernels (fake_cuda_stubs.c answers those with
+ * CUDA_ERROR_NOT_SUPPORTED). FAKECUDA_NODEV=1 hides the device. */
 #include <cuda.h>
 #include <pthread.h>
 #include <stdbool.h>
