@@ -71,9 +71,8 @@ cl_int cvcu_gate_enqueue(CUstream s, CUdeviceptr address, cuuint64_t value, unsi
 /* Drops the gates whose event completed (or failed: the stream is dead, nothing waits); under
  * the lock. */
 static void cvcu_gates_prune(void) {
-    CUcontext cur = NULL, caller = NULL;
+    CUcontext cur = NULL;
     cvcu.cuCtxGetCurrent(&cur);
-    caller = cur;
     for (cvcu_gate **p = &cvcu_gates_closed_list; *p;) {
         cvcu_gate *g = *p;
         if (g->ctx && g->ctx != cur && cvcu.cuCtxSetCurrent(g->ctx) == CUDA_SUCCESS)
@@ -86,9 +85,6 @@ static void cvcu_gates_prune(void) {
             p = &g->next;
         }
     }
-    /* An application thread (an allocation that asks whether gates are closed) keeps its own. */
-    if (cur != caller)
-        cvcu.cuCtxSetCurrent(caller);
 }
 
 bool cvcu_gates_closed(void) {
