@@ -6,14 +6,11 @@
  * child: the parent records it as failed and starts a new child at the next case.
  * Exit: 0 all passed, 1 a failure, 77 the platform or its device is missing. */
 #include "ct.h"
+#include "thread_stacks.h"
 
-#include <dirent.h>
-#include <execinfo.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <sys/syscall.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 static const ct_section *const sections[] = {
@@ -149,32 +146,12 @@ static void drop_fixture(ct_env *e) {
 
 /* A case ran past its time: where it was stuck goes to stderr (the implementation's hidden
  * functions show as library offsets, for addr2line), then the alarm ends the child as before. */
-static void print_stack(int sig) {
-    (void)sig;
-    char head[64];
-    int n = snprintf(head, sizeof head, "stack of thread %ld:\n", (long)syscall(SYS_gettid));
-    void *frames[40];
-    if (write(2, head, (size_t)n) > 0)
-        backtrace_symbols_fd(frames, backtrace(frames, 40), 2);
-}
-
-/* The case's thread first, then every other thread of the process (the implementation's), each
- * printing its own stack on SIGUSR2: a deadlock shows who holds what. */
+/* A case ran past its time: where every thread was stuck goes to stderr, then the alarm ends
+ * the child as before. */
 static void on_timeout(int sig) {
-    static const char head[] = "timed out; the case's thread:\n";
+    static const char head[] = "timed out; the case's thread first:\n";
     if (write(2, head, sizeof head - 1) > 0)
-        print_stack(0);
-    long self = (long)syscall(SYS_gettid);
-    DIR *tasks = opendir("/proc/self/task");
-    for (struct dirent *d; tasks && (d = readdir(tasks)) != NULL;) {
-        long tid = atol(d->d_name);
-        if (tid > 0 && tid != self) {
-            syscall(SYS_tgkill, (long)getpid(), tid, SIGUSR2);
-            nanosleep(&(struct timespec){0, 100000000L}, NULL);
-        }
-    }
-    if (tasks)
-        closedir(tasks);
+        cv_stacks_dump_all();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -186,9 +163,7 @@ static int run_section_child(const options *o, const ct_section *s, size_t first
     int rc = open_platform(o, &e, name, sizeof(name));
     if (rc)
         return rc;
-    void *warm[2];
-    backtrace(warm, 2); /* loads the unwinder now, not in the handler */
-    signal(SIGUSR2, print_stack);
+    cv_stacks_install(SIGUSR2);
     signal(SIGALRM, on_timeout);
     ct_report_fd = fd;
     for (size_t i = first; i < s->count; i++) {

@@ -5,11 +5,9 @@
  * not return within WATCH_S is a failure: a watchdog thread prints what it sees (the slot, the
  * commands' statuses) and ends the process, so a hang shows where it stopped. */
 #include "host_value_common.h"
+#include "thread_stacks.h"
 
-#include <execinfo.h>
 #include <pthread.h>
-#include <signal.h>
-#include <sys/syscall.h>
 #include <unistd.h>
 
 #define CYCLES  40
@@ -46,45 +44,6 @@ static void watch_end(void) {
 
 /* Each thread's name, state and (where the kernel shows it) system call: whether the blocked
  * thread sleeps in culvert's polling or inside the driver. */
-/* SIGUSR1: the receiving thread prints its own stack (culvert's hidden functions show as
- * library offsets: addr2line -e libculvert.so resolves them). */
-static void print_stack(int sig) {
-    (void)sig;
-    void *frames[48];
-    int n = backtrace(frames, 48);
-    char head[64];
-    int len = snprintf(head, sizeof head, "  stack of thread %ld:\n", (long)syscall(SYS_gettid));
-    if (write(2, head, (size_t)len) < 0)
-        return;
-    backtrace_symbols_fd(frames, n, 2);
-}
-
-static void dump_threads(void) {
-    char path[128], buf[256];
-    for (int tid = getpid(); tid < getpid() + 4096; tid++) {
-        const char *const files[] = {"comm", "wchan", "syscall"};
-        snprintf(path, sizeof path, "/proc/self/task/%d/stat", tid);
-        FILE *f = fopen(path, "r");
-        if (!f)
-            continue;
-        fclose(f);
-        fprintf(stderr, "  thread %d:", tid);
-        for (int i = 0; i < 3; i++) {
-            snprintf(path, sizeof path, "/proc/self/task/%d/%s", tid, files[i]);
-            f = fopen(path, "r");
-            if (f && fgets(buf, sizeof buf, f))
-                fprintf(stderr, " %s=%.*s", files[i], (int)strcspn(buf, "\n"), buf);
-            if (f)
-                fclose(f);
-        }
-        fprintf(stderr, "\n");
-        if (tid != (int)syscall(SYS_gettid)) {
-            syscall(SYS_tgkill, getpid(), tid, SIGUSR1);
-            hv_sleep_ms(200);
-        }
-    }
-}
-
 static void *watchdog(void *arg) {
     (void)arg;
     for (;;) {
@@ -93,7 +52,7 @@ static void *watchdog(void *arg) {
         if (watch.deadline && hv_now_s() > watch.deadline) {
             /* First what needs no OpenCL call (a call could block behind the hang). */
             fprintf(stderr, "HUNG: %s, cycle %d, for %d s\n", watch.step, watch.cycle, WATCH_S);
-            dump_threads();
+            cv_stacks_dump_all();
             if (watch.hv) {
                 cl_ulong v = 0;
                 t.load(watch.hv, &v);
@@ -198,9 +157,7 @@ static void cycle(cl_command_queue q, cl_mem buf, int i) {
 
 int main(void) {
     hv_test_setup(&t);
-    void *warm[4];
-    backtrace(warm, 4); /* loads the unwinder now, not in the signal handler */
-    signal(SIGUSR1, print_stack);
+    cv_stacks_install(SIGUSR1);
     pthread_t dog;
     REQUIRE(pthread_create(&dog, NULL, watchdog, NULL) == 0);
     cl_int err = CL_SUCCESS;
