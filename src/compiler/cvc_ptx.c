@@ -419,22 +419,36 @@ static const char *cvc_ir_declared(const char *line, size_t *len) {
 /* A module that used an intrinsic on both __global and __constant pointers declares it twice
  * once the address spaces are one (@llvm.memcpy.p0.p1.i64): later copies become comments. */
 static void cvc_ir_drop_duplicate_declarations(char *ll) {
+    /* The declarations kept so far; each line is compared with them only. */
+    const char **seen = NULL;
+    size_t *seen_len = NULL, count = 0, cap = 0;
     for (char *line = ll; line && *line; line = strchr(line, '\n'), line = line ? line + 1 : NULL) {
         size_t n = 0;
         const char *name = cvc_ir_declared(line, &n);
         if (!name)
             continue;
-        for (const char *prev = ll; prev < line;) {
-            size_t m = 0;
-            const char *other = cvc_ir_declared(prev, &m);
-            if (other && m == n && memcmp(other, name, n) == 0) {
-                line[0] = ';';
-                break;
-            }
-            prev = strchr(prev, '\n');
-            prev = prev ? prev + 1 : line;
+        bool dup = false;
+        for (size_t i = 0; i < count && !dup; i++)
+            dup = seen_len[i] == n && memcmp(seen[i], name, n) == 0;
+        if (dup) {
+            line[0] = ';';
+            continue;
         }
+        if (count == cap) {
+            cap = cap ? 2 * cap : 64;
+            const char **s2 = realloc(seen, cap * sizeof *s2);
+            size_t *l2 = s2 ? realloc(seen_len, cap * sizeof *l2) : NULL;
+            if (s2)
+                seen = s2;
+            if (!l2)
+                break; /* out of memory: later duplicates stay (llc then says so) */
+            seen_len = l2;
+        }
+        seen[count] = name;
+        seen_len[count++] = n;
     }
+    free(seen);
+    free(seen_len);
 }
 
 /* __constant is NVPTX's addrspace(4), the 64 KiB constant bank, which `ld.const` reads by bank
