@@ -15,7 +15,10 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#define CVC_VERSION "culvert-compiler-2"
+/* Part of every cache key: raise it whenever the pipeline's output for a given input changes
+ * (3: GNU inline semantics, one declaration per intrinsic after the __constant rewrite), so that
+ * PTX cached by an earlier culvert is not served. */
+#define CVC_VERSION "culvert-compiler-3"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX. */
 #define CVC_EXTENSIONS                                                                             \

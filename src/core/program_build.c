@@ -243,10 +243,12 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
         pd->functions = calloc(pd->ptx.num_kernels, sizeof *pd->functions);
         err = pd->functions ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     }
+    /* Once per module, not per kernel: large programs have many kernels and megabytes of PTX. */
+    bool prints = memmem(pd->binary, pd->binary_size, "vprintf", 7) != NULL;
     for (uint32_t i = 0; err == CL_SUCCESS && i < pd->ptx.num_kernels; i++) {
         cv_program_function *f = &pd->functions[i];
         f->sig = &pd->ptx.kernels[i];
-        f->prints = memmem(pd->binary, pd->binary_size, "vprintf", 7) != NULL;
+        f->prints = prints;
         err = cvcu_module_function(pd->module, f->sig->name, &f->func);
         if (err == CL_SUCCESS)
             err = cvcu_function_attrs(f->func, &f->attrs);

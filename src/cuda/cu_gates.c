@@ -71,8 +71,9 @@ cl_int cvcu_gate_enqueue(CUstream s, CUdeviceptr address, cuuint64_t value, unsi
 /* Drops the gates whose event completed (or failed: the stream is dead, nothing waits); under
  * the lock. */
 static void cvcu_gates_prune(void) {
-    CUcontext cur = NULL;
+    CUcontext cur = NULL, caller = NULL;
     cvcu.cuCtxGetCurrent(&cur);
+    caller = cur;
     for (cvcu_gate **p = &cvcu_gates_closed_list; *p;) {
         cvcu_gate *g = *p;
         if (g->ctx && g->ctx != cur && cvcu.cuCtxSetCurrent(g->ctx) == CUDA_SUCCESS)
@@ -85,6 +86,9 @@ static void cvcu_gates_prune(void) {
             p = &g->next;
         }
     }
+    /* An application thread (an allocation that asks whether gates are closed) keeps its own. */
+    if (cur != caller)
+        cvcu.cuCtxSetCurrent(caller);
 }
 
 bool cvcu_gates_closed(void) {
