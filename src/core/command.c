@@ -149,6 +149,46 @@ cl_int cv_command_flush_batches(cl_command_queue q) {
     return err;
 }
 
+void cv_command_take_batches(cl_command_queue q, unsigned n, cl_event *done) {
+    pthread_mutex_lock(&q->lock);
+    for (unsigned i = 0; i < n && i < CV_QUEUE_MAX_STREAMS; i++) {
+        done[i] = q->batch[i];
+        q->batch[i] = NULL;
+        q->batch_commands[i] = 0;
+    }
+    pthread_mutex_unlock(&q->lock);
+}
+
+void cv_command_finish_taken(cl_command_queue q, cl_event *done, unsigned n, unsigned drained) {
+    for (unsigned i = 0; i < n; i++) {
+        cl_event b = done[i];
+        done[i] = NULL;
+        if (!b)
+            continue;
+        if (i < drained) {
+            atomic_store(&b->status, CL_COMPLETE);
+            cv_event_complete(b);
+            cv_release(&b->obj);
+            continue;
+        }
+        /* Not known to be done: recorded now, behind its commands, and tracked, as a flush
+         * would; a batch begun meanwhile stays the stream's current one. If the record fails
+         * too, the batch is left alone: its holds stay (a leak, never a use after free). */
+        cl_event out = NULL;
+        pthread_mutex_lock(&q->lock);
+        cl_event newer = q->batch[i];
+        unsigned newer_commands = q->batch_commands[i];
+        q->batch[i] = b;
+        if (cvcu_device_bind(q->device->cu) != CL_SUCCESS ||
+            cv_command_batch_submit(q, i, &out) != CL_SUCCESS)
+            out = NULL;
+        q->batch[i] = newer;
+        q->batch_commands[i] = newer_commands;
+        pthread_mutex_unlock(&q->lock);
+        cv_command_batch_track(out);
+    }
+}
+
 /* Is obj among the last few holds of the batch? One hold per object and batch is enough. */
 static bool cv_command_batch_has(cl_event b, const cv_object *obj) {
     int n = 0;

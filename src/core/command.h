@@ -35,5 +35,11 @@ cl_int cv_command_keep(cv_command *cmd, cv_object *obj);
 /* Records the holds of commands that had no event of their own (batched per stream) so that the
  * tracker releases them once those commands finished: flush, finish and queue release call it. */
 cl_int cv_command_flush_batches(cl_command_queue q);
+/* Takes the first n streams' batches off the queue without recording them (clFinish: the wait
+ * for the whole stream covers them); done[] receives them, NULL where there was none. */
+void cv_command_take_batches(cl_command_queue q, unsigned n, cl_event *done);
+/* Taken batches [0, drained) belong to streams that have drained: their holds go. The others
+ * (after a failed wait) are recorded and tracked as a flush would. */
+void cv_command_finish_taken(cl_command_queue q, cl_event *done, unsigned n, unsigned drained);
 
 #endif

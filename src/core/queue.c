@@ -192,12 +192,21 @@ cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s) {
 }
 
 cl_int cv_queue_finish(cl_command_queue q) {
-    cl_int err = cv_command_flush_batches(q);
     pthread_mutex_lock(&q->lock);
     unsigned n = cv_queue_ooo(q) ? q->num_streams : 1;
     pthread_mutex_unlock(&q->lock);
-    for (unsigned i = 0; i < n && err == CL_SUCCESS; i++)
-        err = cv_queue_wait_stream(q, q->streams[i]);
+    /* The batches of event-less commands are not recorded: the wait for the whole stream
+     * covers them, and their holds go once it is over (one CUDA event and one tracker pass
+     * fewer per clFinish). Batches of streams not waited on stay for a later flush. */
+    cl_event taken[CV_QUEUE_MAX_STREAMS] = {0};
+    cv_command_take_batches(q, n, taken);
+    cl_int err = CL_SUCCESS;
+    unsigned drained = 0;
+    for (; drained < n && err == CL_SUCCESS; drained++)
+        err = cv_queue_wait_stream(q, q->streams[drained]);
+    if (err != CL_SUCCESS)
+        drained--; /* the stream whose wait failed is not known to be done */
+    cv_command_finish_taken(q, taken, n, drained);
     return err;
 }
 
