@@ -299,9 +299,12 @@ cl_int cv_event_add_callback(cl_event e, cl_int type, cv_event_callback_fn fn, v
     *at = cb;
     bool reached = atomic_load(&e->status) <= type;
     pthread_mutex_unlock(&e->lock);
-    /* Reached already: the tracker calls it soon, on its thread, never on the caller's. */
+    /* Reached already: the tracker calls it soon, on its thread, never on the caller's. Not yet:
+     * the tracker polls quickly from now on (user events are set through cv_user_event_set). */
     if (reached)
         cv_tracker_notify(e);
+    else if (!e->is_user)
+        cv_tracker_hurry_up();
     return CL_SUCCESS;
 }
 

@@ -8,6 +8,11 @@
 #define CV_TRACKER_MIN_SLEEP_NS 5000
 #define CV_TRACKER_MAX_SLEEP_NS 500000
 #define CV_TRACKER_MAX_BLOCKED  64
+/* Commands nobody waits on through a callback only have holds to drop: a pass every
+ * millisecond is soon enough for that, and enqueues need not wake the thread (a futex wake per
+ * command, and passes that compete with the application's own waits for the driver, cost more
+ * than the command itself on a round trip). */
+#define CV_TRACKER_LAZY_NS 1000000
 
 typedef struct cv_note {
     cl_event event;
@@ -19,6 +24,8 @@ static pthread_mutex_t cv_tracker_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv_tracker_cond;
 static pthread_t cv_tracker_thread;
 static bool cv_tracker_running, cv_tracker_stop, cv_tracker_exited;
+/* deep: asleep without a deadline (a track wakes it); hurry: a callback wants a pass soon. */
+static bool cv_tracker_deep, cv_tracker_hurry;
 static cl_event cv_pending_head, cv_pending_tail; /* outstanding commands, oldest first */
 static cv_note *cv_notes_head, **cv_notes_tail = &cv_notes_head;
 
@@ -34,7 +41,14 @@ static void cv_tracker_fire_notes(cv_note *n) {
 
 /* One pass over the outstanding commands. Commands of one stream complete in order: once one is
  * seen running, the later ones of its stream are not queried. Returns the ones left. */
-static cl_event cv_tracker_poll(cl_event list, cl_event *tail_out, bool *progress) {
+static bool cv_tracker_has_callbacks(cl_event e) {
+    pthread_mutex_lock(&e->lock);
+    bool has = e->callbacks != NULL;
+    pthread_mutex_unlock(&e->lock);
+    return has;
+}
+
+static cl_event cv_tracker_poll(cl_event list, cl_event *tail_out, bool *progress, bool *urgent) {
     cvcu_stream *blocked[CV_TRACKER_MAX_BLOCKED];
     int num_blocked = 0;
     cl_event head = NULL, tail = NULL;
@@ -53,6 +67,7 @@ static cl_event cv_tracker_poll(cl_event list, cl_event *tail_out, bool *progres
         }
         if (!skip && num_blocked < CV_TRACKER_MAX_BLOCKED)
             blocked[num_blocked++] = e->stream;
+        *urgent = *urgent || cv_tracker_has_callbacks(e);
         if (tail)
             tail->tracker_next = e;
         else
@@ -72,16 +87,30 @@ static void cv_tracker_sleep(unsigned long ns) {
     pthread_cond_timedwait(&cv_tracker_cond, &cv_tracker_lock, &ts);
 }
 
+/* Passes come every few microseconds (backing off to 0.5 ms) while a command left has a
+ * callback, every CV_TRACKER_LAZY_NS otherwise. With nothing left the thread sleeps one more
+ * lazy period, in which new commands join without a wake, and then without a deadline. */
 static void *cv_tracker_main(void *arg) {
     (void)arg;
     unsigned long sleep_ns = CV_TRACKER_MIN_SLEEP_NS;
+    bool idle = false;
     pthread_mutex_lock(&cv_tracker_lock);
     while (!cv_tracker_stop) {
         if (!cv_pending_head && !cv_notes_head) {
-            pthread_cond_wait(&cv_tracker_cond, &cv_tracker_lock);
+            if (idle) {
+                cv_tracker_deep = true;
+                pthread_cond_wait(&cv_tracker_cond, &cv_tracker_lock);
+                cv_tracker_deep = false;
+                idle = false;
+            } else {
+                idle = true;
+                cv_tracker_sleep(CV_TRACKER_LAZY_NS);
+            }
             sleep_ns = CV_TRACKER_MIN_SLEEP_NS;
             continue;
         }
+        idle = false;
+        cv_tracker_hurry = false;
         cv_note *notes = cv_notes_head;
         cv_notes_head = NULL;
         cv_notes_tail = &cv_notes_head;
@@ -89,10 +118,10 @@ static void *cv_tracker_main(void *arg) {
         cv_pending_head = cv_pending_tail = NULL;
         pthread_mutex_unlock(&cv_tracker_lock);
 
-        bool progress = notes != NULL;
+        bool progress = notes != NULL, urgent = false;
         cv_tracker_fire_notes(notes);
         cl_event tail = NULL;
-        cl_event left = cv_tracker_poll(list, &tail, &progress);
+        cl_event left = cv_tracker_poll(list, &tail, &progress, &urgent);
 
         pthread_mutex_lock(&cv_tracker_lock);
         /* What is left goes before what arrived meanwhile: the list stays oldest first. */
@@ -102,10 +131,13 @@ static void *cv_tracker_main(void *arg) {
                 cv_pending_tail = tail;
             cv_pending_head = left;
         }
-        sleep_ns = progress ? CV_TRACKER_MIN_SLEEP_NS
-                            : (sleep_ns * 2 > CV_TRACKER_MAX_SLEEP_NS ? CV_TRACKER_MAX_SLEEP_NS
-                                                                      : sleep_ns * 2);
-        if (cv_pending_head && !cv_notes_head && !cv_tracker_stop)
+        if (urgent || cv_tracker_hurry)
+            sleep_ns = progress ? CV_TRACKER_MIN_SLEEP_NS
+                                : (sleep_ns * 2 > CV_TRACKER_MAX_SLEEP_NS ? CV_TRACKER_MAX_SLEEP_NS
+                                                                          : sleep_ns * 2);
+        else
+            sleep_ns = CV_TRACKER_LAZY_NS;
+        if (cv_pending_head && !cv_notes_head && !cv_tracker_hurry && !cv_tracker_stop)
             cv_tracker_sleep(sleep_ns);
     }
     cv_tracker_exited = true;
@@ -165,16 +197,24 @@ void cv_tracker_track(cl_event e) {
         e->tracker_next = NULL;
         if (cv_pending_tail)
             cv_pending_tail->tracker_next = e;
-        else {
+        else
             cv_pending_head = e;
-            /* The tracker sleeps without a deadline only when it has nothing: wake it. */
-            pthread_cond_signal(&cv_tracker_cond);
-        }
         cv_pending_tail = e;
+        /* Asleep without a deadline: wake it; otherwise its next pass finds e. */
+        if (cv_tracker_deep)
+            pthread_cond_signal(&cv_tracker_cond);
     }
     pthread_mutex_unlock(&cv_tracker_lock);
     if (!add)
         cv_unhold(&e->obj);
+}
+
+void cv_tracker_hurry_up(void) {
+    pthread_once(&cv_tracker_once, cv_tracker_start);
+    pthread_mutex_lock(&cv_tracker_lock);
+    cv_tracker_hurry = true;
+    pthread_cond_signal(&cv_tracker_cond);
+    pthread_mutex_unlock(&cv_tracker_lock);
 }
 
 void cv_tracker_notify(cl_event e) {
