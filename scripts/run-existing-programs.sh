@@ -16,6 +16,7 @@
 #   --out       where logs and summary.md go (default: ./existing-programs-results)
 #   --timeout   seconds per program (each pyopencl test file, each CLBlast binary; default 1800)
 #   --pyopencl-files "test_wrapper test_array"  only these pyopencl test files (default: all)
+#   --clblast-programs "xgemm xaxpy"  only these CLBlast test programs (default: all)
 #
 # The GPU machine has no network: prepare both folders on a machine that has one, with the same
 # Python minor version as the GPU machine (python3 --version there; add
@@ -49,6 +50,7 @@ TIMEOUT=1800
 PYTEST_ARGS=
 PY_FILES=
 CLBLAST_FULL=0
+CLBLAST_PROGRAMS=
 
 while [ $# -gt 0 ]; do
     case "$1" in
@@ -62,7 +64,8 @@ while [ $# -gt 0 ]; do
     --pytest-args) PYTEST_ARGS=$2; shift 2 ;;
     --pyopencl-files) PY_FILES=$2; shift 2 ;;
     --clblast-full) CLBLAST_FULL=1; shift ;;
-    -h | --help) sed -n '2,42p' "$0"; exit 0 ;;
+    --clblast-programs) CLBLAST_PROGRAMS=$2; shift 2 ;;
+    -h | --help) sed -n '/^set -u/q;2,$p' "$0"; exit 0 ;;
     *) echo "unknown option: $1 (see --help)" >&2; exit 2 ;;
     esac
 done
@@ -198,6 +201,9 @@ fi
 # 3. CLBlast's test programs, each against the platform's first device.
 if want clblast && [ -n "$DEBS" ]; then
     bins=$(ls "$DEBS"/usr/bin/clblast_test_* 2>/dev/null)
+    if [ -n "$CLBLAST_PROGRAMS" ]; then
+        bins=$(for p in $CLBLAST_PROGRAMS; do ls "$DEBS/usr/bin/clblast_test_$p" 2>/dev/null; done)
+    fi
     if [ -z "$bins" ]; then
         row clblast "no clblast_test_* under $DEBS/usr/bin; see the preparation in --help"
         FAILED=1
