@@ -157,31 +157,53 @@ cl_int cv_user_event_set(cl_event e, cl_int status) {
     return err;
 }
 
+/* Did a source of a completed command fail? Its own status where it is final; otherwise it ran
+ * before the command on the GPU (stream order or a GPU-side wait), where a failure is sticky and
+ * shows in the command's own query: only an enqueue failure is left to look at. No CUDA call. */
+static bool cv_source_failed(cl_event src) {
+    cl_int s = atomic_load(&src->status);
+    return cv_final(s) || src->is_user ? s < 0 : src->enqueue_error != 0;
+}
+
+/* The status after a query of e->done answered q; e->lock held, s the status before. */
+static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q) {
+    if (q == CL_SUBMITTED) {
+        if (e->start && s == CL_SUBMITTED && cvcu_event_query(e->start) == CL_COMPLETE)
+            s = CL_RUNNING;
+    } else if (q < 0) {
+        s = q;
+    } else if (e->enqueue_error) {
+        s = e->enqueue_error;
+    } else {
+        s = CL_COMPLETE;
+        /* "the execution status of any of the events in event_wait_list is a negative
+         * integer value": the command's own status is an error too. */
+        for (cl_uint i = 0; i < e->num_sources; i++)
+            if (cv_source_failed(e->sources[i]))
+                s = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    }
+    atomic_store(&e->status, s);
+    return s;
+}
+
 cl_int cv_event_status(cl_event e) {
     cl_int s = atomic_load(&e->status);
     if (cv_final(s) || e->is_user || s == CL_QUEUED)
         return s;
     pthread_mutex_lock(&e->lock);
     s = atomic_load(&e->status);
-    if (!cv_final(s) && cvcu_device_bind(e->queue->device->cu) == CL_SUCCESS) {
-        cl_int q = cvcu_event_query(e->done);
-        if (q == CL_SUBMITTED) {
-            if (e->start && s == CL_SUBMITTED && cvcu_event_query(e->start) == CL_COMPLETE)
-                s = CL_RUNNING;
-        } else if (q < 0) {
-            s = q;
-        } else if (e->enqueue_error) {
-            s = e->enqueue_error;
-        } else {
-            s = CL_COMPLETE;
-            /* "the execution status of any of the events in event_wait_list is a negative
-             * integer value": the command's own status is an error too. */
-            for (cl_uint i = 0; i < e->num_sources; i++)
-                if (cv_event_status(e->sources[i]) < 0)
-                    s = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-        }
-        atomic_store(&e->status, s);
-    }
+    if (!cv_final(s) && cvcu_device_bind(e->queue->device->cu) == CL_SUCCESS)
+        s = cv_event_settle_locked(e, s, cvcu_event_query(e->done));
+    pthread_mutex_unlock(&e->lock);
+    return s;
+}
+
+/* The status once a wait on e->done ended with q (CL_COMPLETE or an error): no second query. */
+static cl_int cv_event_settle(cl_event e, cl_int q) {
+    pthread_mutex_lock(&e->lock);
+    cl_int s = atomic_load(&e->status);
+    if (!cv_final(s) && q != CL_SUBMITTED)
+        s = cv_event_settle_locked(e, s, q);
     pthread_mutex_unlock(&e->lock);
     return s;
 }
@@ -195,14 +217,17 @@ cl_int cv_event_wait(cl_event e) {
         pthread_mutex_unlock(&cv_user_lock);
         s = atomic_load(&e->status);
     } else if (!cv_final(s)) {
-        cl_int err = cvcu_device_bind(e->queue->device->cu);
+        cl_int q = cvcu_device_bind(e->queue->device->cu);
         /* After a short spin the wait sleeps (cv_sleep_wait: polling, or a blocking-sync
-         * event with CULVERT_BLOCKING_SYNC=1). */
-        if (err == CL_SUCCESS && !cv_spin_done(NULL, e->done))
-            err = cv_sleep_wait(e->done);
-        s = cv_event_status(e);
+         * event with CULVERT_BLOCKING_SYNC=1). The query that ended the wait gives the status:
+         * each query of a CUDA event costs over a microsecond. */
+        if (q == CL_SUCCESS)
+            q = cv_spin_wait(NULL, e->done);
+        if (q == CL_SUBMITTED)
+            q = cv_sleep_wait(e->done);
+        s = cv_event_settle(e, q);
         if (!cv_final(s))
-            s = err < 0 ? err : CL_OUT_OF_RESOURCES;
+            s = q < 0 ? q : CL_OUT_OF_RESOURCES;
     }
     /* printf's output is printed at a synchronization: the event is done, so this one returns
      * at once. */

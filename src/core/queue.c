@@ -160,34 +160,37 @@ cl_int cv_sleep_wait(cvcu_event *ev) {
     return err;
 }
 
-bool cv_spin_done(cvcu_stream *s, cvcu_event *ev) {
+cl_int cv_spin_wait(cvcu_stream *s, cvcu_event *ev) {
     cl_ulong t0 = cv_host_time_ns();
-    do {
-        if ((ev ? cvcu_event_query(ev) : cvcu_stream_query(s)) != CL_SUBMITTED)
-            return true;
-    } while (cv_host_time_ns() - t0 < CV_SPIN_NS);
-    return false;
+    cl_int q;
+    do
+        q = ev ? cvcu_event_query(ev) : cvcu_stream_query(s);
+    while (q == CL_SUBMITTED && cv_host_time_ns() - t0 < CV_SPIN_NS);
+    return q;
 }
 
 cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s) {
     cvcu_event *ev = NULL;
-    cl_int err = cvcu_device_bind(q->device->cu);
-    if (err == CL_SUCCESS && !cv_spin_done(s, NULL)) {
+    cl_int now = cvcu_device_bind(q->device->cu);
+    /* The query that ends the spin says whether the stream failed (a failed command shows up
+     * as the stream's error). */
+    if (now == CL_SUCCESS)
+        now = cv_spin_wait(s, NULL);
+    if (now == CL_SUBMITTED) {
         /* cuStreamSynchronize would spin (the primary context schedules automatically): a
          * blocking-sync event recorded now sleeps instead. */
-        err = cv_queue_event_get(q, CV_EV_DONE, &ev);
+        cl_int err = cv_queue_event_get(q, CV_EV_DONE, &ev);
         if (err == CL_SUCCESS)
             err = cvcu_event_record(ev, s);
         if (err == CL_SUCCESS)
             err = cv_sleep_wait(ev);
         if (ev)
             cv_queue_event_put(q, CV_EV_DONE, ev);
+        now = err == CL_SUCCESS ? cvcu_stream_query(s) : err;
     }
     /* The stream is idle: synchronizing returns at once and prints printf's output. */
-    if (err == CL_SUCCESS && atomic_load(&q->prints))
-        err = cvcu_stream_sync(s);
-    /* A failed command shows up as the stream's error. */
-    cl_int now = err == CL_SUCCESS ? cvcu_stream_query(s) : err;
+    if (now >= 0 && atomic_load(&q->prints))
+        now = cvcu_stream_sync(s);
     return now < 0 ? now : CL_SUCCESS;
 }
 

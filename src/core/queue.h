@@ -84,9 +84,10 @@ cvcu_stream *cv_queue_next_stream(cl_command_queue q);
 cl_int cv_queue_join_into(cl_command_queue q, cvcu_stream *s);
 /* With q->lock held: every other stream waits for ev (recorded on s) before its next command. */
 cl_int cv_queue_fence_from(cl_command_queue q, cvcu_stream *s, cvcu_event *ev);
-/* Polls the CUDA event (or, with ev NULL, the stream) for up to 300 us; true once it is done or
- * failed. Blocking waits spin this long, then sleep (cv_sleep_wait). */
-bool cv_spin_done(cvcu_stream *s, cvcu_event *ev);
+/* Polls the CUDA event (or, with ev NULL, the stream) for up to 300 us; returns the last answer:
+ * CL_COMPLETE, an error, or CL_SUBMITTED when it is still running. Blocking waits spin this
+ * long, then sleep (cv_sleep_wait). */
+cl_int cv_spin_wait(cvcu_stream *s, cvcu_event *ev);
 /* After the spin: sleeps until ev completed (polling with short sleeps, or cuEventSynchronize
  * on a blocking-sync event when CULVERT_BLOCKING_SYNC=1). */
 cl_int cv_sleep_wait(cvcu_event *ev);

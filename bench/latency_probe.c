@@ -1,0 +1,379 @@
+/* latency_probe: where the microseconds of a short round trip go. Not a benchmark row and not a
+ * test: it prints, on the GPU machine, (1) the cost of single CUDA driver and host calls on the
+ * enqueue and wait paths, (2) the round trip "empty kernel, then wait" with each way of waiting,
+ * raw, (3) the same round trips through an OpenCL platform (default "culvert"), with the time of
+ * each API call of the sequence. Medians of 401; µs.
+ *
+ *   latency_probe [platform-substring]
+ */
+#define CL_TARGET_OPENCL_VERSION 300
+#include "bench_raw_ptx.h"
+
+#include <CL/cl.h>
+#include <cuda.h>
+#include <dlfcn.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define N 401
+
+static double now_us(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
+}
+
+static int cmp(const void *a, const void *b) {
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+static double median(double *v, int n) {
+    qsort(v, n, sizeof *v, cmp);
+    return v[n / 2];
+}
+
+#define FUNCS(X)                                                                                   \
+    X(cuInit, CUresult (*)(unsigned))                                                              \
+    X(cuDeviceGet, CUresult (*)(CUdevice *, int))                                                  \
+    X(cuDevicePrimaryCtxRetain, CUresult (*)(CUcontext *, CUdevice))                               \
+    X(cuCtxSetCurrent, CUresult (*)(CUcontext))                                                    \
+    X(cuCtxGetCurrent, CUresult (*)(CUcontext *))                                                  \
+    X(cuModuleLoadData, CUresult (*)(CUmodule *, const void *))                                    \
+    X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *))                     \
+    X(cuLaunchKernel, CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned,   \
+                                   unsigned, unsigned, CUstream, void **, void **))                \
+    X(cuStreamCreate, CUresult (*)(CUstream *, unsigned))                                          \
+    X(cuStreamSynchronize, CUresult (*)(CUstream))                                                 \
+    X(cuStreamQuery, CUresult (*)(CUstream))                                                       \
+    X(cuStreamWaitEvent, CUresult (*)(CUstream, CUevent, unsigned))                                \
+    X(cuEventCreate, CUresult (*)(CUevent *, unsigned))                                            \
+    X(cuEventRecord, CUresult (*)(CUevent, CUstream))                                              \
+    X(cuEventQuery, CUresult (*)(CUevent))                                                         \
+    X(cuEventSynchronize, CUresult (*)(CUevent))
+
+static struct {
+#define F(name, type) __typeof__(type) name;
+    FUNCS(F)
+#undef F
+} cu;
+
+static CUfunction f_empty;
+static CUstream s1, s2;
+static CUevent ev1, ev2;
+
+static CUresult launch(CUstream s) {
+    return cu.cuLaunchKernel(f_empty, 1, 1, 1, 32, 1, 1, 0, s, NULL, NULL);
+}
+
+/* --- (1) single calls --- */
+typedef void (*call_fn)(void);
+static void c_ctx_get(void) {
+    CUcontext c;
+    cu.cuCtxGetCurrent(&c);
+}
+static void c_stream_query(void) {
+    cu.cuStreamQuery(s1);
+}
+static void c_event_query(void) {
+    cu.cuEventQuery(ev1);
+}
+static void c_event_record(void) {
+    cu.cuEventRecord(ev1, s1);
+}
+static void c_wait_event(void) {
+    cu.cuStreamWaitEvent(s2, ev1, 0);
+}
+static void c_launch(void) {
+    launch(s1);
+}
+static void c_clock(void) {
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+}
+static pthread_mutex_t m = PTHREAD_MUTEX_INITIALIZER;
+static void c_mutex(void) {
+    pthread_mutex_lock(&m);
+    pthread_mutex_unlock(&m);
+}
+static void c_malloc(void) {
+    void *volatile p = calloc(1, 512);
+    free(p);
+}
+/* A condition signal to a thread that sleeps on it: the futex wake a track costs. */
+static pthread_cond_t cond = PTHREAD_COND_INITIALIZER;
+static atomic_int sleeper_stop;
+static void *sleeper(void *arg) {
+    (void)arg;
+    pthread_mutex_lock(&m);
+    while (!atomic_load(&sleeper_stop))
+        pthread_cond_wait(&cond, &m);
+    pthread_mutex_unlock(&m);
+    return NULL;
+}
+static void c_signal(void) {
+    pthread_mutex_lock(&m);
+    pthread_cond_signal(&cond);
+    pthread_mutex_unlock(&m);
+}
+
+static void calls(void) {
+    static const struct {
+        const char *name;
+        call_fn fn;
+        int sleeps; /* the callee thread needs 50 us to fall asleep again between calls */
+    } table[] = {
+        {"cuCtxGetCurrent", c_ctx_get, 0},
+        {"cuStreamQuery (idle stream)", c_stream_query, 0},
+        {"cuEventQuery (done event)", c_event_query, 0},
+        {"cuEventRecord", c_event_record, 0},
+        {"cuStreamWaitEvent", c_wait_event, 0},
+        {"cuLaunchKernel (empty, 32 threads)", c_launch, 0},
+        {"clock_gettime(MONOTONIC)", c_clock, 0},
+        {"mutex lock+unlock", c_mutex, 0},
+        {"calloc(512)+free", c_malloc, 0},
+        {"cond signal to a sleeping thread", c_signal, 1},
+    };
+    pthread_t t;
+    pthread_create(&t, NULL, sleeper, NULL);
+    for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
+        double v[N];
+        for (int r = 0; r < N; r++) {
+            int reps = table[i].sleeps ? 1 : 16;
+            if (table[i].sleeps) {
+                struct timespec ts = {0, 50000};
+                nanosleep(&ts, NULL);
+            }
+            double t0 = now_us();
+            for (int k = 0; k < reps; k++)
+                table[i].fn();
+            v[r] = (now_us() - t0) / reps;
+            cu.cuStreamSynchronize(s1);
+            cu.cuStreamSynchronize(s2);
+        }
+        printf("call  %-42s %7.3f\n", table[i].name, median(v, N));
+    }
+    atomic_store(&sleeper_stop, 1);
+    pthread_mutex_lock(&m);
+    pthread_cond_broadcast(&cond);
+    pthread_mutex_unlock(&m);
+    pthread_join(t, NULL);
+}
+
+/* --- (2) raw round trips with each way of waiting --- */
+static atomic_int poller_stop;
+static void *poller(void *arg) {
+    (void)arg; /* the tracker's competition: a cuEventQuery every 5 us */
+    cu.cuCtxSetCurrent(*(CUcontext *)arg);
+    while (!atomic_load(&poller_stop)) {
+        cu.cuEventQuery(ev2);
+        struct timespec t = {0, 5000};
+        nanosleep(&t, NULL);
+    }
+    return NULL;
+}
+
+static void wait_stream_query(void) {
+    while (cu.cuStreamQuery(s1) == CUDA_ERROR_NOT_READY)
+        ;
+}
+static void wait_stream_query_clock(void) {
+    double t0 = now_us();
+    while (cu.cuStreamQuery(s1) == CUDA_ERROR_NOT_READY && now_us() - t0 < 300)
+        ;
+}
+static void wait_event_query(void) {
+    cu.cuEventRecord(ev1, s1);
+    while (cu.cuEventQuery(ev1) == CUDA_ERROR_NOT_READY)
+        ;
+}
+static void wait_event_sync(void) {
+    cu.cuEventRecord(ev1, s1);
+    cu.cuEventSynchronize(ev1);
+}
+static void wait_stream_sync(void) {
+    cu.cuStreamSynchronize(s1);
+}
+
+static double round_trip(call_fn wait) {
+    double v[N];
+    for (int r = 0; r < N; r++) {
+        double t0 = now_us();
+        launch(s1);
+        wait();
+        v[r] = now_us() - t0;
+    }
+    return median(v, N);
+}
+
+static void raw_round_trips(CUcontext ctx) {
+    static const struct {
+        const char *name;
+        call_fn wait;
+    } table[] = {
+        {"cuStreamSynchronize", wait_stream_sync},
+        {"poll cuStreamQuery", wait_stream_query},
+        {"poll cuStreamQuery + clock", wait_stream_query_clock},
+        {"cuEventRecord + poll cuEventQuery", wait_event_query},
+        {"cuEventRecord + cuEventSynchronize", wait_event_sync},
+    };
+    for (int busy = 0; busy < 2; busy++) {
+        pthread_t t;
+        if (busy) {
+            atomic_store(&poller_stop, 0);
+            pthread_create(&t, NULL, poller, &ctx);
+        }
+        for (size_t i = 0; i < sizeof table / sizeof *table; i++)
+            printf("raw   launch + %-36s%s %7.2f\n", table[i].name,
+                   busy ? " (+poller)" : "          ", round_trip(table[i].wait));
+        if (busy) {
+            atomic_store(&poller_stop, 1);
+            pthread_join(t, NULL);
+        }
+    }
+    /* Cross stream: A on s1, B on s2 after A's event, wait for B. */
+    double v[N];
+    for (int r = 0; r < N; r++) {
+        double t0 = now_us();
+        launch(s1);
+        cu.cuEventRecord(ev1, s1);
+        cu.cuStreamWaitEvent(s2, ev1, 0);
+        launch(s2);
+        cu.cuStreamSynchronize(s2);
+        v[r] = now_us() - t0;
+    }
+    printf("raw   A -> B, cuStreamSynchronize(B)                   %7.2f\n", median(v, N));
+    for (int r = 0; r < N; r++) {
+        double t0 = now_us();
+        launch(s1);
+        cu.cuEventRecord(ev1, s1);
+        cu.cuStreamWaitEvent(s2, ev1, 0);
+        launch(s2);
+        cu.cuEventRecord(ev2, s2);
+        while (cu.cuEventQuery(ev2) == CUDA_ERROR_NOT_READY)
+            ;
+        v[r] = now_us() - t0;
+    }
+    printf("raw   A -> B, record + poll cuEventQuery(B)            %7.2f\n", median(v, N));
+}
+
+/* --- (3) the same through OpenCL, with the time of each call --- */
+static void opencl(const char *want) {
+    cl_platform_id plats[8];
+    cl_uint np = 0;
+    clGetPlatformIDs(8, plats, &np);
+    cl_platform_id p = NULL;
+    for (cl_uint i = 0; i < np && !p; i++) {
+        char name[256] = "";
+        clGetPlatformInfo(plats[i], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        if (strstr(name, want))
+            p = plats[i];
+    }
+    if (!p) {
+        printf("cl    no platform matching \"%s\"\n", want);
+        return;
+    }
+    cl_device_id d;
+    cl_int e = clGetDeviceIDs(p, CL_DEVICE_TYPE_ALL, 1, &d, NULL);
+    cl_context ctx = clCreateContext(NULL, 1, &d, NULL, NULL, &e);
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, d, NULL, &e);
+    cl_command_queue q2 = clCreateCommandQueueWithProperties(ctx, d, NULL, &e);
+    size_t len = strlen(bench_raw_ptx);
+    const unsigned char *bin = (const unsigned char *)bench_raw_ptx;
+    cl_program prog = clCreateProgramWithBinary(ctx, 1, &d, &len, &bin, NULL, &e);
+    if (e || clBuildProgram(prog, 1, &d, "", NULL, NULL)) {
+        printf("cl    PTX program failed (%d)\n", e);
+        return;
+    }
+    cl_kernel k = clCreateKernel(prog, "bench_empty", &e);
+    size_t g = 32;
+    enum { STEPS = 4 };
+    static const char *const names[3][STEPS] = {
+        {"enqueue (no event)", "clFinish", "", ""},
+        {"enqueue (event)", "clWaitForEvents", "clReleaseEvent", ""},
+        {"enqueue A (event)", "clFlush", "enqueue B (waits A, event)", "clWaitForEvents(B)"},
+    };
+    for (int seq = 0; seq < 3; seq++) {
+        double v[STEPS + 1][N];
+        for (int r = 0; r < N; r++) {
+            cl_event a = NULL, b = NULL;
+            double t[STEPS + 1];
+            t[0] = now_us();
+            if (seq == 0) {
+                clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL);
+                t[1] = now_us();
+                clFinish(q);
+                t[2] = t[3] = t[4] = now_us();
+            } else if (seq == 1) {
+                clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, &a);
+                t[1] = now_us();
+                clWaitForEvents(1, &a);
+                t[2] = now_us();
+                clReleaseEvent(a);
+                t[3] = t[4] = now_us();
+            } else {
+                clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, &a);
+                t[1] = now_us();
+                clFlush(q);
+                t[2] = now_us();
+                clEnqueueNDRangeKernel(q2, k, 1, NULL, &g, &g, 1, &a, &b);
+                t[3] = now_us();
+                clWaitForEvents(1, &b);
+                t[4] = now_us();
+                clReleaseEvent(a);
+                clReleaseEvent(b);
+            }
+            for (int s = 0; s < STEPS; s++)
+                v[s][r] = t[s + 1] - t[s];
+            v[STEPS][r] = t[STEPS] - t[0];
+        }
+        printf("cl    %-50s %7.2f  =",
+               seq == 0   ? "round trip, clFinish"
+               : seq == 1 ? "round trip, event"
+                          : "A -> B",
+               median(v[STEPS], N));
+        for (int s = 0; s < STEPS && names[seq][s][0]; s++)
+            printf("  %s %.2f", names[seq][s], median(v[s], N));
+        printf("\n");
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(prog);
+    clReleaseCommandQueue(q2);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+}
+
+int main(int argc, char **argv) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+    if (!lib) {
+        printf("libcuda.so.1 not loadable\n");
+        return 0;
+    }
+#define L(name, type) *(void **)&cu.name = dlsym(lib, #name);
+    FUNCS(L)
+#undef L
+    *(void **)&cu.cuLaunchKernel = dlsym(lib, "cuLaunchKernel");
+    CUdevice dev;
+    CUcontext ctx;
+    CUmodule mod;
+    if (cu.cuInit(0) || cu.cuDeviceGet(&dev, 0) || cu.cuDevicePrimaryCtxRetain(&ctx, dev) ||
+        cu.cuCtxSetCurrent(ctx) || cu.cuModuleLoadData(&mod, bench_raw_ptx) ||
+        cu.cuModuleGetFunction(&f_empty, mod, "bench_empty") ||
+        cu.cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING) ||
+        cu.cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING) ||
+        cu.cuEventCreate(&ev1, CU_EVENT_DISABLE_TIMING) ||
+        cu.cuEventCreate(&ev2, CU_EVENT_DISABLE_TIMING)) {
+        printf("CUDA set-up failed\n");
+        return 1;
+    }
+    calls();
+    raw_round_trips(ctx);
+    opencl(argc > 1 ? argv[1] : "culvert");
+    if (argc <= 1)
+        opencl("NVIDIA");
+    return 0;
+}
