@@ -129,6 +129,8 @@ cl_event cv_user_event_create(cl_context ctx, cl_int *err) {
 
 cl_int cv_user_event_set(cl_event e, cl_int status) {
     cl_int err = CL_SUCCESS;
+    /* A callback another thread registers meanwhile may release the event on the tracker. */
+    cv_hold(&e->obj);
     pthread_mutex_lock(&cv_user_lock);
     if (cv_final(atomic_load(&e->status)))
         err = CL_INVALID_OPERATION;
@@ -154,6 +156,7 @@ cl_int cv_user_event_set(cl_event e, cl_int status) {
     }
     if (callbacks)
         cv_tracker_notify(e);
+    cv_unhold(&e->obj);
     return err;
 }
 
@@ -314,6 +317,9 @@ cl_int cv_event_add_callback(cl_event e, cl_int type, cv_event_callback_fn fn, v
     /* A pending callback keeps the event a valid handle (the application often releases it right
      * after registering and queries it inside the callback). */
     cv_retain(&e->obj);
+    /* Once the lock is dropped the tracker may call the new callback, which may release the
+     * event's last reference: this call holds it until its end. */
+    cv_hold(&e->obj);
     pthread_mutex_lock(&e->lock);
     /* Kept sorted by type, SUBMITTED (2) before RUNNING (1) before COMPLETE (0), and in the
      * order of registration within a type. */
@@ -330,6 +336,7 @@ cl_int cv_event_add_callback(cl_event e, cl_int type, cv_event_callback_fn fn, v
         cv_tracker_notify(e);
     else if (!e->is_user)
         cv_tracker_hurry_up();
+    cv_unhold(&e->obj);
     return CL_SUCCESS;
 }
 
