@@ -30,6 +30,28 @@ double bench_median(double *v, int n);
 /* CPU time (user + system) of the process, in microseconds. */
 double bench_cpu_us(void);
 
+/* A backend's spin kernel, for the CPU row: start(ctx, ns) queues a kernel that spins ns
+ * nanoseconds, wait(ctx) blocks until the queue is done (clFinish, cuStreamSynchronize); each
+ * returns nonzero on failure. */
+typedef struct bench_spinner {
+    int (*start)(void *ctx, uint64_t ns);
+    int (*wait)(void *ctx);
+    void *ctx;
+} bench_spinner;
+/* After a 1 ms warm-up, CPU time of the process while wait() blocks on a 100 ms spin, in % of one
+ * core; the CPU time of each thread goes to stderr. */
+double bench_cpu_during_wait(const bench_spinner *s);
+
+/* The CPU row in a child process that loads one backend only (bench_cpu.c). cpu_probe_icd: the
+ * ICD library that holds a platform; cpu_probe_run: runs cv-bench again for icd (NULL: raw
+ * CUDA) and returns the child's figure, *spawned false when no child could be started;
+ * cpu_probe_kill: kills the running child, if any (the hang guard), true if there was one;
+ * cpu_probe_main: the child. */
+bool cpu_probe_icd(cl_platform_id platform, char *path, size_t size);
+double cpu_probe_run(const char *icd, bool *spawned);
+bool cpu_probe_kill(void);
+int cpu_probe_main(const char *icd);
+
 /* Figure identifiers, in report order. */
 enum {
     F_ENQ_NOEVENT,

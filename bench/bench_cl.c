@@ -15,7 +15,8 @@ struct cl_backend {
     cl_program prog;
     cl_kernel k_empty, k_args8, k_spin, k_copy4, k_fma, k_hash, k_sgemm, k_reduce, k_math;
     bool nv;
-    bool timer; /* bench_spin reads %globaltimer */
+    bool timer;          /* bench_spin reads %globaltimer */
+    double turns_per_ns; /* without the timer: bench_spin's loop turns per ns, once measured */
     clCreateHostValue_fn hv_create;
     clSignalHostValue_fn hv_signal;
     clEnqueueWaitHostValue_fn hv_wait;
@@ -90,10 +91,8 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
         clReleaseProgram(b->prog);
         b->prog = NULL;
     }
-    if (b->prog && b->timer) {
-        b->k_spin = clCreateKernel(b->prog, "bench_spin", NULL);
-    }
     if (b->prog) {
+        b->k_spin = clCreateKernel(b->prog, "bench_spin", NULL);
         b->k_empty = clCreateKernel(b->prog, "bench_empty", NULL);
         b->k_args8 = clCreateKernel(b->prog, "bench_args8", NULL);
         b->k_copy4 = clCreateKernel(b->prog, "bench_copy4", NULL);
@@ -312,19 +311,38 @@ static double spin_100us(cl_backend *b) {
     return median_profiled(b, b->k_spin, 1, &one, &one);
 }
 
-static double cpu_during_finish(cl_backend *b) {
-    if (!b->timer || !b->k_spin)
-        return NAN;
-    cl_ulong ns = 100000000;
-    clSetKernelArg(b->k_spin, 0, sizeof(ns), &ns);
+static int spin_wait(void *ctx) {
+    return clFinish(((cl_backend *)ctx)->q) != CL_SUCCESS;
+}
+
+static int spin_run(cl_backend *b, cl_ulong arg) {
     size_t one = 1;
-    if (clEnqueueNDRangeKernel(b->q, b->k_spin, 1, NULL, &one, &one, 0, NULL, NULL))
+    return clSetKernelArg(b->k_spin, 0, sizeof(arg), &arg) ||
+           clEnqueueNDRangeKernel(b->q, b->k_spin, 1, NULL, &one, &one, 0, NULL, NULL);
+}
+
+/* Without %globaltimer (a CPU device) bench_spin counts loop turns: the first call runs it once
+ * (a CPU driver may compile it then), times more and more turns until a run lasts 20 ms, and
+ * converts with that rate. */
+static int spin_start(void *ctx, uint64_t ns) {
+    cl_backend *b = ctx;
+    if (!b->timer && b->turns_per_ns == 0 && (spin_run(b, 1) || spin_wait(b)))
+        return 1;
+    for (cl_ulong turns = 1 << 16; !b->timer && b->turns_per_ns == 0; turns *= 4) {
+        double t0 = bench_now_us();
+        if (turns > (cl_ulong)1 << 40 || spin_run(b, turns) || spin_wait(b))
+            return 1;
+        double us = bench_now_us() - t0;
+        if (us >= 20000)
+            b->turns_per_ns = (double)turns / (us * 1e3);
+    }
+    return spin_run(b, b->timer ? ns : (cl_ulong)((double)ns * b->turns_per_ns));
+}
+
+static double cpu_during_finish(cl_backend *b) {
+    if (!b->k_spin)
         return NAN;
-    double c0 = bench_cpu_us(), t0 = bench_now_us();
-    if (clFinish(b->q))
-        return NAN;
-    double c1 = bench_cpu_us(), t1 = bench_now_us();
-    return 100.0 * (c1 - c0) / (t1 - t0);
+    return bench_cpu_during_wait(&(bench_spinner){spin_start, spin_wait, b});
 }
 
 /* Bandwidth of blocking transfers between a device buffer and host memory (pinned: a mapped

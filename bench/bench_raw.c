@@ -276,13 +276,14 @@ static CUresult spin_work(raw_backend *b, void *arg) {
     return launch_spin(b, b->s, *(cl_ulong *)arg);
 }
 
-static double cpu_during_sync(raw_backend *b) {
-    if (launch_spin(b, b->s, 100000000))
-        return NAN;
-    double c0 = bench_cpu_us(), t0 = bench_now_us();
-    if (b->streamSync(b->s))
-        return NAN;
-    return 100.0 * (bench_cpu_us() - c0) / (bench_now_us() - t0);
+static int spin_start(void *ctx, uint64_t ns) {
+    raw_backend *b = ctx;
+    return launch_spin(b, b->s, ns) != CUDA_SUCCESS;
+}
+
+static int spin_wait(void *ctx) {
+    raw_backend *b = ctx;
+    return b->streamSync(b->s) != CUDA_SUCCESS;
 }
 
 static double transfer(raw_backend *b, bool h2d, bool pinned) {
@@ -421,7 +422,7 @@ double raw_figure(raw_backend *b, int f) {
     case F_SPIN_100US:
         return timed(b, spin_work, &spin_ns);
     case F_CPU_DURING_FINISH:
-        return cpu_during_sync(b);
+        return bench_cpu_during_wait(&(bench_spinner){spin_start, spin_wait, b});
     case F_H2D_PINNED:
         return transfer(b, true, true);
     case F_D2H_PINNED:

@@ -14,7 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
+#include <limits.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -45,13 +45,6 @@ double bench_median(double *v, int n) {
         return NAN;
     qsort(v, (size_t)k, sizeof(double), cmp_double);
     return k % 2 ? v[k / 2] : (v[k / 2 - 1] + v[k / 2]) / 2;
-}
-
-double bench_cpu_us(void) {
-    struct rusage ru;
-    getrusage(RUSAGE_SELF, &ru);
-    return (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1e6 +
-           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec);
 }
 
 typedef struct figure_info {
@@ -109,8 +102,23 @@ typedef struct column {
     bool hung;
     bool absent; /* the backend could not be opened */
     bool is_culvert, is_nvidia;
+    bool cpu_here;      /* the CPU row is measured in this process (no ICD found, or no child) */
+    char icd[PATH_MAX]; /* an OpenCL column's ICD library, for the CPU row's child */
     double v[F_COUNT];
 } column;
+
+/* The CPU row comes from a child process that loads this backend alone (bench_cpu.c); the other
+ * figures, and the CPU row where no child can be started, from this process. */
+static double figure(column *c, int f) {
+    if (f == F_CPU_DURING_FINISH && !c->cpu_here) {
+        bool spawned = false;
+        double v = cpu_probe_run(c->cl ? c->icd : NULL, &spawned);
+        if (spawned)
+            return v;
+        c->cpu_here = true;
+    }
+    return c->cl ? clb_figure(c->cl, f) : raw_figure(c->raw, f);
+}
 
 static double measure(column *c, int f) {
     if (c->hung)
@@ -118,12 +126,15 @@ static double measure(column *c, int f) {
     volatile double v = NAN;
     if (sigsetjmp(guard_jmp, 1) == 0) {
         alarm(guard_timeout_s);
-        v = c->cl ? clb_figure(c->cl, f) : raw_figure(c->raw, f);
+        v = figure(c, f);
         alarm(0);
     } else {
-        fprintf(stderr, "cv-bench: %s: \"%s\" did not finish in %u s; skipping this backend\n",
-                c->name, figures[f].label, guard_timeout_s);
-        c->hung = true;
+        /* A child that hangs is killed; this process's backend is not stuck. */
+        bool child = cpu_probe_kill();
+        fprintf(stderr, "cv-bench: %s: \"%s\" did not finish in %u s; %s\n", c->name,
+                figures[f].label, guard_timeout_s,
+                child ? "its child process was killed" : "skipping this backend");
+        c->hung = !child;
     }
     return v;
 }
@@ -159,8 +170,9 @@ static void report(FILE *out, column *cols, int ncols) {
         fprintf(out, ", then the median of %d rounds (backends taking turns)", g_rounds);
     fprintf(out, "; transfers of %zu MiB. Columns:\n\n", g_opts.big >> 20);
     for (int i = 0; i < ncols; i++)
-        fprintf(out, "- %s: %s%s\n", cols[i].name, cols[i].device,
-                cols[i].hung && !cols[i].absent ? " (a figure hung: the rest was skipped)" : "");
+        fprintf(out, "- %s: %s%s%s\n", cols[i].name, cols[i].device,
+                cols[i].hung && !cols[i].absent ? " (a figure hung: the rest was skipped)" : "",
+                cols[i].cpu_here ? " (CPU row measured in cv-bench's own process)" : "");
     fprintf(out, "\nRatios are culvert's figure divided by the other's: for times (µs, ms, %%) "
                  "lower is better, for rates (GB/s, GFLOP/s...) higher is better.\n\n");
     fprintf(out, "| figure | unit |");
@@ -195,7 +207,12 @@ static void report(FILE *out, column *cols, int ncols) {
                  "hand-written PTX); its user-event and host-value rows are the same path "
                  "(cuStreamWaitValue64 on mapped pinned memory released by a host store). "
                  "Gates are released by the measuring thread after the gated work is queued "
-                 "and flushed. Kernel rates use profiling END − START (CUDA: event pairs).\n");
+                 "and flushed. Kernel rates use profiling END − START (CUDA: event pairs). "
+                 "The CPU row is measured in a separate process per backend (cv-bench runs "
+                 "itself again with only libcuda, or only that platform's ICD library, loaded), "
+                 "so other drivers' threads do not count; stderr lists each thread's CPU time. "
+                 "On a device without %%globaltimer (a CPU device) its 100 ms kernel is a loop "
+                 "timed beforehand, and the threads running it count.\n");
 }
 
 static void usage(void) {
@@ -204,7 +221,7 @@ static void usage(void) {
 }
 
 int main(int argc, char **argv) {
-    const char *out_path = NULL;
+    const char *out_path = NULL, *probe = NULL, *probe_icd = NULL;
     int reps = 0, rounds = 1;
     g_opts.quick = false;
     for (int i = 1; i < argc; i++) {
@@ -219,6 +236,10 @@ int main(int argc, char **argv) {
             rounds = rounds < 1 ? 1 : rounds > 15 ? 15 : rounds;
         } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
             guard_timeout_s = (unsigned)atoi(argv[++i]);
+        } else if (!strcmp(argv[i], "--cpu-probe") && i + 1 < argc) { /* hidden: the child */
+            probe = argv[++i];
+        } else if (!strcmp(argv[i], "--cpu-probe-icd") && i + 1 < argc) {
+            probe = probe_icd = argv[++i];
         } else {
             usage();
             return 2;
@@ -241,6 +262,8 @@ int main(int argc, char **argv) {
     }
     if (reps > 0)
         g_opts.reps = reps;
+    if (probe)
+        return cpu_probe_main(probe_icd);
     struct sigaction sa = {0};
     sa.sa_handler = on_alarm;
     sigaction(SIGALRM, &sa, NULL);
@@ -280,6 +303,12 @@ int main(int argc, char **argv) {
         snprintf(c->device, sizeof(c->device), "%s", clb_device(b));
         c->is_culvert = strstr(c->name, "culvert") != NULL;
         c->is_nvidia = strstr(c->name, "NVIDIA") != NULL;
+        c->cpu_here = !cpu_probe_icd(plats[p], c->icd, sizeof(c->icd));
+        if (c->cpu_here)
+            fprintf(stderr,
+                    "cv-bench: %s: no ICD library found (dladdr); its CPU row is "
+                    "measured in this process\n",
+                    c->name);
     }
     g_rounds = rounds;
     for (int f = 0; f < F_COUNT; f++) {

@@ -302,7 +302,7 @@ static bool cv_row_meets_rect(int64_t a, int64_t w, size_t dbase, const cv_rect 
  * rows that can meet it. Beyond 2^26 rows (minutes of checking) their spans decide. */
 static bool cv_rects_overlap(size_t sbase, const cv_rect *s, size_t dbase, const cv_rect *d,
                              const size_t region[3]) {
-    size_t s0, s1, d0, d1;
+    size_t s0 = 0, s1 = 0, d0 = 0, d1 = 0; /* cv_check_rect ruled out overflow */
     cv_rect_span(s, region, &s0, &s1);
     cv_rect_span(d, region, &d0, &d1);
     if (sbase + s1 <= dbase + d0 || dbase + d1 <= sbase + s0)
