@@ -201,8 +201,7 @@ cl_int cv_event_status(cl_event e) {
     return s;
 }
 
-/* The status once a wait on e->done ended with q (CL_COMPLETE or an error): no second query. */
-static cl_int cv_event_settle(cl_event e, cl_int q) {
+cl_int cv_event_status_after(cl_event e, cl_int q) {
     pthread_mutex_lock(&e->lock);
     cl_int s = atomic_load(&e->status);
     if (!cv_final(s) && q != CL_SUBMITTED)
@@ -228,7 +227,7 @@ cl_int cv_event_wait(cl_event e) {
             q = cv_spin_wait(NULL, e->done);
         if (q == CL_SUBMITTED)
             q = cv_sleep_wait(e->done);
-        s = cv_event_settle(e, q);
+        s = cv_event_status_after(e, q);
         if (!cv_final(s))
             s = q < 0 ? q : CL_OUT_OF_RESOURCES;
     }

@@ -67,6 +67,9 @@ cl_int cv_user_event_set(cl_event e, cl_int status);
 void cv_user_events_open_gates(void);
 /* Current execution status, without blocking (queries CUDA). */
 cl_int cv_event_status(cl_event e);
+/* The status once a query of e->done, or of a later command of its stream, answered q
+ * (CL_COMPLETE or an error; CL_SUBMITTED changes nothing): no query of its own. */
+cl_int cv_event_status_after(cl_event e, cl_int q);
 /* Blocks until e is final; CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it failed. */
 cl_int cv_event_wait(cl_event e);
 cl_int cv_event_info(cl_event e, cl_event_info param, const cv_info *out);

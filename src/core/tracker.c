@@ -7,7 +7,7 @@
 
 #define CV_TRACKER_MIN_SLEEP_NS 5000
 #define CV_TRACKER_MAX_SLEEP_NS 500000
-#define CV_TRACKER_MAX_BLOCKED  64
+#define CV_TRACKER_MAX_STREAMS  64
 /* Commands nobody waits on through a callback only have holds to drop: a pass every
  * millisecond is soon enough for that, and enqueues need not wake the thread (a futex wake per
  * command, and passes that compete with the application's own waits for the driver, cost more
@@ -39,8 +39,6 @@ static void cv_tracker_fire_notes(cv_note *n) {
     }
 }
 
-/* One pass over the outstanding commands. Commands of one stream complete in order: once one is
- * seen running, the later ones of its stream are not queried. Returns the ones left. */
 static bool cv_tracker_has_callbacks(cl_event e) {
     pthread_mutex_lock(&e->lock);
     bool has = e->callbacks != NULL;
@@ -48,25 +46,64 @@ static bool cv_tracker_has_callbacks(cl_event e) {
     return has;
 }
 
+/* What a pass knows of one stream: its newest command in the list completed (so did every
+ * older one: a stream runs in order), or the commands are queried oldest first until one is
+ * still running (the later ones are not queried). */
+typedef enum { CV_STREAM_DONE, CV_STREAM_OPEN, CV_STREAM_BLOCKED } cv_stream_state;
+
+typedef struct cv_stream_seen {
+    cvcu_stream *stream;
+    cl_event newest;
+    cv_stream_state state;
+} cv_stream_seen;
+
+static cv_stream_seen *cv_tracker_find(cv_stream_seen *seen, int n, const cvcu_stream *s) {
+    for (int i = 0; i < n; i++)
+        if (seen[i].stream == s)
+            return &seen[i];
+    return NULL;
+}
+
+/* One query per stream for the common case, every tracked command complete. */
+static int cv_tracker_streams(cl_event list, cv_stream_seen *seen) {
+    int n = 0;
+    for (cl_event e = list; e; e = e->tracker_next) {
+        cv_stream_seen *s = cv_tracker_find(seen, n, e->stream);
+        if (!s && n < CV_TRACKER_MAX_STREAMS)
+            s = &seen[n++];
+        if (s) {
+            s->stream = e->stream;
+            s->newest = e;
+        }
+    }
+    for (int i = 0; i < n; i++)
+        seen[i].state =
+            cv_event_status(seen[i].newest) == CL_COMPLETE ? CV_STREAM_DONE : CV_STREAM_OPEN;
+    return n;
+}
+
+/* One pass over the outstanding commands (oldest first, a stream's commands in stream order).
+ * Returns the ones left. */
 static cl_event cv_tracker_poll(cl_event list, cl_event *tail_out, bool *progress, bool *urgent) {
-    cvcu_stream *blocked[CV_TRACKER_MAX_BLOCKED];
-    int num_blocked = 0;
+    cv_stream_seen seen[CV_TRACKER_MAX_STREAMS];
+    int num_seen = cv_tracker_streams(list, seen);
     cl_event head = NULL, tail = NULL;
     while (list) {
         cl_event e = list;
         list = e->tracker_next;
         e->tracker_next = NULL;
-        bool skip = false;
-        for (int i = 0; i < num_blocked && !skip; i++)
-            skip = blocked[i] == e->stream;
-        if (!skip && cv_event_status(e) <= CL_COMPLETE) {
+        cv_stream_seen *s = cv_tracker_find(seen, num_seen, e->stream);
+        cl_int status = !s || s->state == CV_STREAM_OPEN ? cv_event_status(e)
+                        : s->state == CV_STREAM_DONE     ? cv_event_status_after(e, CL_COMPLETE)
+                                                         : CL_SUBMITTED;
+        if (status <= CL_COMPLETE) {
             cv_event_complete(e);
             cv_unhold(&e->obj);
             *progress = true;
             continue;
         }
-        if (!skip && num_blocked < CV_TRACKER_MAX_BLOCKED)
-            blocked[num_blocked++] = e->stream;
+        if (s)
+            s->state = CV_STREAM_BLOCKED;
         *urgent = *urgent || cv_tracker_has_callbacks(e);
         if (tail)
             tail->tracker_next = e;
