@@ -430,6 +430,8 @@ static double read_after_kernel(cl_backend *b) {
     return m;
 }
 
+/* Device copy or fill rate from profiling END - START, as the raw column times
+ * cuMemcpyDtoDAsync / cuMemsetD32Async between two CUDA events: GPU time on both sides. */
 static double device_op(cl_backend *b, bool fill) {
     size_t size = g_opts.big;
     cl_int e = CL_SUCCESS;
@@ -438,15 +440,25 @@ static double device_op(cl_backend *b, bool fill) {
     double v[64], res = NAN;
     if (a && c) {
         cl_uint pat = 0x3f800000;
-        clEnqueueFillBuffer(b->q, a, &pat, 4, 0, size, 0, NULL, NULL);
+        clEnqueueFillBuffer(b->qp, a, &pat, 4, 0, size, 0, NULL, NULL);
         for (int r = 0; r < g_opts.reps + 1 && !e; r++) {
-            double t0 = bench_now_us();
-            e = fill ? clEnqueueFillBuffer(b->q, c, &pat, 4, 0, size, 0, NULL, NULL)
-                     : clEnqueueCopyBuffer(b->q, a, c, 0, 0, size, 0, NULL, NULL);
+            cl_event ev = NULL;
+            e = fill ? clEnqueueFillBuffer(b->qp, c, &pat, 4, 0, size, 0, NULL, &ev)
+                     : clEnqueueCopyBuffer(b->qp, a, c, 0, 0, size, 0, NULL, &ev);
+            cl_ulong t0 = 0, t1 = 0;
             if (!e)
-                e = clFinish(b->q);
-            double t = bench_now_us() - t0;
-            v[r > 0 ? r - 1 : 0] = (double)size * (fill ? 1 : 2) / t / 1e3;
+                e = clWaitForEvents(1, &ev);
+            if (!e)
+                e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+            if (!e)
+                e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+            if (ev)
+                clReleaseEvent(ev);
+            if (!e && t1 > t0)
+                v[r > 0 ? r - 1 : 0] =
+                    (double)size * (fill ? 1 : 2) / ((double)(t1 - t0) / 1e3) / 1e3;
+            else
+                e = e ? e : CL_PROFILING_INFO_NOT_AVAILABLE;
         }
         res = e ? NAN : bench_median(v, g_opts.reps);
     }
