@@ -4,6 +4,7 @@
 #include "cuda/cu_device.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static bool cv_final(cl_int s) {
     return s <= CL_COMPLETE;
@@ -46,12 +47,30 @@ static void cv_unhold_all(cl_event *list, cl_uint n, cv_kept *kept) {
     }
 }
 
+/* A command's event with its CUDA events, cleared, for the queue's spares: the next command's
+ * event costs no allocation then (round trips create one per command). */
+static bool cv_event_keep_spare(cl_event e) {
+    cl_command_queue q = e->queue;
+    if (!q || e->is_user || !e->done || (e->timing && !e->start))
+        return false;
+    cvcu_event *done = e->done, *start = e->start;
+    bool timing = e->timing;
+    pthread_mutex_destroy(&e->lock);
+    memset(e, 0, sizeof *e);
+    e->done = done;
+    e->start = start;
+    e->timing = timing;
+    if (cv_queue_spare_put(q, e))
+        return true;
+    pthread_mutex_init(&e->lock, NULL); /* destroyed again on the way out */
+    e->queue = q;
+    return false;
+}
+
 static void cv_event_destroy(cv_object *obj) {
     cl_event e = (cl_event)obj;
-    if (e->queue) {
-        cv_queue_event_put(e->queue, e->timing ? CV_EV_DONE_TIMING : CV_EV_DONE, e->done);
-        cv_queue_event_put(e->queue, CV_EV_START, e->start);
-    }
+    cl_command_queue q = e->queue;
+    cl_context ctx = e->context;
     /* Left only when the command never reached the tracker (its enqueue failed). */
     cv_unhold_all(e->sources, e->num_sources, e->kept);
     for (cv_event_callback *c = e->callbacks, *next; c; c = next) {
@@ -62,17 +81,22 @@ static void cv_event_destroy(cv_object *obj) {
         cv_user_event_unlink(e);
         cvcu_slot_free(&e->slot);
     }
-    pthread_mutex_destroy(&e->lock);
-    if (e->queue)
-        cv_unhold(&e->queue->obj);
-    cv_unhold(&e->context->obj);
-    free(e);
+    /* Kept as a spare, e belongs to q from here on (and goes with it). */
+    if (!cv_event_keep_spare(e)) {
+        if (q) {
+            cv_queue_event_put(q, e->timing ? CV_EV_DONE_TIMING : CV_EV_DONE, e->done);
+            cv_queue_event_put(q, CV_EV_START, e->start);
+        }
+        pthread_mutex_destroy(&e->lock);
+        free(e);
+    }
+    if (q)
+        cv_unhold(&q->obj);
+    cv_unhold(&ctx->obj);
 }
 
-static cl_event cv_event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type) {
-    cl_event e = calloc(1, sizeof *e);
-    if (!e)
-        return NULL;
+/* Fills a zeroed event (new or spare). */
+static void cv_event_init(cl_event e, cl_context ctx, cl_command_queue q, cl_command_type type) {
     cv_object_init(&e->obj, CV_TAG_EVENT, cv_event_destroy);
     pthread_mutex_init(&e->lock, NULL);
     e->context = ctx;
@@ -82,12 +106,24 @@ static cl_event cv_event_alloc(cl_context ctx, cl_command_queue q, cl_command_ty
         cv_hold(&q->obj);
     e->type = type;
     atomic_init(&e->status, q ? CL_QUEUED : CL_SUBMITTED);
+}
+
+static cl_event cv_event_alloc(cl_context ctx, cl_command_queue q, cl_command_type type) {
+    cl_event e = calloc(1, sizeof *e);
+    if (e)
+        cv_event_init(e, ctx, q, type);
     return e;
 }
 
 cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
                          cl_int *err) {
-    cl_event e = cv_event_alloc(ctx, q, type);
+    cl_event e = cv_queue_spare_get(q, profile);
+    if (e) {
+        cv_event_init(e, ctx, q, type);
+        *err = CL_SUCCESS;
+        return e;
+    }
+    e = cv_event_alloc(ctx, q, type);
     *err = e ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     if (e) {
         e->timing = profile;

@@ -24,6 +24,15 @@ static void cv_queue_destroy(cv_object *obj) {
             cvcu_stream_destroy(q->streams[i]);
         cvcu_event_destroy(q->join[i]);
     }
+    for (int t = 0; t < 2; t++)
+        while (q->spares[t]) {
+            cl_event e = q->spares[t];
+            q->spares[t] = e->tracker_next;
+            cvcu_event_destroy(e->done);
+            cvcu_event_destroy(e->start);
+            pthread_mutex_destroy(&e->lock);
+            free(e);
+        }
     for (int k = 0; k < CV_EV_KINDS; k++) {
         for (size_t i = 0; i < q->pools[k].count; i++)
             cvcu_event_destroy(q->pools[k].items[i]);
@@ -238,6 +247,32 @@ cl_int cv_queue_set_properties(cl_command_queue q, cl_command_queue_properties p
         q->properties = now;
     pthread_mutex_unlock(&q->lock);
     return err;
+}
+
+/* Enough for a burst's events to come back before the next burst (a few hundred bytes each). */
+#define CV_QUEUE_MAX_SPARES 256
+
+cl_event cv_queue_spare_get(cl_command_queue q, bool timing) {
+    pthread_mutex_lock(&q->pool_lock);
+    cl_event e = q->spares[timing];
+    if (e) {
+        q->spares[timing] = e->tracker_next;
+        q->num_spares[timing]--;
+    }
+    pthread_mutex_unlock(&q->pool_lock);
+    return e;
+}
+
+bool cv_queue_spare_put(cl_command_queue q, cl_event e) {
+    pthread_mutex_lock(&q->pool_lock);
+    bool kept = q->num_spares[e->timing] < CV_QUEUE_MAX_SPARES;
+    if (kept) {
+        e->tracker_next = q->spares[e->timing];
+        q->spares[e->timing] = e;
+        q->num_spares[e->timing]++;
+    }
+    pthread_mutex_unlock(&q->pool_lock);
+    return kept;
 }
 
 cl_int cv_queue_event_get(cl_command_queue q, cv_event_kind kind, cvcu_event **out) {

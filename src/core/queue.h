@@ -44,6 +44,10 @@ struct _cl_command_queue {
     pthread_mutex_t lock; /* orders enqueues from several host threads */
     pthread_mutex_t pool_lock;
     cv_event_pool pools[CV_EV_KINDS];
+    /* Under pool_lock: events of finished commands kept for the next ones, with their CUDA
+     * events (index: timing or not), linked through tracker_next. They hold nothing. */
+    cl_event spares[2];
+    unsigned num_spares[2];
     /* Per stream, under lock: the holds of recent commands without events of their own, and
      * how many commands they are (core/command.c). */
     cl_event batch[CV_QUEUE_MAX_STREAMS];
@@ -95,6 +99,10 @@ cl_int cv_sleep_wait(cvcu_event *ev);
 cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s);
 
 /* Pooled CUDA events of the queue's device (bound by the caller for get). */
+/* A spare event of q (CUDA events attached, timing ones for profiling), or NULL. */
+cl_event cv_queue_spare_get(cl_command_queue q, bool timing);
+/* Keeps a dead event (nothing held, tag dead) as a spare; false when q has enough of them. */
+bool cv_queue_spare_put(cl_command_queue q, cl_event e);
 cl_int cv_queue_event_get(cl_command_queue q, cv_event_kind kind, cvcu_event **out);
 void cv_queue_event_put(cl_command_queue q, cv_event_kind kind, cvcu_event *ev);
 
