@@ -194,6 +194,11 @@ static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream 
         info.global_size[d] = (cl_uint)d < dim ? global[d] : 1;
     }
     info.work_dim = dim;
+    info.reserved = 0;
+    /* The groups of the NDRange itself: groups past them only fill clusters, and exit. */
+    uint64_t real[3];
+    for (int d = 0; d < 3; d++)
+        real[d] = (cl_uint)d < dim ? (global[d] + l->block[d] - 1) / l->block[d] : 1;
     /* Chunks of at most CUDA's grid limits, whole clusters each. */
     uint64_t chunk[3];
     for (int d = 0; d < 3; d++) {
@@ -212,6 +217,8 @@ static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream 
                     info.group_offset[d] = (uint32_t)at[d];
                     uint64_t left = groups[d] - at[d];
                     l->grid[d] = (unsigned)(left < chunk[d] ? left : chunk[d]);
+                    uint64_t limit = real[d] > at[d] ? real[d] - at[d] : 0;
+                    info.group_limit[d] = (uint32_t)(limit < UINT32_MAX ? limit : UINT32_MAX);
                 }
                 err = cvcu_launch_kernel(l, s, params);
             }

@@ -37,12 +37,15 @@ typedef struct cv_ptx_arg_info {
     char *name;
 } cv_ptx_arg_info;
 
-/* CUDA's sizes of the 64-byte launch-information block (docs/kernel-abi.md). */
+/* The launch-information parameter (docs/kernel-abi.md): the 64 bytes the builtins read, then
+ * what the prologue reads. */
 typedef struct cv_launch_info {
     uint64_t global_offset[3];
     uint64_t global_size[3];
     uint32_t group_offset[3];
     uint32_t work_dim;
+    uint32_t group_limit[3]; /* groups of this launch that are part of the NDRange, per dim */
+    uint32_t reserved;
 } cv_launch_info;
 
 typedef struct cv_ptx_kernel {

@@ -1,44 +1,13 @@
 /* The PTX rewrite of docs/kernel-abi.md: a list of edits (insertions, one removal) applied to the
  * original text in one pass. */
 #include "core/ptx.h"
+#include "core/ptx_edit.h"
+#include "core/ptx_launch.h"
 
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-typedef struct cv_edit {
-    size_t pos;    /* where the text goes */
-    size_t remove; /* bytes of the original removed at pos */
-    const char *text;
-    bool owned;
-} cv_edit;
-
-typedef struct cv_edits {
-    cv_edit *e;
-    size_t n, cap;
-    bool oom;
-} cv_edits;
-
-static void cv_edit_add(cv_edits *ed, size_t pos, size_t remove, const char *text, bool owned) {
-    if (!text) {
-        ed->oom = true;
-        return;
-    }
-    if (ed->n == ed->cap) {
-        size_t cap = ed->cap ? ed->cap * 2 : 16;
-        void *p = realloc(ed->e, cap * sizeof *ed->e);
-        if (!p) {
-            ed->oom = true;
-            if (owned)
-                free((char *)text);
-            return;
-        }
-        ed->e = p;
-        ed->cap = cap;
-    }
-    ed->e[ed->n++] = (cv_edit){pos, remove, text, owned};
-}
 
 static int cv_edit_cmp(const void *a, const void *b) {
     const cv_edit *x = a, *y = b;
@@ -49,67 +18,6 @@ static int cv_edit_cmp(const void *a, const void *b) {
 }
 
 static const char cv_dynamic_smem_decl[] = ".extern .shared .align 16 .b8 __cv_dynamic_smem[];\n";
-static const char cv_launch_info_decl[] = ".shared .align 8 .b8 __cv_launch_info[64];\n";
-static const char cv_launch_param[] = ".param .align 8 .b8 __cv_launch_param[64]";
-
-/* Every thread copies the launch information into __cv_launch_info, then threads past the
- * global size in any dimension exit (non-uniform work-groups). */
-#define CV_LI_COPY(o, r)                                                                           \
-    "\tld.param.b64 %cvli" #r ", [__cv_launch_param+" #o "];\n"                                    \
-    "\tst.shared.b64 [__cv_launch_info+" #o "], %cvli" #r ";\n"
-#define CV_LI_BOUND(d, goff, size_reg)                                                             \
-    "\tld.param.u32 %cvlw0, [__cv_launch_param+" #goff "];\n"                                      \
-    "\tmov.u32 %cvlw1, %ctaid." #d ";\n"                                                           \
-    "\tcvt.u64.u32 %cvlg0, %cvlw1;\n"                                                              \
-    "\tcvt.u64.u32 %cvlg1, %cvlw0;\n"                                                              \
-    "\tadd.u64 %cvlg0, %cvlg0, %cvlg1;\n"                                                          \
-    "\tmov.u32 %cvlw1, %ntid." #d ";\n"                                                            \
-    "\tcvt.u64.u32 %cvlg1, %cvlw1;\n"                                                              \
-    "\tmul.lo.u64 %cvlg0, %cvlg0, %cvlg1;\n"                                                       \
-    "\tmov.u32 %cvlw1, %tid." #d ";\n"                                                             \
-    "\tcvt.u64.u32 %cvlg1, %cvlw1;\n"                                                              \
-    "\tadd.u64 %cvlg0, %cvlg0, %cvlg1;\n"                                                          \
-    "\tsetp.ge.u64 %cvlp, %cvlg0, %cvli" #size_reg ";\n"                                           \
-    "\t@%cvlp exit;\n"
-
-static const char cv_launch_prologue[] =
-    "\n\t// culvert: launch information (docs/kernel-abi.md)\n"
-    "\t{\n"
-    "\t.reg .b64 %cvli<8>;\n"
-    "\t.reg .b32 %cvlw<2>;\n"
-    "\t.reg .b64 %cvlg<2>;\n"
-    "\t.reg .pred %cvlp;\n" CV_LI_COPY(0, 0) CV_LI_COPY(8, 1) CV_LI_COPY(16, 2) CV_LI_COPY(24, 3)
-        CV_LI_COPY(32, 4) CV_LI_COPY(40, 5) CV_LI_COPY(48, 6) CV_LI_COPY(56, 7)
-            CV_LI_BOUND(x, 48, 3) CV_LI_BOUND(y, 52, 4) CV_LI_BOUND(z, 56, 5) "\t}\n";
-
-static bool cv_is_ident(char c) {
-    return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '%' || c == '.';
-}
-
-/* Skips whitespace and comments from p; returns the new position. */
-static size_t cv_skip(const char *s, size_t end, size_t p) {
-    for (;;) {
-        while (p < end && isspace((unsigned char)s[p]))
-            p++;
-        if (p + 1 < end && s[p] == '/' && s[p + 1] == '/') {
-            while (p < end && s[p] != '\n')
-                p++;
-        } else if (p + 1 < end && s[p] == '/' && s[p + 1] == '*') {
-            p += 2;
-            while (p + 1 < end && !(s[p] == '*' && s[p + 1] == '/'))
-                p++;
-            p = p + 2 <= end ? p + 2 : end;
-        } else {
-            return p;
-        }
-    }
-}
-
-static size_t cv_ident_end(const char *s, size_t end, size_t p) {
-    while (p < end && cv_is_ident(s[p]))
-        p++;
-    return p;
-}
 
 static const cv_ptx_param *cv_shared_param(const cv_ptx_kernel *k, const char *s, size_t len) {
     for (uint32_t i = 0; i < k->num_params; i++) {
@@ -125,33 +33,33 @@ static const cv_ptx_param *cv_shared_param(const cv_ptx_kernel *k, const char *s
 static void cv_rewrite_shared_loads(const char *s, const cv_ptx_kernel *k, cv_edits *ed) {
     size_t p = k->body_open + 1, end = k->body_close;
     while (p < end) {
-        p = cv_skip(s, end, p);
+        p = cv_ptx_skip(s, end, p);
         if (p >= end)
             break;
-        if (!cv_is_ident(s[p])) {
+        if (!cv_ptx_is_ident(s[p])) {
             p++;
             continue;
         }
-        size_t w = cv_ident_end(s, end, p);
+        size_t w = cv_ptx_ident_end(s, end, p);
         if (w - p < 8 || memcmp(s + p, "ld.param", 8) != 0) {
             p = w;
             continue;
         }
         /* dest register */
-        size_t r = cv_skip(s, end, w);
-        size_t re = cv_ident_end(s, end, r);
-        size_t c = cv_skip(s, end, re);
+        size_t r = cv_ptx_skip(s, end, w);
+        size_t re = cv_ptx_ident_end(s, end, r);
+        size_t c = cv_ptx_skip(s, end, re);
         if (re == r || c >= end || s[c] != ',') {
             p = w;
             continue;
         }
-        size_t b = cv_skip(s, end, c + 1);
+        size_t b = cv_ptx_skip(s, end, c + 1);
         if (b >= end || s[b] != '[') {
             p = w;
             continue;
         }
-        size_t n = cv_skip(s, end, b + 1);
-        size_t ne = cv_ident_end(s, end, n);
+        size_t n = cv_ptx_skip(s, end, b + 1);
+        size_t ne = cv_ptx_ident_end(s, end, n);
         const cv_ptx_param *prm = cv_shared_param(k, s + n, ne - n);
         size_t semi = ne;
         while (semi < end && s[semi] != ';' && s[semi] != '\n')
@@ -185,28 +93,28 @@ static void cv_strip_ptr_annotations(const char *s, const cv_ptx_kernel *k, cv_e
     static const char *const spaces[] = {".global", ".shared", ".const", ".local"};
     size_t p = k->params_open, end = k->params_close;
     while (!k->no_param_list && p < end) {
-        p = cv_skip(s, end, p);
+        p = cv_ptx_skip(s, end, p);
         if (p >= end)
             break;
-        if (!cv_is_ident(s[p])) {
+        if (!cv_ptx_is_ident(s[p])) {
             p++;
             continue;
         }
-        size_t w = cv_ident_end(s, end, p);
+        size_t w = cv_ptx_ident_end(s, end, p);
         if (w - p != 4 || memcmp(s + p, ".ptr", 4) != 0) {
             p = w;
             continue;
         }
-        size_t start = p, stop = w, q = cv_skip(s, end, w), qe = cv_ident_end(s, end, q);
+        size_t start = p, stop = w, q = cv_ptx_skip(s, end, w), qe = cv_ptx_ident_end(s, end, q);
         for (size_t i = 0; i < sizeof spaces / sizeof spaces[0]; i++)
             if (qe - q == strlen(spaces[i]) && memcmp(s + q, spaces[i], qe - q) == 0) {
                 stop = qe;
-                q = cv_skip(s, end, qe);
-                qe = cv_ident_end(s, end, q);
+                q = cv_ptx_skip(s, end, qe);
+                qe = cv_ptx_ident_end(s, end, q);
                 break;
             }
         if (qe - q == 6 && memcmp(s + q, ".align", 6) == 0) {
-            size_t n = cv_skip(s, end, qe), ne = cv_ident_end(s, end, n);
+            size_t n = cv_ptx_skip(s, end, qe), ne = cv_ptx_ident_end(s, end, n);
             if (ne > n)
                 stop = ne;
         }
@@ -222,22 +130,22 @@ static void cv_replace_envregs(const char *s, size_t len, cv_edits *ed) {
                                         "0", "%nctaid.x", "%nctaid.y", "%nctaid.z"};
     size_t p = 0, stmt = 0;
     while (p < len) {
-        size_t q = cv_skip(s, len, p);
+        size_t q = cv_ptx_skip(s, len, p);
         if (q >= len)
             break;
-        if (!cv_is_ident(s[q])) {
+        if (!cv_ptx_is_ident(s[q])) {
             if (s[q] == ';' || s[q] == '{' || s[q] == '}')
                 stmt = q + 1;
             p = q + 1;
             continue;
         }
-        size_t w = cv_ident_end(s, len, q);
+        size_t w = cv_ptx_ident_end(s, len, q);
         if (w - q > 7 && memcmp(s + q, "%envreg", 7) == 0) {
             int n = atoi(s + q + 7);
             if (n >= 0 && n <= 8) {
                 cv_edit_add(ed, q, w - q, with[n], false);
                 /* a special register is read with mov.u32, the spelling nvcc uses */
-                size_t m = cv_skip(s, len, stmt);
+                size_t m = cv_ptx_skip(s, len, stmt);
                 if (n >= 6 && m + 7 <= len && memcmp(s + m, "mov.b32", 7) == 0)
                     cv_edit_add(ed, m, 7, "mov.u32", false);
             }
@@ -251,26 +159,12 @@ char *cv_ptx_rewrite(const char *text, size_t len, const cv_ptx_module *m, size_
     bool any_shared = false;
     for (uint32_t i = 0; i < m->num_kernels; i++)
         any_shared |= m->kernels[i].has_shared_ptr;
-    if (m->launch_info) {
-        cv_edit_add(&ed, m->launch_decl_start, m->launch_decl_end - m->launch_decl_start, "",
-                    false);
-        cv_edit_add(&ed, m->header_end, 0, cv_launch_info_decl, false);
-    }
+    if (m->launch_info)
+        cv_ptx_launch_edits(text, len, m, &ed);
     if (any_shared && !m->has_dynamic_smem)
         cv_edit_add(&ed, m->header_end, 0, cv_dynamic_smem_decl, false);
     for (uint32_t i = 0; i < m->num_kernels; i++) {
         const cv_ptx_kernel *k = &m->kernels[i];
-        if (m->launch_info) {
-            char *prm = malloc(sizeof cv_launch_param + 16);
-            if (prm)
-                snprintf(prm, sizeof cv_launch_param + 16,
-                         k->no_param_list ? "(\n\t%s\n)"
-                         : k->num_params  ? ",\n\t%s\n"
-                                          : "\n\t%s\n",
-                         cv_launch_param);
-            cv_edit_add(&ed, k->params_close, 0, prm, true);
-            cv_edit_add(&ed, k->body_open + 1, 0, cv_launch_prologue, false);
-        }
         if (k->has_shared_ptr)
             cv_rewrite_shared_loads(text, k, &ed);
         cv_strip_ptr_annotations(text, k, &ed);

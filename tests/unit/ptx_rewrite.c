@@ -132,8 +132,13 @@ static void test_launch_info(void) {
     REQUIRE(out != NULL);
     CHECK(strlen(out) == out_len);
     /* one launch parameter per entry, one declaration of each shared variable */
-    CHECK(count(out, ".param .align 8 .b8 __cv_launch_param[64]") == 3);
-    CHECK(count(out, "__cv_launch_info[64]") == 1);
+    CHECK(count(out, ".param .align 8 .b8 __cv_launch_param[80]") == 3);
+    /* every use is a load at a constant address in an entry: parameter reads, no shared copy */
+    CHECK(count(out, "__cv_launch_info") == 1); /* the header comment */
+    CHECK(count(out, "ld.param.u64 %rd2, [__cv_launch_param+56];") == 1);
+    CHECK(count(out, "st.shared.b64") == 0);
+    /* no kernel has uniform work-groups: each thread checks its global id */
+    CHECK(count(out, "setp.ge.u64 %cvlp") == 9);
     CHECK(count(out, ".extern .shared .align 16 .b8 __cv_dynamic_smem[];") == 1);
     CHECK(count(out, "culvert: launch information") == 3);
     /* the two __local loads get the base added, the others do not */
@@ -147,10 +152,45 @@ static void test_launch_info(void) {
     cv_ptx_module m2;
     CHECK_ERR(CL_SUCCESS, cv_ptx_parse(out, out_len, &m2, NULL, 0));
     k = cv_ptx_find(&m2, "local_sum");
-    CHECK(k && k->num_params == 5 && k->params[4].size == 64 && k->params[4].align == 8);
+    CHECK(k && k->num_params == 5 && k->params[4].size == 80 && k->params[4].align == 8);
     cv_ptx_free(&m2);
     free(out);
     cv_ptx_free(&m);
+    free(text);
+}
+
+/* A use of __cv_launch_info that is not a load at a constant address (here: its address taken)
+ * keeps the copy into shared memory for the whole module. */
+static void test_launch_info_copy(void) {
+    size_t len;
+    char *text = read_file("launch_info.ptx", &len);
+    static const char from[] = "ld.shared.u32 %r10, [__cv_launch_info+48];";
+    static const char to[] = "mov.u64 %rd9, __cv_launch_info;\n\tld.shared.u32 %r10, [%rd9+48];";
+    char *at = strstr(text, from);
+    REQUIRE(at != NULL);
+    static const char uniform[] = "//cv:uniform-work-groups li_ids\n";
+    char *edited = malloc(len + sizeof to + sizeof uniform);
+    REQUIRE(edited != NULL);
+    size_t head = (size_t)(at - text);
+    strcpy(edited, uniform);
+    strncat(edited, text, head);
+    strcat(edited, to);
+    strcat(edited, at + strlen(from));
+    cv_ptx_module m;
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(edited, strlen(edited), &m, NULL, 0));
+    size_t out_len = 0;
+    char *out = cv_ptx_rewrite(edited, strlen(edited), &m, &out_len);
+    REQUIRE(out != NULL);
+    CHECK(count(out, ".shared .align 8 .b8 __cv_launch_info[64];") == 1);
+    CHECK(count(out, "st.shared.b64 [__cv_launch_info+56], %cvli;") == 3);
+    CHECK(count(out, "ld.shared.u64 %rd2, [__cv_launch_info+56];") == 1);
+    /* li_ids has uniform work-groups: only groups that fill clusters exit (group_limit) */
+    CHECK(count(out, "setp.ge.u32 %cvlp") == 3);
+    CHECK(count(out, "setp.ge.u64 %cvlp") == 6);
+    CHECK(assembles(out, "launch_info_copy"));
+    free(out);
+    cv_ptx_free(&m);
+    free(edited);
     free(text);
 }
 
@@ -276,6 +316,7 @@ static void test_synthetic(void) {
 int main(void) {
     test_nvcc();
     test_launch_info();
+    test_launch_info_copy();
     test_local_plain();
     test_nv_opencl();
     test_synthetic();
