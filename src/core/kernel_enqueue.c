@@ -135,7 +135,8 @@ static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f, cl_devi
 }
 
 /* Cluster dimensions for the launch: the attribute or the compiled ones; the groups must fill
- * whole clusters (kernels with launch information get extra groups, which exit at once). */
+ * whole clusters (kernels whose launch prologue exits threads outside the NDRange get extra
+ * groups, which exit at once: cv_ptx_exits_outside). */
 static cl_int cv_kernel_clusters(cl_kernel k, const cv_ptx_kernel *sig, uint64_t groups[3],
                                  unsigned cluster[3]) {
     const uint32_t *c = k->cluster[0] ? k->cluster : sig->cluster_dims;
@@ -144,7 +145,7 @@ static cl_int cv_kernel_clusters(cl_kernel k, const cv_ptx_kernel *sig, uint64_t
         cluster[d] = k->cluster[0] ? k->cluster[d] : 0;
         uint32_t cd = c[0] ? c[d] : 1;
         if (cd > 1 && groups[d] % cd) {
-            if (k->launch_info)
+            if (k->launch_info && cv_ptx_exits_outside(sig))
                 groups[d] += cd - groups[d] % cd;
             else
                 err = CL_INVALID_WORK_GROUP_SIZE;

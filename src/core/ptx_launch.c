@@ -45,7 +45,8 @@ static const char cv_info_name[] = "__cv_launch_info";
     "\tsetp.ge.u64 %cvlp, %cvlg0, %cvlg2;\n"                                                       \
     "\t@%cvlp exit;\n"
 #define CV_LI_ITEMS CV_LI_ITEM(x, 48, 24) CV_LI_ITEM(y, 52, 32) CV_LI_ITEM(z, 56, 40)
-/* Uniform work-groups: only whole groups added to fill clusters exit (group_limit). */
+/* Uniform work-groups and compiled cluster dimensions: only the whole groups added to fill
+ * clusters exit (group_limit). Uniform work-groups without clusters: no check at all. */
 #define CV_LI_GROUP(d, loff)                                                                       \
     "\tmov.u32 %cvlw0, %ctaid." #d ";\n"                                                           \
     "\tld.param.u32 %cvlw1, [__cv_launch_param+" #loff "];\n"                                      \
@@ -53,10 +54,11 @@ static const char cv_info_name[] = "__cv_launch_info";
     "\t@%cvlp exit;\n"
 #define CV_LI_GROUPS CV_LI_GROUP(x, 64) CV_LI_GROUP(y, 68) CV_LI_GROUP(z, 72)
 
-/* [copy into shared memory][uniform work-groups] */
-static const char *const cv_launch_prologues[2][2] = {
-    {CV_LI_HEAD CV_LI_ITEMS "\t}\n", CV_LI_HEAD CV_LI_GROUPS "\t}\n"},
-    {CV_LI_HEAD CV_LI_COPIES CV_LI_ITEMS "\t}\n", CV_LI_HEAD CV_LI_COPIES CV_LI_GROUPS "\t}\n"},
+/* [copy into shared memory][exits: none, whole groups, threads] */
+static const char *const cv_launch_prologues[2][3] = {
+    {"", CV_LI_HEAD CV_LI_GROUPS "\t}\n", CV_LI_HEAD CV_LI_ITEMS "\t}\n"},
+    {CV_LI_HEAD CV_LI_COPIES "\t}\n", CV_LI_HEAD CV_LI_COPIES CV_LI_GROUPS "\t}\n",
+     CV_LI_HEAD CV_LI_COPIES CV_LI_ITEMS "\t}\n"},
 };
 
 static const cv_ptx_kernel *cv_entry_at(const cv_ptx_module *m, size_t pos) {
@@ -130,7 +132,8 @@ void cv_ptx_launch_edits(const char *text, size_t len, const cv_ptx_module *m, c
                                       : "\n\t%s\n",
                      cv_launch_param);
         cv_edit_add(ed, k->params_close, 0, prm, true);
-        cv_edit_add(ed, k->body_open + 1, 0, cv_launch_prologues[!direct][k->uniform_work_groups],
-                    false);
+        int exits = !cv_ptx_exits_outside(k) ? 0 : k->uniform_work_groups ? 1 : 2;
+        if (!direct || exits)
+            cv_edit_add(ed, k->body_open + 1, 0, cv_launch_prologues[!direct][exits], false);
     }
 }

@@ -184,10 +184,44 @@ static void test_launch_info_copy(void) {
     CHECK(count(out, ".shared .align 8 .b8 __cv_launch_info[64];") == 1);
     CHECK(count(out, "st.shared.b64 [__cv_launch_info+56], %cvli;") == 3);
     CHECK(count(out, "ld.shared.u64 %rd2, [__cv_launch_info+56];") == 1);
-    /* li_ids has uniform work-groups: only groups that fill clusters exit (group_limit) */
-    CHECK(count(out, "setp.ge.u32 %cvlp") == 3);
+    /* li_ids has uniform work-groups and no cluster dimensions: no thread ever lies outside */
+    CHECK(count(out, "setp.ge.u32 %cvlp") == 0);
     CHECK(count(out, "setp.ge.u64 %cvlp") == 6);
     CHECK(assembles(out, "launch_info_copy"));
+    free(out);
+    cv_ptx_free(&m);
+    free(edited);
+    free(text);
+}
+
+/* Uniform work-groups with compiled cluster dimensions: grids may be padded to whole clusters,
+ * so the groups past group_limit exit (three 32-bit compares, no per-thread check). */
+static void test_launch_info_clusters(void) {
+    size_t len;
+    char *text = read_file("launch_info.ptx", &len);
+    static const char from[] = "li_ids_param_0\n)";
+    static const char to[] = "li_ids_param_0\n)\n.reqnctapercluster 2, 1, 1";
+    static const char uniform[] = "//cv:uniform-work-groups li_ids\n";
+    char *at = strstr(text, from);
+    REQUIRE(at != NULL);
+    char *edited = malloc(len + sizeof to + sizeof uniform);
+    REQUIRE(edited != NULL);
+    strcpy(edited, uniform);
+    strncat(edited, text, (size_t)(at - text));
+    strcat(edited, to);
+    strcat(edited, at + strlen(from));
+    cv_ptx_module m;
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(edited, strlen(edited), &m, NULL, 0));
+    const cv_ptx_kernel *k = cv_ptx_find(&m, "li_ids");
+    REQUIRE(k != NULL);
+    CHECK(k->uniform_work_groups && k->cluster_dims[0] == 2 && cv_ptx_exits_outside(k));
+    size_t out_len = 0;
+    char *out = cv_ptx_rewrite(edited, strlen(edited), &m, &out_len);
+    REQUIRE(out != NULL);
+    CHECK(count(out, "[__cv_launch_param+64];") == 1);
+    CHECK(count(out, "setp.ge.u32 %cvlp") == 3);
+    CHECK(count(out, "setp.ge.u64 %cvlp") == 6);
+    CHECK(assembles(out, "launch_info_clusters"));
     free(out);
     cv_ptx_free(&m);
     free(edited);
@@ -317,6 +351,7 @@ int main(void) {
     test_nvcc();
     test_launch_info();
     test_launch_info_copy();
+    test_launch_info_clusters();
     test_local_plain();
     test_nv_opencl();
     test_synthetic();

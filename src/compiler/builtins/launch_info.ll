@@ -89,14 +89,18 @@ define internal i64 @__cv_global_size(i32 %d) alwaysinline {
   ret i64 %v
 }
 
+; %ctaid.d + group_offset[d] in 32 bits: a launch never has more than UINT32_MAX groups in a
+; dimension (culvert refuses larger ones), so the sum cannot wrap, and products with %ntid
+; become one mul.wide.u32 instead of a 64-bit multiply.
 define internal i64 @__cv_group_id(i32 %d) alwaysinline {
   %i = zext i32 %d to i64
   %b = getelementptr inbounds i8, ptr addrspace(3) @__cv_launch_info, i64 48
   %p = getelementptr inbounds [3 x i32], ptr addrspace(3) %b, i64 0, i64 %i
   %o = load i32, ptr addrspace(3) %p, align 4
-  %o64 = zext i32 %o to i64
-  %c = call i64 @__cv_ctaid(i32 %d)
-  %r = add i64 %c, %o64
+  %c64 = call i64 @__cv_ctaid(i32 %d)
+  %c = trunc i64 %c64 to i32
+  %r32 = add nuw i32 %c, %o
+  %r = zext i32 %r32 to i64
   ret i64 %r
 }
 
