@@ -196,12 +196,22 @@ cl_int cv_user_event_set(cl_event e, cl_int status) {
     return err;
 }
 
-/* Did a source of a completed command fail? Its own status where it is final; otherwise it ran
+/* Did a source of a completed command fail? Its own status where it is final. Otherwise it ran
  * before the command on the GPU (stream order or a GPU-side wait), where a failure is sticky and
- * shows in the command's own query: only an enqueue failure is left to look at. No CUDA call. */
+ * shows in the command's own query: what is left is an enqueue failure, or a failed source of
+ * its own (an error status passed down a chain of wait lists). No CUDA call. Sources are always
+ * older events: the locks are taken newest first, as cv_event_status does. */
 static bool cv_source_failed(cl_event src) {
     cl_int s = atomic_load(&src->status);
-    return cv_final(s) || src->is_user ? s < 0 : src->enqueue_error != 0;
+    if (cv_final(s) || src->is_user)
+        return s < 0;
+    pthread_mutex_lock(&src->lock);
+    s = atomic_load(&src->status);
+    bool failed = cv_final(s) ? s < 0 : src->enqueue_error != 0;
+    for (cl_uint i = 0; !cv_final(s) && !failed && i < src->num_sources; i++)
+        failed = cv_source_failed(src->sources[i]);
+    pthread_mutex_unlock(&src->lock);
+    return failed;
 }
 
 /* The status after a query of e->done answered q; e->lock held, s the status before. */
