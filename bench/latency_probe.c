@@ -235,30 +235,28 @@ static void raw_round_trips(CUcontext ctx) {
             pthread_join(t, NULL);
         }
     }
-    /* Cross stream: A on s1, B on s2 after A's event, wait for B. */
-    double v[N];
-    for (int r = 0; r < N; r++) {
-        double t0 = now_us();
-        launch(s1);
-        cu.cuEventRecord(ev1, s1);
-        cu.cuStreamWaitEvent(s2, ev1, 0);
-        launch(s2);
-        cu.cuStreamSynchronize(s2);
-        v[r] = now_us() - t0;
+    /* Cross stream: A on s1, B on s2 after A's event, wait for B (stream sync, or an event of
+     * B polled as culvert's clWaitForEvents does). */
+    for (int poll = 0; poll < 2; poll++) {
+        double v[N];
+        for (int r = 0; r < N; r++) {
+            double t0 = now_us();
+            launch(s1);
+            cu.cuEventRecord(ev1, s1);
+            cu.cuStreamWaitEvent(s2, ev1, 0);
+            launch(s2);
+            if (poll) {
+                cu.cuEventRecord(ev2, s2);
+                while (cu.cuEventQuery(ev2) == CUDA_ERROR_NOT_READY)
+                    ;
+            } else {
+                cu.cuStreamSynchronize(s2);
+            }
+            v[r] = now_us() - t0;
+        }
+        printf("raw   A -> B, %-40s %7.2f\n",
+               poll ? "record + poll cuEventQuery(B)" : "cuStreamSynchronize(B)", median(v, N));
     }
-    printf("raw   A -> B, cuStreamSynchronize(B)                   %7.2f\n", median(v, N));
-    for (int r = 0; r < N; r++) {
-        double t0 = now_us();
-        launch(s1);
-        cu.cuEventRecord(ev1, s1);
-        cu.cuStreamWaitEvent(s2, ev1, 0);
-        launch(s2);
-        cu.cuEventRecord(ev2, s2);
-        while (cu.cuEventQuery(ev2) == CUDA_ERROR_NOT_READY)
-            ;
-        v[r] = now_us() - t0;
-    }
-    printf("raw   A -> B, record + poll cuEventQuery(B)            %7.2f\n", median(v, N));
 }
 
 /* --- (3) the same through OpenCL, with the time of each call --- */

@@ -98,8 +98,8 @@ char *cv_ptx_rewrite(const char *text, size_t len, const cv_ptx_module *m, size_
 const cv_ptx_kernel *cv_ptx_find(const cv_ptx_module *m, const char *name);
 /* Does the launch prologue of this kernel (culvert-compiled PTX) exit threads past the NDRange?
  * Kernels that may have non-uniform work-groups, and those compiled with cluster dimensions,
- * whose grids may be padded to whole clusters; a kernel with uniform work-groups has no
- * such check, and its grid is never padded. */
+ * whose grids may be padded to whole clusters; a kernel with uniform work-groups and no
+ * compiled cluster dimensions has no such check, and its grid is never padded. */
 static inline bool cv_ptx_exits_outside(const cv_ptx_kernel *k) {
     return !k->uniform_work_groups || k->cluster_dims[0] != 0;
 }

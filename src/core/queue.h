@@ -98,11 +98,11 @@ cl_int cv_sleep_wait(cvcu_event *ev);
 /* Blocks until the stream's work is done (spin briefly, then sleep). */
 cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s);
 
-/* Pooled CUDA events of the queue's device (bound by the caller for get). */
 /* A spare event of q (CUDA events attached, timing ones for profiling), or NULL. */
 cl_event cv_queue_spare_get(cl_command_queue q, bool timing);
 /* Keeps a dead event (nothing held, tag dead) as a spare; false when q has enough of them. */
 bool cv_queue_spare_put(cl_command_queue q, cl_event e);
+/* Pooled CUDA events of the queue's device (bound by the caller for get). */
 cl_int cv_queue_event_get(cl_command_queue q, cv_event_kind kind, cvcu_event **out);
 void cv_queue_event_put(cl_command_queue q, cv_event_kind kind, cvcu_event *ev);
 

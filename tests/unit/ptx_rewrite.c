@@ -159,25 +159,32 @@ static void test_launch_info(void) {
     free(text);
 }
 
+/* launch_info.ptx with li_ids marked //cv:uniform-work-groups and the first `from` replaced by
+ * `to`, parsed into *m (the caller frees both). */
+static char *launch_info_variant(const char *from, const char *to, cv_ptx_module *m) {
+    static const char uniform[] = "//cv:uniform-work-groups li_ids\n";
+    size_t len;
+    char *text = read_file("launch_info.ptx", &len);
+    char *at = strstr(text, from);
+    REQUIRE(at != NULL);
+    char *edited = malloc(len + strlen(to) + sizeof uniform);
+    REQUIRE(edited != NULL);
+    strcpy(edited, uniform);
+    strncat(edited, text, (size_t)(at - text));
+    strcat(edited, to);
+    strcat(edited, at + strlen(from));
+    free(text);
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(edited, strlen(edited), m, NULL, 0));
+    return edited;
+}
+
 /* A use of __cv_launch_info that is not a load at a constant address (here: its address taken)
  * keeps the copy into shared memory for the whole module. */
 static void test_launch_info_copy(void) {
-    size_t len;
-    char *text = read_file("launch_info.ptx", &len);
-    static const char from[] = "ld.shared.u32 %r10, [__cv_launch_info+48];";
-    static const char to[] = "mov.u64 %rd9, __cv_launch_info;\n\tld.shared.u32 %r10, [%rd9+48];";
-    char *at = strstr(text, from);
-    REQUIRE(at != NULL);
-    static const char uniform[] = "//cv:uniform-work-groups li_ids\n";
-    char *edited = malloc(len + sizeof to + sizeof uniform);
-    REQUIRE(edited != NULL);
-    size_t head = (size_t)(at - text);
-    strcpy(edited, uniform);
-    strncat(edited, text, head);
-    strcat(edited, to);
-    strcat(edited, at + strlen(from));
     cv_ptx_module m;
-    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(edited, strlen(edited), &m, NULL, 0));
+    char *edited = launch_info_variant(
+        "ld.shared.u32 %r10, [__cv_launch_info+48];",
+        "mov.u64 %rd9, __cv_launch_info;\n\tld.shared.u32 %r10, [%rd9+48];", &m);
     size_t out_len = 0;
     char *out = cv_ptx_rewrite(edited, strlen(edited), &m, &out_len);
     REQUIRE(out != NULL);
@@ -191,27 +198,14 @@ static void test_launch_info_copy(void) {
     free(out);
     cv_ptx_free(&m);
     free(edited);
-    free(text);
 }
 
 /* Uniform work-groups with compiled cluster dimensions: grids may be padded to whole clusters,
  * so the groups past group_limit exit (three 32-bit compares, no per-thread check). */
 static void test_launch_info_clusters(void) {
-    size_t len;
-    char *text = read_file("launch_info.ptx", &len);
-    static const char from[] = "li_ids_param_0\n)";
-    static const char to[] = "li_ids_param_0\n)\n.reqnctapercluster 2, 1, 1";
-    static const char uniform[] = "//cv:uniform-work-groups li_ids\n";
-    char *at = strstr(text, from);
-    REQUIRE(at != NULL);
-    char *edited = malloc(len + sizeof to + sizeof uniform);
-    REQUIRE(edited != NULL);
-    strcpy(edited, uniform);
-    strncat(edited, text, (size_t)(at - text));
-    strcat(edited, to);
-    strcat(edited, at + strlen(from));
     cv_ptx_module m;
-    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(edited, strlen(edited), &m, NULL, 0));
+    char *edited = launch_info_variant("li_ids_param_0\n)",
+                                       "li_ids_param_0\n)\n.reqnctapercluster 2, 1, 1", &m);
     const cv_ptx_kernel *k = cv_ptx_find(&m, "li_ids");
     REQUIRE(k != NULL);
     CHECK(k->uniform_work_groups && k->cluster_dims[0] == 2 && cv_ptx_exits_outside(k));
@@ -225,7 +219,6 @@ static void test_launch_info_clusters(void) {
     free(out);
     cv_ptx_free(&m);
     free(edited);
-    free(text);
 }
 
 static void test_local_plain(void) {
