@@ -220,6 +220,10 @@ int cpu_probe_main(const char *icd) {
         if (clGetPlatformIDs(8, plats, &n) != CL_SUCCESS)
             n = 0;
         for (cl_uint p = 0; p < n && p < 8 && !opened; p++) {
+            /* Only the platform of that library (the loader may know others). */
+            char lib[4096];
+            if (!cpu_probe_icd(plats[p], lib, sizeof lib) || strcmp(lib, icd) != 0)
+                continue;
             cl_backend *b = clb_open(plats[p], err, sizeof(err));
             if ((opened = b != NULL))
                 v = clb_figure(b, F_CPU_DURING_FINISH);

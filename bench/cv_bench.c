@@ -237,7 +237,8 @@ int main(int argc, char **argv) {
             rounds = rounds < 1 ? 1 : rounds > 15 ? 15 : rounds;
         } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
             guard_timeout_s = (unsigned)atoi(argv[++i]);
-        } else if (!strcmp(argv[i], "--cpu-probe") && i + 1 < argc) { /* hidden: the child */
+        } else if (!strcmp(argv[i], "--cpu-probe") && i + 1 < argc &&
+                   !strcmp(argv[i + 1], "raw")) { /* hidden: the child */
             probe = argv[++i];
         } else if (!strcmp(argv[i], "--cpu-probe-icd") && i + 1 < argc) {
             probe = probe_icd = argv[++i];

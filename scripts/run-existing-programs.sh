@@ -201,10 +201,15 @@ fi
 # 3. CLBlast's test programs, each against the platform's first device.
 if want clblast && [ -n "$DEBS" ]; then
     bins=$(ls "$DEBS"/usr/bin/clblast_test_* 2>/dev/null)
-    if [ -n "$CLBLAST_PROGRAMS" ]; then
+    missing=
+    if [ -n "$CLBLAST_PROGRAMS" ] && [ -n "$bins" ]; then
         bins=$(for p in $CLBLAST_PROGRAMS; do ls "$DEBS/usr/bin/clblast_test_$p" 2>/dev/null; done)
+        missing=$(for p in $CLBLAST_PROGRAMS; do [ -x "$DEBS/usr/bin/clblast_test_$p" ] || printf '%s ' "$p"; done)
     fi
-    if [ -z "$bins" ]; then
+    if [ -n "$missing" ]; then
+        row clblast "no such CLBlast test program(s): $missing(names as in clblast_test_NAME)"
+        FAILED=1
+    elif [ -z "$bins" ]; then
         row clblast "no clblast_test_* under $DEBS/usr/bin; see the preparation in --help"
         FAILED=1
     else
