@@ -20,8 +20,7 @@ static void cv_queue_destroy(cv_object *obj) {
      * finishes on its own: cuStreamDestroy returns at once and frees the stream afterwards. */
     cvcu_device_bind(q->device->cu);
     for (unsigned i = 0; i < q->num_streams; i++) {
-        if (i > 0 || !q->foreign)
-            cvcu_stream_destroy(q->streams[i]);
+        cvcu_stream_release(q->streams[i], i > 0 || !q->foreign);
         cvcu_event_destroy(q->join[i]);
     }
     for (int t = 0; t < 2; t++)
