@@ -47,6 +47,28 @@ static void cv_unhold_all(cl_event *list, cl_uint n, cv_kept *kept) {
     }
 }
 
+/* The end of every event: its CUDA events go back to the pools of q (with q NULL, to CUDA: the
+ * queue itself goes), its memory to the heap. */
+static void cv_event_free(cl_event e, cl_command_queue q) {
+    if (q) {
+        cv_queue_event_put(q, e->timing ? CV_EV_DONE_TIMING : CV_EV_DONE, e->done);
+        cv_queue_event_put(q, CV_EV_START, e->start);
+    } else {
+        cvcu_event_destroy(e->done);
+        cvcu_event_destroy(e->start);
+    }
+    pthread_mutex_destroy(&e->lock);
+    free(e);
+}
+
+void cv_event_free_spares(cl_event list) {
+    while (list) {
+        cl_event next = list->tracker_next;
+        cv_event_free(list, NULL);
+        list = next;
+    }
+}
+
 /* A command's event with its CUDA events, cleared, for the queue's spares: the next command's
  * event costs no allocation then (round trips create one per command). */
 static bool cv_event_keep_spare(cl_event e) {
@@ -82,14 +104,8 @@ static void cv_event_destroy(cv_object *obj) {
         cvcu_slot_free(&e->slot);
     }
     /* Kept as a spare, e belongs to q from here on (and goes with it). */
-    if (!cv_event_keep_spare(e)) {
-        if (q) {
-            cv_queue_event_put(q, e->timing ? CV_EV_DONE_TIMING : CV_EV_DONE, e->done);
-            cv_queue_event_put(q, CV_EV_START, e->start);
-        }
-        pthread_mutex_destroy(&e->lock);
-        free(e);
-    }
+    if (!cv_event_keep_spare(e))
+        cv_event_free(e, q);
     if (q)
         cv_unhold(&q->obj);
     cv_unhold(&ctx->obj);

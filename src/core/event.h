@@ -65,6 +65,9 @@ cl_int cv_user_event_set(cl_event e, cl_int status);
 /* Process exit: opens the GPU gates of user events never set, so no stream stays blocked on one
  * while the CUDA driver tears the context down. */
 void cv_user_events_open_gates(void);
+/* Frees a destroyed queue's spare events (a list through tracker_next) with their CUDA events;
+ * the device is bound. */
+void cv_event_free_spares(cl_event list);
 /* Current execution status, without blocking (queries CUDA). */
 cl_int cv_event_status(cl_event e);
 /* The status once a query of e->done, or of a later command of its stream, answered q

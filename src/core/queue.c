@@ -1,5 +1,6 @@
 #include "core/queue.h"
 #include "core/command.h"
+#include "core/event.h"
 #include "core/platform.h"
 #include "cuda/cu_device.h"
 
@@ -24,14 +25,7 @@ static void cv_queue_destroy(cv_object *obj) {
         cvcu_event_destroy(q->join[i]);
     }
     for (int t = 0; t < 2; t++)
-        while (q->spares[t]) {
-            cl_event e = q->spares[t];
-            q->spares[t] = e->tracker_next;
-            cvcu_event_destroy(e->done);
-            cvcu_event_destroy(e->start);
-            pthread_mutex_destroy(&e->lock);
-            free(e);
-        }
+        cv_event_free_spares(q->spares[t]);
     for (int k = 0; k < CV_EV_KINDS; k++) {
         for (size_t i = 0; i < q->pools[k].count; i++)
             cvcu_event_destroy(q->pools[k].items[i]);
