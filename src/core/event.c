@@ -47,8 +47,8 @@ static void cv_unhold_all(cl_event *list, cl_uint n, cv_kept *kept) {
     }
 }
 
-/* The end of every event: its CUDA events go back to the pools of q (with q NULL, to CUDA: the
- * queue itself goes), its memory to the heap. */
+/* The end of every event (its mutex destroyed already): its CUDA events go back to the pools of
+ * q (with q NULL, to CUDA: the queue itself goes), its memory to the heap. */
 static void cv_event_free(cl_event e, cl_command_queue q) {
     if (q) {
         cv_queue_event_put(q, e->timing ? CV_EV_DONE_TIMING : CV_EV_DONE, e->done);
@@ -57,7 +57,6 @@ static void cv_event_free(cl_event e, cl_command_queue q) {
         cvcu_event_destroy(e->done);
         cvcu_event_destroy(e->start);
     }
-    pthread_mutex_destroy(&e->lock);
     free(e);
 }
 
@@ -73,20 +72,17 @@ void cv_event_free_spares(cl_event list) {
  * event costs no allocation then (round trips create one per command). */
 static bool cv_event_keep_spare(cl_event e) {
     cl_command_queue q = e->queue;
-    if (!q || e->is_user || !e->done || (e->timing && !e->start))
+    if (!q || e->is_user || !e->done || (e->timing && !e->start) ||
+        !cv_queue_spare_room(q, e->timing))
         return false;
     cvcu_event *done = e->done, *start = e->start;
     bool timing = e->timing;
-    pthread_mutex_destroy(&e->lock);
     memset(e, 0, sizeof *e);
     e->done = done;
     e->start = start;
     e->timing = timing;
-    if (cv_queue_spare_put(q, e))
-        return true;
-    pthread_mutex_init(&e->lock, NULL); /* destroyed again on the way out */
-    e->queue = q;
-    return false;
+    cv_queue_spare_put(q, e);
+    return true;
 }
 
 static void cv_event_destroy(cv_object *obj) {
@@ -103,6 +99,8 @@ static void cv_event_destroy(cv_object *obj) {
         cv_user_event_unlink(e);
         cvcu_slot_free(&e->slot);
     }
+    /* Nothing locks e any more; a spare's mutex is made anew when it is used again. */
+    pthread_mutex_destroy(&e->lock);
     /* Kept as a spare, e belongs to q from here on (and goes with it). */
     if (!cv_event_keep_spare(e))
         cv_event_free(e, q);

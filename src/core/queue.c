@@ -256,16 +256,19 @@ cl_event cv_queue_spare_get(cl_command_queue q, bool timing) {
     return e;
 }
 
-bool cv_queue_spare_put(cl_command_queue q, cl_event e) {
+bool cv_queue_spare_room(cl_command_queue q, bool timing) {
     pthread_mutex_lock(&q->pool_lock);
-    bool kept = q->num_spares[e->timing] < CV_QUEUE_MAX_SPARES;
-    if (kept) {
-        e->tracker_next = q->spares[e->timing];
-        q->spares[e->timing] = e;
-        q->num_spares[e->timing]++;
-    }
+    bool room = q->num_spares[timing] < CV_QUEUE_MAX_SPARES;
     pthread_mutex_unlock(&q->pool_lock);
-    return kept;
+    return room;
+}
+
+void cv_queue_spare_put(cl_command_queue q, cl_event e) {
+    pthread_mutex_lock(&q->pool_lock);
+    e->tracker_next = q->spares[e->timing];
+    q->spares[e->timing] = e;
+    q->num_spares[e->timing]++;
+    pthread_mutex_unlock(&q->pool_lock);
 }
 
 cl_int cv_queue_event_get(cl_command_queue q, cv_event_kind kind, cvcu_event **out) {

@@ -100,8 +100,10 @@ cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s);
 
 /* A spare event of q (CUDA events attached, timing ones for profiling), or NULL. */
 cl_event cv_queue_spare_get(cl_command_queue q, bool timing);
-/* Keeps a dead event (nothing held, tag dead) as a spare; false when q has enough of them. */
-bool cv_queue_spare_put(cl_command_queue q, cl_event e);
+/* Whether q keeps another spare (a soft limit: two threads may both see room for the last). */
+bool cv_queue_spare_room(cl_command_queue q, bool timing);
+/* Keeps a dead event (nothing held, tag dead, mutex destroyed) as a spare. */
+void cv_queue_spare_put(cl_command_queue q, cl_event e);
 /* Pooled CUDA events of the queue's device (bound by the caller for get). */
 cl_int cv_queue_event_get(cl_command_queue q, cv_event_kind kind, cvcu_event **out);
 void cv_queue_event_put(cl_command_queue q, cv_event_kind kind, cvcu_event *ev);
