@@ -19,7 +19,7 @@ static cl_int cv_command_wait_on(cv_command *cmd, cl_event w) {
     if (s == CL_COMPLETE)
         return CL_SUCCESS;
     if (w->is_user && s > CL_COMPLETE)
-        err = cvcu_stream_wait_value(cmd->stream, w->slot.device, 1, CVCU_WAIT_GEQ);
+        err = cvcu_stream_wait_value(cmd->stream, &w->slot, 1, CVCU_WAIT_GEQ);
     /* Commands of this very stream are ordered by it already. */
     else if (!w->is_user && s > CL_COMPLETE && w->stream != cmd->stream)
         err = cvcu_stream_wait_event(cmd->stream, w->done);
@@ -113,18 +113,22 @@ static unsigned cv_command_stream_index(const cv_command *cmd) {
     return i;
 }
 
-/* Records stream i's batch; the caller tracks *out (after dropping q->lock). */
-static cl_int cv_command_batch_submit(cl_command_queue q, unsigned i, cl_event *out) {
-    cl_event b = q->batch[i];
+/* Records batch b behind stream i's commands; the caller tracks it (after dropping q->lock). */
+static cl_int cv_command_batch_submit(cl_command_queue q, unsigned i, cl_event b) {
     cl_int err = cvcu_event_record(b->done, q->streams[i]);
     if (err == CL_SUCCESS) {
         b->stream = q->streams[i];
         atomic_store(&b->status, CL_SUBMITTED);
-        q->batch[i] = NULL;
-        q->batch_commands[i] = 0;
-        *out = b;
     }
     return err;
+}
+
+/* Takes stream i's batch off the queue. */
+static cl_event cv_command_batch_take(cl_command_queue q, unsigned i) {
+    cl_event b = q->batch[i];
+    q->batch[i] = NULL;
+    q->batch_commands[i] = 0;
+    return b;
 }
 
 static void cv_command_batch_track(cl_event b) {
@@ -143,7 +147,9 @@ cl_int cv_command_flush_batches(cl_command_queue q) {
             continue;
         err = cvcu_device_bind(q->device->cu);
         if (err == CL_SUCCESS)
-            err = cv_command_batch_submit(q, i, &done[i]);
+            err = cv_command_batch_submit(q, i, q->batch[i]);
+        if (err == CL_SUCCESS)
+            done[i] = cv_command_batch_take(q, i);
     }
     pthread_mutex_unlock(&q->lock);
     for (unsigned i = 0; i < CV_QUEUE_MAX_STREAMS; i++)
@@ -153,11 +159,8 @@ cl_int cv_command_flush_batches(cl_command_queue q) {
 
 void cv_command_take_batches(cl_command_queue q, unsigned n, cl_event *done) {
     pthread_mutex_lock(&q->lock);
-    for (unsigned i = 0; i < n && i < CV_QUEUE_MAX_STREAMS; i++) {
-        done[i] = q->batch[i];
-        q->batch[i] = NULL;
-        q->batch_commands[i] = 0;
-    }
+    for (unsigned i = 0; i < n && i < CV_QUEUE_MAX_STREAMS; i++)
+        done[i] = cv_command_batch_take(q, i);
     pthread_mutex_unlock(&q->lock);
 }
 
@@ -176,18 +179,11 @@ void cv_command_finish_taken(cl_command_queue q, cl_event *done, unsigned n, uns
         /* Not known to be done: recorded now, behind its commands, and tracked, as a flush
          * would; a batch begun meanwhile stays the stream's current one. If the record fails
          * too, the batch is left alone: its holds stay (a leak, never a use after free). */
-        cl_event out = NULL;
         pthread_mutex_lock(&q->lock);
-        cl_event newer = q->batch[i];
-        unsigned newer_commands = q->batch_commands[i];
-        q->batch[i] = b;
-        if (cvcu_device_bind(q->device->cu) != CL_SUCCESS ||
-            cv_command_batch_submit(q, i, &out) != CL_SUCCESS)
-            out = NULL;
-        q->batch[i] = newer;
-        q->batch_commands[i] = newer_commands;
+        bool recorded = cvcu_device_bind(q->device->cu) == CL_SUCCESS &&
+                        cv_command_batch_submit(q, i, b) == CL_SUCCESS;
         pthread_mutex_unlock(&q->lock);
-        cv_command_batch_track(out);
+        cv_command_batch_track(recorded ? b : NULL);
     }
 }
 
@@ -260,12 +256,12 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
             tail = &(*tail)->next;
         *tail = batch->kept;
         batch->kept = NULL;
-        q->batch[bi] = NULL;
-        q->batch_commands[bi] = 0;
+        cv_command_batch_take(q, bi);
         cv_release(&batch->obj);
     } else if (batch && (blocking || ++q->batch_commands[bi] >= CV_BATCH_COMMANDS)) {
         /* A failed record leaves the batch to a later command, flush or finish. */
-        cv_command_batch_submit(q, bi, &batch_done);
+        if (cv_command_batch_submit(q, bi, batch) == CL_SUCCESS)
+            batch_done = cv_command_batch_take(q, bi);
     }
     /* Tracked under the queue's lock: the tracker sees a stream's commands in stream order. */
     cv_command_batch_track(batch_done);

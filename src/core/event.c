@@ -47,24 +47,37 @@ static void cv_unhold_all(cl_event *list, cl_uint n, cv_kept *kept) {
     }
 }
 
+/* The end of every event that is not kept as a spare (its mutex destroyed already): its CUDA
+ * events (user events have none) and its memory. */
+static void cv_event_free(cl_event e) {
+    cvcu_event_destroy(e->done);
+    cvcu_event_destroy(e->start);
+    free(e);
+}
+
+void cv_event_free_spares(cl_event list) {
+    while (list) {
+        cl_event next = list->tracker_next;
+        cv_event_free(list);
+        list = next;
+    }
+}
+
 /* A command's event with its CUDA events, cleared, for the queue's spares: the next command's
- * event costs no allocation then (round trips create one per command). */
+ * event costs no allocation then (round trips create one per command). Every event of a queue
+ * has its CUDA events (cv_event_spare). */
 static bool cv_event_keep_spare(cl_event e) {
     cl_command_queue q = e->queue;
-    if (!q || e->is_user || !e->done || (e->timing && !e->start))
+    if (!q)
         return false;
     cvcu_event *done = e->done, *start = e->start;
     bool timing = e->timing;
-    pthread_mutex_destroy(&e->lock);
     memset(e, 0, sizeof *e);
     e->done = done;
     e->start = start;
     e->timing = timing;
-    if (cv_queue_spare_put(q, e))
-        return true;
-    pthread_mutex_init(&e->lock, NULL); /* destroyed again on the way out */
-    e->queue = q;
-    return false;
+    cv_queue_spare_put(q, e);
+    return true;
 }
 
 static void cv_event_destroy(cv_object *obj) {
@@ -81,15 +94,11 @@ static void cv_event_destroy(cv_object *obj) {
         cv_user_event_unlink(e);
         cvcu_slot_free(&e->slot);
     }
+    /* Nothing locks e any more; a spare's mutex is made anew when it is used again. */
+    pthread_mutex_destroy(&e->lock);
     /* Kept as a spare, e belongs to q from here on (and goes with it). */
-    if (!cv_event_keep_spare(e)) {
-        if (q) {
-            cv_queue_event_put(q, e->timing ? CV_EV_DONE_TIMING : CV_EV_DONE, e->done);
-            cv_queue_event_put(q, CV_EV_START, e->start);
-        }
-        pthread_mutex_destroy(&e->lock);
-        free(e);
-    }
+    if (!cv_event_keep_spare(e))
+        cv_event_free(e);
     if (q)
         cv_unhold(&q->obj);
     cv_unhold(&ctx->obj);
@@ -115,26 +124,31 @@ static cl_event cv_event_alloc(cl_context ctx, cl_command_queue q, cl_command_ty
     return e;
 }
 
-cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
-                         cl_int *err) {
-    cl_event e = cv_queue_spare_get(q, profile);
-    if (e) {
-        cv_event_init(e, ctx, q, type);
-        *err = CL_SUCCESS;
-        return e;
+cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err) {
+    cl_event e = cv_queue_spare_get(q, timing);
+    *err = CL_SUCCESS;
+    if (!e) {
+        e = calloc(1, sizeof *e);
+        *err = e ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     }
-    e = cv_event_alloc(ctx, q, type);
-    *err = e ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
-    if (e) {
-        e->timing = profile;
-        *err = cv_queue_event_get(q, profile ? CV_EV_DONE_TIMING : CV_EV_DONE, &e->done);
+    if (e && !e->done) {
+        e->timing = timing;
+        *err = cvcu_event_create(timing, cv_blocking_events(), &e->done);
+        if (*err == CL_SUCCESS && timing)
+            *err = cvcu_event_create(true, false, &e->start);
     }
-    if (*err == CL_SUCCESS && profile)
-        *err = cv_queue_event_get(q, CV_EV_START, &e->start);
     if (*err != CL_SUCCESS && e) {
-        cv_release(&e->obj);
+        cv_event_free(e);
         e = NULL;
     }
+    return e;
+}
+
+cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
+                         cl_int *err) {
+    cl_event e = cv_event_spare(q, profile, err);
+    if (e)
+        cv_event_init(e, ctx, q, type);
     return e;
 }
 

@@ -1,6 +1,7 @@
-/* cl_event: the state of one command (or a user event). A command's event is backed by pooled
- * CUDA events recorded around the command; its status, callbacks and the release of what the
- * command holds advance in the background (core/tracker.c). */
+/* cl_event: the state of one command (or a user event). A command's event is backed by CUDA
+ * events recorded around the command (kept with it when it goes back to its queue as a spare); its
+ * status, callbacks and the release of what the command holds advance in the background
+ * (core/tracker.c). */
 #ifndef CV_CORE_EVENT_H
 #define CV_CORE_EVENT_H
 
@@ -34,7 +35,7 @@ struct _cl_event {
     cvcu_event *done;      /* recorded after the command; NULL for user events */
     cvcu_stream *stream;   /* where done was recorded */
     cvcu_event *start;     /* profiled commands: recorded before the command */
-    bool timing;           /* done is a timing event (CV_EV_DONE_TIMING) */
+    bool timing;           /* done is a timing event (the END timestamp) */
     cl_int enqueue_error;  /* the command never reached the stream: its status once done passed */
     pthread_mutex_t lock;  /* guards what follows */
     /* Events of the wait list not complete at enqueue (held): their error becomes ours, and
@@ -56,7 +57,11 @@ static inline bool cv_is_event(const void *h) {
     return cv_object_valid(h, CV_TAG_EVENT);
 }
 
-/* A command's event, status CL_QUEUED; CUDA events come from q's pools (device bound). */
+/* A dead event of q with its CUDA events (timing ones and a start event for profiling): a spare
+ * of q, or a new one (the device bound). Back with cv_queue_spare_put. Also where a host wait
+ * needs a completion event of its own. */
+cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err);
+/* A command's event, status CL_QUEUED, from cv_event_spare (device bound). */
 cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
                          cl_int *err);
 cl_event cv_user_event_create(cl_context ctx, cl_int *err);
@@ -65,6 +70,9 @@ cl_int cv_user_event_set(cl_event e, cl_int status);
 /* Process exit: opens the GPU gates of user events never set, so no stream stays blocked on one
  * while the CUDA driver tears the context down. */
 void cv_user_events_open_gates(void);
+/* Frees a destroyed queue's spare events (a list through tracker_next) with their CUDA events;
+ * the device is bound. */
+void cv_event_free_spares(cl_event list);
 /* Current execution status, without blocking (queries CUDA). */
 cl_int cv_event_status(cl_event e);
 /* The status once a query of e->done, or of a later command of its stream, answered q

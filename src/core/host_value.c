@@ -87,25 +87,6 @@ bool cv_host_value_condition(const cv_device_props *props, cl_host_value_conditi
     return ok;
 }
 
-bool cv_host_value_condition_met(cl_ulong slot, cl_ulong value, cvcu_wait_condition cond) {
-    bool met = false;
-    switch (cond) {
-    case CVCU_WAIT_GEQ: /* cyclic: ignores wrap-around, as cuStreamWaitValue64 */
-        met = (int64_t)(slot - value) >= 0;
-        break;
-    case CVCU_WAIT_EQ:
-        met = slot == value;
-        break;
-    case CVCU_WAIT_AND:
-        met = (slot & value) != 0;
-        break;
-    case CVCU_WAIT_NOR:
-        met = ~(slot | value) != 0;
-        break;
-    }
-    return met;
-}
-
 /* Both commands: begin, keep the host value alive until the stream has passed the command, put
  * the operation on the stream, end. */
 static cl_int cv_host_value_enqueue(cl_command_queue q, cl_mem hv, cl_command_type type,
@@ -116,7 +97,7 @@ static cl_int cv_host_value_enqueue(cl_command_queue q, cl_mem hv, cl_command_ty
     if (err == CL_SUCCESS) {
         err = cv_command_keep(&cmd, &hv->obj);
         if (err == CL_SUCCESS && type == CL_COMMAND_WAIT_HOST_VALUE_CULVERT)
-            err = cvcu_stream_wait_value(cmd.stream, hv->device_address, value, cond);
+            err = cvcu_stream_wait_value(cmd.stream, &hv->host_value->slot, value, cond);
         else if (err == CL_SUCCESS)
             err = cvcu_stream_write_value(cmd.stream, hv->device_address, value);
         err = cv_command_end(&cmd, err, false, event);

@@ -37,8 +37,6 @@ static inline cl_ulong cv_host_value_load(cl_mem hv) {
  * that is unknown or that the device cannot wait on. */
 bool cv_host_value_condition(const cv_device_props *props, cl_host_value_condition c,
                              cvcu_wait_condition *out);
-/* Whether `slot` meets the condition against `value` now (the GPU's test, on the host). */
-bool cv_host_value_condition_met(cl_ulong slot, cl_ulong value, cvcu_wait_condition cond);
 
 /* The queue's later commands wait until the host value meets the condition. Arguments are
  * validated by the caller. */

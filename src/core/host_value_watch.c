@@ -53,7 +53,7 @@ static const char *cv_watch_condition_name(cvcu_wait_condition c) {
 /* The wait is over when the slot meets the condition (the GPU will pass it), or when the queue
  * has nothing left to do (it passed a condition that held only for a moment). */
 static bool cv_watch_over(const cv_watched *w) {
-    bool over = cv_host_value_condition_met(cv_host_value_load(w->hv), w->value, w->cond);
+    bool over = cvcu_wait_condition_met(cv_host_value_load(w->hv), w->value, w->cond);
     if (!over && cvcu_device_bind(w->queue->device->cu) == CL_SUCCESS)
         over = cvcu_stream_query(w->queue->stream) != CL_SUBMITTED;
     return over;

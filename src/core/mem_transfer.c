@@ -57,8 +57,9 @@ static cl_int cv_end(cv_command *cmd, cl_int status, bool blocking, bool lean, s
     if (!lean)
         return cv_command_end(cmd, status, blocking, event_ret);
     cl_command_queue q = cmd->queue;
-    cvcu_event *ev = NULL;
-    cl_int err = cv_queue_event_get(q, CV_EV_DONE, &ev);
+    cl_int err = CL_SUCCESS;
+    cl_event scratch = cv_event_spare(q, false, &err);
+    cvcu_event *ev = scratch ? scratch->done : NULL;
     if (err == CL_SUCCESS)
         err = cvcu_event_record(ev, cmd->stream);
     bool recorded = err == CL_SUCCESS;
@@ -71,8 +72,8 @@ static cl_int cv_end(cv_command *cmd, cl_int status, bool blocking, bool lean, s
         if (err == CL_SUCCESS)
             err = waited;
     }
-    if (ev)
-        cv_queue_event_put(q, CV_EV_DONE, ev);
+    if (scratch)
+        cv_queue_spare_put(q, scratch);
     return err;
 }
 

@@ -1,6 +1,7 @@
 /* PTX parsing: a small tokenizer over the text (comments and strings skipped, //cv: comments
  * collected), then the module-scope structure: entries, their parameters and directives. */
 #include "core/ptx.h"
+#include "core/ptx_edit.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -22,10 +23,6 @@ typedef struct cv_lexer {
     bool oom;
 } cv_lexer;
 
-static bool cv_ident_char(char c) {
-    return isalnum((unsigned char)c) || c == '_' || c == '$' || c == '%' || c == '.';
-}
-
 static void cv_lex_meta(cv_lexer *lx, size_t start, size_t end) {
     if (lx->num_meta == lx->cap_meta) {
         size_t cap = lx->cap_meta ? lx->cap_meta * 2 : 16;
@@ -42,30 +39,18 @@ static void cv_lex_meta(cv_lexer *lx, size_t start, size_t end) {
     lx->num_meta++;
 }
 
+/* A // comment on the lexer's way: //cv: lines are noted. */
+static void cv_lex_comment(void *arg, size_t start, size_t stop) {
+    cv_lexer *lx = arg;
+    if (stop - start >= 5 && memcmp(lx->s + start, "//cv:", 5) == 0)
+        cv_lex_meta(lx, start + 5, stop);
+}
+
 /* The next token; false at the end. Tokens: identifiers and directives (letters, digits, _ $ %
  * and dots), strings, and single punctuation characters. */
 static bool cv_lex(cv_lexer *lx, cv_tok *t) {
     const char *s = lx->s;
-    size_t n = lx->len, p = lx->pos;
-    for (;;) {
-        while (p < n && isspace((unsigned char)s[p]))
-            p++;
-        if (p + 1 < n && s[p] == '/' && s[p + 1] == '/') {
-            size_t e = p;
-            while (e < n && s[e] != '\n')
-                e++;
-            if (e - p >= 5 && memcmp(s + p, "//cv:", 5) == 0)
-                cv_lex_meta(lx, p + 5, e);
-            p = e;
-        } else if (p + 1 < n && s[p] == '/' && s[p + 1] == '*') {
-            p += 2;
-            while (p + 1 < n && !(s[p] == '*' && s[p + 1] == '/'))
-                p++;
-            p = p + 2 <= n ? p + 2 : n;
-        } else {
-            break;
-        }
-    }
+    size_t n = lx->len, p = cv_ptx_skip_lines(s, n, lx->pos, cv_lex_comment, lx);
     if (p >= n || s[p] == '\0') {
         lx->pos = n;
         return false;
@@ -77,8 +62,8 @@ static bool cv_lex(cv_lexer *lx, cv_tok *t) {
             p += (s[p] == '\\' && p + 1 < n) ? 2 : 1;
         if (p < n && s[p] == '"')
             p++;
-    } else if (cv_ident_char(s[p])) {
-        while (p < n && cv_ident_char(s[p]))
+    } else if (cv_ptx_is_ident(s[p])) {
+        while (p < n && cv_ptx_is_ident(s[p]))
             p++;
     } else {
         p++;
@@ -241,7 +226,7 @@ static void cv_parse_entry(cv_parse *ps) {
     cv_ptx_kernel k;
     cv_tok t;
     memset(&k, 0, sizeof k);
-    if (!cv_lex(lx, &t) || !cv_ident_char(lx->s[t.start])) {
+    if (!cv_lex(lx, &t) || !cv_ptx_is_ident(lx->s[t.start])) {
         cv_fail(ps, CL_INVALID_BINARY, ".entry without a name", lx->pos);
         return;
     }

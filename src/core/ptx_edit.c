@@ -29,12 +29,20 @@ bool cv_ptx_is_ident(char c) {
 }
 
 size_t cv_ptx_skip(const char *s, size_t end, size_t p) {
+    return cv_ptx_skip_lines(s, end, p, NULL, NULL);
+}
+
+size_t cv_ptx_skip_lines(const char *s, size_t end, size_t p,
+                         void (*line)(void *arg, size_t start, size_t stop), void *arg) {
     for (;;) {
         while (p < end && isspace((unsigned char)s[p]))
             p++;
         if (p + 1 < end && s[p] == '/' && s[p + 1] == '/') {
+            size_t start = p;
             while (p < end && s[p] != '\n')
                 p++;
+            if (line)
+                line(arg, start, p);
         } else if (p + 1 < end && s[p] == '/' && s[p + 1] == '*') {
             p += 2;
             while (p + 1 < end && !(s[p] == '*' && s[p + 1] == '/'))

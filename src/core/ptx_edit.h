@@ -26,6 +26,10 @@ void cv_edit_add(cv_edits *ed, size_t pos, size_t remove, const char *text, bool
 bool cv_ptx_is_ident(char c);
 /* Skips whitespace and comments from p; returns the new position. */
 size_t cv_ptx_skip(const char *s, size_t end, size_t p);
+/* The same, passing each // comment on the way to line(arg, start, stop): [start, stop) runs from
+ * its slashes to the end of its line. */
+size_t cv_ptx_skip_lines(const char *s, size_t end, size_t p,
+                         void (*line)(void *arg, size_t start, size_t stop), void *arg);
 size_t cv_ptx_ident_end(const char *s, size_t end, size_t p);
 
 #endif

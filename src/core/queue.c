@@ -1,5 +1,6 @@
 #include "core/queue.h"
 #include "core/command.h"
+#include "core/event.h"
 #include "core/platform.h"
 #include "cuda/cu_device.h"
 
@@ -20,26 +21,13 @@ static void cv_queue_destroy(cv_object *obj) {
      * finishes on its own: cuStreamDestroy returns at once and frees the stream afterwards. */
     cvcu_device_bind(q->device->cu);
     for (unsigned i = 0; i < q->num_streams; i++) {
-        if (i > 0 || !q->foreign)
-            cvcu_stream_destroy(q->streams[i]);
+        cvcu_stream_release(q->streams[i], i > 0 || !q->foreign);
         cvcu_event_destroy(q->join[i]);
     }
     for (int t = 0; t < 2; t++)
-        while (q->spares[t]) {
-            cl_event e = q->spares[t];
-            q->spares[t] = e->tracker_next;
-            cvcu_event_destroy(e->done);
-            cvcu_event_destroy(e->start);
-            pthread_mutex_destroy(&e->lock);
-            free(e);
-        }
-    for (int k = 0; k < CV_EV_KINDS; k++) {
-        for (size_t i = 0; i < q->pools[k].count; i++)
-            cvcu_event_destroy(q->pools[k].items[i]);
-        free(q->pools[k].items);
-    }
+        cv_event_free_spares(q->spares[t]);
     pthread_mutex_destroy(&q->lock);
-    pthread_mutex_destroy(&q->pool_lock);
+    pthread_mutex_destroy(&q->spare_lock);
     cv_unhold(&q->context->obj);
     free(q->property_list);
     free(q);
@@ -92,7 +80,7 @@ cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev, const cv_queu
     }
     cv_object_init(&q->obj, CV_TAG_QUEUE, cv_queue_destroy);
     pthread_mutex_init(&q->lock, NULL);
-    pthread_mutex_init(&q->pool_lock, NULL);
+    pthread_mutex_init(&q->spare_lock, NULL);
     q->context = ctx;
     cv_hold(&ctx->obj);
     q->device = dev;
@@ -148,7 +136,7 @@ cl_int cv_queue_fence_from(cl_command_queue q, cvcu_stream *s, cvcu_event *ev) {
  * CULVERT_BLOCKING_SYNC=1 completion events carry CU_EVENT_BLOCKING_SYNC and long waits sleep in
  * cuEventSynchronize instead: on the H100 test machine that wait never returned once a stream
  * held 64 commands gated by cuStreamWaitValue64 (tests/gpu/events_user.c), so it is opt-in. */
-static bool cv_blocking_events(void) {
+bool cv_blocking_events(void) {
     static _Atomic int value = -1; /* read once; a race only reads the variable twice */
     if (value < 0) {
         const char *s = getenv("CULVERT_BLOCKING_SYNC");
@@ -179,7 +167,6 @@ cl_int cv_spin_wait(cvcu_stream *s, cvcu_event *ev) {
 }
 
 cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s) {
-    cvcu_event *ev = NULL;
     cl_int now = cvcu_device_bind(q->device->cu);
     /* The query that ends the spin says whether the stream failed (a failed command shows up
      * as the stream's error). */
@@ -187,14 +174,16 @@ cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s) {
         now = cv_spin_wait(s, NULL);
     if (now == CL_SUBMITTED) {
         /* cuStreamSynchronize would spin (the primary context schedules automatically): a
-         * blocking-sync event recorded now sleeps instead. */
-        cl_int err = cv_queue_event_get(q, CV_EV_DONE, &ev);
-        if (err == CL_SUCCESS)
-            err = cvcu_event_record(ev, s);
-        if (err == CL_SUCCESS)
-            err = cv_sleep_wait(ev);
-        if (ev)
-            cv_queue_event_put(q, CV_EV_DONE, ev);
+         * spare event's completion event (blocking-sync where asked), recorded now, sleeps
+         * instead. */
+        cl_int err = CL_SUCCESS;
+        cl_event scratch = cv_event_spare(q, false, &err);
+        if (scratch) {
+            err = cvcu_event_record(scratch->done, s);
+            if (err == CL_SUCCESS)
+                err = cv_sleep_wait(scratch->done);
+            cv_queue_spare_put(q, scratch);
+        }
         now = err == CL_SUCCESS ? cvcu_stream_query(s) : err;
     }
     /* The stream is idle: synchronizing returns at once and prints printf's output. */
@@ -249,67 +238,20 @@ cl_int cv_queue_set_properties(cl_command_queue q, cl_command_queue_properties p
     return err;
 }
 
-/* Enough for a burst's events to come back before the next burst (a few hundred bytes each). */
-#define CV_QUEUE_MAX_SPARES 256
-
 cl_event cv_queue_spare_get(cl_command_queue q, bool timing) {
-    pthread_mutex_lock(&q->pool_lock);
+    pthread_mutex_lock(&q->spare_lock);
     cl_event e = q->spares[timing];
-    if (e) {
+    if (e)
         q->spares[timing] = e->tracker_next;
-        q->num_spares[timing]--;
-    }
-    pthread_mutex_unlock(&q->pool_lock);
+    pthread_mutex_unlock(&q->spare_lock);
     return e;
 }
 
-bool cv_queue_spare_put(cl_command_queue q, cl_event e) {
-    pthread_mutex_lock(&q->pool_lock);
-    bool kept = q->num_spares[e->timing] < CV_QUEUE_MAX_SPARES;
-    if (kept) {
-        e->tracker_next = q->spares[e->timing];
-        q->spares[e->timing] = e;
-        q->num_spares[e->timing]++;
-    }
-    pthread_mutex_unlock(&q->pool_lock);
-    return kept;
-}
-
-cl_int cv_queue_event_get(cl_command_queue q, cv_event_kind kind, cvcu_event **out) {
-    cl_int err = CL_SUCCESS;
-    cv_event_pool *p = &q->pools[kind];
-    *out = NULL;
-    pthread_mutex_lock(&q->pool_lock);
-    if (p->count)
-        *out = p->items[--p->count];
-    pthread_mutex_unlock(&q->pool_lock);
-    if (!*out)
-        err =
-            cvcu_event_create(kind != CV_EV_DONE, kind != CV_EV_START && cv_blocking_events(), out);
-    return err;
-}
-
-void cv_queue_event_put(cl_command_queue q, cv_event_kind kind, cvcu_event *ev) {
-    cv_event_pool *p = &q->pools[kind];
-    bool kept = false;
-    if (!ev)
-        return;
-    pthread_mutex_lock(&q->pool_lock);
-    if (p->count == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 16;
-        cvcu_event **items = realloc(p->items, cap * sizeof *items);
-        if (items) {
-            p->items = items;
-            p->cap = cap;
-        }
-    }
-    if (p->count < p->cap) {
-        p->items[p->count++] = ev;
-        kept = true;
-    }
-    pthread_mutex_unlock(&q->pool_lock);
-    if (!kept)
-        cvcu_event_destroy(ev); /* out of memory for the pool: give it back to CUDA */
+void cv_queue_spare_put(cl_command_queue q, cl_event e) {
+    pthread_mutex_lock(&q->spare_lock);
+    e->tracker_next = q->spares[e->timing];
+    q->spares[e->timing] = e;
+    pthread_mutex_unlock(&q->spare_lock);
 }
 
 cl_int cv_queue_info(cl_command_queue q, cl_command_queue_info param, const cv_info *out) {

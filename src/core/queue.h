@@ -10,19 +10,6 @@
 /* Streams of an out-of-order queue (CULVERT_OOO_STREAMS overrides, 1..8). */
 #define CV_QUEUE_OOO_STREAMS 4
 
-/* Kinds of pooled CUDA events. */
-typedef enum cv_event_kind {
-    CV_EV_DONE,        /* recorded after a command: blocking sync, no timing */
-    CV_EV_DONE_TIMING, /* the same on a profiling queue: also the END timestamp */
-    CV_EV_START,       /* START timestamp of a profiled command */
-    CV_EV_KINDS
-} cv_event_kind;
-
-typedef struct cv_event_pool {
-    cvcu_event **items;
-    size_t count, cap;
-} cv_event_pool;
-
 struct _cl_command_queue {
     cv_object obj;
     cl_context context;
@@ -42,12 +29,11 @@ struct _cl_command_queue {
      * when it is issued, so they are re-recorded at once). */
     cvcu_event *join[CV_QUEUE_MAX_STREAMS];
     pthread_mutex_t lock; /* orders enqueues from several host threads */
-    pthread_mutex_t pool_lock;
-    cv_event_pool pools[CV_EV_KINDS];
-    /* Under pool_lock: events of finished commands kept for the next ones, with their CUDA
-     * events (index: timing or not), linked through tracker_next. They hold nothing. */
+    /* Under spare_lock: events of finished commands kept for the next ones, with their CUDA
+     * events (index: timing or not), linked through tracker_next. They hold nothing. As many as
+     * were ever finished and not yet used again: no CUDA event is made twice for a queue. */
+    pthread_mutex_t spare_lock;
     cl_event spares[2];
-    unsigned num_spares[2];
     /* Per stream, under lock: the holds of recent commands without events of their own, and
      * how many commands they are (core/command.c). */
     cl_event batch[CV_QUEUE_MAX_STREAMS];
@@ -100,10 +86,9 @@ cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s);
 
 /* A spare event of q (CUDA events attached, timing ones for profiling), or NULL. */
 cl_event cv_queue_spare_get(cl_command_queue q, bool timing);
-/* Keeps a dead event (nothing held, tag dead) as a spare; false when q has enough of them. */
-bool cv_queue_spare_put(cl_command_queue q, cl_event e);
-/* Pooled CUDA events of the queue's device (bound by the caller for get). */
-cl_int cv_queue_event_get(cl_command_queue q, cv_event_kind kind, cvcu_event **out);
-void cv_queue_event_put(cl_command_queue q, cv_event_kind kind, cvcu_event *ev);
+/* Keeps a dead event (nothing held, tag dead, mutex destroyed) as a spare. */
+void cv_queue_spare_put(cl_command_queue q, cl_event e);
+/* Whether completion events carry CU_EVENT_BLOCKING_SYNC (CULVERT_BLOCKING_SYNC=1). */
+bool cv_blocking_events(void);
 
 #endif

@@ -4,14 +4,21 @@
 #define CV_CUDA_GATES_H
 
 #include "api/cl_headers.h"
+#include "cuda/cu_slots.h"
 
 #include <cuda.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
-/* Enqueues the gate on the stream and remembers it until the stream has passed it. Waits for a
+/* Enqueues the gate on the stream and remembers it while its condition is not met. Waits for a
  * release that is already running (cvcu_gates_quiet_begin) to finish first. */
-cl_int cvcu_gate_enqueue(CUstream s, CUdeviceptr address, cuuint64_t value, unsigned flags);
+cl_int cvcu_gate_enqueue(CUstream s, const cvcu_slot *slot, uint64_t value,
+                         cvcu_wait_condition cond);
+/* No GPU work waits on the slot any more (it goes back to the pool): its gates are forgotten. */
+void cvcu_gates_forget_slot(const cvcu_slot *slot);
+/* culvert stops using the stream (its queue is gone, so every tracked command on it finished):
+ * its gates are forgotten. */
+void cvcu_gates_forget_stream(CUstream s);
 
 /* Around a driver call that waits for the whole device (cuMemFree, cuMemFreeHost,
  * cuMemHostUnregister, cuModuleUnload): begin waits, polling, until every gate is open, then keeps

@@ -81,6 +81,7 @@ cl_int cvcu_slot_alloc(cvcu_slot *out) {
 void cvcu_slot_free(cvcu_slot *slot) {
     if (!slot || !slot->host)
         return;
+    cvcu_gates_forget_slot(slot);
     pthread_mutex_lock(&cvcu_slot_lock);
     cvcu_free_slot *n = cvcu_spare_nodes;
     if (n) {
@@ -94,9 +95,9 @@ void cvcu_slot_free(cvcu_slot *slot) {
     slot->device = 0;
 }
 
-cl_int cvcu_stream_wait_value(cvcu_stream *s, cl_ulong address, cl_ulong value,
+cl_int cvcu_stream_wait_value(cvcu_stream *s, const cvcu_slot *slot, cl_ulong value,
                               cvcu_wait_condition cond) {
-    return cvcu_gate_enqueue((CUstream)s, (CUdeviceptr)address, value, (unsigned)cond);
+    return cvcu_gate_enqueue((CUstream)s, slot, value, cond);
 }
 
 cl_int cvcu_stream_write_value(cvcu_stream *s, cl_ulong address, cl_ulong value) {

@@ -8,6 +8,7 @@
 #include "cuda/cu_stream.h"
 
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdint.h>
 
 typedef struct cvcu_slot {
@@ -29,9 +30,29 @@ typedef enum cvcu_wait_condition {
     CVCU_WAIT_NOR = 3, /* ~(*slot | value) != 0 */
 } cvcu_wait_condition;
 
-/* The stream waits, on the GPU, until the 64-bit value at device address `address` meets the
- * condition. */
-cl_int cvcu_stream_wait_value(cvcu_stream *s, cl_ulong address, cl_ulong value,
+/* Whether `slot` meets the condition against `value` (the GPU's test, on the host). */
+static inline bool cvcu_wait_condition_met(uint64_t slot, uint64_t value,
+                                           cvcu_wait_condition cond) {
+    bool met = false;
+    switch (cond) {
+    case CVCU_WAIT_GEQ: /* cyclic: ignores wrap-around, as cuStreamWaitValue64 */
+        met = (int64_t)(slot - value) >= 0;
+        break;
+    case CVCU_WAIT_EQ:
+        met = slot == value;
+        break;
+    case CVCU_WAIT_AND:
+        met = (slot & value) != 0;
+        break;
+    case CVCU_WAIT_NOR:
+        met = ~(slot | value) != 0;
+        break;
+    }
+    return met;
+}
+
+/* The stream waits, on the GPU, until the slot's 64-bit value meets the condition. */
+cl_int cvcu_stream_wait_value(cvcu_stream *s, const cvcu_slot *slot, cl_ulong value,
                               cvcu_wait_condition cond);
 /* The GPU writes `value` to `address` once the stream's earlier work is done. */
 cl_int cvcu_stream_write_value(cvcu_stream *s, cl_ulong address, cl_ulong value);

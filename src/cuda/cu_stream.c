@@ -1,6 +1,7 @@
 #include "cuda/cu_stream.h"
 #include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
+#include "cuda/cu_gates.h"
 
 #define CVCU_STREAM(s) ((CUstream)(s))
 #define CVCU_EVENT(e)  ((CUevent)(e))
@@ -14,8 +15,9 @@ cl_int cvcu_stream_create(int priority, cvcu_stream **out) {
     return err;
 }
 
-void cvcu_stream_destroy(cvcu_stream *s) {
-    if (s)
+void cvcu_stream_release(cvcu_stream *s, bool owned) {
+    cvcu_gates_forget_stream(CVCU_STREAM(s));
+    if (s && owned)
         CVCU_CALL(cvcu.cuStreamDestroy(CVCU_STREAM(s)), CL_OUT_OF_RESOURCES);
 }
 

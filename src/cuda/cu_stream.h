@@ -12,7 +12,9 @@ typedef struct cvcu_event cvcu_event;
 
 /* priority: CUDA's number (lower is higher priority; 0 is the default). */
 cl_int cvcu_stream_create(int priority, cvcu_stream **out);
-void cvcu_stream_destroy(cvcu_stream *s);
+/* culvert stops using s (its commands finished): forgets its gates (cu_gates.h) and destroys it
+ * where culvert owns it. */
+void cvcu_stream_release(cvcu_stream *s, bool owned);
 cl_int cvcu_stream_sync(cvcu_stream *s);
 /* CL_COMPLETE when everything enqueued has finished, CL_SUBMITTED while work is pending. */
 cl_int cvcu_stream_query(cvcu_stream *s);

@@ -167,6 +167,38 @@ static void test_cross_queue(void) {
     CHECK_ERR(CL_SUCCESS, clReleaseEvent(u2));
 }
 
+/* A buffer released while a command waits on a user event: the free (cuMemFree waits for the
+ * whole device and holds up every other driver call meanwhile) must wait until the gate opens,
+ * or the application's next driver calls (here: a marker's event record, a status query), made
+ * before it sets the event, never return. A hang ends the test (SIGALRM). */
+static void test_release_while_gated(void) {
+    cl_command_queue q = qt_queue(0);
+    cl_int err = 0, x = 7, y = 0;
+    cl_mem m = clCreateBuffer(qt_context, 0, (size_t)1 << 20, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    cl_mem kept = clCreateBuffer(qt_context, 0, sizeof x, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, kept, CL_TRUE, 0, sizeof x, &x, 0, NULL, NULL));
+    cl_event u = qt_user_event();
+    cl_event g = qt_marker(q, 1, &u);
+    alarm(60);
+    CHECK_ERR(CL_SUCCESS, clReleaseMemObject(m));
+    usleep(50000); /* the reaper has the free by now */
+    cl_event after = qt_marker(q, 0, NULL);
+    CHECK(qt_status(after) > CL_COMPLETE);
+    CHECK(qt_status(g) > CL_COMPLETE);
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(u, CL_COMPLETE));
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, kept, CL_TRUE, 0, sizeof y, &y, 0, NULL, NULL));
+    CHECK(y == 7);
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+    alarm(0);
+    CHECK_ERR(CL_SUCCESS, clReleaseMemObject(kept));
+    cl_event all[] = {after, g, u};
+    for (int i = 0; i < 3; i++)
+        CHECK_ERR(CL_SUCCESS, clReleaseEvent(all[i]));
+    CHECK_ERR(CL_SUCCESS, clReleaseCommandQueue(q));
+}
+
 /* Invalid wait lists and waits. */
 static void test_invalid(void) {
     cl_command_queue q = qt_queue(0);
@@ -209,6 +241,7 @@ int main(void) {
     STEP(test_error_propagation());
     STEP(test_cross_queue());
     STEP(test_invalid());
+    STEP(test_release_while_gated());
     STEP(clReleaseContext(qt_context));
     return cv_test_report("events_user");
 }

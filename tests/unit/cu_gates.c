@@ -1,0 +1,223 @@
+/* The gates' bookkeeping (src/cuda/cu_gates.c, compiled into this test) on a driver table of
+ * the test's own: the conditions of cuStreamWaitValue64 evaluated on the host (all four, GEQ's
+ * wrap-around), a gate closed while its slot does not meet its condition, dropped once seen met
+ * or once its stream is idle, forgotten with its slot or its stream, and new gates held back while
+ * a device-wide call runs. No GPU, no libcuda. */
+#include "test_util.h"
+
+#include "cuda/cu_driver.h"
+#include "cuda/cu_gates.h"
+
+#include <pthread.h>
+#include <stdint.h>
+#include <unistd.h>
+
+/* What cu_gates.c links against: the symbol table and the error conversion. */
+cvcu_driver cvcu;
+
+cl_int cvcu_error(CUresult r, cl_int fallback, const char *what) {
+    (void)what;
+    return r == CUDA_SUCCESS ? CL_SUCCESS : fallback;
+}
+
+/* The fake driver: waits are counted (or refused), streams are idle or busy as the test says. */
+static int waits_enqueued;
+static CUresult wait_result = CUDA_SUCCESS;
+static CUresult stream_state = CUDA_ERROR_NOT_READY;
+static int stream_queries;
+static int the_ctx;
+static __thread CUcontext current;
+
+static CUresult fake_wait(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f) {
+    (void)s, (void)a, (void)v, (void)f;
+    if (wait_result == CUDA_SUCCESS)
+        waits_enqueued++;
+    return wait_result;
+}
+static CUresult fake_query(CUstream s) {
+    (void)s;
+    stream_queries++;
+    return stream_state;
+}
+static CUresult fake_get_ctx(CUstream s, CUcontext *c) {
+    (void)s;
+    *c = (CUcontext)&the_ctx;
+    return CUDA_SUCCESS;
+}
+static CUresult fake_ctx_get(CUcontext *c) {
+    *c = current;
+    return CUDA_SUCCESS;
+}
+static CUresult fake_ctx_set(CUcontext c) {
+    current = c;
+    return CUDA_SUCCESS;
+}
+
+static _Atomic uint64_t words[4];
+static const CUstream stream_a = (CUstream)0x1000, stream_b = (CUstream)0x2000;
+
+static cvcu_slot slot(int i) {
+    return (cvcu_slot){&words[i], 0x10000 + 8 * (cl_ulong)i};
+}
+
+static void set(int i, uint64_t v) {
+    atomic_store(&words[i], v);
+}
+
+static void test_conditions(void) {
+    /* GEQ is cyclic: (int64_t)(slot - value) >= 0 */
+    CHECK(cvcu_wait_condition_met(5, 5, CVCU_WAIT_GEQ));
+    CHECK(cvcu_wait_condition_met(6, 5, CVCU_WAIT_GEQ));
+    CHECK(!cvcu_wait_condition_met(4, 5, CVCU_WAIT_GEQ));
+    CHECK(cvcu_wait_condition_met(0, UINT64_MAX, CVCU_WAIT_GEQ)); /* wrapped past the value */
+    CHECK(cvcu_wait_condition_met(3, UINT64_MAX - 2, CVCU_WAIT_GEQ));
+    CHECK(!cvcu_wait_condition_met(UINT64_MAX, 0, CVCU_WAIT_GEQ));        /* just before it */
+    CHECK(!cvcu_wait_condition_met(0, (uint64_t)1 << 63, CVCU_WAIT_GEQ)); /* half a cycle on */
+    CHECK(cvcu_wait_condition_met((uint64_t)1 << 63, 1, CVCU_WAIT_GEQ));
+    /* EQ */
+    CHECK(cvcu_wait_condition_met(7, 7, CVCU_WAIT_EQ));
+    CHECK(!cvcu_wait_condition_met(8, 7, CVCU_WAIT_EQ));
+    CHECK(!cvcu_wait_condition_met(6, 7, CVCU_WAIT_EQ));
+    /* AND: (slot & value) != 0 */
+    CHECK(cvcu_wait_condition_met(0x30, 0x10, CVCU_WAIT_AND));
+    CHECK(!cvcu_wait_condition_met(0x01, 0x10, CVCU_WAIT_AND));
+    CHECK(!cvcu_wait_condition_met(0xff, 0, CVCU_WAIT_AND));
+    /* NOR: ~(slot | value) != 0, i.e. some bit is clear in both */
+    CHECK(cvcu_wait_condition_met(0, 0, CVCU_WAIT_NOR));
+    CHECK(cvcu_wait_condition_met(0xf0, 0x0f, CVCU_WAIT_NOR));
+    CHECK(!cvcu_wait_condition_met(UINT64_MAX, 0, CVCU_WAIT_NOR));
+    CHECK(!cvcu_wait_condition_met(0xffffffff00000000u, 0xffffffff, CVCU_WAIT_NOR));
+}
+
+/* Each condition: closed while unmet, open once met (and stays dropped). */
+static void test_closed_until_met(void) {
+    static const struct {
+        cvcu_wait_condition cond;
+        uint64_t value, unmet, met;
+    } cases[] = {
+        {CVCU_WAIT_GEQ, 1, 0, 1},
+        {CVCU_WAIT_GEQ, 0, UINT64_MAX, 0}, /* wrap-around */
+        {CVCU_WAIT_EQ, 7, 6, 7},
+        {CVCU_WAIT_AND, 0x10, 0x01, 0x30},
+        {CVCU_WAIT_NOR, 0x0f, UINT64_MAX, 0xf0},
+    };
+    stream_state = CUDA_ERROR_NOT_READY;
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cvcu_slot s = slot(0);
+        set(0, cases[i].unmet);
+        CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s, cases[i].value, cases[i].cond));
+        CHECK(cvcu_gates_closed());
+        CHECK(cvcu_gates_closed()); /* asking changes nothing */
+        set(0, cases[i].met);
+        CHECK(!cvcu_gates_closed());
+        /* Seen met, it is dropped: unmet again before the GPU read it is the application's
+         * hang, not a gate the frees wait for. */
+        set(0, cases[i].unmet);
+        CHECK(!cvcu_gates_closed());
+    }
+}
+
+/* A gate met when it is enqueued is never closed; a refused wait is not remembered. */
+static void test_met_or_refused(void) {
+    cvcu_slot s = slot(1);
+    set(1, 1);
+    int before = waits_enqueued;
+    CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s, 1, CVCU_WAIT_GEQ));
+    CHECK(waits_enqueued == before + 1); /* the wait still goes to the stream */
+    set(1, 0);
+    CHECK(cvcu_gates_closed() == false);
+    wait_result = CUDA_ERROR_INVALID_VALUE;
+    CHECK_ERR(CL_OUT_OF_RESOURCES, cvcu_gate_enqueue(stream_a, &s, 1, CVCU_WAIT_GEQ));
+    wait_result = CUDA_SUCCESS;
+    CHECK(!cvcu_gates_closed());
+}
+
+/* Several gates: closed while any is; forgotten with their slot or stream; a gate that looks
+ * closed is open once its stream is idle (the GPU passed it, the value changed since). */
+static void test_many(void) {
+    cvcu_slot s0 = slot(0), s1 = slot(1), s2 = slot(2);
+    set(0, 0);
+    set(1, 0);
+    set(2, 0);
+    stream_state = CUDA_ERROR_NOT_READY;
+    for (int i = 0; i < 64; i++) /* one user event gating 64 commands: one entry */
+        CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s0, 1, CVCU_WAIT_GEQ));
+    CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_b, &s1, 1, CVCU_WAIT_GEQ));
+    CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_b, &s2, 5, CVCU_WAIT_EQ));
+    stream_queries = 0;
+    CHECK(cvcu_gates_closed());
+    CHECK(stream_queries == 3); /* one entry per condition and stream */
+    set(0, 1);
+    CHECK(cvcu_gates_closed());
+    cvcu_gates_forget_slot(&s1);
+    CHECK(cvcu_gates_closed()); /* s2's gate is still closed */
+    cvcu_gates_forget_stream(stream_b);
+    CHECK(!cvcu_gates_closed());
+
+    set(0, 0);
+    CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s0, 1, CVCU_WAIT_GEQ));
+    CHECK(cvcu_gates_closed());
+    stream_state = CUDA_SUCCESS; /* idle: the GPU passed it */
+    CHECK(!cvcu_gates_closed());
+    stream_state = CUDA_ERROR_NOT_READY;
+    CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s0, 1, CVCU_WAIT_GEQ));
+    stream_state = CUDA_ERROR_ILLEGAL_ADDRESS; /* a failed stream waits for nothing */
+    CHECK(!cvcu_gates_closed());
+    stream_state = CUDA_ERROR_NOT_READY;
+    /* The caller's context survives the queries in the streams' contexts. */
+    CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s0, 1, CVCU_WAIT_GEQ));
+    current = NULL;
+    CHECK(cvcu_gates_closed());
+    CHECK(current == NULL);
+    cvcu_gates_forget_slot(&s0);
+    CHECK(!cvcu_gates_closed());
+}
+
+static _Atomic bool stop_waiting;
+static _Atomic int enqueued_in_quiet;
+
+static void *enqueue_thread(void *arg) {
+    (void)arg;
+    cvcu_slot s = slot(3);
+    cvcu_gate_enqueue(stream_a, &s, 1, CVCU_WAIT_GEQ);
+    atomic_store(&enqueued_in_quiet, 1);
+    return NULL;
+}
+
+/* quiet_begin waits for the gates, gives up when told to stop, and holds new gates back. */
+static void test_quiet(void) {
+    cvcu_slot s = slot(3);
+    set(3, 0);
+    stream_state = CUDA_ERROR_NOT_READY;
+    CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s, 1, CVCU_WAIT_GEQ));
+    atomic_store(&stop_waiting, true);
+    CHECK(!cvcu_gates_quiet_begin(&stop_waiting)); /* closed, and told to stop */
+    atomic_store(&stop_waiting, false);
+    set(3, 1);
+    REQUIRE(cvcu_gates_quiet_begin(&stop_waiting));
+    set(3, 0);
+    pthread_t t;
+    REQUIRE(pthread_create(&t, NULL, enqueue_thread, NULL) == 0);
+    usleep(50000);
+    CHECK(atomic_load(&enqueued_in_quiet) == 0); /* held back */
+    cvcu_gates_quiet_end();
+    pthread_join(t, NULL);
+    CHECK(atomic_load(&enqueued_in_quiet) == 1);
+    CHECK(cvcu_gates_closed());
+    set(3, 1);
+    CHECK(!cvcu_gates_closed());
+}
+
+int main(void) {
+    cvcu.cuStreamWaitValue64 = fake_wait;
+    cvcu.cuStreamQuery = fake_query;
+    cvcu.cuStreamGetCtx = fake_get_ctx;
+    cvcu.cuCtxGetCurrent = fake_ctx_get;
+    cvcu.cuCtxSetCurrent = fake_ctx_set;
+    test_conditions();
+    test_closed_until_met();
+    test_met_or_refused();
+    test_many();
+    test_quiet();
+    return cv_test_report("cu_gates");
+}
