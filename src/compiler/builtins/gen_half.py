@@ -351,6 +351,14 @@ def intrinsic(which):
     return body
 
 
+def fabs(mangled, name, ret, params):
+    """The sign bit cleared (LLVM 16 would widen to float, quieting a signalling NaN)."""
+    ity = ret.ir("short")
+    return ["%%b = bitcast %s %%p0 to %s" % (ret.ir(), ity),
+            "%%a = and %s %%b, %s" % (ity, const(ret, "i16", "32767")),
+            "%%r = bitcast %s %%a to %s" % (ity, ret.ir()), "ret %s %%r" % ret.ir()]
+
+
 def fract(mangled, name, ret, params):
     """float fract's answer can round up to 1.0 in half; the spec's bound is 0x1.ffcp-1."""
     body = via(ret, params, float_name(mangled))
@@ -365,7 +373,7 @@ def fract(mangled, name, ret, params):
 NATIVE = {"vload2": vload, "vload3": vload, "vload4": vload, "vload8": vload, "vload16": vload,
           "vstore2": vstore, "vstore3": vstore, "vstore4": vstore, "vstore8": vstore,
           "vstore16": vstore, "shuffle": shuffle, "shuffle2": shuffle, "bitselect": bitselect,
-          "select": select, "fabs": intrinsic("fabs"), "copysign": intrinsic("copysign"),
+          "select": select, "fabs": fabs, "copysign": intrinsic("copysign"),
           "fract": fract,
           "nextafter": lambda m, n, r, p: scalar(r, p, nextafter),
           "nan": lambda m, n, r, p: scalar(r, p, nan)}

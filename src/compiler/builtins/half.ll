@@ -19242,32 +19242,44 @@ define <8 x half> @_Z4exp2Dv8_Dh(<8 x half> %p0) alwaysinline {
 }
 
 define half @_Z4fabsDh(half %p0) alwaysinline {
-  %r = call half @llvm.fabs.f16(half %p0)
+  %b = bitcast half %p0 to i16
+  %a = and i16 %b, 32767
+  %r = bitcast i16 %a to half
   ret half %r
 }
 
 define <16 x half> @_Z4fabsDv16_Dh(<16 x half> %p0) alwaysinline {
-  %r = call <16 x half> @llvm.fabs.v16f16(<16 x half> %p0)
+  %b = bitcast <16 x half> %p0 to <16 x i16>
+  %a = and <16 x i16> %b, <i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767>
+  %r = bitcast <16 x i16> %a to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4fabsDv2_Dh(<2 x half> %p0) alwaysinline {
-  %r = call <2 x half> @llvm.fabs.v2f16(<2 x half> %p0)
+  %b = bitcast <2 x half> %p0 to <2 x i16>
+  %a = and <2 x i16> %b, <i16 32767, i16 32767>
+  %r = bitcast <2 x i16> %a to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4fabsDv3_Dh(<3 x half> %p0) alwaysinline {
-  %r = call <3 x half> @llvm.fabs.v3f16(<3 x half> %p0)
+  %b = bitcast <3 x half> %p0 to <3 x i16>
+  %a = and <3 x i16> %b, <i16 32767, i16 32767, i16 32767>
+  %r = bitcast <3 x i16> %a to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4fabsDv4_Dh(<4 x half> %p0) alwaysinline {
-  %r = call <4 x half> @llvm.fabs.v4f16(<4 x half> %p0)
+  %b = bitcast <4 x half> %p0 to <4 x i16>
+  %a = and <4 x i16> %b, <i16 32767, i16 32767, i16 32767, i16 32767>
+  %r = bitcast <4 x i16> %a to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4fabsDv8_Dh(<8 x half> %p0) alwaysinline {
-  %r = call <8 x half> @llvm.fabs.v8f16(<8 x half> %p0)
+  %b = bitcast <8 x half> %p0 to <8 x i16>
+  %a = and <8 x i16> %b, <i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767, i16 32767>
+  %r = bitcast <8 x i16> %a to <8 x half>
   ret <8 x half> %r
 }
 
@@ -25491,7 +25503,6 @@ declare <16 x float> @_Z7radiansDv16_f(<16 x float>)
 declare <16 x float> @_Z8lgamma_rDv16_fPDv16_i(<16 x float>, ptr)
 declare <16 x float> @_Z9remainderDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x half> @llvm.copysign.v16f16(<16 x half>, <16 x half>)
-declare <16 x half> @llvm.fabs.v16f16(<16 x half>)
 declare <16 x i32> @_Z10isnotequalDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x i32> @_Z11islessequalDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x i32> @_Z11isunorderedDv16_fS_(<16 x float>, <16 x float>)
@@ -25587,7 +25598,6 @@ declare <2 x float> @_Z8lgamma_rDv2_fPDv2_i(<2 x float>, ptr)
 declare <2 x float> @_Z9normalizeDv2_f(<2 x float>)
 declare <2 x float> @_Z9remainderDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x half> @llvm.copysign.v2f16(<2 x half>, <2 x half>)
-declare <2 x half> @llvm.fabs.v2f16(<2 x half>)
 declare <2 x i32> @_Z10isnotequalDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x i32> @_Z11islessequalDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x i32> @_Z11isunorderedDv2_fS_(<2 x float>, <2 x float>)
@@ -25684,7 +25694,6 @@ declare <3 x float> @_Z8lgamma_rDv3_fPDv3_i(<3 x float>, ptr)
 declare <3 x float> @_Z9normalizeDv3_f(<3 x float>)
 declare <3 x float> @_Z9remainderDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x half> @llvm.copysign.v3f16(<3 x half>, <3 x half>)
-declare <3 x half> @llvm.fabs.v3f16(<3 x half>)
 declare <3 x i32> @_Z10isnotequalDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x i32> @_Z11islessequalDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x i32> @_Z11isunorderedDv3_fS_(<3 x float>, <3 x float>)
@@ -25781,7 +25790,6 @@ declare <4 x float> @_Z8lgamma_rDv4_fPDv4_i(<4 x float>, ptr)
 declare <4 x float> @_Z9normalizeDv4_f(<4 x float>)
 declare <4 x float> @_Z9remainderDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x half> @llvm.copysign.v4f16(<4 x half>, <4 x half>)
-declare <4 x half> @llvm.fabs.v4f16(<4 x half>)
 declare <4 x i32> @_Z10isnotequalDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x i32> @_Z11islessequalDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x i32> @_Z11isunorderedDv4_fS_(<4 x float>, <4 x float>)
@@ -25876,7 +25884,6 @@ declare <8 x float> @_Z7radiansDv8_f(<8 x float>)
 declare <8 x float> @_Z8lgamma_rDv8_fPDv8_i(<8 x float>, ptr)
 declare <8 x float> @_Z9remainderDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x half> @llvm.copysign.v8f16(<8 x half>, <8 x half>)
-declare <8 x half> @llvm.fabs.v8f16(<8 x half>)
 declare <8 x i32> @_Z10isnotequalDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x i32> @_Z11islessequalDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x i32> @_Z11isunorderedDv8_fS_(<8 x float>, <8 x float>)
@@ -25985,7 +25992,6 @@ declare float @_Z8lgamma_rfPi(float, ptr)
 declare float @_Z9normalizef(float)
 declare float @_Z9remainderff(float, float)
 declare half @llvm.copysign.f16(half, half)
-declare half @llvm.fabs.f16(half)
 declare i32 @_Z10isnotequalff(float, float)
 declare i32 @_Z11islessequalff(float, float)
 declare i32 @_Z11isunorderedff(float, float)
