@@ -71,6 +71,12 @@ static void khr_fp64(ct_env *e) {
  * modes of conversions, saturation, relational results (scalar 1, vector -1), geometric. */
 static void khr_fp16(ct_env *e) {
     NEED_EXT("cl_khr_fp16");
+    /* The minimum half capability: CL_FP_ROUND_TO_ZERO, or CL_FP_ROUND_TO_NEAREST |
+     * CL_FP_INF_NAN (OpenCL 3.0; the 1.x extension text had ROUND_TO_INF | INF_NAN). */
+    cl_ulong hc = ct_dev_ulong(e->device, CL_DEVICE_HALF_FP_CONFIG);
+    bool nan_inf = (hc & CL_FP_INF_NAN) != 0;
+    CT_CHECK((hc & CL_FP_ROUND_TO_ZERO) ||
+             (nan_inf && (hc & (CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_INF))));
     NEED_COMPILER();
     const char *src =
         "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
@@ -80,8 +86,8 @@ static void khr_fp16(ct_env *e) {
         "  r[0] = (float)h;\n"
         "  r[1] = (float)exp(h * (half)0.25f);\n"
         "  r[2] = (float)sqrt(fabs(h)) + (float)fma(h, h, (half)1.0f) * 0.0f;\n"
-        "  r[3] = (float)convert_half_rtz(1.00146484375f) + 10.0f * "
-        "(float)convert_half_rtp(1.00146484375f);\n"
+        "  r[3] = (float)convert_half_rtz(1.00048828125f) + 10.0f * "
+        "(float)convert_half_rtp(1.00048828125f);\n"
         "  r[4] = (float)isequal(h, h) + 10.0f * (float)isequal((half4)h, (half4)h).s2;\n"
         "  r[5] = (float)convert_char_sat(h * (half)100.0f) + 1000.0f * "
         "(float)convert_uchar_sat(-h);\n"
@@ -100,7 +106,7 @@ static void khr_fp16(ct_env *e) {
         CT_CHECK(r[0] == h);
         CT_CHECK(fabsf(r[1] - ex) <= ex * 0x1p-9f);
         CT_CHECK(fabsf(r[2] - sq) <= sq * 0x1p-10f);
-        /* 1 + 2^-10 + 2^-11 is between halves 1 and 1 + 2^-10: rtz 1, rtp 1.0009765625 */
+        /* 1 + 2^-11 is between halves 1 and 1 + 2^-10: rtz 1, rtp 1.0009765625 */
         CT_CHECK(r[3] == 1.0f + 10.0f * 1.0009765625f);
         CT_CHECK(r[4] == 1.0f - 10.0f);
         float c = h * 100 > 127 ? 127 : h * 100 < -128 ? -128 : h * 100;

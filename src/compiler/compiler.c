@@ -118,6 +118,10 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
          * which emits the function: GNU inline semantics do the same. */
         cvc_arg(a, "-fgnu89-inline");
         cvc_arg(a, CVC_EXTENSIONS);
+        /* The OpenCL C 3.0 feature macro of cl_khr_fp16, claimed in CL_DEVICE_OPENCL_C_FEATURES:
+         * clang 16 does not know it (its -cl-ext ignores it; later clangs define it too). */
+        if (o->cl_std >= 300)
+            cvc_arg(a, "-D__opencl_c_fp16=1");
     } else {
         cvc_arg(a, "-x");
         cvc_arg(a, "ir");

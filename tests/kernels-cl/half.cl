@@ -8,6 +8,9 @@
 // expect: cvt.rni.sat.s8.f16
 // expect: cvt.rmi.u64.f16
 #pragma OPENCL EXTENSION cl_khr_fp16 : enable
+#ifndef __opencl_c_fp16 /* the OpenCL C 3.0 feature macro culvert claims */
+#error "__opencl_c_fp16 is not defined"
+#endif
 
 #define RND(f, x)     (f(x) + f##_rte(x) + f##_rtz(x) + f##_rtp(x) + f##_rtn(x))
 #define RND_SAT(f, x) (RND(f, x) + RND(f##_sat, x))

@@ -16,7 +16,8 @@ declarations of clang's opencl-c.h for OpenCL C 1.2 and 3.0 with culvert's exten
   functions the spec wants exact (fdim, fmod, remainder, ldexp, frexp, rint ...) are exact.
 * fma/mad are native f16 fma (gen_fma.py): a float fma rounded again would round twice.
 * done on half bits: nextafter (the next half, not the next float), nan, bitselect, select,
-  fabs, copysign, fract's clamp to 0x1.ffcp-1.
+  fabs, copysign, signbit, isnormal (a half denormal is a normal float), fract's clamp to
+  0x1.ffcp-1.
 * conversions: fptrunc/fpext/sitofp/fptosi where LLVM's rounding is the one asked for, else PTX
   cvt with the rounding mode (cvt.rz.f16.f32, cvt.rmi.s32.f16 ...; .sat for _sat: PTX float to
   integer conversions saturate and turn NaN into 0, which is what OpenCL's _sat asks).
@@ -359,6 +360,23 @@ def fabs(mangled, name, ret, params):
             "%%r = bitcast %s %%a to %s" % (ity, ret.ir()), "ret %s %%r" % ret.ir()]
 
 
+def classify(mangled, name, ret, params):
+    """signbit and isnormal on the bits: widening to float would make a half denormal normal
+    (and a NaN's sign is not kept by every conversion). Scalars 1/0 (int), vectors -1/0."""
+    x, ity = params[0], params[0].ir("short")
+    cond = "i1" if x.n == 1 else "<%d x i1>" % x.n
+    body = ["%%b = bitcast %s %%p0 to %s" % (x.ir(), ity)]
+    if name == "signbit":
+        body.append("%%c = icmp slt %s %%b, %s" % (ity, const(x, "i16", "0")))
+    else:
+        body += ["%%e = and %s %%b, %s" % (ity, const(x, "i16", "31744")),
+                 "%%nz = icmp ne %s %%e, %s" % (ity, const(x, "i16", "0")),
+                 "%%ni = icmp ne %s %%e, %s" % (ity, const(x, "i16", "31744")),
+                 "%%c = and %s %%nz, %%ni" % cond]
+    return body + ["%%r = %s %s %%c to %s" % ("zext" if x.n == 1 else "sext", cond, ret.ir()),
+                   "ret %s %%r" % ret.ir()]
+
+
 def fract(mangled, name, ret, params):
     """float fract's answer can round up to 1.0 in half; the spec's bound is 0x1.ffcp-1."""
     body = via(ret, params, float_name(mangled))
@@ -374,7 +392,7 @@ NATIVE = {"vload2": vload, "vload3": vload, "vload4": vload, "vload8": vload, "v
           "vstore2": vstore, "vstore3": vstore, "vstore4": vstore, "vstore8": vstore,
           "vstore16": vstore, "shuffle": shuffle, "shuffle2": shuffle, "bitselect": bitselect,
           "select": select, "fabs": fabs, "copysign": intrinsic("copysign"),
-          "fract": fract,
+          "fract": fract, "signbit": classify, "isnormal": classify,
           "nextafter": lambda m, n, r, p: scalar(r, p, nextafter),
           "nan": lambda m, n, r, p: scalar(r, p, nan)}
 ELSEWHERE = {"fma", "mad"}  # fma.ll

@@ -23360,43 +23360,44 @@ define <8 x half> @_Z7shuffleDv8_DhDv8_t(<8 x half> %p0, <8 x i16> %p1) alwaysin
 }
 
 define i32 @_Z7signbitDh(half %p0) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call i32 @_Z7signbitf(float %w0)
-  ret i32 %r0
+  %b = bitcast half %p0 to i16
+  %c = icmp slt i16 %b, 0
+  %r = zext i1 %c to i32
+  ret i32 %r
 }
 
 define <16 x i16> @_Z7signbitDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %r0 = call <16 x i32> @_Z7signbitDv16_f(<16 x float> %w0)
-  %r = trunc <16 x i32> %r0 to <16 x i16>
+  %b = bitcast <16 x half> %p0 to <16 x i16>
+  %c = icmp slt <16 x i16> %b, <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>
+  %r = sext <16 x i1> %c to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z7signbitDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %r0 = call <2 x i32> @_Z7signbitDv2_f(<2 x float> %w0)
-  %r = trunc <2 x i32> %r0 to <2 x i16>
+  %b = bitcast <2 x half> %p0 to <2 x i16>
+  %c = icmp slt <2 x i16> %b, <i16 0, i16 0>
+  %r = sext <2 x i1> %c to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z7signbitDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %r0 = call <3 x i32> @_Z7signbitDv3_f(<3 x float> %w0)
-  %r = trunc <3 x i32> %r0 to <3 x i16>
+  %b = bitcast <3 x half> %p0 to <3 x i16>
+  %c = icmp slt <3 x i16> %b, <i16 0, i16 0, i16 0>
+  %r = sext <3 x i1> %c to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z7signbitDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %r0 = call <4 x i32> @_Z7signbitDv4_f(<4 x float> %w0)
-  %r = trunc <4 x i32> %r0 to <4 x i16>
+  %b = bitcast <4 x half> %p0 to <4 x i16>
+  %c = icmp slt <4 x i16> %b, <i16 0, i16 0, i16 0, i16 0>
+  %r = sext <4 x i1> %c to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z7signbitDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %r0 = call <8 x i32> @_Z7signbitDv8_f(<8 x float> %w0)
-  %r = trunc <8 x i32> %r0 to <8 x i16>
+  %b = bitcast <8 x half> %p0 to <8 x i16>
+  %c = icmp slt <8 x i16> %b, <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>
+  %r = sext <8 x i1> %c to <8 x i16>
   ret <8 x i16> %r
 }
 
@@ -23616,43 +23617,62 @@ define <8 x i16> @_Z8isfiniteDv8_Dh(<8 x half> %p0) alwaysinline {
 }
 
 define i32 @_Z8isnormalDh(half %p0) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call i32 @_Z8isnormalf(float %w0)
-  ret i32 %r0
+  %b = bitcast half %p0 to i16
+  %e = and i16 %b, 31744
+  %nz = icmp ne i16 %e, 0
+  %ni = icmp ne i16 %e, 31744
+  %c = and i1 %nz, %ni
+  %r = zext i1 %c to i32
+  ret i32 %r
 }
 
 define <16 x i16> @_Z8isnormalDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %r0 = call <16 x i32> @_Z8isnormalDv16_f(<16 x float> %w0)
-  %r = trunc <16 x i32> %r0 to <16 x i16>
+  %b = bitcast <16 x half> %p0 to <16 x i16>
+  %e = and <16 x i16> %b, <i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744>
+  %nz = icmp ne <16 x i16> %e, <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>
+  %ni = icmp ne <16 x i16> %e, <i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744>
+  %c = and <16 x i1> %nz, %ni
+  %r = sext <16 x i1> %c to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z8isnormalDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %r0 = call <2 x i32> @_Z8isnormalDv2_f(<2 x float> %w0)
-  %r = trunc <2 x i32> %r0 to <2 x i16>
+  %b = bitcast <2 x half> %p0 to <2 x i16>
+  %e = and <2 x i16> %b, <i16 31744, i16 31744>
+  %nz = icmp ne <2 x i16> %e, <i16 0, i16 0>
+  %ni = icmp ne <2 x i16> %e, <i16 31744, i16 31744>
+  %c = and <2 x i1> %nz, %ni
+  %r = sext <2 x i1> %c to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z8isnormalDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %r0 = call <3 x i32> @_Z8isnormalDv3_f(<3 x float> %w0)
-  %r = trunc <3 x i32> %r0 to <3 x i16>
+  %b = bitcast <3 x half> %p0 to <3 x i16>
+  %e = and <3 x i16> %b, <i16 31744, i16 31744, i16 31744>
+  %nz = icmp ne <3 x i16> %e, <i16 0, i16 0, i16 0>
+  %ni = icmp ne <3 x i16> %e, <i16 31744, i16 31744, i16 31744>
+  %c = and <3 x i1> %nz, %ni
+  %r = sext <3 x i1> %c to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z8isnormalDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %r0 = call <4 x i32> @_Z8isnormalDv4_f(<4 x float> %w0)
-  %r = trunc <4 x i32> %r0 to <4 x i16>
+  %b = bitcast <4 x half> %p0 to <4 x i16>
+  %e = and <4 x i16> %b, <i16 31744, i16 31744, i16 31744, i16 31744>
+  %nz = icmp ne <4 x i16> %e, <i16 0, i16 0, i16 0, i16 0>
+  %ni = icmp ne <4 x i16> %e, <i16 31744, i16 31744, i16 31744, i16 31744>
+  %c = and <4 x i1> %nz, %ni
+  %r = sext <4 x i1> %c to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z8isnormalDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %r0 = call <8 x i32> @_Z8isnormalDv8_f(<8 x float> %w0)
-  %r = trunc <8 x i32> %r0 to <8 x i16>
+  %b = bitcast <8 x half> %p0 to <8 x i16>
+  %e = and <8 x i16> %b, <i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744>
+  %nz = icmp ne <8 x i16> %e, <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>
+  %ni = icmp ne <8 x i16> %e, <i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744, i16 31744>
+  %c = and <8 x i1> %nz, %ni
+  %r = sext <8 x i1> %c to <8 x i16>
   ret <8 x i16> %r
 }
 
@@ -25513,9 +25533,7 @@ declare <16 x i32> @_Z5isinfDv16_f(<16 x float>)
 declare <16 x i32> @_Z5isnanDv16_f(<16 x float>)
 declare <16 x i32> @_Z6islessDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x i32> @_Z7isequalDv16_fS_(<16 x float>, <16 x float>)
-declare <16 x i32> @_Z7signbitDv16_f(<16 x float>)
 declare <16 x i32> @_Z8isfiniteDv16_f(<16 x float>)
-declare <16 x i32> @_Z8isnormalDv16_f(<16 x float>)
 declare <16 x i32> @_Z9isgreaterDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x i32> @_Z9isorderedDv16_fS_(<16 x float>, <16 x float>)
 declare <2 x float> @_Z10smoothstepDv2_fS_S_(<2 x float>, <2 x float>, <2 x float>)
@@ -25608,9 +25626,7 @@ declare <2 x i32> @_Z5isinfDv2_f(<2 x float>)
 declare <2 x i32> @_Z5isnanDv2_f(<2 x float>)
 declare <2 x i32> @_Z6islessDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x i32> @_Z7isequalDv2_fS_(<2 x float>, <2 x float>)
-declare <2 x i32> @_Z7signbitDv2_f(<2 x float>)
 declare <2 x i32> @_Z8isfiniteDv2_f(<2 x float>)
-declare <2 x i32> @_Z8isnormalDv2_f(<2 x float>)
 declare <2 x i32> @_Z9isgreaterDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x i32> @_Z9isorderedDv2_fS_(<2 x float>, <2 x float>)
 declare <3 x float> @_Z10smoothstepDv3_fS_S_(<3 x float>, <3 x float>, <3 x float>)
@@ -25704,9 +25720,7 @@ declare <3 x i32> @_Z5isinfDv3_f(<3 x float>)
 declare <3 x i32> @_Z5isnanDv3_f(<3 x float>)
 declare <3 x i32> @_Z6islessDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x i32> @_Z7isequalDv3_fS_(<3 x float>, <3 x float>)
-declare <3 x i32> @_Z7signbitDv3_f(<3 x float>)
 declare <3 x i32> @_Z8isfiniteDv3_f(<3 x float>)
-declare <3 x i32> @_Z8isnormalDv3_f(<3 x float>)
 declare <3 x i32> @_Z9isgreaterDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x i32> @_Z9isorderedDv3_fS_(<3 x float>, <3 x float>)
 declare <4 x float> @_Z10smoothstepDv4_fS_S_(<4 x float>, <4 x float>, <4 x float>)
@@ -25800,9 +25814,7 @@ declare <4 x i32> @_Z5isinfDv4_f(<4 x float>)
 declare <4 x i32> @_Z5isnanDv4_f(<4 x float>)
 declare <4 x i32> @_Z6islessDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x i32> @_Z7isequalDv4_fS_(<4 x float>, <4 x float>)
-declare <4 x i32> @_Z7signbitDv4_f(<4 x float>)
 declare <4 x i32> @_Z8isfiniteDv4_f(<4 x float>)
-declare <4 x i32> @_Z8isnormalDv4_f(<4 x float>)
 declare <4 x i32> @_Z9isgreaterDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x i32> @_Z9isorderedDv4_fS_(<4 x float>, <4 x float>)
 declare <8 x float> @_Z10smoothstepDv8_fS_S_(<8 x float>, <8 x float>, <8 x float>)
@@ -25894,9 +25906,7 @@ declare <8 x i32> @_Z5isinfDv8_f(<8 x float>)
 declare <8 x i32> @_Z5isnanDv8_f(<8 x float>)
 declare <8 x i32> @_Z6islessDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x i32> @_Z7isequalDv8_fS_(<8 x float>, <8 x float>)
-declare <8 x i32> @_Z7signbitDv8_f(<8 x float>)
 declare <8 x i32> @_Z8isfiniteDv8_f(<8 x float>)
-declare <8 x i32> @_Z8isnormalDv8_f(<8 x float>)
 declare <8 x i32> @_Z9isgreaterDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x i32> @_Z9isorderedDv8_fS_(<8 x float>, <8 x float>)
 declare float @_Z10smoothstepfff(float, float, float)
@@ -26002,9 +26012,7 @@ declare i32 @_Z5isinff(float)
 declare i32 @_Z5isnanf(float)
 declare i32 @_Z6islessff(float, float)
 declare i32 @_Z7isequalff(float, float)
-declare i32 @_Z7signbitf(float)
 declare i32 @_Z8isfinitef(float)
-declare i32 @_Z8isnormalf(float)
 declare i32 @_Z9isgreaterff(float, float)
 declare i32 @_Z9isorderedff(float, float)
 declare ptr @_Z21async_work_group_copyPU3AS1Dv16_tPU3AS3KS_m9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
