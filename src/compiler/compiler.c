@@ -162,10 +162,50 @@ static cl_int cvc_out_of_memory(cvc_buf *log) {
     return log->failed ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
 }
 
+/* clang: source (or linked IR) -> optimized textual IR with the libraries linked; NULL when it
+ * fails (the log says why). */
+static char *cvc_clang_ir(const cvc_tmp *tmp, const char *input, bool source, const cvc_options *o,
+                          int sm, const cvc_tools *tools, cvc_buf *log, const char *depfile,
+                          const cvc_libclc_plan *clc, const char *ll_path) {
+    char builtins[4096], wrappers[4096], fast[4096];
+    cvc_tmp_path(tmp, "culvert-builtins.bc", builtins);
+    cvc_tmp_path(tmp, "culvert-libdevice.bc", wrappers);
+    cvc_tmp_path(tmp, "culvert-libdevice-fast.bc", fast);
+    bool libdevice = tools->libdevice[0] != 0;
+    bool relaxed = libdevice && o->fast_math && cvc_libdevice_fast_bc_size > 0;
+    cvc_argv a = {0};
+    cvc_clang_common(&a, tools, o, sm, source);
+    if (source) {
+        cvc_arg(&a, "-Wno-linker-warnings");
+        cvc_arg(&a, "-mlink-builtin-bitcode");
+        cvc_arg(&a, builtins);
+        if (relaxed) {
+            /* -cl-fast-relaxed-math: sin, exp, log... on the approximate instructions. */
+            cvc_arg(&a, "-mlink-builtin-bitcode");
+            cvc_arg(&a, fast);
+        }
+        if (libdevice) {
+            /* The math functions on CUDA's libdevice, ahead of libclc's. */
+            cvc_arg(&a, "-mlink-builtin-bitcode");
+            cvc_arg(&a, wrappers);
+            cvc_arg(&a, "-mlink-builtin-bitcode");
+            cvc_arg(&a, tools->libdevice);
+        }
+        if (clc->path[0]) {
+            cvc_arg(&a, "-mlink-builtin-bitcode");
+            cvc_arg(&a, clc->path);
+        }
+    }
+    cvc_clang_tail(&a, depfile, "-emit-llvm", ll_path, input);
+    size_t ll_len = 0;
+    return cvc_run_args(&a, log) == 0 ? (char *)cvc_read_file(ll_path, &ll_len) : NULL;
+}
+
 /* IR (textual, optimized, builtins linked) -> finished PTX in out->data. */
-static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, const cvc_options *o,
-                          const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
-                          cvc_output *out, const char *depfile) {
+static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, const char *text,
+                          size_t text_len, const cvc_options *o, const cvc_target *target,
+                          const cvc_tools *tools, cvc_buf *log, cvc_output *out,
+                          const char *depfile) {
     char builtins[4096], wrappers[4096], fast[4096], ll_path[4096], ptx_path[4096];
     cvc_tmp_path(tmp, "culvert-builtins.bc", builtins);
     cvc_tmp_path(tmp, "culvert-libdevice.bc", wrappers);
@@ -184,6 +224,22 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         return CL_BUILD_PROGRAM_FAILURE;
     }
     int sm = cvc_sm(target, tools);
+    /* llc starts now and gets the IR on stdin when clang and the fix-ups are done: its start-up
+     * (loading LLVM) overlaps clang's work instead of following it. */
+    cvc_argv l = {0};
+    cvc_arg(&l, tools->llc);
+    cvc_arg(&l, o->opt_level == 0   ? "-O0"
+                : o->opt_level == 1 ? "-O1"
+                : o->opt_level == 2 ? "-O2"
+                                    : "-O3");
+    cvc_argf(&l, "-mcpu=sm_%d", NULL, sm);
+    if (tools->ptx_max)
+        cvc_argf(&l, "-mattr=+ptx%d", NULL, tools->ptx_max);
+    cvc_arg(&l, "-o");
+    cvc_arg(&l, ptx_path);
+    cvc_child llc;
+    if (l.overflow || !cvc_child_start((char *const *)l.v, true, &llc, log))
+        return CL_BUILD_PROGRAM_FAILURE;
     /* The libraries are linked in this order, with only what is needed: culvert's work-item
      * functions win over libclc's (docs/kernel-abi.md), libclc supplies the rest. clang links
      * them for source input (-mlink-builtin-bitcode); for IR input (clLinkProgram) it does not,
@@ -207,73 +263,53 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         cvc_arg(&k, tools->libclc);
         cvc_arg(&k, "-o");
         cvc_arg(&k, full);
-        if (cvc_run_args(&k, log) != 0)
+        if (cvc_run_args(&k, log) != 0) {
+            cvc_child_cancel(&llc);
             return CL_BUILD_PROGRAM_FAILURE;
+        }
         input = full;
     }
-    cvc_argv a = {0};
-    cvc_clang_common(&a, tools, o, sm, source);
-    if (source) {
-        cvc_arg(&a, "-Wno-linker-warnings");
-        cvc_arg(&a, "-mlink-builtin-bitcode");
-        cvc_arg(&a, builtins);
-        if (relaxed) {
-            /* -cl-fast-relaxed-math: sin, exp, log... on the approximate instructions. */
-            cvc_arg(&a, "-mlink-builtin-bitcode");
-            cvc_arg(&a, fast);
-        }
-        if (libdevice) {
-            /* The math functions on CUDA's libdevice, ahead of libclc's. */
-            cvc_arg(&a, "-mlink-builtin-bitcode");
-            cvc_arg(&a, wrappers);
-            cvc_arg(&a, "-mlink-builtin-bitcode");
-            cvc_arg(&a, tools->libdevice);
-        }
-        cvc_arg(&a, "-mlink-builtin-bitcode");
-        cvc_arg(&a, tools->libclc);
+    /* Only the part of libclc the source names, when that part is known (cvc_libclc.c). */
+    cvc_libclc_plan clc;
+    cvc_libclc_plan_make(&clc, source ? text : NULL, text_len, tools, tmp);
+    size_t log_mark = log->len;
+    char *ll = cvc_clang_ir(tmp, input, source, o, sm, tools, log, depfile, &clc, ll_path);
+    if (clc.partial && (!ll || cvc_undefined_functions(ll, NULL) > 0)) {
+        /* The scan missed a call (or the part was unreadable): the whole libclc, as always. */
+        free(ll);
+        log->len = log_mark;
+        if (log->data)
+            log->data[log_mark] = 0;
+        cvc_libclc_plan_missed(&clc, tools);
+        ll = cvc_clang_ir(tmp, input, source, o, sm, tools, log, depfile, &clc, ll_path);
     }
-    cvc_clang_tail(&a, depfile, "-emit-llvm", ll_path, input);
-    if (cvc_run_args(&a, log) != 0)
+    cvc_libclc_plan_end(&clc);
+    if (!ll) {
+        cvc_child_cancel(&llc);
         return CL_BUILD_PROGRAM_FAILURE;
-    size_t ll_len = 0;
-    char *ll = (char *)cvc_read_file(ll_path, &ll_len);
-    if (!ll)
-        return CL_BUILD_PROGRAM_FAILURE;
+    }
     cl_int err = CL_SUCCESS;
     bool printf_failed = false;
     char *lowered = cvc_lower_printf(ll, log, &printf_failed);
     if (lowered) {
         free(ll);
         ll = lowered;
-        ll_len = strlen(ll);
     }
     if (printf_failed)
         err = CL_BUILD_PROGRAM_FAILURE;
     else if (cvc_undefined_functions(ll, log) > 0)
         err = CL_BUILD_PROGRAM_FAILURE;
     cvc_ir_fixups(ll);
-    if (err == CL_SUCCESS && !cvc_write_file(ll_path, ll, ll_len))
-        err = CL_BUILD_PROGRAM_FAILURE;
     char *meta = err == CL_SUCCESS ? cvc_kernel_metadata(ll) : NULL;
-    free(ll);
     if (err == CL_SUCCESS && !meta)
         err = CL_OUT_OF_HOST_MEMORY;
     if (err == CL_SUCCESS) {
-        cvc_argv l = {0};
-        cvc_arg(&l, tools->llc);
-        cvc_arg(&l, o->opt_level == 0   ? "-O0"
-                    : o->opt_level == 1 ? "-O1"
-                    : o->opt_level == 2 ? "-O2"
-                                        : "-O3");
-        cvc_argf(&l, "-mcpu=sm_%d", NULL, sm);
-        if (tools->ptx_max)
-            cvc_argf(&l, "-mattr=+ptx%d", NULL, tools->ptx_max);
-        cvc_arg(&l, "-o");
-        cvc_arg(&l, ptx_path);
-        cvc_arg(&l, ll_path);
-        if (cvc_run_args(&l, log) != 0)
+        if (cvc_child_finish(&llc, ll, strlen(ll), log) != 0)
             err = CL_BUILD_PROGRAM_FAILURE;
+    } else {
+        cvc_child_cancel(&llc);
     }
+    free(ll);
     size_t ptx_len = 0;
     char *ptx = err == CL_SUCCESS ? (char *)cvc_read_file(ptx_path, &ptx_len) : NULL;
     if (err == CL_SUCCESS && !ptx)
@@ -421,7 +457,7 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
         cvc_tmp_path(&tmp, "program.cl", src);
         cvc_tmp_path(&tmp, "program.d", depfile);
         if (cvc_write_file(src, source, len))
-            err = cvc_codegen(&tmp, src, true, &o, target, tools, &log, out, depfile);
+            err = cvc_codegen(&tmp, src, true, source, len, &o, target, tools, &log, out, depfile);
         if (err == CL_SUCCESS)
             deps = cvc_deps_text(depfile, tmp.dir);
     }
@@ -579,7 +615,8 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
                     out->data = cvc_read_file(linked, &out->size);
                     err = out->data ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
                 } else {
-                    err = cvc_codegen(&tmp, linked, false, &o, target, tools, &log, out, NULL);
+                    err = cvc_codegen(&tmp, linked, false, NULL, 0, &o, target, tools, &log, out,
+                                      NULL);
                     if (err == CL_BUILD_PROGRAM_FAILURE)
                         err = CL_LINK_PROGRAM_FAILURE;
                 }

@@ -215,8 +215,24 @@ bool cvc_cache_load(cvc_hash key, cvc_output *out) {
     return ok;
 }
 
+void cvc_unique_tmp(const char *path, char *out, size_t size) {
+    /* Processes, and threads of one process, may write the same file at once. */
+    static _Atomic unsigned long seq;
+    snprintf(out, size, "%.4300s.%ld.%lu.tmp", path, (long)getpid(), (unsigned long)++seq);
+}
+
+void cvc_cache_write(const char *path, const void *data, size_t len) {
+    char dir[4096], tmp[4400];
+    if (!cvc_cache_dir(dir, sizeof dir))
+        return;
+    cvc_mkdirs(dir);
+    cvc_unique_tmp(path, tmp, sizeof tmp);
+    if (!cvc_write_file(tmp, data, len) || rename(tmp, path) != 0)
+        unlink(tmp);
+}
+
 void cvc_cache_store(cvc_hash key, const cvc_output *out, const char *deps) {
-    char path[4200], tmp[4300], dir[4096];
+    char path[4200], dir[4096];
     if (!cvc_entry_path(key, path, sizeof path) || !cvc_cache_dir(dir, sizeof dir))
         return;
     cvc_mkdirs(dir);
@@ -243,11 +259,8 @@ void cvc_cache_store(cvc_hash key, const cvc_output *out, const char *deps) {
     cvc_hash_bytes(&hs, b.data, b.len);
     cvc_hash sum = cvc_hash_final(&hs);
     cvc_buf_add(&b, &sum, sizeof sum);
-    snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-    /* Threads of one process may store the same key: make the name unique per call. */
-    static _Atomic unsigned long seq;
     char unique[4400];
-    snprintf(unique, sizeof unique, "%s.%lu", tmp, (unsigned long)++seq);
+    cvc_unique_tmp(path, unique, sizeof unique);
     if (!b.failed && cvc_write_file(unique, b.data, b.len)) {
         if (rename(unique, path) != 0)
             unlink(unique);

@@ -26,6 +26,7 @@ typedef struct cvc_tools {
     char clang[4096];
     char llc[4096];
     char llvm_link[4096];
+    char llvm_nm[4096]; /* optional: "" when not found (then libclc is always linked whole) */
     char libclc[4096];
     char libdevice[4096]; /* CUDA's libdevice, or "" (not found, or CULVERT_LIBDEVICE=0) */
     int sm_max;           /* the highest sm_XY llc knows (XY as a number), 0 if unknown */
@@ -40,9 +41,33 @@ const cvc_tools *cvc_get_tools(void);
 /* The same, with sm_max and ptx_max filled (runs llc once per process). */
 const cvc_tools *cvc_get_probed_tools(void);
 
+/* A file of the cache directory that depends on the tools only:
+ * "<dir>/<what>-<hash of the tools' identity and extra (may be NULL)>.<ext>"; "" without a cache.
+ */
+void cvc_tools_cache_path(const cvc_tools *t, const char *what, const char *extra, const char *ext,
+                          char *out, size_t size);
+
 /* Runs argv[0] (a full path) with argv, no shell; stdin /dev/null, stdout and stderr appended to
  * `log` (may be NULL: discarded). Returns the exit status, or -1 if it could not run (log says). */
 int cvc_run(char *const argv[], cvc_buf *log);
+
+/* A child started ahead of its input: its start-up (loading LLVM's libraries, tens of
+ * milliseconds) overlaps the step before it, and its input comes on stdin when that step is done.
+ */
+typedef struct cvc_child {
+    int pid;    /* 0: not running */
+    int input;  /* our end of the child's stdin, -1 when closed */
+    int output; /* our end of the child's stdout and stderr */
+    const char *name;
+} cvc_child;
+/* Starts argv like cvc_run; with `input`, its stdin comes from cvc_child_finish. False (log says
+ * why) if it cannot run. argv[0] must outlive the child. */
+bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log);
+/* Gives the child `input` (NULL: none, the child sees an empty stdin), closes its stdin, collects
+ * its output into `log` and waits for it. Returns as cvc_run does. */
+int cvc_child_finish(cvc_child *c, const void *input, size_t len, cvc_buf *log);
+/* Stops a started child whose input will never come (an earlier step failed). */
+void cvc_child_cancel(cvc_child *c);
 
 /* ---- temporary directory ---- */
 typedef struct cvc_tmp {
@@ -55,6 +80,23 @@ bool cvc_write_file(const char *path, const void *data, size_t len);
 /* Reads a whole file (0-terminated); NULL on failure. */
 unsigned char *cvc_read_file(const char *path, size_t *len);
 void cvc_tmp_remove(cvc_tmp *t);
+
+/* ---- libclc, only what a program calls (cvc_libclc.c) ---- */
+typedef struct cvc_libclc_plan {
+    char path[4300];  /* the libclc to link: the whole, a part, or "" (none needed) */
+    bool partial;     /* path is not the whole libclc: an undefined function means build again */
+    cvc_child maker;  /* llvm-link extracting the part for later builds (pid 0: none) */
+    char made[4400];  /* where the maker writes */
+    char final[4300]; /* where the part is kept */
+    char whole[4300]; /* marks a set whose part missed a call: link the whole libclc */
+} cvc_libclc_plan;
+/* The plan for a source (NULL: the whole libclc). May start the maker. */
+void cvc_libclc_plan_make(cvc_libclc_plan *p, const char *source, size_t len, const cvc_tools *t,
+                          const cvc_tmp *tmp);
+/* The part missed a call (or could not be read): the whole libclc from now on, for this set. */
+void cvc_libclc_plan_missed(cvc_libclc_plan *p, const cvc_tools *t);
+/* Waits for the maker and keeps what it extracted. */
+void cvc_libclc_plan_end(cvc_libclc_plan *p);
 
 /* ---- options (cvc_options.c) ---- */
 typedef enum cvc_mode { CVC_BUILD, CVC_COMPILE, CVC_LINK } cvc_mode;
@@ -82,7 +124,7 @@ void cvc_options_free(cvc_options *o);
  * kernel. */
 char *cvc_kernel_metadata(const char *ll);
 /* Functions the IR calls but nothing defines (not intrinsics): a message per function appended to
- * `log`; returns how many. */
+ * `log` (NULL: none); returns how many. */
 int cvc_undefined_functions(const char *ll, cvc_buf *log);
 /* printf calls of textual IR -> CUDA's vprintf (cvc_printf.c). NULL when the IR calls no printf
  * (nothing to do); *failed when a call cannot be converted (log says why). */
@@ -111,6 +153,11 @@ cvc_hash cvc_hash_final(const cvc_hasher *h);
 /* The cache directory ($CULVERT_CACHE_DIR, $XDG_CACHE_HOME/culvert, ~/.cache/culvert) into out;
  * false when caching is off (CULVERT_CACHE=0) or no location is known. */
 bool cvc_cache_dir(char *out, size_t size);
+/* A temporary name beside path, unique to this call (then renamed over path). */
+void cvc_unique_tmp(const char *path, char *out, size_t size);
+/* Best effort: data into path (in the cache directory, created if need be) through a unique
+ * temporary file and a rename, so readers never see half a file. */
+void cvc_cache_write(const char *path, const void *data, size_t len);
 /* mkdir -p dir (0700), best effort. */
 void cvc_mkdirs(const char *dir);
 /* A hit fills out (data and log) and returns true; anything wrong with the entry is a miss. */
@@ -131,5 +178,8 @@ extern const size_t cvc_libdevice_bc_size;
  * -cl-fast-relaxed-math or -cl-unsafe-math-optimizations. */
 extern const unsigned char cvc_libdevice_fast_bc[];
 extern const size_t cvc_libdevice_fast_bc_size;
+/* The functions those libraries call but do not define (libclc's, such as barrier), one mangled
+ * name per line (builtins/calls.cmake). */
+extern const char cvc_builtins_calls[];
 
 #endif

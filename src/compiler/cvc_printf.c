@@ -8,8 +8,12 @@
  *     %cvp.N.ret = call i32 @vprintf(ptr fmt, ptr %cvp.N.buf)
  *     %r = ashr i32 %cvp.N.ret, 31                (OpenCL: 0 on success, -1 on failure)
  *
- * The buffer's natural layout is the one vprintf reads. Vector conversions (%v) have no vprintf
- * counterpart: a vector argument fails the build with a message. */
+ * The buffer's natural layout is the one vprintf reads. Vector conversions (%v4hlf, %#v2hhx...)
+ * have no vprintf counterpart: such a call gets a format of its own, each vector conversion
+ * written out once per element with the same flags, width and precision, separated by commas
+ * (OpenCL C 6.15.14.2.1), and each element its own argument (extractelement; char and short
+ * elements widened as their conversion reads them, float and half ones to double, as C's
+ * variadic promotion would). */
 #include "compiler/cvc_internal.h"
 
 #include <ctype.h>
@@ -106,10 +110,179 @@ static bool cvc_is_ptr(const char *type) {
     return !strncmp(type, "ptr", 3);
 }
 
-/* Rewrites one call line into `out`, adds the alloca to `allocas`. false: not convertible (the
- * reason is in log). */
-static bool cvc_rewrite_call(const char *line, size_t len, int id, cvc_buf *out, cvc_buf *allocas,
-                             cvc_buf *log) {
+/* The bytes of the constant string global `name` (c"..." with \XX escapes) in the module, without
+ * its terminating 0; NULL when it is not one. */
+static char *cvc_string_global(const char *ll, const char *name, size_t *len) {
+    char key[600];
+    snprintf(key, sizeof key, "\n%s = ", name);
+    const char *def = strstr(ll, key);
+    const char *c = def ? strstr(def + 1, " c\"") : NULL;
+    const char *eol = def ? strchr(def + 1, '\n') : NULL;
+    if (!c || (eol && c > eol))
+        return NULL;
+    cvc_buf b = {0};
+    for (c += 3; *c && *c != '"' && *c != '\n'; c++) {
+        if (*c == '\\' && isxdigit((unsigned char)c[1]) && isxdigit((unsigned char)c[2])) {
+            char hex[3] = {c[1], c[2], 0};
+            char byte = (char)strtol(hex, NULL, 16);
+            cvc_buf_add(&b, &byte, 1);
+            c += 2;
+        } else {
+            cvc_buf_add(&b, c, 1);
+        }
+    }
+    *len = b.len;
+    if (b.len && b.data[b.len - 1] == 0)
+        (*len)--;
+    return cvc_buf_take(&b);
+}
+
+/* "<4 x float>" -> 4 and "float"; false when not a vector type. */
+static bool cvc_vector_type(const char *type, int *count, char *elem, size_t size) {
+    char e[32];
+    if (sscanf(type, "<%d x %31[^>]>", count, e) != 2)
+        return false;
+    snprintf(elem, size, "%s", e);
+    return true;
+}
+
+/* One argument of the rewritten call: its type and value, after instructions already written. */
+static void cvc_arg_set(cvc_arg_text *a, const char *type, const char *value) {
+    snprintf(a->type, sizeof a->type, "%s", type);
+    snprintf(a->value, sizeof a->value, "%s", value);
+}
+
+/* A format with vector conversions: writes the scalar format into `globals` as @.cvp.N.fmt and
+ * replaces args (the format first) by the scalar arguments, the element extractions written to
+ * `out`. false: the log says why. */
+static bool cvc_expand_vectors(const char *ll, cvc_arg_text *args, size_t *n, int id, cvc_buf *out,
+                               cvc_buf *globals, cvc_buf *log) {
+    size_t flen = 0;
+    char *fmt = args[0].value[0] == '@' ? cvc_string_global(ll, args[0].value, &flen) : NULL;
+    if (!fmt) {
+        cvc_buf_str(log, "error: printf of a vector needs a literal format string\n");
+        return false;
+    }
+    cvc_arg_text *scalars = calloc(CVC_MAX_PRINTF_ARGS, sizeof *scalars);
+    cvc_buf f = {0};
+    size_t next = 1, count = 1, extracted = 0;
+    bool ok = scalars != NULL;
+    for (size_t i = 0; ok && i < flen; i++) {
+        if (fmt[i] != '%') {
+            cvc_buf_add(&f, fmt + i, 1);
+            continue;
+        }
+        if (i + 1 < flen && fmt[i + 1] == '%') {
+            cvc_buf_str(&f, "%%");
+            i++;
+            continue;
+        }
+        /* %[flags][width][.precision][vN][length]conversion */
+        size_t j = i + 1;
+        while (j < flen && strchr("-+ #0", fmt[j]))
+            j++;
+        size_t stars = 0;
+        while (j < flen && (isdigit((unsigned char)fmt[j]) || fmt[j] == '.' || fmt[j] == '*'))
+            stars += fmt[j++] == '*';
+        size_t spec_end = j; /* flags, width and precision: fmt[i + 1, spec_end) */
+        int vec = 0;
+        if (j < flen && fmt[j] == 'v') {
+            vec = (int)strtol(fmt + j + 1, NULL, 10);
+            j++;
+            while (j < flen && isdigit((unsigned char)fmt[j]))
+                j++;
+        }
+        while (j < flen && strchr("hlLqjzt", fmt[j]))
+            j++;
+        if (j >= flen) {
+            ok = false;
+            break;
+        }
+        char conv = fmt[j];
+        for (size_t k = 0; k < stars && ok; k++, next++) /* '*' widths: int arguments */
+            ok = next < *n && count < CVC_MAX_PRINTF_ARGS;
+        for (size_t k = next - stars; ok && k < next; k++)
+            scalars[count++] = args[k];
+        if (!ok)
+            break;
+        if (!vec) {
+            cvc_buf_add(&f, fmt + i, j + 1 - i);
+            if (next < *n && count < CVC_MAX_PRINTF_ARGS)
+                scalars[count++] = args[next++];
+            i = j;
+            continue;
+        }
+        /* A vector conversion: the argument must be a vector of that many elements. */
+        int elems = 0;
+        char elem[32];
+        ok = next < *n && cvc_vector_type(args[next].type, &elems, elem, sizeof elem) &&
+             elems == vec && count + (size_t)vec <= CVC_MAX_PRINTF_ARGS;
+        if (!ok) {
+            cvc_buf_printf(log,
+                           "error: printf: %%v%d conversion without a matching %d-element "
+                           "vector argument\n",
+                           vec, vec);
+            break;
+        }
+        bool floating = strchr("aAeEfFgG", conv) != NULL;
+        bool is_signed = conv == 'd' || conv == 'i';
+        bool wide = !strcmp(elem, "i64");
+        for (int e = 0; e < vec; e++) {
+            if (e)
+                cvc_buf_str(&f, ",");
+            cvc_buf_add(&f, fmt + i, spec_end - i);
+            cvc_buf_printf(&f, "%s%c", wide ? "l" : "", conv);
+            char v[64];
+            snprintf(v, sizeof v, "%%cvp.%d.e%zu", id, extracted);
+            cvc_buf_printf(out, "  %s = extractelement %s %s, i32 %d\n", v, args[next].type,
+                           args[next].value, e);
+            const char *type = elem;
+            if (floating && strcmp(elem, "double")) {
+                cvc_buf_printf(out, "  %s.w = fpext %s %s to double\n", v, elem, v);
+                type = "double";
+                strcat(v, ".w");
+            } else if (!floating && (!strcmp(elem, "i8") || !strcmp(elem, "i16"))) {
+                cvc_buf_printf(out, "  %s.w = %s %s %s to i32\n", v, is_signed ? "sext" : "zext",
+                               elem, v);
+                type = "i32";
+                strcat(v, ".w");
+            }
+            cvc_arg_set(&scalars[count++], type, v);
+            extracted++;
+        }
+        next++;
+        i = j;
+    }
+    if (ok && !f.failed) {
+        /* The new format: a private constant like clang's own strings. */
+        cvc_buf_printf(globals,
+                       "@.cvp.%d.fmt = private unnamed_addr addrspace(4) constant [%zu x i8] c\"",
+                       id, f.len + 1);
+        for (size_t k = 0; k < f.len; k++) {
+            unsigned char ch = (unsigned char)f.data[k];
+            if (ch >= 0x20 && ch < 0x7f && ch != '"' && ch != '\\')
+                cvc_buf_add(globals, &ch, 1);
+            else
+                cvc_buf_printf(globals, "\\%02X", ch);
+        }
+        cvc_buf_str(globals, "\\00\", align 1\n");
+        cvc_arg_set(&scalars[0], "ptr addrspace(4)", "");
+        snprintf(scalars[0].value, sizeof scalars[0].value, "@.cvp.%d.fmt", id);
+        memcpy(args, scalars, count * sizeof *args);
+        *n = count;
+    } else if (ok) {
+        ok = false;
+    }
+    free(f.data);
+    free(scalars);
+    free(fmt);
+    return ok;
+}
+
+/* Rewrites one call line into `out`, adds the alloca to `allocas` and a vector call's format to
+ * `globals`. false: not convertible (the reason is in log). */
+static bool cvc_rewrite_call(const char *ll, const char *line, size_t len, int id, cvc_buf *out,
+                             cvc_buf *allocas, cvc_buf *globals, cvc_buf *log) {
     const char *call = strstr(line, "@printf(");
     if (!call || call > line + len)
         return false;
@@ -142,6 +315,13 @@ static bool cvc_rewrite_call(const char *line, size_t len, int id, cvc_buf *out,
         free(args);
         return false;
     }
+    bool vectors = false;
+    for (size_t i = 1; i < n; i++)
+        vectors |= args[i].type[0] == '<';
+    if (vectors && !cvc_expand_vectors(ll, args, &n, id, out, globals, log)) {
+        free(args);
+        return false;
+    }
     if (n - 1 > 32) {
         /* CUDA's printf takes at most 32 arguments after the format, and ignores more. */
         cvc_buf_str(log, "error: printf with more than 32 arguments is not supported by CUDA's "
@@ -149,13 +329,7 @@ static bool cvc_rewrite_call(const char *line, size_t len, int id, cvc_buf *out,
         free(args);
         return false;
     }
-    for (size_t i = 1; i < n; i++)
-        if (args[i].type[0] == '<') {
-            cvc_buf_str(log, "error: printf of a vector (%v conversion) is not supported by "
-                             "culvert's OpenCL C compiler\n");
-            free(args);
-            return false;
-        }
+
     /* The argument buffer's type: pointers become generic. */
     cvc_buf st = {0};
     cvc_buf_str(&st, "{ ");
@@ -203,7 +377,7 @@ char *cvc_lower_printf(const char *ll, cvc_buf *log, bool *failed) {
     *failed = false;
     if (!strstr(ll, "@printf("))
         return NULL;
-    cvc_buf out = {0}, body = {0}, allocas = {0};
+    cvc_buf out = {0}, body = {0}, allocas = {0}, globals = {0};
     const char *define = NULL;
     size_t define_len = 0;
     int id = 0;
@@ -231,7 +405,7 @@ char *cvc_lower_printf(const char *ll, cvc_buf *log, bool *failed) {
             define = NULL;
             body.len = allocas.len = 0;
         } else if (define && memmem(l, len, "@printf(", 8) && memmem(l, len, "call ", 5)) {
-            if (!cvc_rewrite_call(l, len, id++, &body, &allocas, log))
+            if (!cvc_rewrite_call(ll, l, len, id++, &body, &allocas, &globals, log))
                 *failed = true;
         } else if (!define && !strncmp(l, "declare ", 8) && memmem(l, len, "@printf(", 8)) {
             cvc_buf_str(&out, "declare i32 @vprintf(ptr, ptr)\n");
@@ -240,8 +414,11 @@ char *cvc_lower_printf(const char *ll, cvc_buf *log, bool *failed) {
         }
         l += len;
     }
+    if (globals.len)
+        cvc_buf_add(&out, globals.data, globals.len);
     free(body.data);
     free(allocas.data);
+    free(globals.data);
     if (out.failed)
         *failed = true;
     return cvc_buf_take(&out);

@@ -298,10 +298,11 @@ int cvc_undefined_functions(const char *ll, cvc_buf *log) {
             continue;
         char shown[512];
         cvc_demangle(name, n, shown, sizeof shown);
-        cvc_buf_printf(log,
-                       "error: '%s' (%.*s) is called but culvert's OpenCL C library does not "
-                       "provide it\n",
-                       shown, (int)n, name);
+        if (log)
+            cvc_buf_printf(log,
+                           "error: '%s' (%.*s) is called but culvert's OpenCL C library does not "
+                           "provide it\n",
+                           shown, (int)n, name);
         count++;
     }
     return count;

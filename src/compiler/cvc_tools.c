@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -178,32 +180,72 @@ void cvc_tmp_remove(cvc_tmp *t) {
 
 /* ---- child processes ---- */
 
-int cvc_run(char *const argv[], cvc_buf *log) {
-    int fds[2];
-    if (pipe2(fds, O_CLOEXEC) != 0) {
+bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log) {
+    c->pid = 0;
+    c->name = argv[0];
+    c->input = c->output = -1;
+    int out[2], in[2] = {-1, -1};
+    if (pipe2(out, O_CLOEXEC) != 0) {
         if (log)
             cvc_buf_printf(log, "culvert: cannot create a pipe: %s\n", strerror(errno));
-        return -1;
+        return false;
+    }
+    /* stdin is a socket, not a pipe: writing to a child that died is then EPIPE from
+     * send(MSG_NOSIGNAL), never a SIGPIPE that would kill the application. */
+    if (!input || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0) {
+        in[0] = in[1] = -1;
     }
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
-    posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, fds[1], 2);
+    if (in[0] >= 0)
+        posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+    else
+        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+    posix_spawn_file_actions_adddup2(&fa, out[1], 2);
     pid_t pid;
     int err = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
     posix_spawn_file_actions_destroy(&fa);
-    close(fds[1]);
-    int status = -1;
+    close(out[1]);
+    if (in[0] >= 0)
+        close(in[0]);
     if (err != 0) {
         if (log)
             cvc_buf_printf(log, "culvert: cannot run %s: %s\n", argv[0], strerror(err));
-        close(fds[0]);
-        return -1;
+        close(out[0]);
+        if (in[1] >= 0)
+            close(in[1]);
+        return false;
     }
+    c->pid = pid;
+    c->input = in[1];
+    c->output = out[0];
+    return true;
+}
+
+static void cvc_child_send(cvc_child *c, const void *input, size_t len) {
+    const char *p = input;
+    while (p && len > 0 && c->input >= 0) {
+        ssize_t n = send(c->input, p, len, MSG_NOSIGNAL);
+        if (n > 0) {
+            p += n;
+            len -= (size_t)n;
+        } else if (n < 0 && errno != EINTR) {
+            break; /* the child is gone: its exit status tells */
+        }
+    }
+    if (c->input >= 0)
+        close(c->input);
+    c->input = -1;
+}
+
+int cvc_child_finish(cvc_child *c, const void *input, size_t len, cvc_buf *log) {
+    if (!c->pid)
+        return -1;
+    cvc_child_send(c, input, len);
     char chunk[4096];
     for (;;) {
-        ssize_t n = read(fds[0], chunk, sizeof chunk);
+        ssize_t n = read(c->output, chunk, sizeof chunk);
         if (n > 0) {
             if (log)
                 cvc_buf_add(log, chunk, (size_t)n);
@@ -211,10 +253,11 @@ int cvc_run(char *const argv[], cvc_buf *log) {
             break;
         }
     }
-    close(fds[0]);
-    int ws = 0;
+    close(c->output);
+    c->output = -1;
+    int ws = 0, status = -1;
     bool reaped = false;
-    while (waitpid(pid, &ws, 0) < 0) {
+    while (waitpid(c->pid, &ws, 0) < 0) {
         if (errno == ECHILD) {
             /* The application ignores SIGCHLD, so the child was reaped without a status: the
              * callers judge by the output files the tool writes only when it succeeds. */
@@ -231,8 +274,22 @@ int cvc_run(char *const argv[], cvc_buf *log) {
     else if (ws != -1 && WIFEXITED(ws))
         status = WEXITSTATUS(ws);
     else if (log)
-        cvc_buf_printf(log, "culvert: %s terminated abnormally\n", argv[0]);
+        cvc_buf_printf(log, "culvert: %s terminated abnormally\n", c->name);
+    c->pid = 0;
     return status;
+}
+
+void cvc_child_cancel(cvc_child *c) {
+    if (c->pid)
+        kill(c->pid, SIGKILL);
+    cvc_child_finish(c, NULL, 0, NULL);
+}
+
+int cvc_run(char *const argv[], cvc_buf *log) {
+    cvc_child c;
+    if (!cvc_child_start(argv, false, &c, log))
+        return -1;
+    return cvc_child_finish(&c, NULL, 0, log);
 }
 
 /* ---- discovery ---- */
@@ -416,6 +473,8 @@ static void cvc_tools_find(void) {
         missing = "llvm-link (set CULVERT_LLVM_BIN)";
     else if (!cvc_find_libclc(t->libclc))
         missing = "libclc's nvptx64--nvidiacl.bc (set CULVERT_LIBCLC_DIR)";
+    if (!missing && !cvc_find_llvm_tool(t->llvm_nm, t->clang, "llvm-nm"))
+        t->llvm_nm[0] = 0;
     if (missing) {
         snprintf(t->why, sizeof t->why, "culvert: OpenCL C compiler not available: no %s\n",
                  missing);
@@ -440,9 +499,8 @@ const cvc_tools *cvc_get_tools(void) {
     return &cvc_the_tools;
 }
 
-/* The probe's answer is kept in the cache directory (keyed by the tools' identity), so a new
- * process's first build starts one process fewer. */
-static void cvc_probe_path(const cvc_tools *t, char *out, size_t size) {
+void cvc_tools_cache_path(const cvc_tools *t, const char *what, const char *extra, const char *ext,
+                          char *out, size_t size) {
     char dir[4096];
     out[0] = 0;
     if (!cvc_cache_dir(dir, sizeof dir))
@@ -450,9 +508,11 @@ static void cvc_probe_path(const cvc_tools *t, char *out, size_t size) {
     cvc_hasher h;
     cvc_hash_init(&h);
     cvc_hash_str(&h, t->ident);
+    if (extra)
+        cvc_hash_str(&h, extra);
     cvc_hash k = cvc_hash_final(&h);
-    snprintf(out, size, "%s/llc-%016llx%016llx.probe", dir, (unsigned long long)k.hi,
-             (unsigned long long)k.lo);
+    snprintf(out, size, "%s/%s-%016llx%016llx.%s", dir, what, (unsigned long long)k.hi,
+             (unsigned long long)k.lo, ext);
 }
 
 static pthread_once_t cvc_probe_once = PTHREAD_ONCE_INIT;
@@ -461,7 +521,9 @@ static void cvc_probe(void) {
     if (!t->found)
         return;
     char path[4200];
-    cvc_probe_path(t, path, sizeof path);
+    /* The probe's answer is kept in the cache directory, so a new process's first build starts
+     * one process fewer. */
+    cvc_tools_cache_path(t, "llc", NULL, "probe", path, sizeof path);
     size_t len = 0;
     char *text = path[0] ? (char *)cvc_read_file(path, &len) : NULL;
     int sm = 0, ptx = 0;
@@ -471,14 +533,9 @@ static void cvc_probe(void) {
     } else {
         cvc_probe_llc(t);
         if (path[0] && t->sm_max && t->ptx_max) {
-            char line[64], tmp[4300];
+            char line[64];
             int n = snprintf(line, sizeof line, "sm %d ptx %d\n", t->sm_max, t->ptx_max);
-            snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
-            char dir[4096];
-            if (cvc_cache_dir(dir, sizeof dir))
-                cvc_mkdirs(dir);
-            if (cvc_write_file(tmp, line, (size_t)n) && rename(tmp, path) != 0)
-                unlink(tmp);
+            cvc_cache_write(path, line, (size_t)n);
         }
     }
     free(text);

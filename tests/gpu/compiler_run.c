@@ -249,6 +249,8 @@ static void test_printf(void) {
         "__kernel void say(int base) {\n"
         "    int i = (int)get_global_id(0);\n"
         "    printf(\"cvprintf %d %.1f %s %ld\\n\", i, ARG(0.5f * i), \"ok\", (long)base + i);\n"
+        "    printf(\"cvvector %d %v4hld|%.1v2hlf|%v2hhu\\n\", i, (int4)(i, -i, 2 * i, 7),\n"
+        "           (float2)(0.5f * i, -1.5f), (uchar2)(200, i));\n"
         "}\n";
     cl_program p = build_source(src, "", "kernel", &err);
     CHECK(err == CL_SUCCESS);
@@ -275,9 +277,16 @@ static void test_printf(void) {
         float x;
         char word[8];
         long v;
+        int e[4], u[2];
+        float y[2];
         if (sscanf(line, "cvprintf %d %f %7s %ld", &i, &x, word, &v) == 4 && i >= 0 && i < 16 &&
             x == 0.5f * i && !strcmp(word, "ok") && v == 1000 + i)
             seen[i]++;
+        else if (sscanf(line, "cvvector %d %d,%d,%d,%d|%f,%f|%d,%d", &i, &e[0], &e[1], &e[2], &e[3],
+                        &y[0], &y[1], &u[0], &u[1]) == 9 &&
+                 i >= 0 && i < 16 && e[0] == i && e[1] == -i && e[2] == 2 * i && e[3] == 7 &&
+                 y[0] == 0.5f * i && y[1] == -1.5f && u[0] == 200 && u[1] == i)
+            seen[i] += 16;
         else
             fprintf(stderr, "unexpected printf output: %s", line);
         lines++;
@@ -286,9 +295,9 @@ static void test_printf(void) {
         fclose(f);
     close(fd);
     unlink(path);
-    CHECK(lines == 16);
+    CHECK(lines == 32);
     for (int i = 0; i < 16; i++)
-        CHECK(seen[i] == 1);
+        CHECK(seen[i] == 17); /* one scalar line and one vector line each */
     clReleaseKernel(k);
     clReleaseProgram(p);
 }

@@ -104,11 +104,31 @@ static void test_errors(void) {
     CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "helper"),
               "undefined function: %d, %s", err, out.log ? out.log : "");
     cvc_output_free(&out);
-    /* printf of a vector has no vprintf counterpart: refused with a message. */
-    err = build("__kernel void k(__global float4 *p) { printf(\"%v4f\\n\", p[0]); }\n", "", &out);
-    CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "vector"), "vector printf: %d %s",
-              err, out.log ? out.log : "");
+    /* printf of vectors: a format of its own, one conversion per element ("%.1f,%.1f,%.1f,%.1f"
+     * and "%#x,%#x" as PTX bytes), elements as arguments. */
+    err = build("__kernel void k(__global float4 *p, __global uchar2 *c) {\n"
+                "    printf(\"%.1v4hlf|%#v2hhx\\n\", p[0], c[0]);\n}\n",
+                "", &out);
+    CVT_CHECK(err == CL_SUCCESS && out.data &&
+                  strstr((char *)out.data,
+                         "37, 46, 49, 102, 44, 37, 46, 49, 102, 44, 37, 46, 49, "
+                         "102, 44, 37, 46, 49, 102, 124, 37, 35, 120, 44, 37, 35, "
+                         "120, 10, 0}") &&
+                  cvt_ptxas((char *)out.data, "vector printf") == 0,
+              "vector printf: %d %s", err, out.log ? out.log : "");
     cvc_output_free(&out);
+    /* A vector conversion without a vector of that size, or with a format that is not a literal:
+     * refused with a message. */
+    const char *bad_vectors[] = {
+        "__kernel void k(__global int4 *p) { printf(\"%v2hli\\n\", p[0]); }\n",
+        "__kernel void k(__global int2 *p, int c) {\n"
+        "    printf(c ? \"%v2hli\\n\" : \"%v2hld\\n\", p[0]);\n}\n"};
+    for (int i = 0; i < 2; i++) {
+        err = build(bad_vectors[i], "", &out);
+        CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && strstr(out.log, "vector"),
+                  "bad vector printf %d: %d %s", i, err, out.log ? out.log : "");
+        cvc_output_free(&out);
+    }
     /* Warnings: kept in the log of a successful build; -Werror makes them fatal. */
     const char *warn = "__kernel void k(__global int *p) { int unused_var; p[0] = 1; }\n"
                        "int f(void) { }\n";

@@ -1,0 +1,103 @@
+/* Linking only the part of libclc a source names (cvc_libclc.c): the PTX is byte for byte what
+ * the whole libclc gives, the part is extracted once and then used, a call the scan cannot see
+ * (a name made by macro pasting) still builds, and a damaged part never fails a build. */
+#include "compiler_util.h"
+#include "compiler/cvc_internal.h"
+
+/* clamp and convert_int_rte named in the source; vload4 only through macro pasting. */
+static const char *named = "__kernel void k(__global float *p, __global int *q) {\n"
+                           "    size_t i = get_global_id(0);\n"
+                           "    p[i] = clamp(p[i], 0.0f, 1.0f);\n"
+                           "    q[i] = convert_int_rte(p[i] * 3.5f);\n"
+                           "}\n";
+static const char *pasted = "#define LOAD(n) vload##n\n"
+                            "__kernel void k(__global float *p) {\n"
+                            "    float4 v = LOAD(4)(0, p + 4);\n"
+                            "    p[get_global_id(0)] = v.x + v.w;\n"
+                            "}\n";
+
+/* The source built with a fresh define (so never a cache hit): its PTX without the //cv: lines,
+ * which name nothing that differs. NULL when the build fails. */
+static char *ptx_of(const char *source, int round) {
+    char options[64];
+    snprintf(options, sizeof options, "-DROUND=%d", round);
+    cvc_output out = {0};
+    cl_int err = cvc_build(source, strlen(source), options, &cvt_sm90, &out);
+    char *text = err == CL_SUCCESS && out.data ? strdup((char *)out.data) : NULL;
+    if (err != CL_SUCCESS)
+        fprintf(stderr, "build failed: %s\n", out.log ? out.log : "");
+    CVT_CHECK(!out.log || !strstr(out.log, "does not provide"), "no undefined function in: %s",
+              out.log);
+    cvc_output_free(&out);
+    return text;
+}
+
+/* The libclc parts (libclc-*.bc) in dir, and the size of the newest. */
+static int parts(const char *dir, char *last, size_t size) {
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (!strncmp(e->d_name, "libclc-", 7) && len > 3 && !strcmp(e->d_name + len - 3, ".bc")) {
+            n++;
+            snprintf(last, size, "%s/%s", dir, e->d_name);
+        }
+    }
+    if (d)
+        closedir(d);
+    return n;
+}
+
+static void same_as_whole(const char *source, const char *what) {
+    setenv("CULVERT_CACHE", "0", 1);
+    char *whole = ptx_of(source, 0);
+    unsetenv("CULVERT_CACHE");
+    CVT_CHECK(whole != NULL, "%s: build with the whole libclc", what);
+    for (int round = 1; round <= 3; round++) {
+        char *ptx = ptx_of(source, round);
+        CVT_CHECK(ptx && whole && !strcmp(ptx, whole), "%s: round %d gives the same PTX", what,
+                  round);
+        free(ptx);
+    }
+    free(whole);
+}
+
+int main(void) {
+    cvt_require_compiler();
+    char dir[256], part[600] = "";
+    cvt_private_cache(dir, sizeof dir);
+    if (!cvc_get_tools()->llvm_nm[0]) {
+        fprintf(stderr, "SKIP: no llvm-nm: libclc is always linked whole\n");
+        return 77;
+    }
+
+    /* The first build extracts the part, the next ones link it: the same PTX throughout. */
+    same_as_whole(named, "named builtins");
+    CVT_CHECK(parts(dir, part, sizeof part) == 1, "one part extracted: %d",
+              parts(dir, part, sizeof part));
+
+    /* vload4 is invisible to the scan: the part lacks it, the build is redone whole. */
+    same_as_whole(pasted, "macro-pasted builtin");
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int marks = 0;
+    while (d && (e = readdir(d)) != NULL)
+        marks += strstr(e->d_name, ".whole") != NULL;
+    if (d)
+        closedir(d);
+    CVT_CHECK(marks == 1, "the missed set is marked for the whole libclc: %d", marks);
+
+    /* A damaged part (cut to a few bytes) is no library: the build falls back to the whole. */
+    FILE *f = fopen(part, "r+b");
+    CVT_CHECK(f != NULL, "open %s", part);
+    if (f) {
+        CVT_CHECK(ftruncate(fileno(f), 16) == 0, "truncate the part");
+        fclose(f);
+    }
+    same_as_whole(named, "damaged part");
+
+    cvt_rmdir(dir);
+    printf("%s\n", cvt_failures ? "FAILED" : "PASSED");
+    return cvt_failures ? 1 : 0;
+}
