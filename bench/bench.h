@@ -77,6 +77,7 @@ enum {
     F_FILL,
     F_K_COPY4,
     F_K_FMA,
+    F_K_HALF_FMA,
     F_K_HASH,
     F_K_SGEMM,
     F_K_REDUCE,
@@ -85,6 +86,10 @@ enum {
     F_BUILD_CACHED,
     F_COUNT
 };
+
+/* A figure the backend does not claim (e.g. half FMA without cl_khr_fp16): reported "n/a",
+ * unlike NaN ("-"), which is a failed measurement. */
+#define BENCH_NOT_CLAIMED (-INFINITY)
 
 /* OpenCL backend: one platform's device. */
 typedef struct cl_backend cl_backend;

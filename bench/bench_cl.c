@@ -1,6 +1,7 @@
 /* cv-bench: the figures through OpenCL, the same code for every platform. */
 #include "bench.h"
 #include "bench_cl_source.h"
+#include "bench_half_source.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,6 +15,9 @@ struct cl_backend {
     cl_command_queue q, q2, qp; /* in-order, a second in-order, profiling */
     cl_program prog;
     cl_kernel k_empty, k_args8, k_spin, k_copy4, k_fma, k_hash, k_sgemm, k_reduce, k_math;
+    bool fp16;            /* the device lists cl_khr_fp16 */
+    cl_program half_prog; /* bench/kernels/half_fma.cl, only with cl_khr_fp16 */
+    cl_kernel k_half_fma;
     bool nv;
     bool timer;          /* bench_spin reads %globaltimer */
     double turns_per_ns; /* without the timer: bench_spin's loop turns per ns, once measured */
@@ -101,6 +105,20 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
         b->k_sgemm = clCreateKernel(b->prog, "bench_sgemm", NULL);
         b->k_reduce = clCreateKernel(b->prog, "bench_reduce", NULL);
         b->k_math = clCreateKernel(b->prog, "bench_math", NULL);
+    }
+    /* Half precision: its own program, since a device without cl_khr_fp16 (NVIDIA's OpenCL)
+     * cannot build it. */
+    char dev_ext[8192] = "";
+    clGetDeviceInfo(b->dev, CL_DEVICE_EXTENSIONS, sizeof(dev_ext) - 1, dev_ext, NULL);
+    b->fp16 = strstr(dev_ext, "cl_khr_fp16") != NULL;
+    if (b->fp16) {
+        const char *hsrc = bench_half_source;
+        b->half_prog = clCreateProgramWithSource(b->ctx, 1, &hsrc, NULL, &e);
+        if (b->half_prog &&
+            clBuildProgram(b->half_prog, 1, &b->dev, NULL, NULL, NULL) == CL_SUCCESS)
+            b->k_half_fma = clCreateKernel(b->half_prog, "half_fma", NULL);
+        else
+            fprintf(stderr, "cv-bench: %s: building half_fma.cl failed\n", b->name);
     }
     char ext[4096] = "";
     clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, sizeof(ext), ext, NULL);
@@ -480,6 +498,22 @@ static cl_mem filled(cl_backend *b, size_t bytes, float value) {
     return m;
 }
 
+/* A compute loop (fma_items work-items, 1024 turns, one output element of `elem` bytes each):
+ * `ops` per turn and work-item, in ops per µs / `scale` (1e3: G/s, 1e6: T/s). */
+static double loop_rate(cl_backend *b, cl_kernel k, size_t elem, double ops, double scale) {
+    cl_int turns = 1024;
+    size_t g = g_opts.fma_items, l = 256;
+    double res = NAN;
+    cl_mem m = filled(b, g_opts.fma_items * elem, 0.0f);
+    if (m) {
+        clSetKernelArg(k, 0, sizeof(m), &m);
+        clSetKernelArg(k, 1, sizeof(turns), &turns);
+        res = ops * turns * (double)g_opts.fma_items / median_profiled(b, k, 1, &g, &l) / scale;
+        clReleaseMemObject(m);
+    }
+    return res;
+}
+
 static double kernel_rate(cl_backend *b, int figure) {
     double res = NAN, us = NAN;
     cl_mem m1 = NULL, m2 = NULL, m3 = NULL;
@@ -496,25 +530,13 @@ static double kernel_rate(cl_backend *b, int figure) {
             res = 2.0 * (double)g_opts.big / us / 1e3;
         }
     } else if (figure == F_K_FMA && b->k_fma) {
-        cl_int iters = 1024;
-        m1 = filled(b, g_opts.fma_items * 4, 0.0f);
-        if (m1) {
-            clSetKernelArg(b->k_fma, 0, sizeof(m1), &m1);
-            clSetKernelArg(b->k_fma, 1, sizeof(iters), &iters);
-            g[0] = g_opts.fma_items;
-            us = median_profiled(b, b->k_fma, 1, g, l);
-            res = 16.0 * iters * (double)g_opts.fma_items / us / 1e3;
-        }
+        res = loop_rate(b, b->k_fma, 4, 16.0, 1e3); /* 8 fma a turn: GFLOP/s */
+    } else if (figure == F_K_HALF_FMA && !b->fp16) {
+        res = BENCH_NOT_CLAIMED;
+    } else if (figure == F_K_HALF_FMA && b->k_half_fma) {
+        res = loop_rate(b, b->k_half_fma, 2, 32.0, 1e6); /* 8 half2 fma a turn: TFLOP/s */
     } else if (figure == F_K_HASH && b->k_hash) {
-        cl_int rounds = 1024;
-        m1 = filled(b, g_opts.fma_items * 4, 0.0f);
-        if (m1) {
-            clSetKernelArg(b->k_hash, 0, sizeof(m1), &m1);
-            clSetKernelArg(b->k_hash, 1, sizeof(rounds), &rounds);
-            g[0] = g_opts.fma_items;
-            us = median_profiled(b, b->k_hash, 1, g, l);
-            res = (double)rounds * (double)g_opts.fma_items / us / 1e3;
-        }
+        res = loop_rate(b, b->k_hash, 4, 1.0, 1e3); /* Grounds/s */
     } else if (figure == F_K_SGEMM && b->k_sgemm) {
         cl_int n = g_opts.sgemm_n;
         size_t bytes = (size_t)n * (size_t)n * 4;
@@ -560,7 +582,7 @@ static double kernel_rate(cl_backend *b, int figure) {
         clReleaseMemObject(m2);
     if (m3)
         clReleaseMemObject(m3);
-    return isnan(us) ? NAN : res;
+    return res; /* NaN when a measurement failed (its time is NaN) */
 }
 
 static double build_ms(cl_backend *b, const char *src) {

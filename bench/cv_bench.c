@@ -77,6 +77,7 @@ static const figure_info figures[F_COUNT] = {
     [F_FILL] = {"fill (4-byte pattern; CUDA: cuMemsetD32)", "GB/s", true},
     [F_K_COPY4] = {"kernel: float4 copy (read+write)", "GB/s", true},
     [F_K_FMA] = {"kernel: fp32 FMA loop", "GFLOP/s", true},
+    [F_K_HALF_FMA] = {"kernel: half2 FMA loop (cl_khr_fp16)", "TFLOP/s", true},
     [F_K_HASH] = {"kernel: integer hash rounds", "Grounds/s", true},
     [F_K_SGEMM] = {"kernel: tiled SGEMM", "GFLOP/s", true},
     [F_K_REDUCE] = {"kernel: parallel reduction (input read)", "GB/s", true},
@@ -140,7 +141,9 @@ static double measure(column *c, int f) {
 }
 
 static void fmt(char *buf, size_t size, double v) {
-    if (isnan(v))
+    if (v == BENCH_NOT_CLAIMED)
+        snprintf(buf, size, "n/a");
+    else if (isnan(v))
         snprintf(buf, size, "-");
     else if (fabs(v) >= 100)
         snprintf(buf, size, "%.0f", v);
@@ -151,7 +154,7 @@ static void fmt(char *buf, size_t size, double v) {
 }
 
 static void ratio(char *buf, size_t size, double a, double b) {
-    if (isnan(a) || isnan(b) || b == 0)
+    if (isnan(a) || isnan(b) || isinf(a) || isinf(b) || b == 0)
         snprintf(buf, size, "-");
     else
         snprintf(buf, size, "%.2f×", a / b);

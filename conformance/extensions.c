@@ -2,6 +2,8 @@
  * querying the extension lists, never by the platform's name. */
 #include "ct.h"
 
+#include <math.h>
+
 #define NEED_EXT(name)                                                                             \
     do {                                                                                           \
         if (!ct_dev_has_ext(e->device, name) && !ct_plat_has_ext(e->platform, name))               \
@@ -65,20 +67,54 @@ static void khr_fp64(ct_env *e) {
     CT_CHECK(ok);
 }
 
+/* Half-precision results: arithmetic, math builtins within the spec's half limits, rounding
+ * modes of conversions, saturation, relational results (scalar 1, vector -1), geometric. */
 static void khr_fp16(ct_env *e) {
     NEED_EXT("cl_khr_fp16");
+    /* The minimum half capability: CL_FP_ROUND_TO_ZERO, or CL_FP_ROUND_TO_NEAREST |
+     * CL_FP_INF_NAN (OpenCL 3.0; the 1.x extension text had ROUND_TO_INF | INF_NAN). */
+    cl_ulong hc = ct_dev_ulong(e->device, CL_DEVICE_HALF_FP_CONFIG);
+    bool nan_inf = (hc & CL_FP_INF_NAN) != 0;
+    CT_CHECK((hc & CL_FP_ROUND_TO_ZERO) ||
+             (nan_inf && (hc & (CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_INF))));
     NEED_COMPILER();
-    const char *src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
-                      "kernel void k(global float *a) { size_t i = get_global_id(0);\n"
-                      "  half h = (half)a[i]; h = h * (half)2.0f + (half)0.5f; a[i] = (float)h; }";
-    float f[16];
+    const char *src =
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "kernel void k(global float *a) { size_t i = get_global_id(0); global float *r = a + 8 * "
+        "i;\n"
+        "  half h = (half)r[0]; h = h * (half)2.0f + (half)0.5f;\n"
+        "  r[0] = (float)h;\n"
+        "  r[1] = (float)exp(h * (half)0.25f);\n"
+        "  r[2] = (float)sqrt(fabs(h)) + (float)fma(h, h, (half)1.0f) * 0.0f;\n"
+        "  r[3] = (float)convert_half_rtz(1.00048828125f) + 10.0f * "
+        "(float)convert_half_rtp(1.00048828125f);\n"
+        "  r[4] = (float)isequal(h, h) + 10.0f * (float)isequal((half4)h, (half4)h).s2;\n"
+        "  r[5] = (float)convert_char_sat(h * (half)100.0f) + 1000.0f * "
+        "(float)convert_uchar_sat(-h);\n"
+        "  r[6] = (float)dot((half2)(h, 1.0h), (half2)(2.0h, 3.0h));\n"
+        "  r[7] = (float)convert_int_rtn(h * 0.25h) + 1000.0f * (float)convert_int_rtp(h * 0.25h); "
+        "}";
+    float f[16 * 8];
     for (int i = 0; i < 16; i++)
-        f[i] = (float)i;
+        f[i * 8] = (float)i - 6.25f; /* h = 2i - 12: exact in half */
     CT_REQUIRE(run_one(e, src, NULL, f, sizeof(f), 16));
-    bool ok = true;
-    for (int i = 0; i < 16; i++)
-        ok &= f[i] == (float)i * 2 + 0.5f;
-    CT_CHECK(ok);
+    for (int i = 0; i < 16; i++) {
+        const float *r = f + 8 * i;
+        float h = ((float)i - 6.25f) * 2 + 0.5f; /* -12 ... 18, exact */
+        /* 2 half ulps (2^-9 relative) for exp, sqrt correctly rounded (well within it) */
+        float ex = expf(h * 0.25f), sq = sqrtf(fabsf(h));
+        CT_CHECK(r[0] == h);
+        CT_CHECK(fabsf(r[1] - ex) <= ex * 0x1p-9f);
+        CT_CHECK(fabsf(r[2] - sq) <= sq * 0x1p-10f);
+        /* 1 + 2^-11 is between halves 1 and 1 + 2^-10: rtz 1, rtp 1.0009765625 */
+        CT_CHECK(r[3] == 1.0f + 10.0f * 1.0009765625f);
+        CT_CHECK(r[4] == 1.0f - 10.0f);
+        float c = h * 100 > 127 ? 127 : h * 100 < -128 ? -128 : h * 100;
+        float u = -h < 0 ? 0 : -h;
+        CT_CHECK(r[5] == c + 1000.0f * u);
+        CT_CHECK(r[6] == 2 * h + 3);
+        CT_CHECK(r[7] == floorf(h / 4) + 1000.0f * ceilf(h / 4));
+    }
 }
 
 static void khr_int32_atomics(ct_env *e) {

@@ -16,14 +16,16 @@
 #include <sys/stat.h>
 
 /* Part of every cache key: raise it whenever the pipeline's output for a given input changes
- * (3: GNU inline semantics, one declaration per intrinsic after the __constant rewrite), so that
+ * (3: GNU inline semantics, one declaration per intrinsic after the __constant rewrite; 4:
+ * cl_khr_fp16 always on, half builtins), so that
  * PTX cached by an earlier culvert is not served. */
-#define CVC_VERSION "culvert-compiler-3"
+#define CVC_VERSION "culvert-compiler-4"
 
-/* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX. */
+/* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX
+ * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). */
 #define CVC_EXTENSIONS                                                                             \
     "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,"         \
-    "+__opencl_c_subgroups"
+    "+__opencl_c_subgroups,+cl_khr_fp16,+__opencl_c_fp16"
 
 void cvc_output_free(cvc_output *out) {
     if (!out)
@@ -88,31 +90,6 @@ static const char *cvc_std_name(int v) {
 }
 
 /* The clang -cc1 command line shared by every step. */
-/* cl_khr_fp16 is not claimed (libclc has no half math functions), but half arithmetic compiles
- * to native f16 PTX: a program that enables the extension by pragma gets the half type. */
-static bool cvc_wants_fp16(const char *source, size_t len) {
-    const char *p = source, *end = source + len;
-    while (p < end && (p = memchr(p, 'c', (size_t)(end - p))) != NULL) {
-        if ((size_t)(end - p) >= 11 && !memcmp(p, "cl_khr_fp16", 11)) {
-            /* "#pragma OPENCL EXTENSION cl_khr_fp16 : enable" on one line */
-            const char *bol = p, *eol = p;
-            while (bol > source && bol[-1] != '\n')
-                bol--;
-            while (eol < end && *eol != '\n')
-                eol++;
-            char line[256];
-            size_t n =
-                (size_t)(eol - bol) < sizeof line - 1 ? (size_t)(eol - bol) : sizeof line - 1;
-            memcpy(line, bol, n);
-            line[n] = 0;
-            if (strstr(line, "pragma") && strstr(line, "enable"))
-                return true;
-        }
-        p++;
-    }
-    return false;
-}
-
 static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_options *o, int sm,
                              bool source) {
     cvc_arg(a, tools->clang);
@@ -140,7 +117,11 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
          * pyopencl's complex header is written that way, as is code tuned on NVIDIA's OpenCL,
          * which emits the function: GNU inline semantics do the same. */
         cvc_arg(a, "-fgnu89-inline");
-        cvc_arg(a, o->fp16 ? CVC_EXTENSIONS ",+cl_khr_fp16" : CVC_EXTENSIONS);
+        cvc_arg(a, CVC_EXTENSIONS);
+        /* The OpenCL C 3.0 feature macro of cl_khr_fp16, claimed in CL_DEVICE_OPENCL_C_FEATURES:
+         * clang 16 does not know it (its -cl-ext ignores it; later clangs define it too). */
+        if (o->cl_std >= 300)
+            cvc_arg(a, "-D__opencl_c_fp16=1");
     } else {
         cvc_arg(a, "-x");
         cvc_arg(a, "ir");
@@ -469,7 +450,6 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     cvc_tmp tmp = {{0}};
     char src[4096], depfile[4096];
     char *deps = NULL;
-    o.fp16 = cvc_wants_fp16(source, len);
     err = CL_BUILD_PROGRAM_FAILURE;
     if (!cvc_tmp_create(&tmp))
         cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
@@ -543,7 +523,6 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
     cvc_tmp tmp = {{0}};
     char src[4096], obj[4096], inc[4200], depfile[4096];
     char *deps = NULL;
-    o.fp16 = cvc_wants_fp16(source, len);
     err = CL_COMPILE_PROGRAM_FAILURE;
     if (!cvc_tmp_create(&tmp))
         cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");

@@ -110,8 +110,7 @@ typedef struct cvc_options {
     bool verbose;     /* -cl-nv-verbose */
     bool create_library;
     bool denorms_are_zero;
-    bool fp16;                /* the source enables cl_khr_fp16 */
-    bool fast_math;           /* -cl-fast-relaxed-math or -cl-unsafe-math-optimizations */
+    bool fast_math; /* -cl-fast-relaxed-math or -cl-unsafe-math-optimizations */
     bool uniform_work_groups; /* -cl-uniform-work-group-size given */
 } cvc_options;
 

@@ -61,14 +61,12 @@ static const struct {
     {CL_DEVICE_PREFERRED_VECTOR_WIDTH_LONG, CV_UINT, 1},
     {CL_DEVICE_PREFERRED_VECTOR_WIDTH_FLOAT, CV_UINT, 1},
     {CL_DEVICE_PREFERRED_VECTOR_WIDTH_DOUBLE, CV_UINT, 1},
-    {CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF, CV_UINT, 0},
     {CL_DEVICE_NATIVE_VECTOR_WIDTH_CHAR, CV_UINT, 1},
     {CL_DEVICE_NATIVE_VECTOR_WIDTH_SHORT, CV_UINT, 1},
     {CL_DEVICE_NATIVE_VECTOR_WIDTH_INT, CV_UINT, 1},
     {CL_DEVICE_NATIVE_VECTOR_WIDTH_LONG, CV_UINT, 1},
     {CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, CV_UINT, 1},
     {CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, CV_UINT, 1},
-    {CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF, CV_UINT, 0},
     {CL_DEVICE_ADDRESS_BITS, CV_UINT, 64},
     /* Images, samplers, pipes, SVM and device-side enqueue are not claimed. */
     {CL_DEVICE_IMAGE_SUPPORT, CV_BOOL, CL_FALSE},
@@ -109,7 +107,6 @@ static const struct {
     {CL_DEVICE_DOUBLE_FP_CONFIG, CV_ULONG,
      CL_FP_DENORM | CL_FP_INF_NAN | CL_FP_ROUND_TO_NEAREST | CL_FP_ROUND_TO_ZERO |
          CL_FP_ROUND_TO_INF | CL_FP_FMA},
-    {CL_DEVICE_HALF_FP_CONFIG, CV_ULONG, 0},
     {CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, CV_UINT, CL_READ_WRITE_CACHE},
     {CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, CV_UINT, 128},
     {CL_DEVICE_MAX_CONSTANT_ARGS, CV_UINT, 9},
@@ -225,8 +222,8 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
     case CL_DEVICE_MAX_PARAMETER_SIZE:
         /* CUDA 12.1 raised the parameter space to 32764 bytes (Volta and newer); culvert's
          * launch-info block (docs/kernel-abi.md) takes 64 of them. */
-        err = cv_info_size(out, (p->driver_version >= 12010 && p->cc_major >= 7 ? 32764 : 4096) -
-                                    64);
+        err =
+            cv_info_size(out, (p->driver_version >= 12010 && p->cc_major >= 7 ? 32764 : 4096) - 64);
         break;
     case CL_DEVICE_PARENT_DEVICE:
         err = cv_info_ptr(out, NULL);
@@ -268,11 +265,26 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         /* Independent thread scheduling: Volta (7.0) and later. */
         err = cv_info_bool(out, cvc_available() && p->cc_major >= 7 ? CL_TRUE : CL_FALSE);
         break;
+    case CL_DEVICE_HALF_FP_CONFIG:
+        /* cl_khr_fp16, with the compiler: the GPU's f16 arithmetic rounds to nearest even (PTX
+         * add/mul/fma.f16 have .rn only), keeps denormals (no .ftz), has INF and NaN, and a
+         * fused fma.rn.f16. The spec's minimum is ROUND_TO_ZERO or ROUND_TO_NEAREST | INF_NAN. */
+        err = cv_info_ulong(out, cvc_available() ? CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN |
+                                                       CL_FP_DENORM | CL_FP_FMA
+                                                 : 0);
+        break;
+    case CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF:
+    case CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF:
+        /* Two: the GPU computes half2 in one instruction (add/mul/fma.f16x2); 0 without the
+         * compiler, as for a device without cl_khr_fp16. */
+        err = cv_info_uint(out, cvc_available() ? 2 : 0);
+        break;
     case CL_DEVICE_OPENCL_C_FEATURES: {
         /* Optional OpenCL C 3.0 features whose builtins culvert's library really has (each
          * proved by a kernel of tests/kernels-cl that ptxas accepts). */
         static const cl_name_version features[] = {
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp16"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
         };

@@ -238,10 +238,17 @@ static void check_ids(cl_program p, const size_t *offset, const size_t *global,
 /* printf: one line per call, each whole, written to stdout by the time clFinish returns. */
 static void test_printf(void) {
     cl_int err;
+    /* with cl_khr_fp16 the %f argument is a half (promoted to double, as a float is) */
     const char *src =
+        "#ifdef cl_khr_fp16\n"
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "#define ARG(x) (half)(x)\n"
+        "#else\n"
+        "#define ARG(x) (x)\n"
+        "#endif\n"
         "__kernel void say(int base) {\n"
         "    int i = (int)get_global_id(0);\n"
-        "    printf(\"cvprintf %d %.1f %s %ld\\n\", i, 0.5f * i, \"ok\", (long)base + i);\n"
+        "    printf(\"cvprintf %d %.1f %s %ld\\n\", i, ARG(0.5f * i), \"ok\", (long)base + i);\n"
         "    printf(\"cvvector %d %v4hld|%.1v2hlf|%v2hhu\\n\", i, (int4)(i, -i, 2 * i, 7),\n"
         "           (float2)(0.5f * i, -1.5f), (uchar2)(200, i));\n"
         "}\n";

@@ -2,6 +2,7 @@
  * what the GPU is, contexts are created every way the spec allows. */
 #include "test_util.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 /* Every clGetDeviceInfo query of OpenCL 3.0 and the extensions culvert lists. */
@@ -51,6 +52,7 @@ static const cl_device_info queries[] = {CL_DEVICE_TYPE,
                                          CL_DEVICE_MEM_BASE_ADDR_ALIGN,
                                          CL_DEVICE_SINGLE_FP_CONFIG,
                                          CL_DEVICE_DOUBLE_FP_CONFIG,
+                                         CL_DEVICE_HALF_FP_CONFIG,
                                          CL_DEVICE_GLOBAL_MEM_CACHE_TYPE,
                                          CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE,
                                          CL_DEVICE_GLOBAL_MEM_CACHE_SIZE,
@@ -196,6 +198,29 @@ int main(void) {
     CHECK(strcmp(vendor, "NVIDIA Corporation") == 0);
     CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL));
     CHECK(strstr(ext, "cl_khr_device_uuid") && strstr(ext, "cl_nv_device_attribute_query"));
+    /* cl_khr_fp16 with the compiler (src/compiler/builtins/half.ll), nothing of it without. */
+    cl_bool compiler = CL_FALSE;
+    CHECK_ERR(CL_SUCCESS,
+              clGetDeviceInfo(dev, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, NULL));
+    cl_ulong half_config = ulong_info(dev, CL_DEVICE_HALF_FP_CONFIG);
+    cl_uint half_pref = uint_info(dev, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF);
+    cl_uint half_native = uint_info(dev, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF);
+    cl_name_version features[16];
+    size_t features_size = 0;
+    CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof features,
+                                          features, &features_size));
+    bool fp16_feature = false;
+    for (size_t i = 0; i < features_size / sizeof features[0]; i++)
+        fp16_feature |= strcmp(features[i].name, "__opencl_c_fp16") == 0;
+    if (compiler) {
+        CHECK(strstr(ext, "cl_khr_fp16") != NULL);
+        CHECK(half_config == (CL_FP_ROUND_TO_NEAREST | CL_FP_INF_NAN | CL_FP_DENORM | CL_FP_FMA));
+        CHECK(half_pref == 2 && half_native == 2);
+        CHECK(fp16_feature);
+    } else {
+        CHECK(strstr(ext, "cl_khr_fp16") == NULL);
+        CHECK(half_config == 0 && half_pref == 0 && half_native == 0 && !fp16_feature);
+    }
     cl_int ordinal = -1;
     CHECK_ERR(CL_SUCCESS,
               clGetDeviceInfo(dev, CL_DEVICE_CUDA_DEVICE_CULVERT, sizeof ordinal, &ordinal, NULL));

@@ -1,7 +1,9 @@
 /* Math builtins against the OpenCL C ULP limits (full profile, OpenCL C spec 7.4), through the
- * OpenCL API on culvert's GPU device: every float and double function culvert's library ships
+ * OpenCL API on culvert's GPU device: every float, double and half (cl_khr_fp16: every one of the
+ * 65536 inputs for one-argument functions) function culvert's library ships
  * is run over many inputs (random over wide ranges plus special values) and compared with a
  * long double reference computed here on the CPU. Prints the worst error of each function. */
+#include "half_ref.h"
 #include "test_util.h"
 
 #include <float.h>
@@ -16,7 +18,8 @@ typedef struct fn_case {
     int args;         /* 1 or 2 (or 3 for fma) */
     double ulp_float, ulp_double;
     long double (*ref)(long double, long double, long double);
-    double lo, hi; /* input range for random values */
+    double lo, hi;   /* input range for random values */
+    double ulp_half; /* cl_khr_fp16 (OpenCL C spec, half precision ULP values) */
 } fn_case;
 
 #define R1(f, e)                                                                                   \
@@ -100,28 +103,49 @@ static long double ref_fma(long double x, long double y, long double z) {
 }
 
 static const fn_case cases[] = {
-    {"sin", 1, 4, 4, ref_sin, -100, 100},       {"cos", 1, 4, 4, ref_cos, -100, 100},
-    {"tan", 1, 5, 5, ref_tan, -10, 10},         {"asin", 1, 4, 4, ref_asin, -1, 1},
-    {"acos", 1, 4, 4, ref_acos, -1, 1},         {"atan", 1, 5, 5, ref_atan, -100, 100},
-    {"sinh", 1, 4, 4, ref_sinh, -80, 80},       {"cosh", 1, 4, 4, ref_cosh, -80, 80},
-    {"tanh", 1, 5, 5, ref_tanh, -20, 20},       {"asinh", 1, 4, 4, ref_asinh, -1e6, 1e6},
-    {"acosh", 1, 4, 4, ref_acosh, 1, 1e6},      {"atanh", 1, 5, 5, ref_atanh, -1, 1},
-    {"exp", 1, 3, 3, ref_exp, -80, 80},         {"exp2", 1, 3, 3, ref_exp2, -120, 120},
-    {"exp10", 1, 3, 3, ref_exp10, -35, 35},     {"expm1", 1, 3, 3, ref_expm1, -80, 80},
-    {"log", 1, 3, 3, ref_log, 0, 1e30},         {"log2", 1, 3, 3, ref_log2, 0, 1e30},
-    {"log10", 1, 3, 3, ref_log10, 0, 1e30},     {"log1p", 1, 2, 2, ref_log1p, -1, 1e30},
-    {"sqrt", 1, 3, 0, ref_sqrt, 0, 1e30},       {"rsqrt", 1, 2, 2, ref_rsqrt, 0, 1e30},
-    {"cbrt", 1, 2, 2, ref_cbrt, -1e30, 1e30},   {"erf", 1, 16, 16, ref_erf, -6, 6},
-    {"erfc", 1, 16, 16, ref_erfc, -6, 20},      {"tgamma", 1, 16, 16, ref_tgamma, 0.01, 30},
-    {"floor", 1, 0, 0, ref_floor, -1e6, 1e6},   {"ceil", 1, 0, 0, ref_ceil, -1e6, 1e6},
-    {"trunc", 1, 0, 0, ref_trunc, -1e6, 1e6},   {"round", 1, 0, 0, ref_round, -1e6, 1e6},
-    {"fabs", 1, 0, 0, ref_fabs, -1e30, 1e30},   {"sinpi", 1, 4, 4, ref_sinpi, -100, 100},
-    {"cospi", 1, 4, 4, ref_cospi, -100, 100},   {"pow", 2, 16, 16, ref_pow, 0, 100},
-    {"powr", 2, 16, 16, ref_powr, 0, 100},      {"atan2", 2, 6, 6, ref_atan2, -100, 100},
-    {"hypot", 2, 4, 4, ref_hypot, -1e15, 1e15}, {"fmod", 2, 0, 0, ref_fmod, -1e6, 1e6},
-    {"fmin", 2, 0, 0, ref_fmin, -1e6, 1e6},     {"fmax", 2, 0, 0, ref_fmax, -1e6, 1e6},
-    {"fdim", 2, 0, 0, ref_fdim, -1e6, 1e6},     {"divide", 2, 2.5, 0, ref_divide, -1e15, 1e15},
-    {"fma", 3, 0, 0, ref_fma, -1e6, 1e6},
+    {"sin", 1, 4, 4, ref_sin, -100, 100, 2},
+    {"cos", 1, 4, 4, ref_cos, -100, 100, 2},
+    {"tan", 1, 5, 5, ref_tan, -10, 10, 2},
+    {"asin", 1, 4, 4, ref_asin, -1, 1, 2},
+    {"acos", 1, 4, 4, ref_acos, -1, 1, 2},
+    {"atan", 1, 5, 5, ref_atan, -100, 100, 2},
+    {"sinh", 1, 4, 4, ref_sinh, -80, 80, 2},
+    {"cosh", 1, 4, 4, ref_cosh, -80, 80, 2},
+    {"tanh", 1, 5, 5, ref_tanh, -20, 20, 2},
+    {"asinh", 1, 4, 4, ref_asinh, -1e6, 1e6, 2},
+    {"acosh", 1, 4, 4, ref_acosh, 1, 1e6, 2},
+    {"atanh", 1, 5, 5, ref_atanh, -1, 1, 2},
+    {"exp", 1, 3, 3, ref_exp, -80, 80, 2},
+    {"exp2", 1, 3, 3, ref_exp2, -120, 120, 2},
+    {"exp10", 1, 3, 3, ref_exp10, -35, 35, 2},
+    {"expm1", 1, 3, 3, ref_expm1, -80, 80, 2},
+    {"log", 1, 3, 3, ref_log, 0, 1e30, 2},
+    {"log2", 1, 3, 3, ref_log2, 0, 1e30, 2},
+    {"log10", 1, 3, 3, ref_log10, 0, 1e30, 2},
+    {"log1p", 1, 2, 2, ref_log1p, -1, 1e30, 2},
+    {"sqrt", 1, 3, 0, ref_sqrt, 0, 1e30, 0},
+    {"rsqrt", 1, 2, 2, ref_rsqrt, 0, 1e30, 1},
+    {"cbrt", 1, 2, 2, ref_cbrt, -1e30, 1e30, 2},
+    {"erf", 1, 16, 16, ref_erf, -6, 6, 4},
+    {"erfc", 1, 16, 16, ref_erfc, -6, 20, 4},
+    {"tgamma", 1, 16, 16, ref_tgamma, 0.01, 30, 4},
+    {"floor", 1, 0, 0, ref_floor, -1e6, 1e6, 0},
+    {"ceil", 1, 0, 0, ref_ceil, -1e6, 1e6, 0},
+    {"trunc", 1, 0, 0, ref_trunc, -1e6, 1e6, 0},
+    {"round", 1, 0, 0, ref_round, -1e6, 1e6, 0},
+    {"fabs", 1, 0, 0, ref_fabs, -1e30, 1e30, 0},
+    {"sinpi", 1, 4, 4, ref_sinpi, -100, 100, 2},
+    {"cospi", 1, 4, 4, ref_cospi, -100, 100, 2},
+    {"pow", 2, 16, 16, ref_pow, 0, 100, 4},
+    {"powr", 2, 16, 16, ref_powr, 0, 100, 4},
+    {"atan2", 2, 6, 6, ref_atan2, -100, 100, 2},
+    {"hypot", 2, 4, 4, ref_hypot, -1e15, 1e15, 2},
+    {"fmod", 2, 0, 0, ref_fmod, -1e6, 1e6, 0},
+    {"fmin", 2, 0, 0, ref_fmin, -1e6, 1e6, 0},
+    {"fmax", 2, 0, 0, ref_fmax, -1e6, 1e6, 0},
+    {"fdim", 2, 0, 0, ref_fdim, -1e6, 1e6, 0},
+    {"divide", 2, 2.5, 0, ref_divide, -1e15, 1e15, 1},
+    {"fma", 3, 0, 0, ref_fma, -1e6, 1e6, 0},
 };
 
 /* Error of got against the reference, in ULPs of the result type at the reference
@@ -170,9 +194,11 @@ static double input(const fn_case *c, size_t i, int which) {
     return lo + (hi - lo) * r;
 }
 
-static char *kernel_source(const fn_case *c, int dbl) {
+static const char *type_name[] = {"float", "double", "half"};
+
+static char *kernel_source(const fn_case *c, int prec) {
     static char src[1024];
-    const char *t = dbl ? "double" : "float";
+    const char *t = type_name[prec];
     char expr[128];
     if (!strcmp(c->name, "divide"))
         snprintf(expr, sizeof expr, "a[i] / b[i]");
@@ -185,7 +211,10 @@ static char *kernel_source(const fn_case *c, int dbl) {
     snprintf(src, sizeof src,
              "%s__kernel void f(__global const %s *a, __global const %s *b, __global const %s *d,"
              " __global %s *r) { size_t i = get_global_id(0); r[i] = %s; }\n",
-             dbl ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", t, t, t, t, expr);
+             prec == 1   ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+             : prec == 2 ? "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                         : "",
+             t, t, t, t, expr);
     return src;
 }
 
@@ -205,27 +234,36 @@ int main(void) {
         buf[k] = clCreateBuffer(ctx, CL_MEM_READ_WRITE, N * sizeof(double), NULL, &err);
         REQUIRE(err == CL_SUCCESS);
     }
+    /* half where the device claims cl_khr_fp16 (culvert does with its compiler) */
+    char ext[8192] = "";
+    clGetDeviceInfo(dev, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
+    int precisions = strstr(ext, "cl_khr_fp16") ? 3 : 2;
     for (size_t ci = 0; ci < sizeof cases / sizeof cases[0]; ci++) {
         const fn_case *c = &cases[ci];
-        for (int dbl = 0; dbl < 2; dbl++) {
-            size_t es = dbl ? sizeof(double) : sizeof(float);
+        for (int prec = 0; prec < precisions; prec++) {
+            bool dbl = prec == 1, hlf = prec == 2;
+            size_t es = dbl ? sizeof(double) : hlf ? sizeof(uint16_t) : sizeof(float);
             for (int k = 0; k < 3; k++)
                 for (size_t i = 0; i < N; i++) {
-                    double v = input(c, i, k);
-                    if (!dbl)
-                        ((float *)in[k])[i] = (float)v;
+                    if (hlf) /* one argument: every half; more: random values and bits */
+                        ((uint16_t *)in[k])[i] =
+                            c->args == 1 || i % 2
+                                ? (c->args == 1 ? (uint16_t)i : (uint16_t)(rnd() * 65536))
+                                : half_from(input(c, i, k), HR_RTE);
+                    else if (!dbl)
+                        ((float *)in[k])[i] = (float)input(c, i, k);
                     else
-                        in[k][i] = v;
+                        in[k][i] = input(c, i, k);
                 }
-            const char *src = kernel_source(c, dbl);
+            const char *src = kernel_source(c, prec);
             cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
             CHECK(err == CL_SUCCESS);
             err = clBuildProgram(p, 1, &dev, "", NULL, NULL);
             if (err != CL_SUCCESS) {
                 char log[8192] = "";
                 clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-                fprintf(stderr, "%s (%s): build failed %d:\n%s\n", c->name,
-                        dbl ? "double" : "float", err, log);
+                fprintf(stderr, "%s (%s): build failed %d:\n%s\n", c->name, type_name[prec], err,
+                        log);
                 CHECK(err == CL_SUCCESS);
                 clReleaseProgram(p);
                 continue;
@@ -244,7 +282,7 @@ int main(void) {
             CHECK_ERR(CL_SUCCESS,
                       clEnqueueReadBuffer(q, buf[3], CL_TRUE, 0, N * es, res, 0, NULL, NULL));
             /* A limit of 0 ulp means correctly rounded: within half an ulp of the exact value. */
-            double worst = 0, limit = dbl ? c->ulp_double : c->ulp_float;
+            double worst = 0, limit = dbl ? c->ulp_double : hlf ? c->ulp_half : c->ulp_float;
             if (limit == 0)
                 limit = 0.5;
             size_t worst_i = 0, bad = 0;
@@ -253,6 +291,9 @@ int main(void) {
                 double got;
                 if (dbl) {
                     x = in[0][i], y = in[1][i], z = in[2][i], got = res[i];
+                } else if (hlf) {
+                    x = half_value(((uint16_t *)in[0])[i]), y = half_value(((uint16_t *)in[1])[i]);
+                    z = half_value(((uint16_t *)in[2])[i]), got = half_value(((uint16_t *)res)[i]);
                 } else {
                     x = ((float *)in[0])[i], y = ((float *)in[1])[i], z = ((float *)in[2])[i];
                     got = ((float *)res)[i];
@@ -260,19 +301,24 @@ int main(void) {
                 long double ref = c->ref(x, y, z);
                 /* Float results are compared with the reference rounded to what float can hold
                  * (a reference past FLT_MAX is infinity, as the spec's rounding says). */
-                if (!dbl && fabsl(ref) > (long double)FLT_MAX * (1 + 0x1p-25L))
+                if (!dbl && !hlf && fabsl(ref) > (long double)FLT_MAX * (1 + 0x1p-25L))
+                    ref = ref > 0 ? INFINITY : -INFINITY;
+                /* half: past 65520 rounds to infinity */
+                if (hlf && fabsl(ref) >= 65520)
                     ref = ref > 0 ? INFINITY : -INFINITY;
                 /* Denormal float inputs and results may be flushed (CL_FP_DENORM is claimed, so
                  * only exact zero is accepted for a tiny reference, besides the ulp check). */
-                double e = dbl ? ulp_error(ref, got, 53, -1021) : ulp_error(ref, got, 24, -125);
+                /* Half denormals are never flushed (CL_DEVICE_HALF_FP_CONFIG has CL_FP_DENORM). */
+                double e = dbl   ? ulp_error(ref, got, 53, -1021)
+                           : hlf ? ulp_error(ref, got, 11, -13)
+                                 : ulp_error(ref, got, 24, -125);
                 if (e > limit + 1e-9 &&
-                    !(got == 0 && fabsl(ref) < (dbl ? DBL_MIN : FLT_MIN) && limit > 0)) {
+                    !(!hlf && got == 0 && fabsl(ref) < (dbl ? DBL_MIN : FLT_MIN) && limit > 0)) {
                     if (bad < 3)
                         fprintf(
                             stderr,
                             "  %s(%s) at %.17g, %.17g, %.17g: got %.17g, ref %.17Lg, %.2f ulp\n",
-                            c->name, dbl ? "double" : "float", (double)x, (double)y, (double)z, got,
-                            ref, e);
+                            c->name, type_name[prec], (double)x, (double)y, (double)z, got, ref, e);
                     bad++;
                 }
                 if (e > worst && e != INFINITY) {
@@ -282,7 +328,7 @@ int main(void) {
             }
             printf(
                 "%-8s %-6s worst %8.3f ulp (limit %4.1f) at input %zu; %zu of %d over the limit\n",
-                c->name, dbl ? "double" : "float", worst, limit, worst_i, bad, N);
+                c->name, type_name[prec], worst, limit, worst_i, bad, N);
             CHECK(bad == 0);
             clReleaseKernel(kern);
             clReleaseProgram(p);

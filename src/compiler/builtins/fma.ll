@@ -2,6 +2,72 @@
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-nvcl"
 
+declare half @llvm.fma.f16(half, half, half)
+define half @_Z3fmaDhDhDh(half %a, half %b, half %c) alwaysinline {
+  %r = call half @llvm.fma.f16(half %a, half %b, half %c)
+  ret half %r
+}
+
+define half @_Z3madDhDhDh(half %a, half %b, half %c) alwaysinline {
+  %r = call half @llvm.fma.f16(half %a, half %b, half %c)
+  ret half %r
+}
+
+declare <2 x half> @llvm.fma.v2f16(<2 x half>, <2 x half>, <2 x half>)
+define <2 x half> @_Z3fmaDv2_DhS_S_(<2 x half> %a, <2 x half> %b, <2 x half> %c) alwaysinline {
+  %r = call <2 x half> @llvm.fma.v2f16(<2 x half> %a, <2 x half> %b, <2 x half> %c)
+  ret <2 x half> %r
+}
+
+define <2 x half> @_Z3madDv2_DhS_S_(<2 x half> %a, <2 x half> %b, <2 x half> %c) alwaysinline {
+  %r = call <2 x half> @llvm.fma.v2f16(<2 x half> %a, <2 x half> %b, <2 x half> %c)
+  ret <2 x half> %r
+}
+
+declare <3 x half> @llvm.fma.v3f16(<3 x half>, <3 x half>, <3 x half>)
+define <3 x half> @_Z3fmaDv3_DhS_S_(<3 x half> %a, <3 x half> %b, <3 x half> %c) alwaysinline {
+  %r = call <3 x half> @llvm.fma.v3f16(<3 x half> %a, <3 x half> %b, <3 x half> %c)
+  ret <3 x half> %r
+}
+
+define <3 x half> @_Z3madDv3_DhS_S_(<3 x half> %a, <3 x half> %b, <3 x half> %c) alwaysinline {
+  %r = call <3 x half> @llvm.fma.v3f16(<3 x half> %a, <3 x half> %b, <3 x half> %c)
+  ret <3 x half> %r
+}
+
+declare <4 x half> @llvm.fma.v4f16(<4 x half>, <4 x half>, <4 x half>)
+define <4 x half> @_Z3fmaDv4_DhS_S_(<4 x half> %a, <4 x half> %b, <4 x half> %c) alwaysinline {
+  %r = call <4 x half> @llvm.fma.v4f16(<4 x half> %a, <4 x half> %b, <4 x half> %c)
+  ret <4 x half> %r
+}
+
+define <4 x half> @_Z3madDv4_DhS_S_(<4 x half> %a, <4 x half> %b, <4 x half> %c) alwaysinline {
+  %r = call <4 x half> @llvm.fma.v4f16(<4 x half> %a, <4 x half> %b, <4 x half> %c)
+  ret <4 x half> %r
+}
+
+declare <8 x half> @llvm.fma.v8f16(<8 x half>, <8 x half>, <8 x half>)
+define <8 x half> @_Z3fmaDv8_DhS_S_(<8 x half> %a, <8 x half> %b, <8 x half> %c) alwaysinline {
+  %r = call <8 x half> @llvm.fma.v8f16(<8 x half> %a, <8 x half> %b, <8 x half> %c)
+  ret <8 x half> %r
+}
+
+define <8 x half> @_Z3madDv8_DhS_S_(<8 x half> %a, <8 x half> %b, <8 x half> %c) alwaysinline {
+  %r = call <8 x half> @llvm.fma.v8f16(<8 x half> %a, <8 x half> %b, <8 x half> %c)
+  ret <8 x half> %r
+}
+
+declare <16 x half> @llvm.fma.v16f16(<16 x half>, <16 x half>, <16 x half>)
+define <16 x half> @_Z3fmaDv16_DhS_S_(<16 x half> %a, <16 x half> %b, <16 x half> %c) alwaysinline {
+  %r = call <16 x half> @llvm.fma.v16f16(<16 x half> %a, <16 x half> %b, <16 x half> %c)
+  ret <16 x half> %r
+}
+
+define <16 x half> @_Z3madDv16_DhS_S_(<16 x half> %a, <16 x half> %b, <16 x half> %c) alwaysinline {
+  %r = call <16 x half> @llvm.fma.v16f16(<16 x half> %a, <16 x half> %b, <16 x half> %c)
+  ret <16 x half> %r
+}
+
 declare float @llvm.fma.f32(float, float, float)
 define float @_Z3fmafff(float %a, float %b, float %c) alwaysinline {
   %r = call float @llvm.fma.f32(float %a, float %b, float %c)
