@@ -23,7 +23,7 @@
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX. */
 #define CVC_EXTENSIONS                                                                             \
     "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,"         \
-    "+__opencl_c_subgroups"
+    "+__opencl_c_subgroups,+__opencl_c_program_scope_global_variables"
 
 void cvc_output_free(cvc_output *out) {
     if (!out)

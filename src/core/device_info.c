@@ -19,6 +19,11 @@ static const struct {
     size_t offset;
     size_t size; /* of the field: cl_uint, cl_ulong or bool */
 } cv_field_queries[] = {
+/* The largest program-scope variable culvert promises (the spec's minimum for the feature is
+ * 64 KiB): module loading allocates it in device memory; tests/gpu/program_scope_globals.c
+ * builds a program with one this large. */
+#define CV_GLOBAL_VARIABLE_MAX ((size_t)64 << 20)
+
 #define CV_F(param, kind, field)                                                                   \
     { param, kind, offsetof(cv_device_props, field), sizeof(((cv_device_props *)0)->field) }
     CV_F(CL_DEVICE_MAX_COMPUTE_UNITS, CV_UINT, compute_units),
@@ -113,8 +118,6 @@ static const struct {
     {CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, CV_UINT, CL_READ_WRITE_CACHE},
     {CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, CV_UINT, 128},
     {CL_DEVICE_MAX_CONSTANT_ARGS, CV_UINT, 9},
-    {CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, CV_SIZE, 0},
-    {CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, CV_SIZE, 0},
     {CL_DEVICE_LOCAL_MEM_TYPE, CV_UINT, CL_LOCAL},
     /* cuEventElapsedTime resolves about half a microsecond. */
     {CL_DEVICE_PROFILING_TIMER_RESOLUTION, CV_SIZE, 500},
@@ -225,8 +228,8 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
     case CL_DEVICE_MAX_PARAMETER_SIZE:
         /* CUDA 12.1 raised the parameter space to 32764 bytes (Volta and newer); culvert's
          * launch-info block (docs/kernel-abi.md) takes 64 of them. */
-        err = cv_info_size(out, (p->driver_version >= 12010 && p->cc_major >= 7 ? 32764 : 4096) -
-                                    64);
+        err =
+            cv_info_size(out, (p->driver_version >= 12010 && p->cc_major >= 7 ? 32764 : 4096) - 64);
         break;
     case CL_DEVICE_PARENT_DEVICE:
         err = cv_info_ptr(out, NULL);
@@ -268,6 +271,12 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         /* Independent thread scheduling: Volta (7.0) and later. */
         err = cv_info_bool(out, cvc_available() && p->cc_major >= 7 ? CL_TRUE : CL_FALSE);
         break;
+    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+        /* Program-scope __global variables are the module's .global variables, allocated and
+         * initialized when the program's module loads (OpenCL C 3.0, compiler only). */
+        err = cv_info_size(out, cvc_available() ? CV_GLOBAL_VARIABLE_MAX : 0);
+        break;
     case CL_DEVICE_OPENCL_C_FEATURES: {
         /* Optional OpenCL C 3.0 features whose builtins culvert's library really has (each
          * proved by a kernel of tests/kernels-cl that ptxas accepts). */
@@ -275,6 +284,7 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
         };
         err = cvc_available() ? cv_info_bytes(out, features, sizeof features)
                               : cv_info_bytes(out, NULL, 0);
