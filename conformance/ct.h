@@ -122,6 +122,8 @@ char *ct_plat_str(cl_platform_id p, cl_platform_info i);
 bool ct_list_has(const char *list, const char *name);
 bool ct_dev_has_ext(cl_device_id d, const char *name);
 bool ct_plat_has_ext(cl_platform_id p, const char *name);
+/* An optional OpenCL C 3.0 feature (__opencl_c_...) in CL_DEVICE_OPENCL_C_FEATURES. */
+bool ct_dev_has_c_feature(cl_device_id d, const char *name);
 bool ct_compiler(const ct_env *e);
 
 /* Builds source for e->device; on failure records it with the build log and returns NULL. */

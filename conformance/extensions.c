@@ -260,6 +260,33 @@ static void culvert_cuda_interop(ct_env *e) {
                                              &stream, NULL));
 }
 
+/* Program-scope __global variables: the spec's minimum size, initial values, and values kept
+ * from one launch to the next of the same program. */
+static void c_program_scope_globals(ct_env *e) {
+    if (!ct_dev_has_c_feature(e->device, "__opencl_c_program_scope_global_variables"))
+        CT_SKIP("__opencl_c_program_scope_global_variables not claimed");
+    NEED_COMPILER();
+    CT_CHECK(ct_dev_size(e->device, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE) >= 65536);
+    const char *src = "global int counter = 5;\n"
+                      "kernel void k(global int *a) { a[0] = counter; counter += 10; }\n";
+    cl_program p = ct_build(e, src, "-cl-std=CL3.0");
+    cl_kernel k = ct_kernel(p, "k");
+    cl_int seen[2] = {0, 0};
+    cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE, sizeof(cl_int), NULL);
+    CT_REQUIRE(p && k && m);
+    clSetKernelArg(k, 0, sizeof(m), &m);
+    size_t one = 1;
+    for (int i = 0; i < 2; i++) {
+        CT_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(e->q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+        CT_ERR(CL_SUCCESS,
+               clEnqueueReadBuffer(e->q, m, CL_TRUE, 0, sizeof(cl_int), &seen[i], 0, NULL, NULL));
+    }
+    CT_CHECK(seen[0] == 5 && seen[1] == 15);
+    clReleaseMemObject(m);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 static void versions_consistent(ct_env *e) {
     /* Every extension of the device has a version in CL_DEVICE_EXTENSIONS_WITH_VERSION, and
      * every platform extension is supported by the device ("extensions supported by all
@@ -294,6 +321,7 @@ static const ct_case cases[] = {
     {"cl_khr_throttle_hints", khr_throttle_hints},
     {"cl_nv_device_attribute_query", nv_device_attribute_query},
     {"cl_culvert_cuda_interop", culvert_cuda_interop},
+    {"__opencl_c_program_scope_global_variables", c_program_scope_globals},
     {"platform_extensions_on_device", versions_consistent},
 };
 CT_SECTION(ct_extensions_section, "extensions", cases);

@@ -168,6 +168,19 @@ bool ct_plat_has_ext(cl_platform_id p, const char *name) {
     return has;
 }
 
+bool ct_dev_has_c_feature(cl_device_id d, const char *name) {
+    size_t size = 0;
+    bool has = false;
+    if (clGetDeviceInfo(d, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) == CL_SUCCESS && size) {
+        cl_name_version *f = malloc(size);
+        if (f && clGetDeviceInfo(d, CL_DEVICE_OPENCL_C_FEATURES, size, f, NULL) == CL_SUCCESS)
+            for (size_t i = 0; i < size / sizeof *f; i++)
+                has |= !strcmp(f[i].name, name);
+        free(f);
+    }
+    return has;
+}
+
 bool ct_compiler(const ct_env *e) {
     cl_bool avail = CL_FALSE;
     clGetDeviceInfo(e->device, CL_DEVICE_COMPILER_AVAILABLE, sizeof(avail), &avail, NULL);

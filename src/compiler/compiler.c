@@ -25,7 +25,8 @@
  * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). */
 #define CVC_EXTENSIONS                                                                             \
     "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,"         \
-    "+__opencl_c_subgroups,+cl_khr_fp16,+__opencl_c_fp16"
+    "+__opencl_c_subgroups,+cl_khr_fp16,+__opencl_c_fp16,"                                         \
+    "+__opencl_c_program_scope_global_variables"
 
 void cvc_output_free(cvc_output *out) {
     if (!out)

@@ -19,6 +19,11 @@ static const struct {
     size_t offset;
     size_t size; /* of the field: cl_uint, cl_ulong or bool */
 } cv_field_queries[] = {
+/* The largest program-scope variable culvert promises (the spec's minimum for the feature is
+ * 64 KiB): module loading allocates it in device memory; tests/gpu/program_scope_globals.c
+ * builds a program with one this large. */
+#define CV_GLOBAL_VARIABLE_MAX ((size_t)64 << 20)
+
 #define CV_F(param, kind, field)                                                                   \
     { param, kind, offsetof(cv_device_props, field), sizeof(((cv_device_props *)0)->field) }
     CV_F(CL_DEVICE_MAX_COMPUTE_UNITS, CV_UINT, compute_units),
@@ -110,8 +115,6 @@ static const struct {
     {CL_DEVICE_GLOBAL_MEM_CACHE_TYPE, CV_UINT, CL_READ_WRITE_CACHE},
     {CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, CV_UINT, 128},
     {CL_DEVICE_MAX_CONSTANT_ARGS, CV_UINT, 9},
-    {CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, CV_SIZE, 0},
-    {CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE, CV_SIZE, 0},
     {CL_DEVICE_LOCAL_MEM_TYPE, CV_UINT, CL_LOCAL},
     /* cuEventElapsedTime resolves about half a microsecond. */
     {CL_DEVICE_PROFILING_TIMER_RESOLUTION, CV_SIZE, 500},
@@ -278,6 +281,11 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         /* Two: the GPU computes half2 in one instruction (add/mul/fma.f16x2); 0 without the
          * compiler, as for a device without cl_khr_fp16. */
         err = cv_info_uint(out, cvc_available() ? 2 : 0);
+    case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
+    case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
+        /* Program-scope __global variables are the module's .global variables, allocated and
+         * initialized when the program's module loads (OpenCL C 3.0, compiler only). */
+        err = cv_info_size(out, cvc_available() ? CV_GLOBAL_VARIABLE_MAX : 0);
         break;
     case CL_DEVICE_OPENCL_C_FEATURES: {
         /* Optional OpenCL C 3.0 features whose builtins culvert's library really has (each
@@ -287,6 +295,7 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp16"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
         };
         err = cvc_available() ? cv_info_bytes(out, features, sizeof features)
                               : cv_info_bytes(out, NULL, 0);
