@@ -281,6 +281,7 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         /* Two: the GPU computes half2 in one instruction (add/mul/fma.f16x2); 0 without the
          * compiler, as for a device without cl_khr_fp16. */
         err = cv_info_uint(out, cvc_available() ? 2 : 0);
+        break;
     case CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE:
     case CL_DEVICE_GLOBAL_VARIABLE_PREFERRED_TOTAL_SIZE:
         /* Program-scope __global variables are the module's .global variables, allocated and
