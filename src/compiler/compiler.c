@@ -163,39 +163,58 @@ static cl_int cvc_out_of_memory(cvc_buf *log) {
     return log->failed ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
 }
 
+/* The libraries a build links, in this order, with only what is needed: culvert's work-item
+ * functions win over libclc's (docs/kernel-abi.md), the relaxed-math and libdevice math over
+ * libclc's, and libclc supplies the rest. Written to the temporary directory (the embedded ones);
+ * false when that fails. */
+typedef struct cvc_libs {
+    char builtins[4096], half[4096], wrappers[4096], fast[4096];
+    bool libdevice, relaxed;
+} cvc_libs;
+
+static bool cvc_libs_write(cvc_libs *l, const cvc_tmp *tmp, const cvc_options *o,
+                           const cvc_tools *tools) {
+    cvc_tmp_path(tmp, "culvert-builtins.bc", l->builtins);
+    cvc_tmp_path(tmp, "culvert-half.bc", l->half);
+    cvc_tmp_path(tmp, "culvert-libdevice.bc", l->wrappers);
+    cvc_tmp_path(tmp, "culvert-libdevice-fast.bc", l->fast);
+    l->libdevice = tools->libdevice[0] != 0;
+    l->relaxed = l->libdevice && o->fast_math && cvc_libdevice_fast_bc_size > 0;
+    return cvc_write_file(l->builtins, cvc_builtins_bc, cvc_builtins_bc_size) &&
+           cvc_write_file(l->half, cvc_half_bc, cvc_half_bc_size) &&
+           (!l->libdevice ||
+            cvc_write_file(l->wrappers, cvc_libdevice_bc, cvc_libdevice_bc_size)) &&
+           (!l->relaxed ||
+            cvc_write_file(l->fast, cvc_libdevice_fast_bc, cvc_libdevice_fast_bc_size));
+}
+
+/* Appends the libraries to a command line, each after `flag` when one is given. */
+static void cvc_libs_args(cvc_argv *a, const cvc_libs *l, const cvc_libclc_plan *clc,
+                          const cvc_tools *tools, const char *flag) {
+    const char *order[] = {clc->half ? l->half : NULL, /* first: it calls the float builtins */
+                           l->builtins,
+                           l->relaxed ? l->fast : NULL, /* sin, exp, log... approximate */
+                           l->libdevice ? l->wrappers : NULL,
+                           l->libdevice ? tools->libdevice : NULL,
+                           clc->path[0] ? clc->path : NULL};
+    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
+        if (order[i]) {
+            if (flag)
+                cvc_arg(a, flag);
+            cvc_arg(a, order[i]);
+        }
+}
+
 /* clang: source (or linked IR) -> optimized textual IR with the libraries linked; NULL when it
  * fails (the log says why). */
-static char *cvc_clang_ir(const cvc_tmp *tmp, const char *input, bool source, const cvc_options *o,
-                          int sm, const cvc_tools *tools, cvc_buf *log, const char *depfile,
-                          const cvc_libclc_plan *clc, const char *ll_path) {
-    char builtins[4096], wrappers[4096], fast[4096];
-    cvc_tmp_path(tmp, "culvert-builtins.bc", builtins);
-    cvc_tmp_path(tmp, "culvert-libdevice.bc", wrappers);
-    cvc_tmp_path(tmp, "culvert-libdevice-fast.bc", fast);
-    bool libdevice = tools->libdevice[0] != 0;
-    bool relaxed = libdevice && o->fast_math && cvc_libdevice_fast_bc_size > 0;
+static char *cvc_clang_ir(const cvc_libs *libs, const char *input, bool source,
+                          const cvc_options *o, int sm, const cvc_tools *tools, cvc_buf *log,
+                          const char *depfile, const cvc_libclc_plan *clc, const char *ll_path) {
     cvc_argv a = {0};
     cvc_clang_common(&a, tools, o, sm, source);
     if (source) {
         cvc_arg(&a, "-Wno-linker-warnings");
-        cvc_arg(&a, "-mlink-builtin-bitcode");
-        cvc_arg(&a, builtins);
-        if (relaxed) {
-            /* -cl-fast-relaxed-math: sin, exp, log... on the approximate instructions. */
-            cvc_arg(&a, "-mlink-builtin-bitcode");
-            cvc_arg(&a, fast);
-        }
-        if (libdevice) {
-            /* The math functions on CUDA's libdevice, ahead of libclc's. */
-            cvc_arg(&a, "-mlink-builtin-bitcode");
-            cvc_arg(&a, wrappers);
-            cvc_arg(&a, "-mlink-builtin-bitcode");
-            cvc_arg(&a, tools->libdevice);
-        }
-        if (clc->path[0]) {
-            cvc_arg(&a, "-mlink-builtin-bitcode");
-            cvc_arg(&a, clc->path);
-        }
+        cvc_libs_args(&a, libs, clc, tools, "-mlink-builtin-bitcode");
     }
     cvc_clang_tail(&a, depfile, "-emit-llvm", ll_path, input);
     size_t ll_len = 0;
@@ -204,23 +223,14 @@ static char *cvc_clang_ir(const cvc_tmp *tmp, const char *input, bool source, co
 
 /* IR (textual, optimized, builtins linked) -> finished PTX in out->data. */
 static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, const char *text,
-                          size_t text_len, const cvc_options *o, const cvc_target *target,
-                          const cvc_tools *tools, cvc_buf *log, cvc_output *out,
-                          const char *depfile) {
-    char builtins[4096], wrappers[4096], fast[4096], ll_path[4096], ptx_path[4096];
-    cvc_tmp_path(tmp, "culvert-builtins.bc", builtins);
-    cvc_tmp_path(tmp, "culvert-libdevice.bc", wrappers);
-    cvc_tmp_path(tmp, "culvert-libdevice-fast.bc", fast);
-    bool libdevice = tools->libdevice[0] != 0;
-    bool relaxed = libdevice && o->fast_math && cvc_libdevice_fast_bc_size > 0;
-    if ((libdevice && !cvc_write_file(wrappers, cvc_libdevice_bc, cvc_libdevice_bc_size)) ||
-        (relaxed && !cvc_write_file(fast, cvc_libdevice_fast_bc, cvc_libdevice_fast_bc_size))) {
-        cvc_buf_str(log, "culvert: cannot write to the temporary directory\n");
-        return CL_BUILD_PROGRAM_FAILURE;
-    }
+                          size_t text_len, const char *options, const cvc_options *o,
+                          const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
+                          cvc_output *out, const char *depfile) {
+    char ll_path[4096], ptx_path[4096];
     cvc_tmp_path(tmp, "program.ll", ll_path);
     cvc_tmp_path(tmp, "program.ptx", ptx_path);
-    if (!cvc_write_file(builtins, cvc_builtins_bc, cvc_builtins_bc_size)) {
+    cvc_libs libs;
+    if (!cvc_libs_write(&libs, tmp, o, tools)) {
         cvc_buf_str(log, "culvert: cannot write to the temporary directory\n");
         return CL_BUILD_PROGRAM_FAILURE;
     }
@@ -241,10 +251,11 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     cvc_child llc;
     if (l.overflow || !cvc_child_start((char *const *)l.v, true, &llc, log))
         return CL_BUILD_PROGRAM_FAILURE;
-    /* The libraries are linked in this order, with only what is needed: culvert's work-item
-     * functions win over libclc's (docs/kernel-abi.md), libclc supplies the rest. clang links
-     * them for source input (-mlink-builtin-bitcode); for IR input (clLinkProgram) it does not,
-     * so llvm-link does it first. */
+    /* Only the part of libclc (and culvert's half builtins only if) the source names, when that
+     * is known (cvc_libclc.c); clLinkProgram's IR links them whole. clang links the libraries for
+     * source input (-mlink-builtin-bitcode); for IR input it does not, so llvm-link does first. */
+    cvc_libclc_plan clc;
+    cvc_libclc_plan_make(&clc, source ? text : NULL, text_len, options, tools, tmp);
     char full[4096];
     if (!source) {
         cvc_tmp_path(tmp, "program-full.bc", full);
@@ -254,14 +265,7 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         cvc_arg(&k, "--only-needed");
         cvc_arg(&k, "--internalize");
         cvc_arg(&k, "--suppress-warnings");
-        cvc_arg(&k, builtins);
-        if (relaxed)
-            cvc_arg(&k, fast);
-        if (libdevice) {
-            cvc_arg(&k, wrappers);
-            cvc_arg(&k, tools->libdevice);
-        }
-        cvc_arg(&k, tools->libclc);
+        cvc_libs_args(&k, &libs, &clc, tools, NULL);
         cvc_arg(&k, "-o");
         cvc_arg(&k, full);
         if (cvc_run_args(&k, log) != 0) {
@@ -270,19 +274,16 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         }
         input = full;
     }
-    /* Only the part of libclc the source names, when that part is known (cvc_libclc.c). */
-    cvc_libclc_plan clc;
-    cvc_libclc_plan_make(&clc, source ? text : NULL, text_len, tools, tmp);
     size_t log_mark = log->len;
-    char *ll = cvc_clang_ir(tmp, input, source, o, sm, tools, log, depfile, &clc, ll_path);
+    char *ll = cvc_clang_ir(&libs, input, source, o, sm, tools, log, depfile, &clc, ll_path);
     if (clc.partial && (!ll || cvc_undefined_functions(ll, NULL) > 0)) {
-        /* The scan missed a call (or the part was unreadable): the whole libclc, as always. */
+        /* The scan missed a call (or the part was unreadable): every library whole, as always. */
         free(ll);
         log->len = log_mark;
         if (log->data)
             log->data[log_mark] = 0;
         cvc_libclc_plan_missed(&clc, tools);
-        ll = cvc_clang_ir(tmp, input, source, o, sm, tools, log, depfile, &clc, ll_path);
+        ll = cvc_clang_ir(&libs, input, source, o, sm, tools, log, depfile, &clc, ll_path);
     }
     cvc_libclc_plan_end(&clc);
     if (!ll) {
@@ -458,7 +459,8 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
         cvc_tmp_path(&tmp, "program.cl", src);
         cvc_tmp_path(&tmp, "program.d", depfile);
         if (cvc_write_file(src, source, len))
-            err = cvc_codegen(&tmp, src, true, source, len, &o, target, tools, &log, out, depfile);
+            err = cvc_codegen(&tmp, src, true, source, len, options, &o, target, tools, &log, out,
+                              depfile);
         if (err == CL_SUCCESS)
             deps = cvc_deps_text(depfile, tmp.dir);
     }
@@ -616,8 +618,8 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
                     out->data = cvc_read_file(linked, &out->size);
                     err = out->data ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
                 } else {
-                    err = cvc_codegen(&tmp, linked, false, NULL, 0, &o, target, tools, &log, out,
-                                      NULL);
+                    err = cvc_codegen(&tmp, linked, false, NULL, 0, NULL, &o, target, tools, &log,
+                                      out, NULL);
                     if (err == CL_BUILD_PROGRAM_FAILURE)
                         err = CL_LINK_PROGRAM_FAILURE;
                 }

@@ -84,15 +84,17 @@ void cvc_tmp_remove(cvc_tmp *t);
 /* ---- libclc, only what a program calls (cvc_libclc.c) ---- */
 typedef struct cvc_libclc_plan {
     char path[4300];  /* the libclc to link: the whole, a part, or "" (none needed) */
-    bool partial;     /* path is not the whole libclc: an undefined function means build again */
+    bool half;        /* link culvert's half builtins (the source names half) */
+    bool partial;     /* a library is left out or partial: an undefined function means again */
     cvc_child maker;  /* llvm-link extracting the part for later builds (pid 0: none) */
     char made[4400];  /* where the maker writes */
     char final[4300]; /* where the part is kept */
     char whole[4300]; /* marks a set whose part missed a call: link the whole libclc */
 } cvc_libclc_plan;
-/* The plan for a source (NULL: the whole libclc). May start the maker. */
-void cvc_libclc_plan_make(cvc_libclc_plan *p, const char *source, size_t len, const cvc_tools *t,
-                          const cvc_tmp *tmp);
+/* The plan for a source and its build options (source NULL: every library whole). May start
+ * the maker. */
+void cvc_libclc_plan_make(cvc_libclc_plan *p, const char *source, size_t len, const char *options,
+                          const cvc_tools *t, const cvc_tmp *tmp);
 /* The part missed a call (or could not be read): the whole libclc from now on, for this set. */
 void cvc_libclc_plan_missed(cvc_libclc_plan *p, const cvc_tools *t);
 /* Waits for the maker and keeps what it extracted. */
@@ -110,7 +112,7 @@ typedef struct cvc_options {
     bool verbose;     /* -cl-nv-verbose */
     bool create_library;
     bool denorms_are_zero;
-    bool fast_math; /* -cl-fast-relaxed-math or -cl-unsafe-math-optimizations */
+    bool fast_math;           /* -cl-fast-relaxed-math or -cl-unsafe-math-optimizations */
     bool uniform_work_groups; /* -cl-uniform-work-group-size given */
 } cvc_options;
 
@@ -178,6 +180,9 @@ extern const size_t cvc_libdevice_bc_size;
  * -cl-fast-relaxed-math or -cl-unsafe-math-optimizations. */
 extern const unsigned char cvc_libdevice_fast_bc[];
 extern const size_t cvc_libdevice_fast_bc_size;
+/* culvert's half builtins (builtins/half.ll), linked for sources that name half. */
+extern const unsigned char cvc_half_bc[];
+extern const size_t cvc_half_bc_size;
 /* The functions those libraries call but do not define (libclc's, such as barrier), one mangled
  * name per line (builtins/calls.cmake). */
 extern const char cvc_builtins_calls[];

@@ -127,26 +127,44 @@ static size_t cvc_clc_mark(unsigned char *wanted, const char *word, size_t len) 
     return added;
 }
 
-/* The libclc functions a source names, and those culvert's builtins call: an llvm-link input
- * (textual IR) whose one global refers to each of them (--only-needed then brings them and what
- * they call), or NULL when none. *none: no name matched. */
-static char *cvc_clc_stub(const char *source, size_t len, bool *none) {
-    size_t count = cvc_clc_index.count;
-    unsigned char *wanted = calloc(count ? count : 1, 1);
-    if (!wanted)
-        return NULL;
-    size_t found = 0;
-    for (size_t i = 0; i < len;) {
-        if (!cvc_is_ident(source[i], true) || (i > 0 && cvc_is_ident(source[i - 1], false))) {
+/* Calls fn(word, length, arg) for each identifier of text. */
+static void cvc_each_ident(const char *text, size_t len,
+                           void (*fn)(const char *word, size_t n, void *arg), void *arg) {
+    for (size_t i = 0; text && i < len;) {
+        if (!cvc_is_ident(text[i], true) || (i > 0 && cvc_is_ident(text[i - 1], false))) {
             i++;
             continue;
         }
         size_t j = i;
-        while (j < len && cvc_is_ident(source[j], false))
+        while (j < len && cvc_is_ident(text[j], false))
             j++;
-        found += cvc_clc_mark(wanted, source + i, j - i);
+        fn(text + i, j - i, arg);
         i = j;
     }
+}
+
+typedef struct cvc_clc_marks {
+    unsigned char *wanted;
+    size_t found;
+} cvc_clc_marks;
+
+static void cvc_clc_mark_word(const char *word, size_t n, void *arg) {
+    cvc_clc_marks *m = arg;
+    m->found += cvc_clc_mark(m->wanted, word, n);
+}
+
+/* The libclc functions a source and its build options name, and those culvert's builtins
+ * call: an llvm-link input (textual IR) whose one global refers to each of them (--only-needed
+ * then brings them and what they call), or NULL when none. *none: no name matched. */
+static char *cvc_clc_stub(const char *source, size_t len, const char *options, bool *none) {
+    size_t count = cvc_clc_index.count;
+    cvc_clc_marks m = {calloc(count ? count : 1, 1), 0};
+    unsigned char *wanted = m.wanted;
+    if (!wanted)
+        return NULL;
+    cvc_each_ident(source, len, cvc_clc_mark_word, &m);
+    cvc_each_ident(options, options ? strlen(options) : 0, cvc_clc_mark_word, &m);
+    size_t found = m.found;
     /* Lines of _Z<length><name>...: the name. */
     for (const char *l = cvc_builtins_calls; *l; l = strchr(l, '\n'), l = l ? l + 1 : "") {
         char *end;
@@ -174,10 +192,25 @@ static char *cvc_clc_stub(const char *source, size_t len, bool *none) {
     return stub.data;
 }
 
-void cvc_libclc_plan_make(cvc_libclc_plan *p, const char *source, size_t len, const cvc_tools *t,
-                          const cvc_tmp *tmp) {
+/* Does the text name the half type (or the extension that enables it)? */
+static void cvc_half_word(const char *word, size_t n, void *arg) {
+    static const char *const words[] = {"half",  "half2",  "half3",      "half4",
+                                        "half8", "half16", "cl_khr_fp16"};
+    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+        if (strlen(words[i]) == n && !memcmp(words[i], word, n))
+            *(bool *)arg = true;
+}
+
+void cvc_libclc_plan_make(cvc_libclc_plan *p, const char *source, size_t len, const char *options,
+                          const cvc_tools *t, const cvc_tmp *tmp) {
     memset(p, 0, sizeof *p);
     snprintf(p->path, sizeof p->path, "%s", t->libclc);
+    /* culvert's half builtins (a sixth of a build's clang time) only for a source that names
+     * half; a call of one the scan cannot see builds again with them, as for libclc. */
+    p->half = !source;
+    cvc_each_ident(source, len, cvc_half_word, &p->half);
+    cvc_each_ident(options, options ? strlen(options) : 0, cvc_half_word, &p->half);
+    p->partial = !p->half;
     pthread_mutex_lock(&cvc_clc_index_lock);
     cvc_clc_index_load(t);
     bool indexed = cvc_clc_index.count > 0; /* written once, under the lock */
@@ -186,7 +219,7 @@ void cvc_libclc_plan_make(cvc_libclc_plan *p, const char *source, size_t len, co
     if (!source || !indexed || !cvc_cache_dir(dir, sizeof dir))
         return;
     bool none = false;
-    char *stub = cvc_clc_stub(source, len, &none);
+    char *stub = cvc_clc_stub(source, len, options, &none);
     if (none) {
         p->path[0] = 0; /* nothing of libclc named: none linked */
         p->partial = true;
@@ -230,6 +263,7 @@ void cvc_libclc_plan_end(cvc_libclc_plan *p) {
 
 void cvc_libclc_plan_missed(cvc_libclc_plan *p, const cvc_tools *t) {
     snprintf(p->path, sizeof p->path, "%s", t->libclc);
+    p->half = true;
     p->partial = false;
     if (p->whole[0])
         cvc_cache_write(p->whole, "", 0);
