@@ -82,6 +82,12 @@ static bool run_kernel(ct_env *e, cl_program p, const char *name, size_t global,
     return err == CL_SUCCESS;
 }
 
+static void release_all(cl_mem *m, int n) {
+    for (int i = 0; i < n; i++)
+        if (m[i])
+            clReleaseMemObject(m[i]);
+}
+
 static void capabilities(ct_env *e) {
     cl_device_atomic_capabilities mem = 0, fence = 0;
     CT_ERR(CL_SUCCESS, clGetDeviceInfo(e->device, CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, sizeof mem,
@@ -221,9 +227,7 @@ static void message_passing(ct_env *e) {
             errors += bad[i];
         CT_CHECK(errors == 0);
     }
-    for (int i = 0; i < 3; i++)
-        if (b[i])
-            clReleaseMemObject(b[i]);
+    release_all(b, 3);
     clReleaseProgram(p);
 }
 
@@ -278,9 +282,7 @@ static void seq_cst(ct_env *e) {
         CT_CHECK(forbidden == 0);
         CT_CHECK(dup == 0);
     }
-    for (int i = 0; i < 4; i++)
-        if (b[i])
-            clReleaseMemObject(b[i]);
+    release_all(b, 4);
     clReleaseProgram(p);
 }
 
@@ -415,9 +417,7 @@ static void float_atomics(ct_env *e) {
         CT_CHECK(old[0] == 0.0f && !signbit(old[0]) && old[1] == 0.0f && signbit(old[1]));
         CT_CHECK(isnan(old[2]) && old[3] == 5.0f);
     }
-    for (int i = 0; i < 4; i++)
-        if (b[i])
-            clReleaseMemObject(b[i]);
+    release_all(b, 4);
     clReleaseProgram(p);
 }
 

@@ -51,6 +51,12 @@ static cl_mem buffer(size_t size, const void *init) {
     return m;
 }
 
+static void release_all(cl_mem *m, int n) {
+    for (int i = 0; i < n; i++)
+        if (m[i])
+            clReleaseMemObject(m[i]);
+}
+
 static void read_back(cl_mem m, size_t size, void *out) {
     CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(queue, m, CL_TRUE, 0, size, out, 0, NULL, NULL));
 }
@@ -205,8 +211,7 @@ static void test_message_passing(void) {
             seen_total += seen[i];
             CHECK(seen[i] >= 0 && seen[i] <= MP_WORDS);
         }
-        for (int i = 0; i < 4; i++)
-            clReleaseMemObject(b[i]);
+        release_all(b, 4);
     }
     printf("message passing: %ld words seen through acquire loads, %ld stale\n", seen_total,
            errors);
@@ -264,8 +269,7 @@ static void test_store_buffering(void) {
                 forbidden += out[i] == 0 && out[i + 1] == 0;
                 mixed += out[i] != out[i + 1];
             }
-            clReleaseMemObject(b[0]);
-            clReleaseMemObject(b[1]);
+            release_all(b, 2);
         }
         printf("store buffering (%s): %ld forbidden outcomes, %ld interleaved\n", kernels[k],
                forbidden, mixed);
@@ -309,8 +313,7 @@ static void test_counter(void) {
     }
     CHECK(dup == 0);
     CHECK(s == 3L * N - (cl_long)N * (N - 1) / 2);
-    for (int i = 0; i < 3; i++)
-        clReleaseMemObject(b[i]);
+    release_all(b, 3);
     free(t);
     free(hit);
     clReleaseProgram(p);
@@ -388,8 +391,7 @@ static void test_float_add(void) {
     CHECK(f == (float)want);
     CHECK(d == -want);
     CHECK(bad_local == 0);
-    for (int i = 0; i < 4; i++)
-        clReleaseMemObject(b[i]);
+    release_all(b, 4);
     free(lf);
     free(ld);
     clReleaseProgram(p);
@@ -399,30 +401,21 @@ static void test_float_add(void) {
  * zeros: fmin/fmax semantics (a NaN operand is missing data; -0 is below +0). The old value
  * returned must be the initial one. Then contended min/max of many values, global and local. */
 static const char *fminmax_src =
-    "__kernel void cases(__global atomic_float *m, __global const float *v,\n"
-    "                    __global const int *op, __global float *old, int unused) {\n"
-    "    int i = get_global_id(0);\n"
-    "    switch (op[i]) {\n"
-    "    case 0: old[i] = atomic_fetch_min_explicit(m + i, v[i], memory_order_relaxed,\n"
-    "                                               memory_scope_device); break;\n"
-    "    case 1: old[i] = atomic_fetch_max_explicit(m + i, v[i], memory_order_relaxed,\n"
-    "                                               memory_scope_device); break;\n"
-    "    case 2: old[i] = atomic_fetch_min(m + i, v[i]); break;\n"
-    "    default: old[i] = atomic_fetch_max_explicit(m + i, v[i], memory_order_acq_rel); break;\n"
-    "    }\n"
+    "#define CASES(name, T)                                                          \\\n"
+    "__kernel void name(__global atomic_##T *m, __global const T *v,                 \\\n"
+    "                   __global const int *op, __global T *old, int unused) {       \\\n"
+    "    int i = get_global_id(0);                                                   \\\n"
+    "    switch (op[i]) {                                                            \\\n"
+    "    case 0: old[i] = atomic_fetch_min_explicit(m + i, v[i], memory_order_relaxed, \\\n"
+    "                                               memory_scope_device); break;     \\\n"
+    "    case 1: old[i] = atomic_fetch_max_explicit(m + i, v[i], memory_order_relaxed, \\\n"
+    "                                               memory_scope_device); break;     \\\n"
+    "    case 2: old[i] = atomic_fetch_min(m + i, v[i]); break;                      \\\n"
+    "    default: old[i] = atomic_fetch_max_explicit(m + i, v[i], memory_order_acq_rel); \\\n"
+    "    }                                                                           \\\n"
     "}\n"
-    "__kernel void dcases(__global atomic_double *m, __global const double *v,\n"
-    "                     __global const int *op, __global double *old, int unused) {\n"
-    "    int i = get_global_id(0);\n"
-    "    switch (op[i]) {\n"
-    "    case 0: old[i] = atomic_fetch_min_explicit(m + i, v[i], memory_order_relaxed,\n"
-    "                                               memory_scope_device); break;\n"
-    "    case 1: old[i] = atomic_fetch_max_explicit(m + i, v[i], memory_order_relaxed,\n"
-    "                                               memory_scope_device); break;\n"
-    "    case 2: old[i] = atomic_fetch_min(m + i, v[i]); break;\n"
-    "    default: old[i] = atomic_fetch_max_explicit(m + i, v[i], memory_order_acq_rel); break;\n"
-    "    }\n"
-    "}\n"
+    "CASES(cases, float)\n"
+    "CASES(dcases, double)\n"
     "__kernel void contended(__global atomic_float *g, __global atomic_double *gd,\n"
     "                        __global float *lout, int n) {\n"
     "    __local atomic_float lmin, lmax;\n"
@@ -504,8 +497,7 @@ static void test_float_minmax(void) {
         }
     }
     CHECK(bad == 0);
-    for (int i = 0; i < 4; i++)
-        clReleaseMemObject(b[i]);
+    release_all(b, 4);
     clReleaseMemObject(bd[0]);
     clReleaseMemObject(bd[1]);
     clReleaseMemObject(bd[3]);
@@ -537,8 +529,7 @@ static void test_float_minmax(void) {
     CHECK(g[0] == lo && g[1] == hi);
     CHECK(gd[0] == lo && gd[1] == hi);
     CHECK(bad_local == 0);
-    for (int i = 0; i < 3; i++)
-        clReleaseMemObject(c[i]);
+    release_all(c, 3);
     free(lout);
     clReleaseProgram(p);
 }
