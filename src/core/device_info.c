@@ -293,14 +293,14 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
             /* cl_ext_float_atomics's feature macros. */
-            {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp32_global_atomic_add"},
-            {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp32_local_atomic_add"},
-            {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp32_global_atomic_min_max"},
-            {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp32_local_atomic_min_max"},
-            {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp64_global_atomic_add"},
-            {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp64_local_atomic_add"},
-            {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp64_global_atomic_min_max"},
-            {CL_MAKE_VERSION(1, 0, 0), "__opencl_c_ext_fp64_local_atomic_min_max"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp32_global_atomic_add"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp32_local_atomic_add"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp32_global_atomic_min_max"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp32_local_atomic_min_max"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp64_global_atomic_add"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp64_local_atomic_add"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp64_global_atomic_min_max"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp64_local_atomic_min_max"},
         };
         err = cvc_available() ? cv_info_bytes(out, features, sizeof features)
                               : cv_info_bytes(out, NULL, 0);
