@@ -160,6 +160,21 @@ extern CL_API_ENTRY clEnqueueWaitHostValue_t clEnqueueWaitHostValue;
 extern CL_API_ENTRY clEnqueueWriteHostValue_t clEnqueueWriteHostValue;
 #endif
 
+/* cl_ext_float_atomics (a Khronos EXT extension culvert implements): the device queries and their
+ * bits, for cl_ext.h versions that predate it. */
+#ifndef CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT
+#define CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT 0x4231
+#define CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT 0x4232
+#define CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT   0x4233
+typedef cl_bitfield cl_device_fp_atomic_capabilities_ext;
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT (1 << 0)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT        (1 << 1)
+#define CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT    (1 << 2)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT  (1 << 16)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT         (1 << 17)
+#define CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT     (1 << 18)
+#endif
+
 #ifdef __cplusplus
 }
 #endif

@@ -17,16 +17,34 @@
 
 /* Part of every cache key: raise it whenever the pipeline's output for a given input changes
  * (3: GNU inline semantics, one declaration per intrinsic after the __constant rewrite; 4:
- * cl_khr_fp16 always on, half builtins), so that
+ * cl_khr_fp16 always on, half builtins; 5: the ordered atomics and their feature macros), so that
  * PTX cached by an earlier culvert is not served. */
-#define CVC_VERSION "culvert-compiler-4"
+#define CVC_VERSION "culvert-compiler-5"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX
  * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). */
 #define CVC_EXTENSIONS                                                                             \
     "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,"         \
     "+__opencl_c_subgroups,+cl_khr_fp16,+__opencl_c_fp16,"                                         \
-    "+__opencl_c_program_scope_global_variables"
+    "+__opencl_c_program_scope_global_variables,+__opencl_c_atomic_order_acq_rel,"                 \
+    "+__opencl_c_atomic_order_seq_cst"
+
+/* OpenCL C 3.0 features and the cl_ext_float_atomics macros clang 16 knows only as macros (its
+ * header defines them for SPIR alone, and its builtin declarations test the macros): the atomics
+ * of builtins/c11_atomics.ll. Only for OpenCL C 2.0+ programs, where the atomic types exist. */
+static const char *const cvc_atomics_macros[] = {
+    "-D__opencl_c_atomic_scope_device=1",
+    "-D__opencl_c_atomic_scope_all_devices=1",
+    "-Dcl_ext_float_atomics=1",
+    "-D__opencl_c_ext_fp32_global_atomic_add=1",
+    "-D__opencl_c_ext_fp32_local_atomic_add=1",
+    "-D__opencl_c_ext_fp32_global_atomic_min_max=1",
+    "-D__opencl_c_ext_fp32_local_atomic_min_max=1",
+    "-D__opencl_c_ext_fp64_global_atomic_add=1",
+    "-D__opencl_c_ext_fp64_local_atomic_add=1",
+    "-D__opencl_c_ext_fp64_global_atomic_min_max=1",
+    "-D__opencl_c_ext_fp64_local_atomic_min_max=1",
+};
 
 void cvc_output_free(cvc_output *out) {
     if (!out)
@@ -123,6 +141,9 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
          * clang 16 does not know it (its -cl-ext ignores it; later clangs define it too). */
         if (o->cl_std >= 300)
             cvc_arg(a, "-D__opencl_c_fp16=1");
+        for (size_t i = 0;
+             o->cl_std >= 200 && i < sizeof cvc_atomics_macros / sizeof *cvc_atomics_macros; i++)
+            cvc_arg(a, cvc_atomics_macros[i]);
     } else {
         cvc_arg(a, "-x");
         cvc_arg(a, "ir");

@@ -12,6 +12,15 @@
 
 typedef enum { CV_UINT, CV_ULONG, CV_SIZE, CV_BOOL } cv_kind;
 
+#define CV_ATOMIC_CAPABILITIES                                                                     \
+    (CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |                             \
+     CL_DEVICE_ATOMIC_ORDER_SEQ_CST | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP |                          \
+     CL_DEVICE_ATOMIC_SCOPE_DEVICE | CL_DEVICE_ATOMIC_SCOPE_ALL_DEVICES)
+#define CV_FP_ATOMIC_CAPABILITIES                                                                  \
+    (CL_DEVICE_GLOBAL_FP_ATOMIC_LOAD_STORE_EXT | CL_DEVICE_GLOBAL_FP_ATOMIC_ADD_EXT |              \
+     CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |           \
+     CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT)
+
 /* Queries answered by a field of cv_device_props. */
 static const struct {
     cl_device_info param;
@@ -128,11 +137,16 @@ static const struct {
     {CL_DEVICE_PARTITION_MAX_SUB_DEVICES, CV_UINT, 0},
     {CL_DEVICE_PARTITION_AFFINITY_DOMAIN, CV_ULONG, 0},
     {CL_DEVICE_REFERENCE_COUNT, CV_UINT, 1},
-    {CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, CV_ULONG,
-     CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP},
+    /* Every order and scope (src/compiler/builtins/c11_atomics.ll: PTX's ordered atomics and
+     * fences at .cta, .gpu and .sys scope). */
+    {CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, CV_ULONG, CV_ATOMIC_CAPABILITIES},
     {CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, CV_ULONG,
-     CL_DEVICE_ATOMIC_ORDER_RELAXED | CL_DEVICE_ATOMIC_ORDER_ACQ_REL |
-         CL_DEVICE_ATOMIC_SCOPE_WORK_GROUP},
+     CV_ATOMIC_CAPABILITIES | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM},
+    /* cl_ext_float_atomics: load/store/exchange, add/sub (atom.add.f32/.f64), min/max (a
+     * compare-and-swap loop), in global and local memory. */
+    {CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT, CV_ULONG, CV_FP_ATOMIC_CAPABILITIES},
+    {CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT, CV_ULONG, CV_FP_ATOMIC_CAPABILITIES},
+    {CL_DEVICE_HALF_FP_ATOMIC_CAPABILITIES_EXT, CV_ULONG, 0},
     /* For programs that allow them (OpenCL C 3.0 without -cl-uniform-work-group-size): the
      * launch information's prologue retires the work-items past the global size. */
     {CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CV_BOOL, CL_TRUE},
@@ -247,8 +261,7 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
             {CL_MAKE_VERSION(1, 0, 0), "OpenCL C"},
             {CL_MAKE_VERSION(1, 1, 0), "OpenCL C"},
             {CL_MAKE_VERSION(1, 2, 0), "OpenCL C"},
-            /* With the optional features of CL_DEVICE_OPENCL_C_FEATURES only, and the atomics
-             * at the minimum capabilities (src/compiler/builtins/c11_atomics.ll). */
+            /* With the optional features of CL_DEVICE_OPENCL_C_FEATURES only. */
             {CL_MAKE_VERSION(3, 0, 0), "OpenCL C"},
         };
         err = cv_info_bytes(out, versions, sizeof versions);
@@ -297,6 +310,19 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_program_scope_global_variables"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_acq_rel"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_order_seq_cst"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_device"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_atomic_scope_all_devices"},
+            /* cl_ext_float_atomics's feature macros. */
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp32_global_atomic_add"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp32_local_atomic_add"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp32_global_atomic_min_max"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp32_local_atomic_min_max"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp64_global_atomic_add"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp64_local_atomic_add"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp64_global_atomic_min_max"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp64_local_atomic_min_max"},
         };
         err = cvc_available() ? cv_info_bytes(out, features, sizeof features)
                               : cv_info_bytes(out, NULL, 0);

@@ -37,6 +37,8 @@ static const cv_extension cv_extension_table[] = {
     {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     /* Half arithmetic is the GPU's f16; the builtins are src/compiler/builtins/half.ll. */
     {"cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    /* Float atomic add/sub/min/max, global and local (src/compiler/builtins/c11_atomics.ll). */
+    {"cl_ext_float_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     /* Sub-groups are warps; needs clGetKernelSubGroupInfo to answer for 32-wide sub-groups. */
     {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     /* Listed once the feature lands; the predicate keeps devices without it honest. */

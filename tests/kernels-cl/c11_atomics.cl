@@ -2,9 +2,11 @@
 // expect: atom.global.add.u32
 // expect: atom.shared.add.u64
 // expect: atom.global.cas.b32
-// expect: membar.gl
+// expect: atom.acquire.gpu.global.exch.b32
+// expect: st.release.gpu.global.b32
+// expect: fence.acq_rel.cta
 // OpenCL C 3.0 atomics at the minimum capabilities (relaxed order, work-group scope), and
-// stronger orders (honoured with fences).
+// stronger orders (PTX's ordered instructions and fences; atomics_orders.cl has them all).
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
 __kernel void c11(__global atomic_int *counter, __global atomic_uint *bits,
