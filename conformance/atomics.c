@@ -36,16 +36,7 @@ static const struct {
 };
 
 static bool has_feature(ct_env *e, const char *name) {
-    size_t size = 0;
-    bool found = false;
-    if (clGetDeviceInfo(e->device, CL_DEVICE_OPENCL_C_FEATURES, 0, NULL, &size) != CL_SUCCESS)
-        return false;
-    cl_name_version *f = malloc(size ? size : 1);
-    if (f && clGetDeviceInfo(e->device, CL_DEVICE_OPENCL_C_FEATURES, size, f, NULL) == CL_SUCCESS)
-        for (size_t i = 0; i < size / sizeof *f; i++)
-            found = found || !strcmp(f[i].name, name);
-    free(f);
-    return found;
+    return ct_dev_has_c_feature(e->device, name);
 }
 
 /* OpenCL C 3.0 programs: the device must list version 3.0 in CL_DEVICE_OPENCL_C_ALL_VERSIONS. */

@@ -205,7 +205,7 @@ int main(void) {
     cl_ulong half_config = ulong_info(dev, CL_DEVICE_HALF_FP_CONFIG);
     cl_uint half_pref = uint_info(dev, CL_DEVICE_PREFERRED_VECTOR_WIDTH_HALF);
     cl_uint half_native = uint_info(dev, CL_DEVICE_NATIVE_VECTOR_WIDTH_HALF);
-    cl_name_version features[16];
+    cl_name_version features[64]; /* every optional OpenCL C feature fits */
     size_t features_size = 0;
     CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof features,
                                           features, &features_size));
