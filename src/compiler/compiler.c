@@ -25,6 +25,14 @@
     "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,"         \
     "+__opencl_c_subgroups"
 
+/* The sub-group extensions (builtins/subgroup_ext.ll), as -D options of clang -cc1. */
+static const char *const cvc_subgroup_ext_macros[] = {
+    "-Dcl_khr_subgroup_extended_types=1",   "-Dcl_khr_subgroup_shuffle=1",
+    "-Dcl_khr_subgroup_shuffle_relative=1", "-Dcl_khr_subgroup_ballot=1",
+    "-Dcl_khr_subgroup_non_uniform_vote=1", "-Dcl_khr_subgroup_non_uniform_arithmetic=1",
+    "-Dcl_khr_subgroup_clustered_reduce=1",
+};
+
 void cvc_output_free(cvc_output *out) {
     if (!out)
         return;
@@ -141,6 +149,12 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
          * which emits the function: GNU inline semantics do the same. */
         cvc_arg(a, "-fgnu89-inline");
         cvc_arg(a, o->fp16 ? CVC_EXTENSIONS ",+cl_khr_fp16" : CVC_EXTENSIONS);
+        /* clang 16 declares the sub-group extensions' functions when their macros are defined
+         * (it defines them itself for SPIR only); like cl_khr_subgroups, OpenCL C 2.0+. */
+        if (o->cl_std >= 200)
+            for (size_t i = 0; i < sizeof cvc_subgroup_ext_macros / sizeof *cvc_subgroup_ext_macros;
+                 i++)
+                cvc_arg(a, cvc_subgroup_ext_macros[i]);
     } else {
         cvc_arg(a, "-x");
         cvc_arg(a, "ir");
