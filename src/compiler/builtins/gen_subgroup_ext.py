@@ -306,16 +306,35 @@ for c in ALL:
     first = f.emit("call i32 @llvm.cttz.i32(i32 %s, i1 true)", m)
     r = f.emit("call %s @__cv_sgx_shfl_idx_%s(i32 %s, %s %s, i32 %s)", W, W, m, W, widen(f, c, "%a0"), first)
     out += f.done(T, narrow(f, c, r))
-    # Vectors: a broadcast of each component.
+    # Vectors: shuffled as 32-bit words (a char4 is one shfl); 3-vectors of char and short,
+    # whose size is no multiple of 32 bits, component by component.
+    size = BITS.get(T, 32 if T == "float" else 64)
     for name in ("sub_group_broadcast", "sub_group_non_uniform_broadcast"):
         for n in VECTORS:
             VT, vm = vec(n, c)
             f = Fn(public(VT, name, [vm, "j"], [(VT, VT), ("j", "i32")]))
-            v = "poison"
-            for i in range(n):
-                e = f.emit("extractelement %s %%a0, i32 %d", VT, i)
-                b = f.emit("call %s @%s(%s %s, i32 %%a1)", T, mangle(name, [c, "j"]), T, e)
-                v = f.emit("insertelement %s %s, %s %s, i32 %d", VT, v, T, b, i)
+            words = n * size // 32
+            if n * size % 32 == 0:
+                WT = "i32" if words == 1 else "<%d x i32>" % words
+                m = f.emit("call i32 @__cv_sgx_mask()")
+                x = f.emit("bitcast %s %%a0 to %s", VT, WT)
+                w = "poison"
+                for i in range(words):
+                    e = x if words == 1 else f.emit("extractelement %s %s, i32 %d", WT, x, i)
+                    b = f.emit("call i32 @__cv_sgx_shfl_idx_i32(i32 %s, i32 %s, i32 %%a1)", m, e)
+                    w = b if words == 1 else f.emit("insertelement %s %s, i32 %s, i32 %d", WT, w, b, i)
+                v = f.emit("bitcast %s %s to %s", WT, w, VT)
+            elif n * size == 16:  # char2
+                m = f.emit("call i32 @__cv_sgx_mask()")
+                x = f.emit("zext i16 %s to i32", f.emit("bitcast %s %%a0 to i16", VT))
+                b = f.emit("call i32 @__cv_sgx_shfl_idx_i32(i32 %s, i32 %s, i32 %%a1)", m, x)
+                v = f.emit("bitcast i16 %s to %s", f.emit("trunc i32 %s to i16", b), VT)
+            else:
+                v = "poison"
+                for i in range(n):
+                    e = f.emit("extractelement %s %%a0, i32 %d", VT, i)
+                    b = f.emit("call %s @%s(%s %s, i32 %%a1)", T, mangle(name, [c, "j"]), T, e)
+                    v = f.emit("insertelement %s %s, %s %s, i32 %d", VT, v, T, b, i)
             out += f.done(VT, v)
     # sub_group_non_uniform_all_equal: every active lane equals the first active lane.
     f = Fn(public("i32", "sub_group_non_uniform_all_equal", [c], [(c, T)]))

@@ -10858,12 +10858,12 @@ define i8 @_Z25sub_group_broadcast_firstc(i8 %a0) alwaysinline {
 }
 
 define <2 x i8> @_Z19sub_group_broadcastDv2_cj(<2 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i8> %a0, i32 0
-  %t2 = call i8 @_Z19sub_group_broadcastcj(i8 %t1, i32 %a1)
-  %t3 = insertelement <2 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <2 x i8> %a0, i32 1
-  %t5 = call i8 @_Z19sub_group_broadcastcj(i8 %t4, i32 %a1)
-  %t6 = insertelement <2 x i8> %t3, i8 %t5, i32 1
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i8> %a0 to i16
+  %t3 = zext i16 %t2 to i32
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = trunc i32 %t4 to i16
+  %t6 = bitcast i16 %t5 to <2 x i8>
   ret <2 x i8> %t6
 }
 
@@ -10881,108 +10881,52 @@ define <3 x i8> @_Z19sub_group_broadcastDv3_cj(<3 x i8> %a0, i32 %a1) alwaysinli
 }
 
 define <4 x i8> @_Z19sub_group_broadcastDv4_cj(<4 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i8> %a0, i32 0
-  %t2 = call i8 @_Z19sub_group_broadcastcj(i8 %t1, i32 %a1)
-  %t3 = insertelement <4 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <4 x i8> %a0, i32 1
-  %t5 = call i8 @_Z19sub_group_broadcastcj(i8 %t4, i32 %a1)
-  %t6 = insertelement <4 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <4 x i8> %a0, i32 2
-  %t8 = call i8 @_Z19sub_group_broadcastcj(i8 %t7, i32 %a1)
-  %t9 = insertelement <4 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <4 x i8> %a0, i32 3
-  %t11 = call i8 @_Z19sub_group_broadcastcj(i8 %t10, i32 %a1)
-  %t12 = insertelement <4 x i8> %t9, i8 %t11, i32 3
-  ret <4 x i8> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i8> %a0 to i32
+  %t3 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t2, i32 %a1)
+  %t4 = bitcast i32 %t3 to <4 x i8>
+  ret <4 x i8> %t4
 }
 
 define <8 x i8> @_Z19sub_group_broadcastDv8_cj(<8 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i8> %a0, i32 0
-  %t2 = call i8 @_Z19sub_group_broadcastcj(i8 %t1, i32 %a1)
-  %t3 = insertelement <8 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <8 x i8> %a0, i32 1
-  %t5 = call i8 @_Z19sub_group_broadcastcj(i8 %t4, i32 %a1)
-  %t6 = insertelement <8 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <8 x i8> %a0, i32 2
-  %t8 = call i8 @_Z19sub_group_broadcastcj(i8 %t7, i32 %a1)
-  %t9 = insertelement <8 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <8 x i8> %a0, i32 3
-  %t11 = call i8 @_Z19sub_group_broadcastcj(i8 %t10, i32 %a1)
-  %t12 = insertelement <8 x i8> %t9, i8 %t11, i32 3
-  %t13 = extractelement <8 x i8> %a0, i32 4
-  %t14 = call i8 @_Z19sub_group_broadcastcj(i8 %t13, i32 %a1)
-  %t15 = insertelement <8 x i8> %t12, i8 %t14, i32 4
-  %t16 = extractelement <8 x i8> %a0, i32 5
-  %t17 = call i8 @_Z19sub_group_broadcastcj(i8 %t16, i32 %a1)
-  %t18 = insertelement <8 x i8> %t15, i8 %t17, i32 5
-  %t19 = extractelement <8 x i8> %a0, i32 6
-  %t20 = call i8 @_Z19sub_group_broadcastcj(i8 %t19, i32 %a1)
-  %t21 = insertelement <8 x i8> %t18, i8 %t20, i32 6
-  %t22 = extractelement <8 x i8> %a0, i32 7
-  %t23 = call i8 @_Z19sub_group_broadcastcj(i8 %t22, i32 %a1)
-  %t24 = insertelement <8 x i8> %t21, i8 %t23, i32 7
-  ret <8 x i8> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i8> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <8 x i8>
+  ret <8 x i8> %t9
 }
 
 define <16 x i8> @_Z19sub_group_broadcastDv16_cj(<16 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i8> %a0, i32 0
-  %t2 = call i8 @_Z19sub_group_broadcastcj(i8 %t1, i32 %a1)
-  %t3 = insertelement <16 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <16 x i8> %a0, i32 1
-  %t5 = call i8 @_Z19sub_group_broadcastcj(i8 %t4, i32 %a1)
-  %t6 = insertelement <16 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <16 x i8> %a0, i32 2
-  %t8 = call i8 @_Z19sub_group_broadcastcj(i8 %t7, i32 %a1)
-  %t9 = insertelement <16 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <16 x i8> %a0, i32 3
-  %t11 = call i8 @_Z19sub_group_broadcastcj(i8 %t10, i32 %a1)
-  %t12 = insertelement <16 x i8> %t9, i8 %t11, i32 3
-  %t13 = extractelement <16 x i8> %a0, i32 4
-  %t14 = call i8 @_Z19sub_group_broadcastcj(i8 %t13, i32 %a1)
-  %t15 = insertelement <16 x i8> %t12, i8 %t14, i32 4
-  %t16 = extractelement <16 x i8> %a0, i32 5
-  %t17 = call i8 @_Z19sub_group_broadcastcj(i8 %t16, i32 %a1)
-  %t18 = insertelement <16 x i8> %t15, i8 %t17, i32 5
-  %t19 = extractelement <16 x i8> %a0, i32 6
-  %t20 = call i8 @_Z19sub_group_broadcastcj(i8 %t19, i32 %a1)
-  %t21 = insertelement <16 x i8> %t18, i8 %t20, i32 6
-  %t22 = extractelement <16 x i8> %a0, i32 7
-  %t23 = call i8 @_Z19sub_group_broadcastcj(i8 %t22, i32 %a1)
-  %t24 = insertelement <16 x i8> %t21, i8 %t23, i32 7
-  %t25 = extractelement <16 x i8> %a0, i32 8
-  %t26 = call i8 @_Z19sub_group_broadcastcj(i8 %t25, i32 %a1)
-  %t27 = insertelement <16 x i8> %t24, i8 %t26, i32 8
-  %t28 = extractelement <16 x i8> %a0, i32 9
-  %t29 = call i8 @_Z19sub_group_broadcastcj(i8 %t28, i32 %a1)
-  %t30 = insertelement <16 x i8> %t27, i8 %t29, i32 9
-  %t31 = extractelement <16 x i8> %a0, i32 10
-  %t32 = call i8 @_Z19sub_group_broadcastcj(i8 %t31, i32 %a1)
-  %t33 = insertelement <16 x i8> %t30, i8 %t32, i32 10
-  %t34 = extractelement <16 x i8> %a0, i32 11
-  %t35 = call i8 @_Z19sub_group_broadcastcj(i8 %t34, i32 %a1)
-  %t36 = insertelement <16 x i8> %t33, i8 %t35, i32 11
-  %t37 = extractelement <16 x i8> %a0, i32 12
-  %t38 = call i8 @_Z19sub_group_broadcastcj(i8 %t37, i32 %a1)
-  %t39 = insertelement <16 x i8> %t36, i8 %t38, i32 12
-  %t40 = extractelement <16 x i8> %a0, i32 13
-  %t41 = call i8 @_Z19sub_group_broadcastcj(i8 %t40, i32 %a1)
-  %t42 = insertelement <16 x i8> %t39, i8 %t41, i32 13
-  %t43 = extractelement <16 x i8> %a0, i32 14
-  %t44 = call i8 @_Z19sub_group_broadcastcj(i8 %t43, i32 %a1)
-  %t45 = insertelement <16 x i8> %t42, i8 %t44, i32 14
-  %t46 = extractelement <16 x i8> %a0, i32 15
-  %t47 = call i8 @_Z19sub_group_broadcastcj(i8 %t46, i32 %a1)
-  %t48 = insertelement <16 x i8> %t45, i8 %t47, i32 15
-  ret <16 x i8> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i8> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <16 x i8>
+  ret <16 x i8> %t15
 }
 
 define <2 x i8> @_Z31sub_group_non_uniform_broadcastDv2_cj(<2 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i8> %a0, i32 0
-  %t2 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t1, i32 %a1)
-  %t3 = insertelement <2 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <2 x i8> %a0, i32 1
-  %t5 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t4, i32 %a1)
-  %t6 = insertelement <2 x i8> %t3, i8 %t5, i32 1
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i8> %a0 to i16
+  %t3 = zext i16 %t2 to i32
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = trunc i32 %t4 to i16
+  %t6 = bitcast i16 %t5 to <2 x i8>
   ret <2 x i8> %t6
 }
 
@@ -11000,99 +10944,43 @@ define <3 x i8> @_Z31sub_group_non_uniform_broadcastDv3_cj(<3 x i8> %a0, i32 %a1
 }
 
 define <4 x i8> @_Z31sub_group_non_uniform_broadcastDv4_cj(<4 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i8> %a0, i32 0
-  %t2 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t1, i32 %a1)
-  %t3 = insertelement <4 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <4 x i8> %a0, i32 1
-  %t5 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t4, i32 %a1)
-  %t6 = insertelement <4 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <4 x i8> %a0, i32 2
-  %t8 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t7, i32 %a1)
-  %t9 = insertelement <4 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <4 x i8> %a0, i32 3
-  %t11 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t10, i32 %a1)
-  %t12 = insertelement <4 x i8> %t9, i8 %t11, i32 3
-  ret <4 x i8> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i8> %a0 to i32
+  %t3 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t2, i32 %a1)
+  %t4 = bitcast i32 %t3 to <4 x i8>
+  ret <4 x i8> %t4
 }
 
 define <8 x i8> @_Z31sub_group_non_uniform_broadcastDv8_cj(<8 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i8> %a0, i32 0
-  %t2 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t1, i32 %a1)
-  %t3 = insertelement <8 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <8 x i8> %a0, i32 1
-  %t5 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t4, i32 %a1)
-  %t6 = insertelement <8 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <8 x i8> %a0, i32 2
-  %t8 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t7, i32 %a1)
-  %t9 = insertelement <8 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <8 x i8> %a0, i32 3
-  %t11 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t10, i32 %a1)
-  %t12 = insertelement <8 x i8> %t9, i8 %t11, i32 3
-  %t13 = extractelement <8 x i8> %a0, i32 4
-  %t14 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t13, i32 %a1)
-  %t15 = insertelement <8 x i8> %t12, i8 %t14, i32 4
-  %t16 = extractelement <8 x i8> %a0, i32 5
-  %t17 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t16, i32 %a1)
-  %t18 = insertelement <8 x i8> %t15, i8 %t17, i32 5
-  %t19 = extractelement <8 x i8> %a0, i32 6
-  %t20 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t19, i32 %a1)
-  %t21 = insertelement <8 x i8> %t18, i8 %t20, i32 6
-  %t22 = extractelement <8 x i8> %a0, i32 7
-  %t23 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t22, i32 %a1)
-  %t24 = insertelement <8 x i8> %t21, i8 %t23, i32 7
-  ret <8 x i8> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i8> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <8 x i8>
+  ret <8 x i8> %t9
 }
 
 define <16 x i8> @_Z31sub_group_non_uniform_broadcastDv16_cj(<16 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i8> %a0, i32 0
-  %t2 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t1, i32 %a1)
-  %t3 = insertelement <16 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <16 x i8> %a0, i32 1
-  %t5 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t4, i32 %a1)
-  %t6 = insertelement <16 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <16 x i8> %a0, i32 2
-  %t8 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t7, i32 %a1)
-  %t9 = insertelement <16 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <16 x i8> %a0, i32 3
-  %t11 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t10, i32 %a1)
-  %t12 = insertelement <16 x i8> %t9, i8 %t11, i32 3
-  %t13 = extractelement <16 x i8> %a0, i32 4
-  %t14 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t13, i32 %a1)
-  %t15 = insertelement <16 x i8> %t12, i8 %t14, i32 4
-  %t16 = extractelement <16 x i8> %a0, i32 5
-  %t17 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t16, i32 %a1)
-  %t18 = insertelement <16 x i8> %t15, i8 %t17, i32 5
-  %t19 = extractelement <16 x i8> %a0, i32 6
-  %t20 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t19, i32 %a1)
-  %t21 = insertelement <16 x i8> %t18, i8 %t20, i32 6
-  %t22 = extractelement <16 x i8> %a0, i32 7
-  %t23 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t22, i32 %a1)
-  %t24 = insertelement <16 x i8> %t21, i8 %t23, i32 7
-  %t25 = extractelement <16 x i8> %a0, i32 8
-  %t26 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t25, i32 %a1)
-  %t27 = insertelement <16 x i8> %t24, i8 %t26, i32 8
-  %t28 = extractelement <16 x i8> %a0, i32 9
-  %t29 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t28, i32 %a1)
-  %t30 = insertelement <16 x i8> %t27, i8 %t29, i32 9
-  %t31 = extractelement <16 x i8> %a0, i32 10
-  %t32 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t31, i32 %a1)
-  %t33 = insertelement <16 x i8> %t30, i8 %t32, i32 10
-  %t34 = extractelement <16 x i8> %a0, i32 11
-  %t35 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t34, i32 %a1)
-  %t36 = insertelement <16 x i8> %t33, i8 %t35, i32 11
-  %t37 = extractelement <16 x i8> %a0, i32 12
-  %t38 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t37, i32 %a1)
-  %t39 = insertelement <16 x i8> %t36, i8 %t38, i32 12
-  %t40 = extractelement <16 x i8> %a0, i32 13
-  %t41 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t40, i32 %a1)
-  %t42 = insertelement <16 x i8> %t39, i8 %t41, i32 13
-  %t43 = extractelement <16 x i8> %a0, i32 14
-  %t44 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t43, i32 %a1)
-  %t45 = insertelement <16 x i8> %t42, i8 %t44, i32 14
-  %t46 = extractelement <16 x i8> %a0, i32 15
-  %t47 = call i8 @_Z31sub_group_non_uniform_broadcastcj(i8 %t46, i32 %a1)
-  %t48 = insertelement <16 x i8> %t45, i8 %t47, i32 15
-  ret <16 x i8> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i8> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <16 x i8>
+  ret <16 x i8> %t15
 }
 
 define i32 @_Z31sub_group_non_uniform_all_equalc(i8 %a0) alwaysinline {
@@ -11164,12 +11052,12 @@ define i8 @_Z25sub_group_broadcast_firsth(i8 %a0) alwaysinline {
 }
 
 define <2 x i8> @_Z19sub_group_broadcastDv2_hj(<2 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i8> %a0, i32 0
-  %t2 = call i8 @_Z19sub_group_broadcasthj(i8 %t1, i32 %a1)
-  %t3 = insertelement <2 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <2 x i8> %a0, i32 1
-  %t5 = call i8 @_Z19sub_group_broadcasthj(i8 %t4, i32 %a1)
-  %t6 = insertelement <2 x i8> %t3, i8 %t5, i32 1
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i8> %a0 to i16
+  %t3 = zext i16 %t2 to i32
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = trunc i32 %t4 to i16
+  %t6 = bitcast i16 %t5 to <2 x i8>
   ret <2 x i8> %t6
 }
 
@@ -11187,108 +11075,52 @@ define <3 x i8> @_Z19sub_group_broadcastDv3_hj(<3 x i8> %a0, i32 %a1) alwaysinli
 }
 
 define <4 x i8> @_Z19sub_group_broadcastDv4_hj(<4 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i8> %a0, i32 0
-  %t2 = call i8 @_Z19sub_group_broadcasthj(i8 %t1, i32 %a1)
-  %t3 = insertelement <4 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <4 x i8> %a0, i32 1
-  %t5 = call i8 @_Z19sub_group_broadcasthj(i8 %t4, i32 %a1)
-  %t6 = insertelement <4 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <4 x i8> %a0, i32 2
-  %t8 = call i8 @_Z19sub_group_broadcasthj(i8 %t7, i32 %a1)
-  %t9 = insertelement <4 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <4 x i8> %a0, i32 3
-  %t11 = call i8 @_Z19sub_group_broadcasthj(i8 %t10, i32 %a1)
-  %t12 = insertelement <4 x i8> %t9, i8 %t11, i32 3
-  ret <4 x i8> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i8> %a0 to i32
+  %t3 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t2, i32 %a1)
+  %t4 = bitcast i32 %t3 to <4 x i8>
+  ret <4 x i8> %t4
 }
 
 define <8 x i8> @_Z19sub_group_broadcastDv8_hj(<8 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i8> %a0, i32 0
-  %t2 = call i8 @_Z19sub_group_broadcasthj(i8 %t1, i32 %a1)
-  %t3 = insertelement <8 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <8 x i8> %a0, i32 1
-  %t5 = call i8 @_Z19sub_group_broadcasthj(i8 %t4, i32 %a1)
-  %t6 = insertelement <8 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <8 x i8> %a0, i32 2
-  %t8 = call i8 @_Z19sub_group_broadcasthj(i8 %t7, i32 %a1)
-  %t9 = insertelement <8 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <8 x i8> %a0, i32 3
-  %t11 = call i8 @_Z19sub_group_broadcasthj(i8 %t10, i32 %a1)
-  %t12 = insertelement <8 x i8> %t9, i8 %t11, i32 3
-  %t13 = extractelement <8 x i8> %a0, i32 4
-  %t14 = call i8 @_Z19sub_group_broadcasthj(i8 %t13, i32 %a1)
-  %t15 = insertelement <8 x i8> %t12, i8 %t14, i32 4
-  %t16 = extractelement <8 x i8> %a0, i32 5
-  %t17 = call i8 @_Z19sub_group_broadcasthj(i8 %t16, i32 %a1)
-  %t18 = insertelement <8 x i8> %t15, i8 %t17, i32 5
-  %t19 = extractelement <8 x i8> %a0, i32 6
-  %t20 = call i8 @_Z19sub_group_broadcasthj(i8 %t19, i32 %a1)
-  %t21 = insertelement <8 x i8> %t18, i8 %t20, i32 6
-  %t22 = extractelement <8 x i8> %a0, i32 7
-  %t23 = call i8 @_Z19sub_group_broadcasthj(i8 %t22, i32 %a1)
-  %t24 = insertelement <8 x i8> %t21, i8 %t23, i32 7
-  ret <8 x i8> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i8> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <8 x i8>
+  ret <8 x i8> %t9
 }
 
 define <16 x i8> @_Z19sub_group_broadcastDv16_hj(<16 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i8> %a0, i32 0
-  %t2 = call i8 @_Z19sub_group_broadcasthj(i8 %t1, i32 %a1)
-  %t3 = insertelement <16 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <16 x i8> %a0, i32 1
-  %t5 = call i8 @_Z19sub_group_broadcasthj(i8 %t4, i32 %a1)
-  %t6 = insertelement <16 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <16 x i8> %a0, i32 2
-  %t8 = call i8 @_Z19sub_group_broadcasthj(i8 %t7, i32 %a1)
-  %t9 = insertelement <16 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <16 x i8> %a0, i32 3
-  %t11 = call i8 @_Z19sub_group_broadcasthj(i8 %t10, i32 %a1)
-  %t12 = insertelement <16 x i8> %t9, i8 %t11, i32 3
-  %t13 = extractelement <16 x i8> %a0, i32 4
-  %t14 = call i8 @_Z19sub_group_broadcasthj(i8 %t13, i32 %a1)
-  %t15 = insertelement <16 x i8> %t12, i8 %t14, i32 4
-  %t16 = extractelement <16 x i8> %a0, i32 5
-  %t17 = call i8 @_Z19sub_group_broadcasthj(i8 %t16, i32 %a1)
-  %t18 = insertelement <16 x i8> %t15, i8 %t17, i32 5
-  %t19 = extractelement <16 x i8> %a0, i32 6
-  %t20 = call i8 @_Z19sub_group_broadcasthj(i8 %t19, i32 %a1)
-  %t21 = insertelement <16 x i8> %t18, i8 %t20, i32 6
-  %t22 = extractelement <16 x i8> %a0, i32 7
-  %t23 = call i8 @_Z19sub_group_broadcasthj(i8 %t22, i32 %a1)
-  %t24 = insertelement <16 x i8> %t21, i8 %t23, i32 7
-  %t25 = extractelement <16 x i8> %a0, i32 8
-  %t26 = call i8 @_Z19sub_group_broadcasthj(i8 %t25, i32 %a1)
-  %t27 = insertelement <16 x i8> %t24, i8 %t26, i32 8
-  %t28 = extractelement <16 x i8> %a0, i32 9
-  %t29 = call i8 @_Z19sub_group_broadcasthj(i8 %t28, i32 %a1)
-  %t30 = insertelement <16 x i8> %t27, i8 %t29, i32 9
-  %t31 = extractelement <16 x i8> %a0, i32 10
-  %t32 = call i8 @_Z19sub_group_broadcasthj(i8 %t31, i32 %a1)
-  %t33 = insertelement <16 x i8> %t30, i8 %t32, i32 10
-  %t34 = extractelement <16 x i8> %a0, i32 11
-  %t35 = call i8 @_Z19sub_group_broadcasthj(i8 %t34, i32 %a1)
-  %t36 = insertelement <16 x i8> %t33, i8 %t35, i32 11
-  %t37 = extractelement <16 x i8> %a0, i32 12
-  %t38 = call i8 @_Z19sub_group_broadcasthj(i8 %t37, i32 %a1)
-  %t39 = insertelement <16 x i8> %t36, i8 %t38, i32 12
-  %t40 = extractelement <16 x i8> %a0, i32 13
-  %t41 = call i8 @_Z19sub_group_broadcasthj(i8 %t40, i32 %a1)
-  %t42 = insertelement <16 x i8> %t39, i8 %t41, i32 13
-  %t43 = extractelement <16 x i8> %a0, i32 14
-  %t44 = call i8 @_Z19sub_group_broadcasthj(i8 %t43, i32 %a1)
-  %t45 = insertelement <16 x i8> %t42, i8 %t44, i32 14
-  %t46 = extractelement <16 x i8> %a0, i32 15
-  %t47 = call i8 @_Z19sub_group_broadcasthj(i8 %t46, i32 %a1)
-  %t48 = insertelement <16 x i8> %t45, i8 %t47, i32 15
-  ret <16 x i8> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i8> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <16 x i8>
+  ret <16 x i8> %t15
 }
 
 define <2 x i8> @_Z31sub_group_non_uniform_broadcastDv2_hj(<2 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i8> %a0, i32 0
-  %t2 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t1, i32 %a1)
-  %t3 = insertelement <2 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <2 x i8> %a0, i32 1
-  %t5 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t4, i32 %a1)
-  %t6 = insertelement <2 x i8> %t3, i8 %t5, i32 1
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i8> %a0 to i16
+  %t3 = zext i16 %t2 to i32
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = trunc i32 %t4 to i16
+  %t6 = bitcast i16 %t5 to <2 x i8>
   ret <2 x i8> %t6
 }
 
@@ -11306,99 +11138,43 @@ define <3 x i8> @_Z31sub_group_non_uniform_broadcastDv3_hj(<3 x i8> %a0, i32 %a1
 }
 
 define <4 x i8> @_Z31sub_group_non_uniform_broadcastDv4_hj(<4 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i8> %a0, i32 0
-  %t2 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t1, i32 %a1)
-  %t3 = insertelement <4 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <4 x i8> %a0, i32 1
-  %t5 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t4, i32 %a1)
-  %t6 = insertelement <4 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <4 x i8> %a0, i32 2
-  %t8 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t7, i32 %a1)
-  %t9 = insertelement <4 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <4 x i8> %a0, i32 3
-  %t11 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t10, i32 %a1)
-  %t12 = insertelement <4 x i8> %t9, i8 %t11, i32 3
-  ret <4 x i8> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i8> %a0 to i32
+  %t3 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t2, i32 %a1)
+  %t4 = bitcast i32 %t3 to <4 x i8>
+  ret <4 x i8> %t4
 }
 
 define <8 x i8> @_Z31sub_group_non_uniform_broadcastDv8_hj(<8 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i8> %a0, i32 0
-  %t2 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t1, i32 %a1)
-  %t3 = insertelement <8 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <8 x i8> %a0, i32 1
-  %t5 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t4, i32 %a1)
-  %t6 = insertelement <8 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <8 x i8> %a0, i32 2
-  %t8 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t7, i32 %a1)
-  %t9 = insertelement <8 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <8 x i8> %a0, i32 3
-  %t11 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t10, i32 %a1)
-  %t12 = insertelement <8 x i8> %t9, i8 %t11, i32 3
-  %t13 = extractelement <8 x i8> %a0, i32 4
-  %t14 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t13, i32 %a1)
-  %t15 = insertelement <8 x i8> %t12, i8 %t14, i32 4
-  %t16 = extractelement <8 x i8> %a0, i32 5
-  %t17 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t16, i32 %a1)
-  %t18 = insertelement <8 x i8> %t15, i8 %t17, i32 5
-  %t19 = extractelement <8 x i8> %a0, i32 6
-  %t20 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t19, i32 %a1)
-  %t21 = insertelement <8 x i8> %t18, i8 %t20, i32 6
-  %t22 = extractelement <8 x i8> %a0, i32 7
-  %t23 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t22, i32 %a1)
-  %t24 = insertelement <8 x i8> %t21, i8 %t23, i32 7
-  ret <8 x i8> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i8> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <8 x i8>
+  ret <8 x i8> %t9
 }
 
 define <16 x i8> @_Z31sub_group_non_uniform_broadcastDv16_hj(<16 x i8> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i8> %a0, i32 0
-  %t2 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t1, i32 %a1)
-  %t3 = insertelement <16 x i8> poison, i8 %t2, i32 0
-  %t4 = extractelement <16 x i8> %a0, i32 1
-  %t5 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t4, i32 %a1)
-  %t6 = insertelement <16 x i8> %t3, i8 %t5, i32 1
-  %t7 = extractelement <16 x i8> %a0, i32 2
-  %t8 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t7, i32 %a1)
-  %t9 = insertelement <16 x i8> %t6, i8 %t8, i32 2
-  %t10 = extractelement <16 x i8> %a0, i32 3
-  %t11 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t10, i32 %a1)
-  %t12 = insertelement <16 x i8> %t9, i8 %t11, i32 3
-  %t13 = extractelement <16 x i8> %a0, i32 4
-  %t14 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t13, i32 %a1)
-  %t15 = insertelement <16 x i8> %t12, i8 %t14, i32 4
-  %t16 = extractelement <16 x i8> %a0, i32 5
-  %t17 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t16, i32 %a1)
-  %t18 = insertelement <16 x i8> %t15, i8 %t17, i32 5
-  %t19 = extractelement <16 x i8> %a0, i32 6
-  %t20 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t19, i32 %a1)
-  %t21 = insertelement <16 x i8> %t18, i8 %t20, i32 6
-  %t22 = extractelement <16 x i8> %a0, i32 7
-  %t23 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t22, i32 %a1)
-  %t24 = insertelement <16 x i8> %t21, i8 %t23, i32 7
-  %t25 = extractelement <16 x i8> %a0, i32 8
-  %t26 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t25, i32 %a1)
-  %t27 = insertelement <16 x i8> %t24, i8 %t26, i32 8
-  %t28 = extractelement <16 x i8> %a0, i32 9
-  %t29 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t28, i32 %a1)
-  %t30 = insertelement <16 x i8> %t27, i8 %t29, i32 9
-  %t31 = extractelement <16 x i8> %a0, i32 10
-  %t32 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t31, i32 %a1)
-  %t33 = insertelement <16 x i8> %t30, i8 %t32, i32 10
-  %t34 = extractelement <16 x i8> %a0, i32 11
-  %t35 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t34, i32 %a1)
-  %t36 = insertelement <16 x i8> %t33, i8 %t35, i32 11
-  %t37 = extractelement <16 x i8> %a0, i32 12
-  %t38 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t37, i32 %a1)
-  %t39 = insertelement <16 x i8> %t36, i8 %t38, i32 12
-  %t40 = extractelement <16 x i8> %a0, i32 13
-  %t41 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t40, i32 %a1)
-  %t42 = insertelement <16 x i8> %t39, i8 %t41, i32 13
-  %t43 = extractelement <16 x i8> %a0, i32 14
-  %t44 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t43, i32 %a1)
-  %t45 = insertelement <16 x i8> %t42, i8 %t44, i32 14
-  %t46 = extractelement <16 x i8> %a0, i32 15
-  %t47 = call i8 @_Z31sub_group_non_uniform_broadcasthj(i8 %t46, i32 %a1)
-  %t48 = insertelement <16 x i8> %t45, i8 %t47, i32 15
-  ret <16 x i8> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i8> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <16 x i8>
+  ret <16 x i8> %t15
 }
 
 define i32 @_Z31sub_group_non_uniform_all_equalh(i8 %a0) alwaysinline {
@@ -11470,13 +11246,11 @@ define i16 @_Z25sub_group_broadcast_firsts(i16 %a0) alwaysinline {
 }
 
 define <2 x i16> @_Z19sub_group_broadcastDv2_sj(<2 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i16> %a0, i32 0
-  %t2 = call i16 @_Z19sub_group_broadcastsj(i16 %t1, i32 %a1)
-  %t3 = insertelement <2 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <2 x i16> %a0, i32 1
-  %t5 = call i16 @_Z19sub_group_broadcastsj(i16 %t4, i32 %a1)
-  %t6 = insertelement <2 x i16> %t3, i16 %t5, i32 1
-  ret <2 x i16> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i16> %a0 to i32
+  %t3 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t2, i32 %a1)
+  %t4 = bitcast i32 %t3 to <2 x i16>
+  ret <2 x i16> %t4
 }
 
 define <3 x i16> @_Z19sub_group_broadcastDv3_sj(<3 x i16> %a0, i32 %a1) alwaysinline {
@@ -11493,109 +11267,74 @@ define <3 x i16> @_Z19sub_group_broadcastDv3_sj(<3 x i16> %a0, i32 %a1) alwaysin
 }
 
 define <4 x i16> @_Z19sub_group_broadcastDv4_sj(<4 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i16> %a0, i32 0
-  %t2 = call i16 @_Z19sub_group_broadcastsj(i16 %t1, i32 %a1)
-  %t3 = insertelement <4 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <4 x i16> %a0, i32 1
-  %t5 = call i16 @_Z19sub_group_broadcastsj(i16 %t4, i32 %a1)
-  %t6 = insertelement <4 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <4 x i16> %a0, i32 2
-  %t8 = call i16 @_Z19sub_group_broadcastsj(i16 %t7, i32 %a1)
-  %t9 = insertelement <4 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <4 x i16> %a0, i32 3
-  %t11 = call i16 @_Z19sub_group_broadcastsj(i16 %t10, i32 %a1)
-  %t12 = insertelement <4 x i16> %t9, i16 %t11, i32 3
-  ret <4 x i16> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i16> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <4 x i16>
+  ret <4 x i16> %t9
 }
 
 define <8 x i16> @_Z19sub_group_broadcastDv8_sj(<8 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i16> %a0, i32 0
-  %t2 = call i16 @_Z19sub_group_broadcastsj(i16 %t1, i32 %a1)
-  %t3 = insertelement <8 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <8 x i16> %a0, i32 1
-  %t5 = call i16 @_Z19sub_group_broadcastsj(i16 %t4, i32 %a1)
-  %t6 = insertelement <8 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <8 x i16> %a0, i32 2
-  %t8 = call i16 @_Z19sub_group_broadcastsj(i16 %t7, i32 %a1)
-  %t9 = insertelement <8 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <8 x i16> %a0, i32 3
-  %t11 = call i16 @_Z19sub_group_broadcastsj(i16 %t10, i32 %a1)
-  %t12 = insertelement <8 x i16> %t9, i16 %t11, i32 3
-  %t13 = extractelement <8 x i16> %a0, i32 4
-  %t14 = call i16 @_Z19sub_group_broadcastsj(i16 %t13, i32 %a1)
-  %t15 = insertelement <8 x i16> %t12, i16 %t14, i32 4
-  %t16 = extractelement <8 x i16> %a0, i32 5
-  %t17 = call i16 @_Z19sub_group_broadcastsj(i16 %t16, i32 %a1)
-  %t18 = insertelement <8 x i16> %t15, i16 %t17, i32 5
-  %t19 = extractelement <8 x i16> %a0, i32 6
-  %t20 = call i16 @_Z19sub_group_broadcastsj(i16 %t19, i32 %a1)
-  %t21 = insertelement <8 x i16> %t18, i16 %t20, i32 6
-  %t22 = extractelement <8 x i16> %a0, i32 7
-  %t23 = call i16 @_Z19sub_group_broadcastsj(i16 %t22, i32 %a1)
-  %t24 = insertelement <8 x i16> %t21, i16 %t23, i32 7
-  ret <8 x i16> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i16> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <8 x i16>
+  ret <8 x i16> %t15
 }
 
 define <16 x i16> @_Z19sub_group_broadcastDv16_sj(<16 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i16> %a0, i32 0
-  %t2 = call i16 @_Z19sub_group_broadcastsj(i16 %t1, i32 %a1)
-  %t3 = insertelement <16 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <16 x i16> %a0, i32 1
-  %t5 = call i16 @_Z19sub_group_broadcastsj(i16 %t4, i32 %a1)
-  %t6 = insertelement <16 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <16 x i16> %a0, i32 2
-  %t8 = call i16 @_Z19sub_group_broadcastsj(i16 %t7, i32 %a1)
-  %t9 = insertelement <16 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <16 x i16> %a0, i32 3
-  %t11 = call i16 @_Z19sub_group_broadcastsj(i16 %t10, i32 %a1)
-  %t12 = insertelement <16 x i16> %t9, i16 %t11, i32 3
-  %t13 = extractelement <16 x i16> %a0, i32 4
-  %t14 = call i16 @_Z19sub_group_broadcastsj(i16 %t13, i32 %a1)
-  %t15 = insertelement <16 x i16> %t12, i16 %t14, i32 4
-  %t16 = extractelement <16 x i16> %a0, i32 5
-  %t17 = call i16 @_Z19sub_group_broadcastsj(i16 %t16, i32 %a1)
-  %t18 = insertelement <16 x i16> %t15, i16 %t17, i32 5
-  %t19 = extractelement <16 x i16> %a0, i32 6
-  %t20 = call i16 @_Z19sub_group_broadcastsj(i16 %t19, i32 %a1)
-  %t21 = insertelement <16 x i16> %t18, i16 %t20, i32 6
-  %t22 = extractelement <16 x i16> %a0, i32 7
-  %t23 = call i16 @_Z19sub_group_broadcastsj(i16 %t22, i32 %a1)
-  %t24 = insertelement <16 x i16> %t21, i16 %t23, i32 7
-  %t25 = extractelement <16 x i16> %a0, i32 8
-  %t26 = call i16 @_Z19sub_group_broadcastsj(i16 %t25, i32 %a1)
-  %t27 = insertelement <16 x i16> %t24, i16 %t26, i32 8
-  %t28 = extractelement <16 x i16> %a0, i32 9
-  %t29 = call i16 @_Z19sub_group_broadcastsj(i16 %t28, i32 %a1)
-  %t30 = insertelement <16 x i16> %t27, i16 %t29, i32 9
-  %t31 = extractelement <16 x i16> %a0, i32 10
-  %t32 = call i16 @_Z19sub_group_broadcastsj(i16 %t31, i32 %a1)
-  %t33 = insertelement <16 x i16> %t30, i16 %t32, i32 10
-  %t34 = extractelement <16 x i16> %a0, i32 11
-  %t35 = call i16 @_Z19sub_group_broadcastsj(i16 %t34, i32 %a1)
-  %t36 = insertelement <16 x i16> %t33, i16 %t35, i32 11
-  %t37 = extractelement <16 x i16> %a0, i32 12
-  %t38 = call i16 @_Z19sub_group_broadcastsj(i16 %t37, i32 %a1)
-  %t39 = insertelement <16 x i16> %t36, i16 %t38, i32 12
-  %t40 = extractelement <16 x i16> %a0, i32 13
-  %t41 = call i16 @_Z19sub_group_broadcastsj(i16 %t40, i32 %a1)
-  %t42 = insertelement <16 x i16> %t39, i16 %t41, i32 13
-  %t43 = extractelement <16 x i16> %a0, i32 14
-  %t44 = call i16 @_Z19sub_group_broadcastsj(i16 %t43, i32 %a1)
-  %t45 = insertelement <16 x i16> %t42, i16 %t44, i32 14
-  %t46 = extractelement <16 x i16> %a0, i32 15
-  %t47 = call i16 @_Z19sub_group_broadcastsj(i16 %t46, i32 %a1)
-  %t48 = insertelement <16 x i16> %t45, i16 %t47, i32 15
-  ret <16 x i16> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i16> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <16 x i16>
+  ret <16 x i16> %t27
 }
 
 define <2 x i16> @_Z31sub_group_non_uniform_broadcastDv2_sj(<2 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i16> %a0, i32 0
-  %t2 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t1, i32 %a1)
-  %t3 = insertelement <2 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <2 x i16> %a0, i32 1
-  %t5 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t4, i32 %a1)
-  %t6 = insertelement <2 x i16> %t3, i16 %t5, i32 1
-  ret <2 x i16> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i16> %a0 to i32
+  %t3 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t2, i32 %a1)
+  %t4 = bitcast i32 %t3 to <2 x i16>
+  ret <2 x i16> %t4
 }
 
 define <3 x i16> @_Z31sub_group_non_uniform_broadcastDv3_sj(<3 x i16> %a0, i32 %a1) alwaysinline {
@@ -11612,99 +11351,66 @@ define <3 x i16> @_Z31sub_group_non_uniform_broadcastDv3_sj(<3 x i16> %a0, i32 %
 }
 
 define <4 x i16> @_Z31sub_group_non_uniform_broadcastDv4_sj(<4 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i16> %a0, i32 0
-  %t2 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t1, i32 %a1)
-  %t3 = insertelement <4 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <4 x i16> %a0, i32 1
-  %t5 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t4, i32 %a1)
-  %t6 = insertelement <4 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <4 x i16> %a0, i32 2
-  %t8 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t7, i32 %a1)
-  %t9 = insertelement <4 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <4 x i16> %a0, i32 3
-  %t11 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t10, i32 %a1)
-  %t12 = insertelement <4 x i16> %t9, i16 %t11, i32 3
-  ret <4 x i16> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i16> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <4 x i16>
+  ret <4 x i16> %t9
 }
 
 define <8 x i16> @_Z31sub_group_non_uniform_broadcastDv8_sj(<8 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i16> %a0, i32 0
-  %t2 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t1, i32 %a1)
-  %t3 = insertelement <8 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <8 x i16> %a0, i32 1
-  %t5 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t4, i32 %a1)
-  %t6 = insertelement <8 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <8 x i16> %a0, i32 2
-  %t8 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t7, i32 %a1)
-  %t9 = insertelement <8 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <8 x i16> %a0, i32 3
-  %t11 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t10, i32 %a1)
-  %t12 = insertelement <8 x i16> %t9, i16 %t11, i32 3
-  %t13 = extractelement <8 x i16> %a0, i32 4
-  %t14 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t13, i32 %a1)
-  %t15 = insertelement <8 x i16> %t12, i16 %t14, i32 4
-  %t16 = extractelement <8 x i16> %a0, i32 5
-  %t17 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t16, i32 %a1)
-  %t18 = insertelement <8 x i16> %t15, i16 %t17, i32 5
-  %t19 = extractelement <8 x i16> %a0, i32 6
-  %t20 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t19, i32 %a1)
-  %t21 = insertelement <8 x i16> %t18, i16 %t20, i32 6
-  %t22 = extractelement <8 x i16> %a0, i32 7
-  %t23 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t22, i32 %a1)
-  %t24 = insertelement <8 x i16> %t21, i16 %t23, i32 7
-  ret <8 x i16> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i16> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <8 x i16>
+  ret <8 x i16> %t15
 }
 
 define <16 x i16> @_Z31sub_group_non_uniform_broadcastDv16_sj(<16 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i16> %a0, i32 0
-  %t2 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t1, i32 %a1)
-  %t3 = insertelement <16 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <16 x i16> %a0, i32 1
-  %t5 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t4, i32 %a1)
-  %t6 = insertelement <16 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <16 x i16> %a0, i32 2
-  %t8 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t7, i32 %a1)
-  %t9 = insertelement <16 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <16 x i16> %a0, i32 3
-  %t11 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t10, i32 %a1)
-  %t12 = insertelement <16 x i16> %t9, i16 %t11, i32 3
-  %t13 = extractelement <16 x i16> %a0, i32 4
-  %t14 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t13, i32 %a1)
-  %t15 = insertelement <16 x i16> %t12, i16 %t14, i32 4
-  %t16 = extractelement <16 x i16> %a0, i32 5
-  %t17 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t16, i32 %a1)
-  %t18 = insertelement <16 x i16> %t15, i16 %t17, i32 5
-  %t19 = extractelement <16 x i16> %a0, i32 6
-  %t20 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t19, i32 %a1)
-  %t21 = insertelement <16 x i16> %t18, i16 %t20, i32 6
-  %t22 = extractelement <16 x i16> %a0, i32 7
-  %t23 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t22, i32 %a1)
-  %t24 = insertelement <16 x i16> %t21, i16 %t23, i32 7
-  %t25 = extractelement <16 x i16> %a0, i32 8
-  %t26 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t25, i32 %a1)
-  %t27 = insertelement <16 x i16> %t24, i16 %t26, i32 8
-  %t28 = extractelement <16 x i16> %a0, i32 9
-  %t29 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t28, i32 %a1)
-  %t30 = insertelement <16 x i16> %t27, i16 %t29, i32 9
-  %t31 = extractelement <16 x i16> %a0, i32 10
-  %t32 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t31, i32 %a1)
-  %t33 = insertelement <16 x i16> %t30, i16 %t32, i32 10
-  %t34 = extractelement <16 x i16> %a0, i32 11
-  %t35 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t34, i32 %a1)
-  %t36 = insertelement <16 x i16> %t33, i16 %t35, i32 11
-  %t37 = extractelement <16 x i16> %a0, i32 12
-  %t38 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t37, i32 %a1)
-  %t39 = insertelement <16 x i16> %t36, i16 %t38, i32 12
-  %t40 = extractelement <16 x i16> %a0, i32 13
-  %t41 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t40, i32 %a1)
-  %t42 = insertelement <16 x i16> %t39, i16 %t41, i32 13
-  %t43 = extractelement <16 x i16> %a0, i32 14
-  %t44 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t43, i32 %a1)
-  %t45 = insertelement <16 x i16> %t42, i16 %t44, i32 14
-  %t46 = extractelement <16 x i16> %a0, i32 15
-  %t47 = call i16 @_Z31sub_group_non_uniform_broadcastsj(i16 %t46, i32 %a1)
-  %t48 = insertelement <16 x i16> %t45, i16 %t47, i32 15
-  ret <16 x i16> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i16> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <16 x i16>
+  ret <16 x i16> %t27
 }
 
 define i32 @_Z31sub_group_non_uniform_all_equals(i16 %a0) alwaysinline {
@@ -11776,13 +11482,11 @@ define i16 @_Z25sub_group_broadcast_firstt(i16 %a0) alwaysinline {
 }
 
 define <2 x i16> @_Z19sub_group_broadcastDv2_tj(<2 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i16> %a0, i32 0
-  %t2 = call i16 @_Z19sub_group_broadcasttj(i16 %t1, i32 %a1)
-  %t3 = insertelement <2 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <2 x i16> %a0, i32 1
-  %t5 = call i16 @_Z19sub_group_broadcasttj(i16 %t4, i32 %a1)
-  %t6 = insertelement <2 x i16> %t3, i16 %t5, i32 1
-  ret <2 x i16> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i16> %a0 to i32
+  %t3 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t2, i32 %a1)
+  %t4 = bitcast i32 %t3 to <2 x i16>
+  ret <2 x i16> %t4
 }
 
 define <3 x i16> @_Z19sub_group_broadcastDv3_tj(<3 x i16> %a0, i32 %a1) alwaysinline {
@@ -11799,109 +11503,74 @@ define <3 x i16> @_Z19sub_group_broadcastDv3_tj(<3 x i16> %a0, i32 %a1) alwaysin
 }
 
 define <4 x i16> @_Z19sub_group_broadcastDv4_tj(<4 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i16> %a0, i32 0
-  %t2 = call i16 @_Z19sub_group_broadcasttj(i16 %t1, i32 %a1)
-  %t3 = insertelement <4 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <4 x i16> %a0, i32 1
-  %t5 = call i16 @_Z19sub_group_broadcasttj(i16 %t4, i32 %a1)
-  %t6 = insertelement <4 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <4 x i16> %a0, i32 2
-  %t8 = call i16 @_Z19sub_group_broadcasttj(i16 %t7, i32 %a1)
-  %t9 = insertelement <4 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <4 x i16> %a0, i32 3
-  %t11 = call i16 @_Z19sub_group_broadcasttj(i16 %t10, i32 %a1)
-  %t12 = insertelement <4 x i16> %t9, i16 %t11, i32 3
-  ret <4 x i16> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i16> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <4 x i16>
+  ret <4 x i16> %t9
 }
 
 define <8 x i16> @_Z19sub_group_broadcastDv8_tj(<8 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i16> %a0, i32 0
-  %t2 = call i16 @_Z19sub_group_broadcasttj(i16 %t1, i32 %a1)
-  %t3 = insertelement <8 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <8 x i16> %a0, i32 1
-  %t5 = call i16 @_Z19sub_group_broadcasttj(i16 %t4, i32 %a1)
-  %t6 = insertelement <8 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <8 x i16> %a0, i32 2
-  %t8 = call i16 @_Z19sub_group_broadcasttj(i16 %t7, i32 %a1)
-  %t9 = insertelement <8 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <8 x i16> %a0, i32 3
-  %t11 = call i16 @_Z19sub_group_broadcasttj(i16 %t10, i32 %a1)
-  %t12 = insertelement <8 x i16> %t9, i16 %t11, i32 3
-  %t13 = extractelement <8 x i16> %a0, i32 4
-  %t14 = call i16 @_Z19sub_group_broadcasttj(i16 %t13, i32 %a1)
-  %t15 = insertelement <8 x i16> %t12, i16 %t14, i32 4
-  %t16 = extractelement <8 x i16> %a0, i32 5
-  %t17 = call i16 @_Z19sub_group_broadcasttj(i16 %t16, i32 %a1)
-  %t18 = insertelement <8 x i16> %t15, i16 %t17, i32 5
-  %t19 = extractelement <8 x i16> %a0, i32 6
-  %t20 = call i16 @_Z19sub_group_broadcasttj(i16 %t19, i32 %a1)
-  %t21 = insertelement <8 x i16> %t18, i16 %t20, i32 6
-  %t22 = extractelement <8 x i16> %a0, i32 7
-  %t23 = call i16 @_Z19sub_group_broadcasttj(i16 %t22, i32 %a1)
-  %t24 = insertelement <8 x i16> %t21, i16 %t23, i32 7
-  ret <8 x i16> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i16> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <8 x i16>
+  ret <8 x i16> %t15
 }
 
 define <16 x i16> @_Z19sub_group_broadcastDv16_tj(<16 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i16> %a0, i32 0
-  %t2 = call i16 @_Z19sub_group_broadcasttj(i16 %t1, i32 %a1)
-  %t3 = insertelement <16 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <16 x i16> %a0, i32 1
-  %t5 = call i16 @_Z19sub_group_broadcasttj(i16 %t4, i32 %a1)
-  %t6 = insertelement <16 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <16 x i16> %a0, i32 2
-  %t8 = call i16 @_Z19sub_group_broadcasttj(i16 %t7, i32 %a1)
-  %t9 = insertelement <16 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <16 x i16> %a0, i32 3
-  %t11 = call i16 @_Z19sub_group_broadcasttj(i16 %t10, i32 %a1)
-  %t12 = insertelement <16 x i16> %t9, i16 %t11, i32 3
-  %t13 = extractelement <16 x i16> %a0, i32 4
-  %t14 = call i16 @_Z19sub_group_broadcasttj(i16 %t13, i32 %a1)
-  %t15 = insertelement <16 x i16> %t12, i16 %t14, i32 4
-  %t16 = extractelement <16 x i16> %a0, i32 5
-  %t17 = call i16 @_Z19sub_group_broadcasttj(i16 %t16, i32 %a1)
-  %t18 = insertelement <16 x i16> %t15, i16 %t17, i32 5
-  %t19 = extractelement <16 x i16> %a0, i32 6
-  %t20 = call i16 @_Z19sub_group_broadcasttj(i16 %t19, i32 %a1)
-  %t21 = insertelement <16 x i16> %t18, i16 %t20, i32 6
-  %t22 = extractelement <16 x i16> %a0, i32 7
-  %t23 = call i16 @_Z19sub_group_broadcasttj(i16 %t22, i32 %a1)
-  %t24 = insertelement <16 x i16> %t21, i16 %t23, i32 7
-  %t25 = extractelement <16 x i16> %a0, i32 8
-  %t26 = call i16 @_Z19sub_group_broadcasttj(i16 %t25, i32 %a1)
-  %t27 = insertelement <16 x i16> %t24, i16 %t26, i32 8
-  %t28 = extractelement <16 x i16> %a0, i32 9
-  %t29 = call i16 @_Z19sub_group_broadcasttj(i16 %t28, i32 %a1)
-  %t30 = insertelement <16 x i16> %t27, i16 %t29, i32 9
-  %t31 = extractelement <16 x i16> %a0, i32 10
-  %t32 = call i16 @_Z19sub_group_broadcasttj(i16 %t31, i32 %a1)
-  %t33 = insertelement <16 x i16> %t30, i16 %t32, i32 10
-  %t34 = extractelement <16 x i16> %a0, i32 11
-  %t35 = call i16 @_Z19sub_group_broadcasttj(i16 %t34, i32 %a1)
-  %t36 = insertelement <16 x i16> %t33, i16 %t35, i32 11
-  %t37 = extractelement <16 x i16> %a0, i32 12
-  %t38 = call i16 @_Z19sub_group_broadcasttj(i16 %t37, i32 %a1)
-  %t39 = insertelement <16 x i16> %t36, i16 %t38, i32 12
-  %t40 = extractelement <16 x i16> %a0, i32 13
-  %t41 = call i16 @_Z19sub_group_broadcasttj(i16 %t40, i32 %a1)
-  %t42 = insertelement <16 x i16> %t39, i16 %t41, i32 13
-  %t43 = extractelement <16 x i16> %a0, i32 14
-  %t44 = call i16 @_Z19sub_group_broadcasttj(i16 %t43, i32 %a1)
-  %t45 = insertelement <16 x i16> %t42, i16 %t44, i32 14
-  %t46 = extractelement <16 x i16> %a0, i32 15
-  %t47 = call i16 @_Z19sub_group_broadcasttj(i16 %t46, i32 %a1)
-  %t48 = insertelement <16 x i16> %t45, i16 %t47, i32 15
-  ret <16 x i16> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i16> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <16 x i16>
+  ret <16 x i16> %t27
 }
 
 define <2 x i16> @_Z31sub_group_non_uniform_broadcastDv2_tj(<2 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i16> %a0, i32 0
-  %t2 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t1, i32 %a1)
-  %t3 = insertelement <2 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <2 x i16> %a0, i32 1
-  %t5 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t4, i32 %a1)
-  %t6 = insertelement <2 x i16> %t3, i16 %t5, i32 1
-  ret <2 x i16> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i16> %a0 to i32
+  %t3 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t2, i32 %a1)
+  %t4 = bitcast i32 %t3 to <2 x i16>
+  ret <2 x i16> %t4
 }
 
 define <3 x i16> @_Z31sub_group_non_uniform_broadcastDv3_tj(<3 x i16> %a0, i32 %a1) alwaysinline {
@@ -11918,99 +11587,66 @@ define <3 x i16> @_Z31sub_group_non_uniform_broadcastDv3_tj(<3 x i16> %a0, i32 %
 }
 
 define <4 x i16> @_Z31sub_group_non_uniform_broadcastDv4_tj(<4 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i16> %a0, i32 0
-  %t2 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t1, i32 %a1)
-  %t3 = insertelement <4 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <4 x i16> %a0, i32 1
-  %t5 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t4, i32 %a1)
-  %t6 = insertelement <4 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <4 x i16> %a0, i32 2
-  %t8 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t7, i32 %a1)
-  %t9 = insertelement <4 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <4 x i16> %a0, i32 3
-  %t11 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t10, i32 %a1)
-  %t12 = insertelement <4 x i16> %t9, i16 %t11, i32 3
-  ret <4 x i16> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i16> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <4 x i16>
+  ret <4 x i16> %t9
 }
 
 define <8 x i16> @_Z31sub_group_non_uniform_broadcastDv8_tj(<8 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i16> %a0, i32 0
-  %t2 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t1, i32 %a1)
-  %t3 = insertelement <8 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <8 x i16> %a0, i32 1
-  %t5 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t4, i32 %a1)
-  %t6 = insertelement <8 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <8 x i16> %a0, i32 2
-  %t8 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t7, i32 %a1)
-  %t9 = insertelement <8 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <8 x i16> %a0, i32 3
-  %t11 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t10, i32 %a1)
-  %t12 = insertelement <8 x i16> %t9, i16 %t11, i32 3
-  %t13 = extractelement <8 x i16> %a0, i32 4
-  %t14 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t13, i32 %a1)
-  %t15 = insertelement <8 x i16> %t12, i16 %t14, i32 4
-  %t16 = extractelement <8 x i16> %a0, i32 5
-  %t17 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t16, i32 %a1)
-  %t18 = insertelement <8 x i16> %t15, i16 %t17, i32 5
-  %t19 = extractelement <8 x i16> %a0, i32 6
-  %t20 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t19, i32 %a1)
-  %t21 = insertelement <8 x i16> %t18, i16 %t20, i32 6
-  %t22 = extractelement <8 x i16> %a0, i32 7
-  %t23 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t22, i32 %a1)
-  %t24 = insertelement <8 x i16> %t21, i16 %t23, i32 7
-  ret <8 x i16> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i16> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <8 x i16>
+  ret <8 x i16> %t15
 }
 
 define <16 x i16> @_Z31sub_group_non_uniform_broadcastDv16_tj(<16 x i16> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i16> %a0, i32 0
-  %t2 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t1, i32 %a1)
-  %t3 = insertelement <16 x i16> poison, i16 %t2, i32 0
-  %t4 = extractelement <16 x i16> %a0, i32 1
-  %t5 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t4, i32 %a1)
-  %t6 = insertelement <16 x i16> %t3, i16 %t5, i32 1
-  %t7 = extractelement <16 x i16> %a0, i32 2
-  %t8 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t7, i32 %a1)
-  %t9 = insertelement <16 x i16> %t6, i16 %t8, i32 2
-  %t10 = extractelement <16 x i16> %a0, i32 3
-  %t11 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t10, i32 %a1)
-  %t12 = insertelement <16 x i16> %t9, i16 %t11, i32 3
-  %t13 = extractelement <16 x i16> %a0, i32 4
-  %t14 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t13, i32 %a1)
-  %t15 = insertelement <16 x i16> %t12, i16 %t14, i32 4
-  %t16 = extractelement <16 x i16> %a0, i32 5
-  %t17 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t16, i32 %a1)
-  %t18 = insertelement <16 x i16> %t15, i16 %t17, i32 5
-  %t19 = extractelement <16 x i16> %a0, i32 6
-  %t20 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t19, i32 %a1)
-  %t21 = insertelement <16 x i16> %t18, i16 %t20, i32 6
-  %t22 = extractelement <16 x i16> %a0, i32 7
-  %t23 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t22, i32 %a1)
-  %t24 = insertelement <16 x i16> %t21, i16 %t23, i32 7
-  %t25 = extractelement <16 x i16> %a0, i32 8
-  %t26 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t25, i32 %a1)
-  %t27 = insertelement <16 x i16> %t24, i16 %t26, i32 8
-  %t28 = extractelement <16 x i16> %a0, i32 9
-  %t29 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t28, i32 %a1)
-  %t30 = insertelement <16 x i16> %t27, i16 %t29, i32 9
-  %t31 = extractelement <16 x i16> %a0, i32 10
-  %t32 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t31, i32 %a1)
-  %t33 = insertelement <16 x i16> %t30, i16 %t32, i32 10
-  %t34 = extractelement <16 x i16> %a0, i32 11
-  %t35 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t34, i32 %a1)
-  %t36 = insertelement <16 x i16> %t33, i16 %t35, i32 11
-  %t37 = extractelement <16 x i16> %a0, i32 12
-  %t38 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t37, i32 %a1)
-  %t39 = insertelement <16 x i16> %t36, i16 %t38, i32 12
-  %t40 = extractelement <16 x i16> %a0, i32 13
-  %t41 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t40, i32 %a1)
-  %t42 = insertelement <16 x i16> %t39, i16 %t41, i32 13
-  %t43 = extractelement <16 x i16> %a0, i32 14
-  %t44 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t43, i32 %a1)
-  %t45 = insertelement <16 x i16> %t42, i16 %t44, i32 14
-  %t46 = extractelement <16 x i16> %a0, i32 15
-  %t47 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %t46, i32 %a1)
-  %t48 = insertelement <16 x i16> %t45, i16 %t47, i32 15
-  ret <16 x i16> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i16> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <16 x i16>
+  ret <16 x i16> %t27
 }
 
 define i32 @_Z31sub_group_non_uniform_all_equalt(i16 %a0) alwaysinline {
@@ -12062,241 +11698,271 @@ define i32 @_Z25sub_group_broadcast_firsti(i32 %a0) alwaysinline {
 }
 
 define <2 x i32> @_Z19sub_group_broadcastDv2_ij(<2 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i32> %a0, i32 0
-  %t2 = call i32 @_Z19sub_group_broadcastij(i32 %t1, i32 %a1)
-  %t3 = insertelement <2 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <2 x i32> %a0, i32 1
-  %t5 = call i32 @_Z19sub_group_broadcastij(i32 %t4, i32 %a1)
-  %t6 = insertelement <2 x i32> %t3, i32 %t5, i32 1
-  ret <2 x i32> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i32> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <2 x i32>
+  ret <2 x i32> %t9
 }
 
 define <3 x i32> @_Z19sub_group_broadcastDv3_ij(<3 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x i32> %a0, i32 0
-  %t2 = call i32 @_Z19sub_group_broadcastij(i32 %t1, i32 %a1)
-  %t3 = insertelement <3 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <3 x i32> %a0, i32 1
-  %t5 = call i32 @_Z19sub_group_broadcastij(i32 %t4, i32 %a1)
-  %t6 = insertelement <3 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <3 x i32> %a0, i32 2
-  %t8 = call i32 @_Z19sub_group_broadcastij(i32 %t7, i32 %a1)
-  %t9 = insertelement <3 x i32> %t6, i32 %t8, i32 2
-  ret <3 x i32> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x i32> %a0 to <3 x i32>
+  %t3 = extractelement <3 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <3 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <3 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <3 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <3 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <3 x i32> %t8, i32 %t10, i32 2
+  %t12 = bitcast <3 x i32> %t11 to <3 x i32>
+  ret <3 x i32> %t12
 }
 
 define <4 x i32> @_Z19sub_group_broadcastDv4_ij(<4 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i32> %a0, i32 0
-  %t2 = call i32 @_Z19sub_group_broadcastij(i32 %t1, i32 %a1)
-  %t3 = insertelement <4 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <4 x i32> %a0, i32 1
-  %t5 = call i32 @_Z19sub_group_broadcastij(i32 %t4, i32 %a1)
-  %t6 = insertelement <4 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <4 x i32> %a0, i32 2
-  %t8 = call i32 @_Z19sub_group_broadcastij(i32 %t7, i32 %a1)
-  %t9 = insertelement <4 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <4 x i32> %a0, i32 3
-  %t11 = call i32 @_Z19sub_group_broadcastij(i32 %t10, i32 %a1)
-  %t12 = insertelement <4 x i32> %t9, i32 %t11, i32 3
-  ret <4 x i32> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i32> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <4 x i32>
+  ret <4 x i32> %t15
 }
 
 define <8 x i32> @_Z19sub_group_broadcastDv8_ij(<8 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i32> %a0, i32 0
-  %t2 = call i32 @_Z19sub_group_broadcastij(i32 %t1, i32 %a1)
-  %t3 = insertelement <8 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <8 x i32> %a0, i32 1
-  %t5 = call i32 @_Z19sub_group_broadcastij(i32 %t4, i32 %a1)
-  %t6 = insertelement <8 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <8 x i32> %a0, i32 2
-  %t8 = call i32 @_Z19sub_group_broadcastij(i32 %t7, i32 %a1)
-  %t9 = insertelement <8 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <8 x i32> %a0, i32 3
-  %t11 = call i32 @_Z19sub_group_broadcastij(i32 %t10, i32 %a1)
-  %t12 = insertelement <8 x i32> %t9, i32 %t11, i32 3
-  %t13 = extractelement <8 x i32> %a0, i32 4
-  %t14 = call i32 @_Z19sub_group_broadcastij(i32 %t13, i32 %a1)
-  %t15 = insertelement <8 x i32> %t12, i32 %t14, i32 4
-  %t16 = extractelement <8 x i32> %a0, i32 5
-  %t17 = call i32 @_Z19sub_group_broadcastij(i32 %t16, i32 %a1)
-  %t18 = insertelement <8 x i32> %t15, i32 %t17, i32 5
-  %t19 = extractelement <8 x i32> %a0, i32 6
-  %t20 = call i32 @_Z19sub_group_broadcastij(i32 %t19, i32 %a1)
-  %t21 = insertelement <8 x i32> %t18, i32 %t20, i32 6
-  %t22 = extractelement <8 x i32> %a0, i32 7
-  %t23 = call i32 @_Z19sub_group_broadcastij(i32 %t22, i32 %a1)
-  %t24 = insertelement <8 x i32> %t21, i32 %t23, i32 7
-  ret <8 x i32> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i32> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <8 x i32>
+  ret <8 x i32> %t27
 }
 
 define <16 x i32> @_Z19sub_group_broadcastDv16_ij(<16 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i32> %a0, i32 0
-  %t2 = call i32 @_Z19sub_group_broadcastij(i32 %t1, i32 %a1)
-  %t3 = insertelement <16 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <16 x i32> %a0, i32 1
-  %t5 = call i32 @_Z19sub_group_broadcastij(i32 %t4, i32 %a1)
-  %t6 = insertelement <16 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <16 x i32> %a0, i32 2
-  %t8 = call i32 @_Z19sub_group_broadcastij(i32 %t7, i32 %a1)
-  %t9 = insertelement <16 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <16 x i32> %a0, i32 3
-  %t11 = call i32 @_Z19sub_group_broadcastij(i32 %t10, i32 %a1)
-  %t12 = insertelement <16 x i32> %t9, i32 %t11, i32 3
-  %t13 = extractelement <16 x i32> %a0, i32 4
-  %t14 = call i32 @_Z19sub_group_broadcastij(i32 %t13, i32 %a1)
-  %t15 = insertelement <16 x i32> %t12, i32 %t14, i32 4
-  %t16 = extractelement <16 x i32> %a0, i32 5
-  %t17 = call i32 @_Z19sub_group_broadcastij(i32 %t16, i32 %a1)
-  %t18 = insertelement <16 x i32> %t15, i32 %t17, i32 5
-  %t19 = extractelement <16 x i32> %a0, i32 6
-  %t20 = call i32 @_Z19sub_group_broadcastij(i32 %t19, i32 %a1)
-  %t21 = insertelement <16 x i32> %t18, i32 %t20, i32 6
-  %t22 = extractelement <16 x i32> %a0, i32 7
-  %t23 = call i32 @_Z19sub_group_broadcastij(i32 %t22, i32 %a1)
-  %t24 = insertelement <16 x i32> %t21, i32 %t23, i32 7
-  %t25 = extractelement <16 x i32> %a0, i32 8
-  %t26 = call i32 @_Z19sub_group_broadcastij(i32 %t25, i32 %a1)
-  %t27 = insertelement <16 x i32> %t24, i32 %t26, i32 8
-  %t28 = extractelement <16 x i32> %a0, i32 9
-  %t29 = call i32 @_Z19sub_group_broadcastij(i32 %t28, i32 %a1)
-  %t30 = insertelement <16 x i32> %t27, i32 %t29, i32 9
-  %t31 = extractelement <16 x i32> %a0, i32 10
-  %t32 = call i32 @_Z19sub_group_broadcastij(i32 %t31, i32 %a1)
-  %t33 = insertelement <16 x i32> %t30, i32 %t32, i32 10
-  %t34 = extractelement <16 x i32> %a0, i32 11
-  %t35 = call i32 @_Z19sub_group_broadcastij(i32 %t34, i32 %a1)
-  %t36 = insertelement <16 x i32> %t33, i32 %t35, i32 11
-  %t37 = extractelement <16 x i32> %a0, i32 12
-  %t38 = call i32 @_Z19sub_group_broadcastij(i32 %t37, i32 %a1)
-  %t39 = insertelement <16 x i32> %t36, i32 %t38, i32 12
-  %t40 = extractelement <16 x i32> %a0, i32 13
-  %t41 = call i32 @_Z19sub_group_broadcastij(i32 %t40, i32 %a1)
-  %t42 = insertelement <16 x i32> %t39, i32 %t41, i32 13
-  %t43 = extractelement <16 x i32> %a0, i32 14
-  %t44 = call i32 @_Z19sub_group_broadcastij(i32 %t43, i32 %a1)
-  %t45 = insertelement <16 x i32> %t42, i32 %t44, i32 14
-  %t46 = extractelement <16 x i32> %a0, i32 15
-  %t47 = call i32 @_Z19sub_group_broadcastij(i32 %t46, i32 %a1)
-  %t48 = insertelement <16 x i32> %t45, i32 %t47, i32 15
-  ret <16 x i32> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i32> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <16 x i32>
+  ret <16 x i32> %t51
 }
 
 define <2 x i32> @_Z31sub_group_non_uniform_broadcastDv2_ij(<2 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i32> %a0, i32 0
-  %t2 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t1, i32 %a1)
-  %t3 = insertelement <2 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <2 x i32> %a0, i32 1
-  %t5 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t4, i32 %a1)
-  %t6 = insertelement <2 x i32> %t3, i32 %t5, i32 1
-  ret <2 x i32> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i32> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <2 x i32>
+  ret <2 x i32> %t9
 }
 
 define <3 x i32> @_Z31sub_group_non_uniform_broadcastDv3_ij(<3 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x i32> %a0, i32 0
-  %t2 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t1, i32 %a1)
-  %t3 = insertelement <3 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <3 x i32> %a0, i32 1
-  %t5 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t4, i32 %a1)
-  %t6 = insertelement <3 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <3 x i32> %a0, i32 2
-  %t8 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t7, i32 %a1)
-  %t9 = insertelement <3 x i32> %t6, i32 %t8, i32 2
-  ret <3 x i32> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x i32> %a0 to <3 x i32>
+  %t3 = extractelement <3 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <3 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <3 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <3 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <3 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <3 x i32> %t8, i32 %t10, i32 2
+  %t12 = bitcast <3 x i32> %t11 to <3 x i32>
+  ret <3 x i32> %t12
 }
 
 define <4 x i32> @_Z31sub_group_non_uniform_broadcastDv4_ij(<4 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i32> %a0, i32 0
-  %t2 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t1, i32 %a1)
-  %t3 = insertelement <4 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <4 x i32> %a0, i32 1
-  %t5 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t4, i32 %a1)
-  %t6 = insertelement <4 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <4 x i32> %a0, i32 2
-  %t8 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t7, i32 %a1)
-  %t9 = insertelement <4 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <4 x i32> %a0, i32 3
-  %t11 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t10, i32 %a1)
-  %t12 = insertelement <4 x i32> %t9, i32 %t11, i32 3
-  ret <4 x i32> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i32> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <4 x i32>
+  ret <4 x i32> %t15
 }
 
 define <8 x i32> @_Z31sub_group_non_uniform_broadcastDv8_ij(<8 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i32> %a0, i32 0
-  %t2 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t1, i32 %a1)
-  %t3 = insertelement <8 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <8 x i32> %a0, i32 1
-  %t5 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t4, i32 %a1)
-  %t6 = insertelement <8 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <8 x i32> %a0, i32 2
-  %t8 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t7, i32 %a1)
-  %t9 = insertelement <8 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <8 x i32> %a0, i32 3
-  %t11 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t10, i32 %a1)
-  %t12 = insertelement <8 x i32> %t9, i32 %t11, i32 3
-  %t13 = extractelement <8 x i32> %a0, i32 4
-  %t14 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t13, i32 %a1)
-  %t15 = insertelement <8 x i32> %t12, i32 %t14, i32 4
-  %t16 = extractelement <8 x i32> %a0, i32 5
-  %t17 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t16, i32 %a1)
-  %t18 = insertelement <8 x i32> %t15, i32 %t17, i32 5
-  %t19 = extractelement <8 x i32> %a0, i32 6
-  %t20 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t19, i32 %a1)
-  %t21 = insertelement <8 x i32> %t18, i32 %t20, i32 6
-  %t22 = extractelement <8 x i32> %a0, i32 7
-  %t23 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t22, i32 %a1)
-  %t24 = insertelement <8 x i32> %t21, i32 %t23, i32 7
-  ret <8 x i32> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i32> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <8 x i32>
+  ret <8 x i32> %t27
 }
 
 define <16 x i32> @_Z31sub_group_non_uniform_broadcastDv16_ij(<16 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i32> %a0, i32 0
-  %t2 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t1, i32 %a1)
-  %t3 = insertelement <16 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <16 x i32> %a0, i32 1
-  %t5 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t4, i32 %a1)
-  %t6 = insertelement <16 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <16 x i32> %a0, i32 2
-  %t8 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t7, i32 %a1)
-  %t9 = insertelement <16 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <16 x i32> %a0, i32 3
-  %t11 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t10, i32 %a1)
-  %t12 = insertelement <16 x i32> %t9, i32 %t11, i32 3
-  %t13 = extractelement <16 x i32> %a0, i32 4
-  %t14 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t13, i32 %a1)
-  %t15 = insertelement <16 x i32> %t12, i32 %t14, i32 4
-  %t16 = extractelement <16 x i32> %a0, i32 5
-  %t17 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t16, i32 %a1)
-  %t18 = insertelement <16 x i32> %t15, i32 %t17, i32 5
-  %t19 = extractelement <16 x i32> %a0, i32 6
-  %t20 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t19, i32 %a1)
-  %t21 = insertelement <16 x i32> %t18, i32 %t20, i32 6
-  %t22 = extractelement <16 x i32> %a0, i32 7
-  %t23 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t22, i32 %a1)
-  %t24 = insertelement <16 x i32> %t21, i32 %t23, i32 7
-  %t25 = extractelement <16 x i32> %a0, i32 8
-  %t26 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t25, i32 %a1)
-  %t27 = insertelement <16 x i32> %t24, i32 %t26, i32 8
-  %t28 = extractelement <16 x i32> %a0, i32 9
-  %t29 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t28, i32 %a1)
-  %t30 = insertelement <16 x i32> %t27, i32 %t29, i32 9
-  %t31 = extractelement <16 x i32> %a0, i32 10
-  %t32 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t31, i32 %a1)
-  %t33 = insertelement <16 x i32> %t30, i32 %t32, i32 10
-  %t34 = extractelement <16 x i32> %a0, i32 11
-  %t35 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t34, i32 %a1)
-  %t36 = insertelement <16 x i32> %t33, i32 %t35, i32 11
-  %t37 = extractelement <16 x i32> %a0, i32 12
-  %t38 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t37, i32 %a1)
-  %t39 = insertelement <16 x i32> %t36, i32 %t38, i32 12
-  %t40 = extractelement <16 x i32> %a0, i32 13
-  %t41 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t40, i32 %a1)
-  %t42 = insertelement <16 x i32> %t39, i32 %t41, i32 13
-  %t43 = extractelement <16 x i32> %a0, i32 14
-  %t44 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t43, i32 %a1)
-  %t45 = insertelement <16 x i32> %t42, i32 %t44, i32 14
-  %t46 = extractelement <16 x i32> %a0, i32 15
-  %t47 = call i32 @_Z31sub_group_non_uniform_broadcastij(i32 %t46, i32 %a1)
-  %t48 = insertelement <16 x i32> %t45, i32 %t47, i32 15
-  ret <16 x i32> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i32> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <16 x i32>
+  ret <16 x i32> %t51
 }
 
 define i32 @_Z31sub_group_non_uniform_all_equali(i32 %a0) alwaysinline {
@@ -12347,241 +12013,271 @@ define i32 @_Z25sub_group_broadcast_firstj(i32 %a0) alwaysinline {
 }
 
 define <2 x i32> @_Z19sub_group_broadcastDv2_jj(<2 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i32> %a0, i32 0
-  %t2 = call i32 @_Z19sub_group_broadcastjj(i32 %t1, i32 %a1)
-  %t3 = insertelement <2 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <2 x i32> %a0, i32 1
-  %t5 = call i32 @_Z19sub_group_broadcastjj(i32 %t4, i32 %a1)
-  %t6 = insertelement <2 x i32> %t3, i32 %t5, i32 1
-  ret <2 x i32> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i32> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <2 x i32>
+  ret <2 x i32> %t9
 }
 
 define <3 x i32> @_Z19sub_group_broadcastDv3_jj(<3 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x i32> %a0, i32 0
-  %t2 = call i32 @_Z19sub_group_broadcastjj(i32 %t1, i32 %a1)
-  %t3 = insertelement <3 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <3 x i32> %a0, i32 1
-  %t5 = call i32 @_Z19sub_group_broadcastjj(i32 %t4, i32 %a1)
-  %t6 = insertelement <3 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <3 x i32> %a0, i32 2
-  %t8 = call i32 @_Z19sub_group_broadcastjj(i32 %t7, i32 %a1)
-  %t9 = insertelement <3 x i32> %t6, i32 %t8, i32 2
-  ret <3 x i32> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x i32> %a0 to <3 x i32>
+  %t3 = extractelement <3 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <3 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <3 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <3 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <3 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <3 x i32> %t8, i32 %t10, i32 2
+  %t12 = bitcast <3 x i32> %t11 to <3 x i32>
+  ret <3 x i32> %t12
 }
 
 define <4 x i32> @_Z19sub_group_broadcastDv4_jj(<4 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i32> %a0, i32 0
-  %t2 = call i32 @_Z19sub_group_broadcastjj(i32 %t1, i32 %a1)
-  %t3 = insertelement <4 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <4 x i32> %a0, i32 1
-  %t5 = call i32 @_Z19sub_group_broadcastjj(i32 %t4, i32 %a1)
-  %t6 = insertelement <4 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <4 x i32> %a0, i32 2
-  %t8 = call i32 @_Z19sub_group_broadcastjj(i32 %t7, i32 %a1)
-  %t9 = insertelement <4 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <4 x i32> %a0, i32 3
-  %t11 = call i32 @_Z19sub_group_broadcastjj(i32 %t10, i32 %a1)
-  %t12 = insertelement <4 x i32> %t9, i32 %t11, i32 3
-  ret <4 x i32> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i32> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <4 x i32>
+  ret <4 x i32> %t15
 }
 
 define <8 x i32> @_Z19sub_group_broadcastDv8_jj(<8 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i32> %a0, i32 0
-  %t2 = call i32 @_Z19sub_group_broadcastjj(i32 %t1, i32 %a1)
-  %t3 = insertelement <8 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <8 x i32> %a0, i32 1
-  %t5 = call i32 @_Z19sub_group_broadcastjj(i32 %t4, i32 %a1)
-  %t6 = insertelement <8 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <8 x i32> %a0, i32 2
-  %t8 = call i32 @_Z19sub_group_broadcastjj(i32 %t7, i32 %a1)
-  %t9 = insertelement <8 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <8 x i32> %a0, i32 3
-  %t11 = call i32 @_Z19sub_group_broadcastjj(i32 %t10, i32 %a1)
-  %t12 = insertelement <8 x i32> %t9, i32 %t11, i32 3
-  %t13 = extractelement <8 x i32> %a0, i32 4
-  %t14 = call i32 @_Z19sub_group_broadcastjj(i32 %t13, i32 %a1)
-  %t15 = insertelement <8 x i32> %t12, i32 %t14, i32 4
-  %t16 = extractelement <8 x i32> %a0, i32 5
-  %t17 = call i32 @_Z19sub_group_broadcastjj(i32 %t16, i32 %a1)
-  %t18 = insertelement <8 x i32> %t15, i32 %t17, i32 5
-  %t19 = extractelement <8 x i32> %a0, i32 6
-  %t20 = call i32 @_Z19sub_group_broadcastjj(i32 %t19, i32 %a1)
-  %t21 = insertelement <8 x i32> %t18, i32 %t20, i32 6
-  %t22 = extractelement <8 x i32> %a0, i32 7
-  %t23 = call i32 @_Z19sub_group_broadcastjj(i32 %t22, i32 %a1)
-  %t24 = insertelement <8 x i32> %t21, i32 %t23, i32 7
-  ret <8 x i32> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i32> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <8 x i32>
+  ret <8 x i32> %t27
 }
 
 define <16 x i32> @_Z19sub_group_broadcastDv16_jj(<16 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i32> %a0, i32 0
-  %t2 = call i32 @_Z19sub_group_broadcastjj(i32 %t1, i32 %a1)
-  %t3 = insertelement <16 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <16 x i32> %a0, i32 1
-  %t5 = call i32 @_Z19sub_group_broadcastjj(i32 %t4, i32 %a1)
-  %t6 = insertelement <16 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <16 x i32> %a0, i32 2
-  %t8 = call i32 @_Z19sub_group_broadcastjj(i32 %t7, i32 %a1)
-  %t9 = insertelement <16 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <16 x i32> %a0, i32 3
-  %t11 = call i32 @_Z19sub_group_broadcastjj(i32 %t10, i32 %a1)
-  %t12 = insertelement <16 x i32> %t9, i32 %t11, i32 3
-  %t13 = extractelement <16 x i32> %a0, i32 4
-  %t14 = call i32 @_Z19sub_group_broadcastjj(i32 %t13, i32 %a1)
-  %t15 = insertelement <16 x i32> %t12, i32 %t14, i32 4
-  %t16 = extractelement <16 x i32> %a0, i32 5
-  %t17 = call i32 @_Z19sub_group_broadcastjj(i32 %t16, i32 %a1)
-  %t18 = insertelement <16 x i32> %t15, i32 %t17, i32 5
-  %t19 = extractelement <16 x i32> %a0, i32 6
-  %t20 = call i32 @_Z19sub_group_broadcastjj(i32 %t19, i32 %a1)
-  %t21 = insertelement <16 x i32> %t18, i32 %t20, i32 6
-  %t22 = extractelement <16 x i32> %a0, i32 7
-  %t23 = call i32 @_Z19sub_group_broadcastjj(i32 %t22, i32 %a1)
-  %t24 = insertelement <16 x i32> %t21, i32 %t23, i32 7
-  %t25 = extractelement <16 x i32> %a0, i32 8
-  %t26 = call i32 @_Z19sub_group_broadcastjj(i32 %t25, i32 %a1)
-  %t27 = insertelement <16 x i32> %t24, i32 %t26, i32 8
-  %t28 = extractelement <16 x i32> %a0, i32 9
-  %t29 = call i32 @_Z19sub_group_broadcastjj(i32 %t28, i32 %a1)
-  %t30 = insertelement <16 x i32> %t27, i32 %t29, i32 9
-  %t31 = extractelement <16 x i32> %a0, i32 10
-  %t32 = call i32 @_Z19sub_group_broadcastjj(i32 %t31, i32 %a1)
-  %t33 = insertelement <16 x i32> %t30, i32 %t32, i32 10
-  %t34 = extractelement <16 x i32> %a0, i32 11
-  %t35 = call i32 @_Z19sub_group_broadcastjj(i32 %t34, i32 %a1)
-  %t36 = insertelement <16 x i32> %t33, i32 %t35, i32 11
-  %t37 = extractelement <16 x i32> %a0, i32 12
-  %t38 = call i32 @_Z19sub_group_broadcastjj(i32 %t37, i32 %a1)
-  %t39 = insertelement <16 x i32> %t36, i32 %t38, i32 12
-  %t40 = extractelement <16 x i32> %a0, i32 13
-  %t41 = call i32 @_Z19sub_group_broadcastjj(i32 %t40, i32 %a1)
-  %t42 = insertelement <16 x i32> %t39, i32 %t41, i32 13
-  %t43 = extractelement <16 x i32> %a0, i32 14
-  %t44 = call i32 @_Z19sub_group_broadcastjj(i32 %t43, i32 %a1)
-  %t45 = insertelement <16 x i32> %t42, i32 %t44, i32 14
-  %t46 = extractelement <16 x i32> %a0, i32 15
-  %t47 = call i32 @_Z19sub_group_broadcastjj(i32 %t46, i32 %a1)
-  %t48 = insertelement <16 x i32> %t45, i32 %t47, i32 15
-  ret <16 x i32> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i32> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <16 x i32>
+  ret <16 x i32> %t51
 }
 
 define <2 x i32> @_Z31sub_group_non_uniform_broadcastDv2_jj(<2 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i32> %a0, i32 0
-  %t2 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t1, i32 %a1)
-  %t3 = insertelement <2 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <2 x i32> %a0, i32 1
-  %t5 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t4, i32 %a1)
-  %t6 = insertelement <2 x i32> %t3, i32 %t5, i32 1
-  ret <2 x i32> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i32> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <2 x i32>
+  ret <2 x i32> %t9
 }
 
 define <3 x i32> @_Z31sub_group_non_uniform_broadcastDv3_jj(<3 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x i32> %a0, i32 0
-  %t2 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t1, i32 %a1)
-  %t3 = insertelement <3 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <3 x i32> %a0, i32 1
-  %t5 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t4, i32 %a1)
-  %t6 = insertelement <3 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <3 x i32> %a0, i32 2
-  %t8 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t7, i32 %a1)
-  %t9 = insertelement <3 x i32> %t6, i32 %t8, i32 2
-  ret <3 x i32> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x i32> %a0 to <3 x i32>
+  %t3 = extractelement <3 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <3 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <3 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <3 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <3 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <3 x i32> %t8, i32 %t10, i32 2
+  %t12 = bitcast <3 x i32> %t11 to <3 x i32>
+  ret <3 x i32> %t12
 }
 
 define <4 x i32> @_Z31sub_group_non_uniform_broadcastDv4_jj(<4 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i32> %a0, i32 0
-  %t2 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t1, i32 %a1)
-  %t3 = insertelement <4 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <4 x i32> %a0, i32 1
-  %t5 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t4, i32 %a1)
-  %t6 = insertelement <4 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <4 x i32> %a0, i32 2
-  %t8 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t7, i32 %a1)
-  %t9 = insertelement <4 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <4 x i32> %a0, i32 3
-  %t11 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t10, i32 %a1)
-  %t12 = insertelement <4 x i32> %t9, i32 %t11, i32 3
-  ret <4 x i32> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i32> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <4 x i32>
+  ret <4 x i32> %t15
 }
 
 define <8 x i32> @_Z31sub_group_non_uniform_broadcastDv8_jj(<8 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i32> %a0, i32 0
-  %t2 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t1, i32 %a1)
-  %t3 = insertelement <8 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <8 x i32> %a0, i32 1
-  %t5 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t4, i32 %a1)
-  %t6 = insertelement <8 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <8 x i32> %a0, i32 2
-  %t8 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t7, i32 %a1)
-  %t9 = insertelement <8 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <8 x i32> %a0, i32 3
-  %t11 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t10, i32 %a1)
-  %t12 = insertelement <8 x i32> %t9, i32 %t11, i32 3
-  %t13 = extractelement <8 x i32> %a0, i32 4
-  %t14 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t13, i32 %a1)
-  %t15 = insertelement <8 x i32> %t12, i32 %t14, i32 4
-  %t16 = extractelement <8 x i32> %a0, i32 5
-  %t17 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t16, i32 %a1)
-  %t18 = insertelement <8 x i32> %t15, i32 %t17, i32 5
-  %t19 = extractelement <8 x i32> %a0, i32 6
-  %t20 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t19, i32 %a1)
-  %t21 = insertelement <8 x i32> %t18, i32 %t20, i32 6
-  %t22 = extractelement <8 x i32> %a0, i32 7
-  %t23 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t22, i32 %a1)
-  %t24 = insertelement <8 x i32> %t21, i32 %t23, i32 7
-  ret <8 x i32> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i32> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <8 x i32>
+  ret <8 x i32> %t27
 }
 
 define <16 x i32> @_Z31sub_group_non_uniform_broadcastDv16_jj(<16 x i32> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i32> %a0, i32 0
-  %t2 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t1, i32 %a1)
-  %t3 = insertelement <16 x i32> poison, i32 %t2, i32 0
-  %t4 = extractelement <16 x i32> %a0, i32 1
-  %t5 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t4, i32 %a1)
-  %t6 = insertelement <16 x i32> %t3, i32 %t5, i32 1
-  %t7 = extractelement <16 x i32> %a0, i32 2
-  %t8 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t7, i32 %a1)
-  %t9 = insertelement <16 x i32> %t6, i32 %t8, i32 2
-  %t10 = extractelement <16 x i32> %a0, i32 3
-  %t11 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t10, i32 %a1)
-  %t12 = insertelement <16 x i32> %t9, i32 %t11, i32 3
-  %t13 = extractelement <16 x i32> %a0, i32 4
-  %t14 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t13, i32 %a1)
-  %t15 = insertelement <16 x i32> %t12, i32 %t14, i32 4
-  %t16 = extractelement <16 x i32> %a0, i32 5
-  %t17 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t16, i32 %a1)
-  %t18 = insertelement <16 x i32> %t15, i32 %t17, i32 5
-  %t19 = extractelement <16 x i32> %a0, i32 6
-  %t20 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t19, i32 %a1)
-  %t21 = insertelement <16 x i32> %t18, i32 %t20, i32 6
-  %t22 = extractelement <16 x i32> %a0, i32 7
-  %t23 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t22, i32 %a1)
-  %t24 = insertelement <16 x i32> %t21, i32 %t23, i32 7
-  %t25 = extractelement <16 x i32> %a0, i32 8
-  %t26 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t25, i32 %a1)
-  %t27 = insertelement <16 x i32> %t24, i32 %t26, i32 8
-  %t28 = extractelement <16 x i32> %a0, i32 9
-  %t29 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t28, i32 %a1)
-  %t30 = insertelement <16 x i32> %t27, i32 %t29, i32 9
-  %t31 = extractelement <16 x i32> %a0, i32 10
-  %t32 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t31, i32 %a1)
-  %t33 = insertelement <16 x i32> %t30, i32 %t32, i32 10
-  %t34 = extractelement <16 x i32> %a0, i32 11
-  %t35 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t34, i32 %a1)
-  %t36 = insertelement <16 x i32> %t33, i32 %t35, i32 11
-  %t37 = extractelement <16 x i32> %a0, i32 12
-  %t38 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t37, i32 %a1)
-  %t39 = insertelement <16 x i32> %t36, i32 %t38, i32 12
-  %t40 = extractelement <16 x i32> %a0, i32 13
-  %t41 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t40, i32 %a1)
-  %t42 = insertelement <16 x i32> %t39, i32 %t41, i32 13
-  %t43 = extractelement <16 x i32> %a0, i32 14
-  %t44 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t43, i32 %a1)
-  %t45 = insertelement <16 x i32> %t42, i32 %t44, i32 14
-  %t46 = extractelement <16 x i32> %a0, i32 15
-  %t47 = call i32 @_Z31sub_group_non_uniform_broadcastjj(i32 %t46, i32 %a1)
-  %t48 = insertelement <16 x i32> %t45, i32 %t47, i32 15
-  ret <16 x i32> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i32> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <16 x i32>
+  ret <16 x i32> %t51
 }
 
 define i32 @_Z31sub_group_non_uniform_all_equalj(i32 %a0) alwaysinline {
@@ -12632,241 +12328,469 @@ define i64 @_Z25sub_group_broadcast_firstl(i64 %a0) alwaysinline {
 }
 
 define <2 x i64> @_Z19sub_group_broadcastDv2_lj(<2 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i64> %a0, i32 0
-  %t2 = call i64 @_Z19sub_group_broadcastlj(i64 %t1, i32 %a1)
-  %t3 = insertelement <2 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <2 x i64> %a0, i32 1
-  %t5 = call i64 @_Z19sub_group_broadcastlj(i64 %t4, i32 %a1)
-  %t6 = insertelement <2 x i64> %t3, i64 %t5, i32 1
-  ret <2 x i64> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i64> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <2 x i64>
+  ret <2 x i64> %t15
 }
 
 define <3 x i64> @_Z19sub_group_broadcastDv3_lj(<3 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x i64> %a0, i32 0
-  %t2 = call i64 @_Z19sub_group_broadcastlj(i64 %t1, i32 %a1)
-  %t3 = insertelement <3 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <3 x i64> %a0, i32 1
-  %t5 = call i64 @_Z19sub_group_broadcastlj(i64 %t4, i32 %a1)
-  %t6 = insertelement <3 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <3 x i64> %a0, i32 2
-  %t8 = call i64 @_Z19sub_group_broadcastlj(i64 %t7, i32 %a1)
-  %t9 = insertelement <3 x i64> %t6, i64 %t8, i32 2
-  ret <3 x i64> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x i64> %a0 to <6 x i32>
+  %t3 = extractelement <6 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <6 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <6 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <6 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <6 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <6 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <6 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <6 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <6 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <6 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <6 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <6 x i32> %t17, i32 %t19, i32 5
+  %t21 = bitcast <6 x i32> %t20 to <3 x i64>
+  ret <3 x i64> %t21
 }
 
 define <4 x i64> @_Z19sub_group_broadcastDv4_lj(<4 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i64> %a0, i32 0
-  %t2 = call i64 @_Z19sub_group_broadcastlj(i64 %t1, i32 %a1)
-  %t3 = insertelement <4 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <4 x i64> %a0, i32 1
-  %t5 = call i64 @_Z19sub_group_broadcastlj(i64 %t4, i32 %a1)
-  %t6 = insertelement <4 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <4 x i64> %a0, i32 2
-  %t8 = call i64 @_Z19sub_group_broadcastlj(i64 %t7, i32 %a1)
-  %t9 = insertelement <4 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <4 x i64> %a0, i32 3
-  %t11 = call i64 @_Z19sub_group_broadcastlj(i64 %t10, i32 %a1)
-  %t12 = insertelement <4 x i64> %t9, i64 %t11, i32 3
-  ret <4 x i64> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i64> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <4 x i64>
+  ret <4 x i64> %t27
 }
 
 define <8 x i64> @_Z19sub_group_broadcastDv8_lj(<8 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i64> %a0, i32 0
-  %t2 = call i64 @_Z19sub_group_broadcastlj(i64 %t1, i32 %a1)
-  %t3 = insertelement <8 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <8 x i64> %a0, i32 1
-  %t5 = call i64 @_Z19sub_group_broadcastlj(i64 %t4, i32 %a1)
-  %t6 = insertelement <8 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <8 x i64> %a0, i32 2
-  %t8 = call i64 @_Z19sub_group_broadcastlj(i64 %t7, i32 %a1)
-  %t9 = insertelement <8 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <8 x i64> %a0, i32 3
-  %t11 = call i64 @_Z19sub_group_broadcastlj(i64 %t10, i32 %a1)
-  %t12 = insertelement <8 x i64> %t9, i64 %t11, i32 3
-  %t13 = extractelement <8 x i64> %a0, i32 4
-  %t14 = call i64 @_Z19sub_group_broadcastlj(i64 %t13, i32 %a1)
-  %t15 = insertelement <8 x i64> %t12, i64 %t14, i32 4
-  %t16 = extractelement <8 x i64> %a0, i32 5
-  %t17 = call i64 @_Z19sub_group_broadcastlj(i64 %t16, i32 %a1)
-  %t18 = insertelement <8 x i64> %t15, i64 %t17, i32 5
-  %t19 = extractelement <8 x i64> %a0, i32 6
-  %t20 = call i64 @_Z19sub_group_broadcastlj(i64 %t19, i32 %a1)
-  %t21 = insertelement <8 x i64> %t18, i64 %t20, i32 6
-  %t22 = extractelement <8 x i64> %a0, i32 7
-  %t23 = call i64 @_Z19sub_group_broadcastlj(i64 %t22, i32 %a1)
-  %t24 = insertelement <8 x i64> %t21, i64 %t23, i32 7
-  ret <8 x i64> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i64> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <8 x i64>
+  ret <8 x i64> %t51
 }
 
 define <16 x i64> @_Z19sub_group_broadcastDv16_lj(<16 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i64> %a0, i32 0
-  %t2 = call i64 @_Z19sub_group_broadcastlj(i64 %t1, i32 %a1)
-  %t3 = insertelement <16 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <16 x i64> %a0, i32 1
-  %t5 = call i64 @_Z19sub_group_broadcastlj(i64 %t4, i32 %a1)
-  %t6 = insertelement <16 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <16 x i64> %a0, i32 2
-  %t8 = call i64 @_Z19sub_group_broadcastlj(i64 %t7, i32 %a1)
-  %t9 = insertelement <16 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <16 x i64> %a0, i32 3
-  %t11 = call i64 @_Z19sub_group_broadcastlj(i64 %t10, i32 %a1)
-  %t12 = insertelement <16 x i64> %t9, i64 %t11, i32 3
-  %t13 = extractelement <16 x i64> %a0, i32 4
-  %t14 = call i64 @_Z19sub_group_broadcastlj(i64 %t13, i32 %a1)
-  %t15 = insertelement <16 x i64> %t12, i64 %t14, i32 4
-  %t16 = extractelement <16 x i64> %a0, i32 5
-  %t17 = call i64 @_Z19sub_group_broadcastlj(i64 %t16, i32 %a1)
-  %t18 = insertelement <16 x i64> %t15, i64 %t17, i32 5
-  %t19 = extractelement <16 x i64> %a0, i32 6
-  %t20 = call i64 @_Z19sub_group_broadcastlj(i64 %t19, i32 %a1)
-  %t21 = insertelement <16 x i64> %t18, i64 %t20, i32 6
-  %t22 = extractelement <16 x i64> %a0, i32 7
-  %t23 = call i64 @_Z19sub_group_broadcastlj(i64 %t22, i32 %a1)
-  %t24 = insertelement <16 x i64> %t21, i64 %t23, i32 7
-  %t25 = extractelement <16 x i64> %a0, i32 8
-  %t26 = call i64 @_Z19sub_group_broadcastlj(i64 %t25, i32 %a1)
-  %t27 = insertelement <16 x i64> %t24, i64 %t26, i32 8
-  %t28 = extractelement <16 x i64> %a0, i32 9
-  %t29 = call i64 @_Z19sub_group_broadcastlj(i64 %t28, i32 %a1)
-  %t30 = insertelement <16 x i64> %t27, i64 %t29, i32 9
-  %t31 = extractelement <16 x i64> %a0, i32 10
-  %t32 = call i64 @_Z19sub_group_broadcastlj(i64 %t31, i32 %a1)
-  %t33 = insertelement <16 x i64> %t30, i64 %t32, i32 10
-  %t34 = extractelement <16 x i64> %a0, i32 11
-  %t35 = call i64 @_Z19sub_group_broadcastlj(i64 %t34, i32 %a1)
-  %t36 = insertelement <16 x i64> %t33, i64 %t35, i32 11
-  %t37 = extractelement <16 x i64> %a0, i32 12
-  %t38 = call i64 @_Z19sub_group_broadcastlj(i64 %t37, i32 %a1)
-  %t39 = insertelement <16 x i64> %t36, i64 %t38, i32 12
-  %t40 = extractelement <16 x i64> %a0, i32 13
-  %t41 = call i64 @_Z19sub_group_broadcastlj(i64 %t40, i32 %a1)
-  %t42 = insertelement <16 x i64> %t39, i64 %t41, i32 13
-  %t43 = extractelement <16 x i64> %a0, i32 14
-  %t44 = call i64 @_Z19sub_group_broadcastlj(i64 %t43, i32 %a1)
-  %t45 = insertelement <16 x i64> %t42, i64 %t44, i32 14
-  %t46 = extractelement <16 x i64> %a0, i32 15
-  %t47 = call i64 @_Z19sub_group_broadcastlj(i64 %t46, i32 %a1)
-  %t48 = insertelement <16 x i64> %t45, i64 %t47, i32 15
-  ret <16 x i64> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i64> %a0 to <32 x i32>
+  %t3 = extractelement <32 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <32 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <32 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <32 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <32 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <32 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <32 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <32 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <32 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <32 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <32 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <32 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <32 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <32 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <32 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <32 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <32 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <32 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <32 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <32 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <32 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <32 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <32 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <32 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <32 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <32 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <32 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <32 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <32 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <32 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <32 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <32 x i32> %t47, i32 %t49, i32 15
+  %t51 = extractelement <32 x i32> %t2, i32 16
+  %t52 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t51, i32 %a1)
+  %t53 = insertelement <32 x i32> %t50, i32 %t52, i32 16
+  %t54 = extractelement <32 x i32> %t2, i32 17
+  %t55 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t54, i32 %a1)
+  %t56 = insertelement <32 x i32> %t53, i32 %t55, i32 17
+  %t57 = extractelement <32 x i32> %t2, i32 18
+  %t58 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t57, i32 %a1)
+  %t59 = insertelement <32 x i32> %t56, i32 %t58, i32 18
+  %t60 = extractelement <32 x i32> %t2, i32 19
+  %t61 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t60, i32 %a1)
+  %t62 = insertelement <32 x i32> %t59, i32 %t61, i32 19
+  %t63 = extractelement <32 x i32> %t2, i32 20
+  %t64 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t63, i32 %a1)
+  %t65 = insertelement <32 x i32> %t62, i32 %t64, i32 20
+  %t66 = extractelement <32 x i32> %t2, i32 21
+  %t67 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t66, i32 %a1)
+  %t68 = insertelement <32 x i32> %t65, i32 %t67, i32 21
+  %t69 = extractelement <32 x i32> %t2, i32 22
+  %t70 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t69, i32 %a1)
+  %t71 = insertelement <32 x i32> %t68, i32 %t70, i32 22
+  %t72 = extractelement <32 x i32> %t2, i32 23
+  %t73 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t72, i32 %a1)
+  %t74 = insertelement <32 x i32> %t71, i32 %t73, i32 23
+  %t75 = extractelement <32 x i32> %t2, i32 24
+  %t76 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t75, i32 %a1)
+  %t77 = insertelement <32 x i32> %t74, i32 %t76, i32 24
+  %t78 = extractelement <32 x i32> %t2, i32 25
+  %t79 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t78, i32 %a1)
+  %t80 = insertelement <32 x i32> %t77, i32 %t79, i32 25
+  %t81 = extractelement <32 x i32> %t2, i32 26
+  %t82 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t81, i32 %a1)
+  %t83 = insertelement <32 x i32> %t80, i32 %t82, i32 26
+  %t84 = extractelement <32 x i32> %t2, i32 27
+  %t85 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t84, i32 %a1)
+  %t86 = insertelement <32 x i32> %t83, i32 %t85, i32 27
+  %t87 = extractelement <32 x i32> %t2, i32 28
+  %t88 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t87, i32 %a1)
+  %t89 = insertelement <32 x i32> %t86, i32 %t88, i32 28
+  %t90 = extractelement <32 x i32> %t2, i32 29
+  %t91 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t90, i32 %a1)
+  %t92 = insertelement <32 x i32> %t89, i32 %t91, i32 29
+  %t93 = extractelement <32 x i32> %t2, i32 30
+  %t94 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t93, i32 %a1)
+  %t95 = insertelement <32 x i32> %t92, i32 %t94, i32 30
+  %t96 = extractelement <32 x i32> %t2, i32 31
+  %t97 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t96, i32 %a1)
+  %t98 = insertelement <32 x i32> %t95, i32 %t97, i32 31
+  %t99 = bitcast <32 x i32> %t98 to <16 x i64>
+  ret <16 x i64> %t99
 }
 
 define <2 x i64> @_Z31sub_group_non_uniform_broadcastDv2_lj(<2 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i64> %a0, i32 0
-  %t2 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t1, i32 %a1)
-  %t3 = insertelement <2 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <2 x i64> %a0, i32 1
-  %t5 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t4, i32 %a1)
-  %t6 = insertelement <2 x i64> %t3, i64 %t5, i32 1
-  ret <2 x i64> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i64> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <2 x i64>
+  ret <2 x i64> %t15
 }
 
 define <3 x i64> @_Z31sub_group_non_uniform_broadcastDv3_lj(<3 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x i64> %a0, i32 0
-  %t2 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t1, i32 %a1)
-  %t3 = insertelement <3 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <3 x i64> %a0, i32 1
-  %t5 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t4, i32 %a1)
-  %t6 = insertelement <3 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <3 x i64> %a0, i32 2
-  %t8 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t7, i32 %a1)
-  %t9 = insertelement <3 x i64> %t6, i64 %t8, i32 2
-  ret <3 x i64> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x i64> %a0 to <6 x i32>
+  %t3 = extractelement <6 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <6 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <6 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <6 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <6 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <6 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <6 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <6 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <6 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <6 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <6 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <6 x i32> %t17, i32 %t19, i32 5
+  %t21 = bitcast <6 x i32> %t20 to <3 x i64>
+  ret <3 x i64> %t21
 }
 
 define <4 x i64> @_Z31sub_group_non_uniform_broadcastDv4_lj(<4 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i64> %a0, i32 0
-  %t2 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t1, i32 %a1)
-  %t3 = insertelement <4 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <4 x i64> %a0, i32 1
-  %t5 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t4, i32 %a1)
-  %t6 = insertelement <4 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <4 x i64> %a0, i32 2
-  %t8 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t7, i32 %a1)
-  %t9 = insertelement <4 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <4 x i64> %a0, i32 3
-  %t11 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t10, i32 %a1)
-  %t12 = insertelement <4 x i64> %t9, i64 %t11, i32 3
-  ret <4 x i64> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i64> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <4 x i64>
+  ret <4 x i64> %t27
 }
 
 define <8 x i64> @_Z31sub_group_non_uniform_broadcastDv8_lj(<8 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i64> %a0, i32 0
-  %t2 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t1, i32 %a1)
-  %t3 = insertelement <8 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <8 x i64> %a0, i32 1
-  %t5 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t4, i32 %a1)
-  %t6 = insertelement <8 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <8 x i64> %a0, i32 2
-  %t8 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t7, i32 %a1)
-  %t9 = insertelement <8 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <8 x i64> %a0, i32 3
-  %t11 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t10, i32 %a1)
-  %t12 = insertelement <8 x i64> %t9, i64 %t11, i32 3
-  %t13 = extractelement <8 x i64> %a0, i32 4
-  %t14 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t13, i32 %a1)
-  %t15 = insertelement <8 x i64> %t12, i64 %t14, i32 4
-  %t16 = extractelement <8 x i64> %a0, i32 5
-  %t17 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t16, i32 %a1)
-  %t18 = insertelement <8 x i64> %t15, i64 %t17, i32 5
-  %t19 = extractelement <8 x i64> %a0, i32 6
-  %t20 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t19, i32 %a1)
-  %t21 = insertelement <8 x i64> %t18, i64 %t20, i32 6
-  %t22 = extractelement <8 x i64> %a0, i32 7
-  %t23 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t22, i32 %a1)
-  %t24 = insertelement <8 x i64> %t21, i64 %t23, i32 7
-  ret <8 x i64> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i64> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <8 x i64>
+  ret <8 x i64> %t51
 }
 
 define <16 x i64> @_Z31sub_group_non_uniform_broadcastDv16_lj(<16 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i64> %a0, i32 0
-  %t2 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t1, i32 %a1)
-  %t3 = insertelement <16 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <16 x i64> %a0, i32 1
-  %t5 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t4, i32 %a1)
-  %t6 = insertelement <16 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <16 x i64> %a0, i32 2
-  %t8 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t7, i32 %a1)
-  %t9 = insertelement <16 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <16 x i64> %a0, i32 3
-  %t11 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t10, i32 %a1)
-  %t12 = insertelement <16 x i64> %t9, i64 %t11, i32 3
-  %t13 = extractelement <16 x i64> %a0, i32 4
-  %t14 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t13, i32 %a1)
-  %t15 = insertelement <16 x i64> %t12, i64 %t14, i32 4
-  %t16 = extractelement <16 x i64> %a0, i32 5
-  %t17 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t16, i32 %a1)
-  %t18 = insertelement <16 x i64> %t15, i64 %t17, i32 5
-  %t19 = extractelement <16 x i64> %a0, i32 6
-  %t20 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t19, i32 %a1)
-  %t21 = insertelement <16 x i64> %t18, i64 %t20, i32 6
-  %t22 = extractelement <16 x i64> %a0, i32 7
-  %t23 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t22, i32 %a1)
-  %t24 = insertelement <16 x i64> %t21, i64 %t23, i32 7
-  %t25 = extractelement <16 x i64> %a0, i32 8
-  %t26 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t25, i32 %a1)
-  %t27 = insertelement <16 x i64> %t24, i64 %t26, i32 8
-  %t28 = extractelement <16 x i64> %a0, i32 9
-  %t29 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t28, i32 %a1)
-  %t30 = insertelement <16 x i64> %t27, i64 %t29, i32 9
-  %t31 = extractelement <16 x i64> %a0, i32 10
-  %t32 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t31, i32 %a1)
-  %t33 = insertelement <16 x i64> %t30, i64 %t32, i32 10
-  %t34 = extractelement <16 x i64> %a0, i32 11
-  %t35 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t34, i32 %a1)
-  %t36 = insertelement <16 x i64> %t33, i64 %t35, i32 11
-  %t37 = extractelement <16 x i64> %a0, i32 12
-  %t38 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t37, i32 %a1)
-  %t39 = insertelement <16 x i64> %t36, i64 %t38, i32 12
-  %t40 = extractelement <16 x i64> %a0, i32 13
-  %t41 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t40, i32 %a1)
-  %t42 = insertelement <16 x i64> %t39, i64 %t41, i32 13
-  %t43 = extractelement <16 x i64> %a0, i32 14
-  %t44 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t43, i32 %a1)
-  %t45 = insertelement <16 x i64> %t42, i64 %t44, i32 14
-  %t46 = extractelement <16 x i64> %a0, i32 15
-  %t47 = call i64 @_Z31sub_group_non_uniform_broadcastlj(i64 %t46, i32 %a1)
-  %t48 = insertelement <16 x i64> %t45, i64 %t47, i32 15
-  ret <16 x i64> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i64> %a0 to <32 x i32>
+  %t3 = extractelement <32 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <32 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <32 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <32 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <32 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <32 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <32 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <32 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <32 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <32 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <32 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <32 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <32 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <32 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <32 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <32 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <32 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <32 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <32 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <32 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <32 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <32 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <32 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <32 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <32 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <32 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <32 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <32 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <32 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <32 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <32 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <32 x i32> %t47, i32 %t49, i32 15
+  %t51 = extractelement <32 x i32> %t2, i32 16
+  %t52 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t51, i32 %a1)
+  %t53 = insertelement <32 x i32> %t50, i32 %t52, i32 16
+  %t54 = extractelement <32 x i32> %t2, i32 17
+  %t55 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t54, i32 %a1)
+  %t56 = insertelement <32 x i32> %t53, i32 %t55, i32 17
+  %t57 = extractelement <32 x i32> %t2, i32 18
+  %t58 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t57, i32 %a1)
+  %t59 = insertelement <32 x i32> %t56, i32 %t58, i32 18
+  %t60 = extractelement <32 x i32> %t2, i32 19
+  %t61 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t60, i32 %a1)
+  %t62 = insertelement <32 x i32> %t59, i32 %t61, i32 19
+  %t63 = extractelement <32 x i32> %t2, i32 20
+  %t64 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t63, i32 %a1)
+  %t65 = insertelement <32 x i32> %t62, i32 %t64, i32 20
+  %t66 = extractelement <32 x i32> %t2, i32 21
+  %t67 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t66, i32 %a1)
+  %t68 = insertelement <32 x i32> %t65, i32 %t67, i32 21
+  %t69 = extractelement <32 x i32> %t2, i32 22
+  %t70 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t69, i32 %a1)
+  %t71 = insertelement <32 x i32> %t68, i32 %t70, i32 22
+  %t72 = extractelement <32 x i32> %t2, i32 23
+  %t73 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t72, i32 %a1)
+  %t74 = insertelement <32 x i32> %t71, i32 %t73, i32 23
+  %t75 = extractelement <32 x i32> %t2, i32 24
+  %t76 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t75, i32 %a1)
+  %t77 = insertelement <32 x i32> %t74, i32 %t76, i32 24
+  %t78 = extractelement <32 x i32> %t2, i32 25
+  %t79 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t78, i32 %a1)
+  %t80 = insertelement <32 x i32> %t77, i32 %t79, i32 25
+  %t81 = extractelement <32 x i32> %t2, i32 26
+  %t82 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t81, i32 %a1)
+  %t83 = insertelement <32 x i32> %t80, i32 %t82, i32 26
+  %t84 = extractelement <32 x i32> %t2, i32 27
+  %t85 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t84, i32 %a1)
+  %t86 = insertelement <32 x i32> %t83, i32 %t85, i32 27
+  %t87 = extractelement <32 x i32> %t2, i32 28
+  %t88 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t87, i32 %a1)
+  %t89 = insertelement <32 x i32> %t86, i32 %t88, i32 28
+  %t90 = extractelement <32 x i32> %t2, i32 29
+  %t91 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t90, i32 %a1)
+  %t92 = insertelement <32 x i32> %t89, i32 %t91, i32 29
+  %t93 = extractelement <32 x i32> %t2, i32 30
+  %t94 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t93, i32 %a1)
+  %t95 = insertelement <32 x i32> %t92, i32 %t94, i32 30
+  %t96 = extractelement <32 x i32> %t2, i32 31
+  %t97 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t96, i32 %a1)
+  %t98 = insertelement <32 x i32> %t95, i32 %t97, i32 31
+  %t99 = bitcast <32 x i32> %t98 to <16 x i64>
+  ret <16 x i64> %t99
 }
 
 define i32 @_Z31sub_group_non_uniform_all_equall(i64 %a0) alwaysinline {
@@ -12917,241 +12841,469 @@ define i64 @_Z25sub_group_broadcast_firstm(i64 %a0) alwaysinline {
 }
 
 define <2 x i64> @_Z19sub_group_broadcastDv2_mj(<2 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i64> %a0, i32 0
-  %t2 = call i64 @_Z19sub_group_broadcastmj(i64 %t1, i32 %a1)
-  %t3 = insertelement <2 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <2 x i64> %a0, i32 1
-  %t5 = call i64 @_Z19sub_group_broadcastmj(i64 %t4, i32 %a1)
-  %t6 = insertelement <2 x i64> %t3, i64 %t5, i32 1
-  ret <2 x i64> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i64> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <2 x i64>
+  ret <2 x i64> %t15
 }
 
 define <3 x i64> @_Z19sub_group_broadcastDv3_mj(<3 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x i64> %a0, i32 0
-  %t2 = call i64 @_Z19sub_group_broadcastmj(i64 %t1, i32 %a1)
-  %t3 = insertelement <3 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <3 x i64> %a0, i32 1
-  %t5 = call i64 @_Z19sub_group_broadcastmj(i64 %t4, i32 %a1)
-  %t6 = insertelement <3 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <3 x i64> %a0, i32 2
-  %t8 = call i64 @_Z19sub_group_broadcastmj(i64 %t7, i32 %a1)
-  %t9 = insertelement <3 x i64> %t6, i64 %t8, i32 2
-  ret <3 x i64> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x i64> %a0 to <6 x i32>
+  %t3 = extractelement <6 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <6 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <6 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <6 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <6 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <6 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <6 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <6 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <6 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <6 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <6 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <6 x i32> %t17, i32 %t19, i32 5
+  %t21 = bitcast <6 x i32> %t20 to <3 x i64>
+  ret <3 x i64> %t21
 }
 
 define <4 x i64> @_Z19sub_group_broadcastDv4_mj(<4 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i64> %a0, i32 0
-  %t2 = call i64 @_Z19sub_group_broadcastmj(i64 %t1, i32 %a1)
-  %t3 = insertelement <4 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <4 x i64> %a0, i32 1
-  %t5 = call i64 @_Z19sub_group_broadcastmj(i64 %t4, i32 %a1)
-  %t6 = insertelement <4 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <4 x i64> %a0, i32 2
-  %t8 = call i64 @_Z19sub_group_broadcastmj(i64 %t7, i32 %a1)
-  %t9 = insertelement <4 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <4 x i64> %a0, i32 3
-  %t11 = call i64 @_Z19sub_group_broadcastmj(i64 %t10, i32 %a1)
-  %t12 = insertelement <4 x i64> %t9, i64 %t11, i32 3
-  ret <4 x i64> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i64> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <4 x i64>
+  ret <4 x i64> %t27
 }
 
 define <8 x i64> @_Z19sub_group_broadcastDv8_mj(<8 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i64> %a0, i32 0
-  %t2 = call i64 @_Z19sub_group_broadcastmj(i64 %t1, i32 %a1)
-  %t3 = insertelement <8 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <8 x i64> %a0, i32 1
-  %t5 = call i64 @_Z19sub_group_broadcastmj(i64 %t4, i32 %a1)
-  %t6 = insertelement <8 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <8 x i64> %a0, i32 2
-  %t8 = call i64 @_Z19sub_group_broadcastmj(i64 %t7, i32 %a1)
-  %t9 = insertelement <8 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <8 x i64> %a0, i32 3
-  %t11 = call i64 @_Z19sub_group_broadcastmj(i64 %t10, i32 %a1)
-  %t12 = insertelement <8 x i64> %t9, i64 %t11, i32 3
-  %t13 = extractelement <8 x i64> %a0, i32 4
-  %t14 = call i64 @_Z19sub_group_broadcastmj(i64 %t13, i32 %a1)
-  %t15 = insertelement <8 x i64> %t12, i64 %t14, i32 4
-  %t16 = extractelement <8 x i64> %a0, i32 5
-  %t17 = call i64 @_Z19sub_group_broadcastmj(i64 %t16, i32 %a1)
-  %t18 = insertelement <8 x i64> %t15, i64 %t17, i32 5
-  %t19 = extractelement <8 x i64> %a0, i32 6
-  %t20 = call i64 @_Z19sub_group_broadcastmj(i64 %t19, i32 %a1)
-  %t21 = insertelement <8 x i64> %t18, i64 %t20, i32 6
-  %t22 = extractelement <8 x i64> %a0, i32 7
-  %t23 = call i64 @_Z19sub_group_broadcastmj(i64 %t22, i32 %a1)
-  %t24 = insertelement <8 x i64> %t21, i64 %t23, i32 7
-  ret <8 x i64> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i64> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <8 x i64>
+  ret <8 x i64> %t51
 }
 
 define <16 x i64> @_Z19sub_group_broadcastDv16_mj(<16 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i64> %a0, i32 0
-  %t2 = call i64 @_Z19sub_group_broadcastmj(i64 %t1, i32 %a1)
-  %t3 = insertelement <16 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <16 x i64> %a0, i32 1
-  %t5 = call i64 @_Z19sub_group_broadcastmj(i64 %t4, i32 %a1)
-  %t6 = insertelement <16 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <16 x i64> %a0, i32 2
-  %t8 = call i64 @_Z19sub_group_broadcastmj(i64 %t7, i32 %a1)
-  %t9 = insertelement <16 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <16 x i64> %a0, i32 3
-  %t11 = call i64 @_Z19sub_group_broadcastmj(i64 %t10, i32 %a1)
-  %t12 = insertelement <16 x i64> %t9, i64 %t11, i32 3
-  %t13 = extractelement <16 x i64> %a0, i32 4
-  %t14 = call i64 @_Z19sub_group_broadcastmj(i64 %t13, i32 %a1)
-  %t15 = insertelement <16 x i64> %t12, i64 %t14, i32 4
-  %t16 = extractelement <16 x i64> %a0, i32 5
-  %t17 = call i64 @_Z19sub_group_broadcastmj(i64 %t16, i32 %a1)
-  %t18 = insertelement <16 x i64> %t15, i64 %t17, i32 5
-  %t19 = extractelement <16 x i64> %a0, i32 6
-  %t20 = call i64 @_Z19sub_group_broadcastmj(i64 %t19, i32 %a1)
-  %t21 = insertelement <16 x i64> %t18, i64 %t20, i32 6
-  %t22 = extractelement <16 x i64> %a0, i32 7
-  %t23 = call i64 @_Z19sub_group_broadcastmj(i64 %t22, i32 %a1)
-  %t24 = insertelement <16 x i64> %t21, i64 %t23, i32 7
-  %t25 = extractelement <16 x i64> %a0, i32 8
-  %t26 = call i64 @_Z19sub_group_broadcastmj(i64 %t25, i32 %a1)
-  %t27 = insertelement <16 x i64> %t24, i64 %t26, i32 8
-  %t28 = extractelement <16 x i64> %a0, i32 9
-  %t29 = call i64 @_Z19sub_group_broadcastmj(i64 %t28, i32 %a1)
-  %t30 = insertelement <16 x i64> %t27, i64 %t29, i32 9
-  %t31 = extractelement <16 x i64> %a0, i32 10
-  %t32 = call i64 @_Z19sub_group_broadcastmj(i64 %t31, i32 %a1)
-  %t33 = insertelement <16 x i64> %t30, i64 %t32, i32 10
-  %t34 = extractelement <16 x i64> %a0, i32 11
-  %t35 = call i64 @_Z19sub_group_broadcastmj(i64 %t34, i32 %a1)
-  %t36 = insertelement <16 x i64> %t33, i64 %t35, i32 11
-  %t37 = extractelement <16 x i64> %a0, i32 12
-  %t38 = call i64 @_Z19sub_group_broadcastmj(i64 %t37, i32 %a1)
-  %t39 = insertelement <16 x i64> %t36, i64 %t38, i32 12
-  %t40 = extractelement <16 x i64> %a0, i32 13
-  %t41 = call i64 @_Z19sub_group_broadcastmj(i64 %t40, i32 %a1)
-  %t42 = insertelement <16 x i64> %t39, i64 %t41, i32 13
-  %t43 = extractelement <16 x i64> %a0, i32 14
-  %t44 = call i64 @_Z19sub_group_broadcastmj(i64 %t43, i32 %a1)
-  %t45 = insertelement <16 x i64> %t42, i64 %t44, i32 14
-  %t46 = extractelement <16 x i64> %a0, i32 15
-  %t47 = call i64 @_Z19sub_group_broadcastmj(i64 %t46, i32 %a1)
-  %t48 = insertelement <16 x i64> %t45, i64 %t47, i32 15
-  ret <16 x i64> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i64> %a0 to <32 x i32>
+  %t3 = extractelement <32 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <32 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <32 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <32 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <32 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <32 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <32 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <32 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <32 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <32 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <32 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <32 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <32 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <32 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <32 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <32 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <32 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <32 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <32 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <32 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <32 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <32 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <32 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <32 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <32 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <32 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <32 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <32 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <32 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <32 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <32 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <32 x i32> %t47, i32 %t49, i32 15
+  %t51 = extractelement <32 x i32> %t2, i32 16
+  %t52 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t51, i32 %a1)
+  %t53 = insertelement <32 x i32> %t50, i32 %t52, i32 16
+  %t54 = extractelement <32 x i32> %t2, i32 17
+  %t55 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t54, i32 %a1)
+  %t56 = insertelement <32 x i32> %t53, i32 %t55, i32 17
+  %t57 = extractelement <32 x i32> %t2, i32 18
+  %t58 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t57, i32 %a1)
+  %t59 = insertelement <32 x i32> %t56, i32 %t58, i32 18
+  %t60 = extractelement <32 x i32> %t2, i32 19
+  %t61 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t60, i32 %a1)
+  %t62 = insertelement <32 x i32> %t59, i32 %t61, i32 19
+  %t63 = extractelement <32 x i32> %t2, i32 20
+  %t64 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t63, i32 %a1)
+  %t65 = insertelement <32 x i32> %t62, i32 %t64, i32 20
+  %t66 = extractelement <32 x i32> %t2, i32 21
+  %t67 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t66, i32 %a1)
+  %t68 = insertelement <32 x i32> %t65, i32 %t67, i32 21
+  %t69 = extractelement <32 x i32> %t2, i32 22
+  %t70 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t69, i32 %a1)
+  %t71 = insertelement <32 x i32> %t68, i32 %t70, i32 22
+  %t72 = extractelement <32 x i32> %t2, i32 23
+  %t73 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t72, i32 %a1)
+  %t74 = insertelement <32 x i32> %t71, i32 %t73, i32 23
+  %t75 = extractelement <32 x i32> %t2, i32 24
+  %t76 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t75, i32 %a1)
+  %t77 = insertelement <32 x i32> %t74, i32 %t76, i32 24
+  %t78 = extractelement <32 x i32> %t2, i32 25
+  %t79 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t78, i32 %a1)
+  %t80 = insertelement <32 x i32> %t77, i32 %t79, i32 25
+  %t81 = extractelement <32 x i32> %t2, i32 26
+  %t82 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t81, i32 %a1)
+  %t83 = insertelement <32 x i32> %t80, i32 %t82, i32 26
+  %t84 = extractelement <32 x i32> %t2, i32 27
+  %t85 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t84, i32 %a1)
+  %t86 = insertelement <32 x i32> %t83, i32 %t85, i32 27
+  %t87 = extractelement <32 x i32> %t2, i32 28
+  %t88 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t87, i32 %a1)
+  %t89 = insertelement <32 x i32> %t86, i32 %t88, i32 28
+  %t90 = extractelement <32 x i32> %t2, i32 29
+  %t91 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t90, i32 %a1)
+  %t92 = insertelement <32 x i32> %t89, i32 %t91, i32 29
+  %t93 = extractelement <32 x i32> %t2, i32 30
+  %t94 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t93, i32 %a1)
+  %t95 = insertelement <32 x i32> %t92, i32 %t94, i32 30
+  %t96 = extractelement <32 x i32> %t2, i32 31
+  %t97 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t96, i32 %a1)
+  %t98 = insertelement <32 x i32> %t95, i32 %t97, i32 31
+  %t99 = bitcast <32 x i32> %t98 to <16 x i64>
+  ret <16 x i64> %t99
 }
 
 define <2 x i64> @_Z31sub_group_non_uniform_broadcastDv2_mj(<2 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x i64> %a0, i32 0
-  %t2 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t1, i32 %a1)
-  %t3 = insertelement <2 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <2 x i64> %a0, i32 1
-  %t5 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t4, i32 %a1)
-  %t6 = insertelement <2 x i64> %t3, i64 %t5, i32 1
-  ret <2 x i64> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x i64> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <2 x i64>
+  ret <2 x i64> %t15
 }
 
 define <3 x i64> @_Z31sub_group_non_uniform_broadcastDv3_mj(<3 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x i64> %a0, i32 0
-  %t2 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t1, i32 %a1)
-  %t3 = insertelement <3 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <3 x i64> %a0, i32 1
-  %t5 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t4, i32 %a1)
-  %t6 = insertelement <3 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <3 x i64> %a0, i32 2
-  %t8 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t7, i32 %a1)
-  %t9 = insertelement <3 x i64> %t6, i64 %t8, i32 2
-  ret <3 x i64> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x i64> %a0 to <6 x i32>
+  %t3 = extractelement <6 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <6 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <6 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <6 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <6 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <6 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <6 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <6 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <6 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <6 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <6 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <6 x i32> %t17, i32 %t19, i32 5
+  %t21 = bitcast <6 x i32> %t20 to <3 x i64>
+  ret <3 x i64> %t21
 }
 
 define <4 x i64> @_Z31sub_group_non_uniform_broadcastDv4_mj(<4 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x i64> %a0, i32 0
-  %t2 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t1, i32 %a1)
-  %t3 = insertelement <4 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <4 x i64> %a0, i32 1
-  %t5 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t4, i32 %a1)
-  %t6 = insertelement <4 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <4 x i64> %a0, i32 2
-  %t8 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t7, i32 %a1)
-  %t9 = insertelement <4 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <4 x i64> %a0, i32 3
-  %t11 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t10, i32 %a1)
-  %t12 = insertelement <4 x i64> %t9, i64 %t11, i32 3
-  ret <4 x i64> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x i64> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <4 x i64>
+  ret <4 x i64> %t27
 }
 
 define <8 x i64> @_Z31sub_group_non_uniform_broadcastDv8_mj(<8 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x i64> %a0, i32 0
-  %t2 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t1, i32 %a1)
-  %t3 = insertelement <8 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <8 x i64> %a0, i32 1
-  %t5 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t4, i32 %a1)
-  %t6 = insertelement <8 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <8 x i64> %a0, i32 2
-  %t8 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t7, i32 %a1)
-  %t9 = insertelement <8 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <8 x i64> %a0, i32 3
-  %t11 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t10, i32 %a1)
-  %t12 = insertelement <8 x i64> %t9, i64 %t11, i32 3
-  %t13 = extractelement <8 x i64> %a0, i32 4
-  %t14 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t13, i32 %a1)
-  %t15 = insertelement <8 x i64> %t12, i64 %t14, i32 4
-  %t16 = extractelement <8 x i64> %a0, i32 5
-  %t17 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t16, i32 %a1)
-  %t18 = insertelement <8 x i64> %t15, i64 %t17, i32 5
-  %t19 = extractelement <8 x i64> %a0, i32 6
-  %t20 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t19, i32 %a1)
-  %t21 = insertelement <8 x i64> %t18, i64 %t20, i32 6
-  %t22 = extractelement <8 x i64> %a0, i32 7
-  %t23 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t22, i32 %a1)
-  %t24 = insertelement <8 x i64> %t21, i64 %t23, i32 7
-  ret <8 x i64> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x i64> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <8 x i64>
+  ret <8 x i64> %t51
 }
 
 define <16 x i64> @_Z31sub_group_non_uniform_broadcastDv16_mj(<16 x i64> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x i64> %a0, i32 0
-  %t2 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t1, i32 %a1)
-  %t3 = insertelement <16 x i64> poison, i64 %t2, i32 0
-  %t4 = extractelement <16 x i64> %a0, i32 1
-  %t5 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t4, i32 %a1)
-  %t6 = insertelement <16 x i64> %t3, i64 %t5, i32 1
-  %t7 = extractelement <16 x i64> %a0, i32 2
-  %t8 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t7, i32 %a1)
-  %t9 = insertelement <16 x i64> %t6, i64 %t8, i32 2
-  %t10 = extractelement <16 x i64> %a0, i32 3
-  %t11 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t10, i32 %a1)
-  %t12 = insertelement <16 x i64> %t9, i64 %t11, i32 3
-  %t13 = extractelement <16 x i64> %a0, i32 4
-  %t14 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t13, i32 %a1)
-  %t15 = insertelement <16 x i64> %t12, i64 %t14, i32 4
-  %t16 = extractelement <16 x i64> %a0, i32 5
-  %t17 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t16, i32 %a1)
-  %t18 = insertelement <16 x i64> %t15, i64 %t17, i32 5
-  %t19 = extractelement <16 x i64> %a0, i32 6
-  %t20 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t19, i32 %a1)
-  %t21 = insertelement <16 x i64> %t18, i64 %t20, i32 6
-  %t22 = extractelement <16 x i64> %a0, i32 7
-  %t23 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t22, i32 %a1)
-  %t24 = insertelement <16 x i64> %t21, i64 %t23, i32 7
-  %t25 = extractelement <16 x i64> %a0, i32 8
-  %t26 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t25, i32 %a1)
-  %t27 = insertelement <16 x i64> %t24, i64 %t26, i32 8
-  %t28 = extractelement <16 x i64> %a0, i32 9
-  %t29 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t28, i32 %a1)
-  %t30 = insertelement <16 x i64> %t27, i64 %t29, i32 9
-  %t31 = extractelement <16 x i64> %a0, i32 10
-  %t32 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t31, i32 %a1)
-  %t33 = insertelement <16 x i64> %t30, i64 %t32, i32 10
-  %t34 = extractelement <16 x i64> %a0, i32 11
-  %t35 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t34, i32 %a1)
-  %t36 = insertelement <16 x i64> %t33, i64 %t35, i32 11
-  %t37 = extractelement <16 x i64> %a0, i32 12
-  %t38 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t37, i32 %a1)
-  %t39 = insertelement <16 x i64> %t36, i64 %t38, i32 12
-  %t40 = extractelement <16 x i64> %a0, i32 13
-  %t41 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t40, i32 %a1)
-  %t42 = insertelement <16 x i64> %t39, i64 %t41, i32 13
-  %t43 = extractelement <16 x i64> %a0, i32 14
-  %t44 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t43, i32 %a1)
-  %t45 = insertelement <16 x i64> %t42, i64 %t44, i32 14
-  %t46 = extractelement <16 x i64> %a0, i32 15
-  %t47 = call i64 @_Z31sub_group_non_uniform_broadcastmj(i64 %t46, i32 %a1)
-  %t48 = insertelement <16 x i64> %t45, i64 %t47, i32 15
-  ret <16 x i64> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x i64> %a0 to <32 x i32>
+  %t3 = extractelement <32 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <32 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <32 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <32 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <32 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <32 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <32 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <32 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <32 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <32 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <32 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <32 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <32 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <32 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <32 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <32 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <32 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <32 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <32 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <32 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <32 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <32 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <32 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <32 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <32 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <32 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <32 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <32 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <32 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <32 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <32 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <32 x i32> %t47, i32 %t49, i32 15
+  %t51 = extractelement <32 x i32> %t2, i32 16
+  %t52 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t51, i32 %a1)
+  %t53 = insertelement <32 x i32> %t50, i32 %t52, i32 16
+  %t54 = extractelement <32 x i32> %t2, i32 17
+  %t55 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t54, i32 %a1)
+  %t56 = insertelement <32 x i32> %t53, i32 %t55, i32 17
+  %t57 = extractelement <32 x i32> %t2, i32 18
+  %t58 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t57, i32 %a1)
+  %t59 = insertelement <32 x i32> %t56, i32 %t58, i32 18
+  %t60 = extractelement <32 x i32> %t2, i32 19
+  %t61 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t60, i32 %a1)
+  %t62 = insertelement <32 x i32> %t59, i32 %t61, i32 19
+  %t63 = extractelement <32 x i32> %t2, i32 20
+  %t64 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t63, i32 %a1)
+  %t65 = insertelement <32 x i32> %t62, i32 %t64, i32 20
+  %t66 = extractelement <32 x i32> %t2, i32 21
+  %t67 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t66, i32 %a1)
+  %t68 = insertelement <32 x i32> %t65, i32 %t67, i32 21
+  %t69 = extractelement <32 x i32> %t2, i32 22
+  %t70 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t69, i32 %a1)
+  %t71 = insertelement <32 x i32> %t68, i32 %t70, i32 22
+  %t72 = extractelement <32 x i32> %t2, i32 23
+  %t73 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t72, i32 %a1)
+  %t74 = insertelement <32 x i32> %t71, i32 %t73, i32 23
+  %t75 = extractelement <32 x i32> %t2, i32 24
+  %t76 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t75, i32 %a1)
+  %t77 = insertelement <32 x i32> %t74, i32 %t76, i32 24
+  %t78 = extractelement <32 x i32> %t2, i32 25
+  %t79 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t78, i32 %a1)
+  %t80 = insertelement <32 x i32> %t77, i32 %t79, i32 25
+  %t81 = extractelement <32 x i32> %t2, i32 26
+  %t82 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t81, i32 %a1)
+  %t83 = insertelement <32 x i32> %t80, i32 %t82, i32 26
+  %t84 = extractelement <32 x i32> %t2, i32 27
+  %t85 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t84, i32 %a1)
+  %t86 = insertelement <32 x i32> %t83, i32 %t85, i32 27
+  %t87 = extractelement <32 x i32> %t2, i32 28
+  %t88 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t87, i32 %a1)
+  %t89 = insertelement <32 x i32> %t86, i32 %t88, i32 28
+  %t90 = extractelement <32 x i32> %t2, i32 29
+  %t91 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t90, i32 %a1)
+  %t92 = insertelement <32 x i32> %t89, i32 %t91, i32 29
+  %t93 = extractelement <32 x i32> %t2, i32 30
+  %t94 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t93, i32 %a1)
+  %t95 = insertelement <32 x i32> %t92, i32 %t94, i32 30
+  %t96 = extractelement <32 x i32> %t2, i32 31
+  %t97 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t96, i32 %a1)
+  %t98 = insertelement <32 x i32> %t95, i32 %t97, i32 31
+  %t99 = bitcast <32 x i32> %t98 to <16 x i64>
+  ret <16 x i64> %t99
 }
 
 define i32 @_Z31sub_group_non_uniform_all_equalm(i64 %a0) alwaysinline {
@@ -13202,241 +13354,271 @@ define float @_Z25sub_group_broadcast_firstf(float %a0) alwaysinline {
 }
 
 define <2 x float> @_Z19sub_group_broadcastDv2_fj(<2 x float> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x float> %a0, i32 0
-  %t2 = call float @_Z19sub_group_broadcastfj(float %t1, i32 %a1)
-  %t3 = insertelement <2 x float> poison, float %t2, i32 0
-  %t4 = extractelement <2 x float> %a0, i32 1
-  %t5 = call float @_Z19sub_group_broadcastfj(float %t4, i32 %a1)
-  %t6 = insertelement <2 x float> %t3, float %t5, i32 1
-  ret <2 x float> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x float> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <2 x float>
+  ret <2 x float> %t9
 }
 
 define <3 x float> @_Z19sub_group_broadcastDv3_fj(<3 x float> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x float> %a0, i32 0
-  %t2 = call float @_Z19sub_group_broadcastfj(float %t1, i32 %a1)
-  %t3 = insertelement <3 x float> poison, float %t2, i32 0
-  %t4 = extractelement <3 x float> %a0, i32 1
-  %t5 = call float @_Z19sub_group_broadcastfj(float %t4, i32 %a1)
-  %t6 = insertelement <3 x float> %t3, float %t5, i32 1
-  %t7 = extractelement <3 x float> %a0, i32 2
-  %t8 = call float @_Z19sub_group_broadcastfj(float %t7, i32 %a1)
-  %t9 = insertelement <3 x float> %t6, float %t8, i32 2
-  ret <3 x float> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x float> %a0 to <3 x i32>
+  %t3 = extractelement <3 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <3 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <3 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <3 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <3 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <3 x i32> %t8, i32 %t10, i32 2
+  %t12 = bitcast <3 x i32> %t11 to <3 x float>
+  ret <3 x float> %t12
 }
 
 define <4 x float> @_Z19sub_group_broadcastDv4_fj(<4 x float> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x float> %a0, i32 0
-  %t2 = call float @_Z19sub_group_broadcastfj(float %t1, i32 %a1)
-  %t3 = insertelement <4 x float> poison, float %t2, i32 0
-  %t4 = extractelement <4 x float> %a0, i32 1
-  %t5 = call float @_Z19sub_group_broadcastfj(float %t4, i32 %a1)
-  %t6 = insertelement <4 x float> %t3, float %t5, i32 1
-  %t7 = extractelement <4 x float> %a0, i32 2
-  %t8 = call float @_Z19sub_group_broadcastfj(float %t7, i32 %a1)
-  %t9 = insertelement <4 x float> %t6, float %t8, i32 2
-  %t10 = extractelement <4 x float> %a0, i32 3
-  %t11 = call float @_Z19sub_group_broadcastfj(float %t10, i32 %a1)
-  %t12 = insertelement <4 x float> %t9, float %t11, i32 3
-  ret <4 x float> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x float> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <4 x float>
+  ret <4 x float> %t15
 }
 
 define <8 x float> @_Z19sub_group_broadcastDv8_fj(<8 x float> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x float> %a0, i32 0
-  %t2 = call float @_Z19sub_group_broadcastfj(float %t1, i32 %a1)
-  %t3 = insertelement <8 x float> poison, float %t2, i32 0
-  %t4 = extractelement <8 x float> %a0, i32 1
-  %t5 = call float @_Z19sub_group_broadcastfj(float %t4, i32 %a1)
-  %t6 = insertelement <8 x float> %t3, float %t5, i32 1
-  %t7 = extractelement <8 x float> %a0, i32 2
-  %t8 = call float @_Z19sub_group_broadcastfj(float %t7, i32 %a1)
-  %t9 = insertelement <8 x float> %t6, float %t8, i32 2
-  %t10 = extractelement <8 x float> %a0, i32 3
-  %t11 = call float @_Z19sub_group_broadcastfj(float %t10, i32 %a1)
-  %t12 = insertelement <8 x float> %t9, float %t11, i32 3
-  %t13 = extractelement <8 x float> %a0, i32 4
-  %t14 = call float @_Z19sub_group_broadcastfj(float %t13, i32 %a1)
-  %t15 = insertelement <8 x float> %t12, float %t14, i32 4
-  %t16 = extractelement <8 x float> %a0, i32 5
-  %t17 = call float @_Z19sub_group_broadcastfj(float %t16, i32 %a1)
-  %t18 = insertelement <8 x float> %t15, float %t17, i32 5
-  %t19 = extractelement <8 x float> %a0, i32 6
-  %t20 = call float @_Z19sub_group_broadcastfj(float %t19, i32 %a1)
-  %t21 = insertelement <8 x float> %t18, float %t20, i32 6
-  %t22 = extractelement <8 x float> %a0, i32 7
-  %t23 = call float @_Z19sub_group_broadcastfj(float %t22, i32 %a1)
-  %t24 = insertelement <8 x float> %t21, float %t23, i32 7
-  ret <8 x float> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x float> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <8 x float>
+  ret <8 x float> %t27
 }
 
 define <16 x float> @_Z19sub_group_broadcastDv16_fj(<16 x float> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x float> %a0, i32 0
-  %t2 = call float @_Z19sub_group_broadcastfj(float %t1, i32 %a1)
-  %t3 = insertelement <16 x float> poison, float %t2, i32 0
-  %t4 = extractelement <16 x float> %a0, i32 1
-  %t5 = call float @_Z19sub_group_broadcastfj(float %t4, i32 %a1)
-  %t6 = insertelement <16 x float> %t3, float %t5, i32 1
-  %t7 = extractelement <16 x float> %a0, i32 2
-  %t8 = call float @_Z19sub_group_broadcastfj(float %t7, i32 %a1)
-  %t9 = insertelement <16 x float> %t6, float %t8, i32 2
-  %t10 = extractelement <16 x float> %a0, i32 3
-  %t11 = call float @_Z19sub_group_broadcastfj(float %t10, i32 %a1)
-  %t12 = insertelement <16 x float> %t9, float %t11, i32 3
-  %t13 = extractelement <16 x float> %a0, i32 4
-  %t14 = call float @_Z19sub_group_broadcastfj(float %t13, i32 %a1)
-  %t15 = insertelement <16 x float> %t12, float %t14, i32 4
-  %t16 = extractelement <16 x float> %a0, i32 5
-  %t17 = call float @_Z19sub_group_broadcastfj(float %t16, i32 %a1)
-  %t18 = insertelement <16 x float> %t15, float %t17, i32 5
-  %t19 = extractelement <16 x float> %a0, i32 6
-  %t20 = call float @_Z19sub_group_broadcastfj(float %t19, i32 %a1)
-  %t21 = insertelement <16 x float> %t18, float %t20, i32 6
-  %t22 = extractelement <16 x float> %a0, i32 7
-  %t23 = call float @_Z19sub_group_broadcastfj(float %t22, i32 %a1)
-  %t24 = insertelement <16 x float> %t21, float %t23, i32 7
-  %t25 = extractelement <16 x float> %a0, i32 8
-  %t26 = call float @_Z19sub_group_broadcastfj(float %t25, i32 %a1)
-  %t27 = insertelement <16 x float> %t24, float %t26, i32 8
-  %t28 = extractelement <16 x float> %a0, i32 9
-  %t29 = call float @_Z19sub_group_broadcastfj(float %t28, i32 %a1)
-  %t30 = insertelement <16 x float> %t27, float %t29, i32 9
-  %t31 = extractelement <16 x float> %a0, i32 10
-  %t32 = call float @_Z19sub_group_broadcastfj(float %t31, i32 %a1)
-  %t33 = insertelement <16 x float> %t30, float %t32, i32 10
-  %t34 = extractelement <16 x float> %a0, i32 11
-  %t35 = call float @_Z19sub_group_broadcastfj(float %t34, i32 %a1)
-  %t36 = insertelement <16 x float> %t33, float %t35, i32 11
-  %t37 = extractelement <16 x float> %a0, i32 12
-  %t38 = call float @_Z19sub_group_broadcastfj(float %t37, i32 %a1)
-  %t39 = insertelement <16 x float> %t36, float %t38, i32 12
-  %t40 = extractelement <16 x float> %a0, i32 13
-  %t41 = call float @_Z19sub_group_broadcastfj(float %t40, i32 %a1)
-  %t42 = insertelement <16 x float> %t39, float %t41, i32 13
-  %t43 = extractelement <16 x float> %a0, i32 14
-  %t44 = call float @_Z19sub_group_broadcastfj(float %t43, i32 %a1)
-  %t45 = insertelement <16 x float> %t42, float %t44, i32 14
-  %t46 = extractelement <16 x float> %a0, i32 15
-  %t47 = call float @_Z19sub_group_broadcastfj(float %t46, i32 %a1)
-  %t48 = insertelement <16 x float> %t45, float %t47, i32 15
-  ret <16 x float> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x float> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <16 x float>
+  ret <16 x float> %t51
 }
 
 define <2 x float> @_Z31sub_group_non_uniform_broadcastDv2_fj(<2 x float> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x float> %a0, i32 0
-  %t2 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t1, i32 %a1)
-  %t3 = insertelement <2 x float> poison, float %t2, i32 0
-  %t4 = extractelement <2 x float> %a0, i32 1
-  %t5 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t4, i32 %a1)
-  %t6 = insertelement <2 x float> %t3, float %t5, i32 1
-  ret <2 x float> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x float> %a0 to <2 x i32>
+  %t3 = extractelement <2 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <2 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <2 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <2 x i32> %t5, i32 %t7, i32 1
+  %t9 = bitcast <2 x i32> %t8 to <2 x float>
+  ret <2 x float> %t9
 }
 
 define <3 x float> @_Z31sub_group_non_uniform_broadcastDv3_fj(<3 x float> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x float> %a0, i32 0
-  %t2 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t1, i32 %a1)
-  %t3 = insertelement <3 x float> poison, float %t2, i32 0
-  %t4 = extractelement <3 x float> %a0, i32 1
-  %t5 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t4, i32 %a1)
-  %t6 = insertelement <3 x float> %t3, float %t5, i32 1
-  %t7 = extractelement <3 x float> %a0, i32 2
-  %t8 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t7, i32 %a1)
-  %t9 = insertelement <3 x float> %t6, float %t8, i32 2
-  ret <3 x float> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x float> %a0 to <3 x i32>
+  %t3 = extractelement <3 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <3 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <3 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <3 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <3 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <3 x i32> %t8, i32 %t10, i32 2
+  %t12 = bitcast <3 x i32> %t11 to <3 x float>
+  ret <3 x float> %t12
 }
 
 define <4 x float> @_Z31sub_group_non_uniform_broadcastDv4_fj(<4 x float> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x float> %a0, i32 0
-  %t2 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t1, i32 %a1)
-  %t3 = insertelement <4 x float> poison, float %t2, i32 0
-  %t4 = extractelement <4 x float> %a0, i32 1
-  %t5 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t4, i32 %a1)
-  %t6 = insertelement <4 x float> %t3, float %t5, i32 1
-  %t7 = extractelement <4 x float> %a0, i32 2
-  %t8 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t7, i32 %a1)
-  %t9 = insertelement <4 x float> %t6, float %t8, i32 2
-  %t10 = extractelement <4 x float> %a0, i32 3
-  %t11 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t10, i32 %a1)
-  %t12 = insertelement <4 x float> %t9, float %t11, i32 3
-  ret <4 x float> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x float> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <4 x float>
+  ret <4 x float> %t15
 }
 
 define <8 x float> @_Z31sub_group_non_uniform_broadcastDv8_fj(<8 x float> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x float> %a0, i32 0
-  %t2 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t1, i32 %a1)
-  %t3 = insertelement <8 x float> poison, float %t2, i32 0
-  %t4 = extractelement <8 x float> %a0, i32 1
-  %t5 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t4, i32 %a1)
-  %t6 = insertelement <8 x float> %t3, float %t5, i32 1
-  %t7 = extractelement <8 x float> %a0, i32 2
-  %t8 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t7, i32 %a1)
-  %t9 = insertelement <8 x float> %t6, float %t8, i32 2
-  %t10 = extractelement <8 x float> %a0, i32 3
-  %t11 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t10, i32 %a1)
-  %t12 = insertelement <8 x float> %t9, float %t11, i32 3
-  %t13 = extractelement <8 x float> %a0, i32 4
-  %t14 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t13, i32 %a1)
-  %t15 = insertelement <8 x float> %t12, float %t14, i32 4
-  %t16 = extractelement <8 x float> %a0, i32 5
-  %t17 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t16, i32 %a1)
-  %t18 = insertelement <8 x float> %t15, float %t17, i32 5
-  %t19 = extractelement <8 x float> %a0, i32 6
-  %t20 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t19, i32 %a1)
-  %t21 = insertelement <8 x float> %t18, float %t20, i32 6
-  %t22 = extractelement <8 x float> %a0, i32 7
-  %t23 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t22, i32 %a1)
-  %t24 = insertelement <8 x float> %t21, float %t23, i32 7
-  ret <8 x float> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x float> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <8 x float>
+  ret <8 x float> %t27
 }
 
 define <16 x float> @_Z31sub_group_non_uniform_broadcastDv16_fj(<16 x float> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x float> %a0, i32 0
-  %t2 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t1, i32 %a1)
-  %t3 = insertelement <16 x float> poison, float %t2, i32 0
-  %t4 = extractelement <16 x float> %a0, i32 1
-  %t5 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t4, i32 %a1)
-  %t6 = insertelement <16 x float> %t3, float %t5, i32 1
-  %t7 = extractelement <16 x float> %a0, i32 2
-  %t8 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t7, i32 %a1)
-  %t9 = insertelement <16 x float> %t6, float %t8, i32 2
-  %t10 = extractelement <16 x float> %a0, i32 3
-  %t11 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t10, i32 %a1)
-  %t12 = insertelement <16 x float> %t9, float %t11, i32 3
-  %t13 = extractelement <16 x float> %a0, i32 4
-  %t14 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t13, i32 %a1)
-  %t15 = insertelement <16 x float> %t12, float %t14, i32 4
-  %t16 = extractelement <16 x float> %a0, i32 5
-  %t17 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t16, i32 %a1)
-  %t18 = insertelement <16 x float> %t15, float %t17, i32 5
-  %t19 = extractelement <16 x float> %a0, i32 6
-  %t20 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t19, i32 %a1)
-  %t21 = insertelement <16 x float> %t18, float %t20, i32 6
-  %t22 = extractelement <16 x float> %a0, i32 7
-  %t23 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t22, i32 %a1)
-  %t24 = insertelement <16 x float> %t21, float %t23, i32 7
-  %t25 = extractelement <16 x float> %a0, i32 8
-  %t26 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t25, i32 %a1)
-  %t27 = insertelement <16 x float> %t24, float %t26, i32 8
-  %t28 = extractelement <16 x float> %a0, i32 9
-  %t29 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t28, i32 %a1)
-  %t30 = insertelement <16 x float> %t27, float %t29, i32 9
-  %t31 = extractelement <16 x float> %a0, i32 10
-  %t32 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t31, i32 %a1)
-  %t33 = insertelement <16 x float> %t30, float %t32, i32 10
-  %t34 = extractelement <16 x float> %a0, i32 11
-  %t35 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t34, i32 %a1)
-  %t36 = insertelement <16 x float> %t33, float %t35, i32 11
-  %t37 = extractelement <16 x float> %a0, i32 12
-  %t38 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t37, i32 %a1)
-  %t39 = insertelement <16 x float> %t36, float %t38, i32 12
-  %t40 = extractelement <16 x float> %a0, i32 13
-  %t41 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t40, i32 %a1)
-  %t42 = insertelement <16 x float> %t39, float %t41, i32 13
-  %t43 = extractelement <16 x float> %a0, i32 14
-  %t44 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t43, i32 %a1)
-  %t45 = insertelement <16 x float> %t42, float %t44, i32 14
-  %t46 = extractelement <16 x float> %a0, i32 15
-  %t47 = call float @_Z31sub_group_non_uniform_broadcastfj(float %t46, i32 %a1)
-  %t48 = insertelement <16 x float> %t45, float %t47, i32 15
-  ret <16 x float> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x float> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <16 x float>
+  ret <16 x float> %t51
 }
 
 define i32 @_Z31sub_group_non_uniform_all_equalf(float %a0) alwaysinline {
@@ -13487,241 +13669,469 @@ define double @_Z25sub_group_broadcast_firstd(double %a0) alwaysinline {
 }
 
 define <2 x double> @_Z19sub_group_broadcastDv2_dj(<2 x double> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x double> %a0, i32 0
-  %t2 = call double @_Z19sub_group_broadcastdj(double %t1, i32 %a1)
-  %t3 = insertelement <2 x double> poison, double %t2, i32 0
-  %t4 = extractelement <2 x double> %a0, i32 1
-  %t5 = call double @_Z19sub_group_broadcastdj(double %t4, i32 %a1)
-  %t6 = insertelement <2 x double> %t3, double %t5, i32 1
-  ret <2 x double> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x double> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <2 x double>
+  ret <2 x double> %t15
 }
 
 define <3 x double> @_Z19sub_group_broadcastDv3_dj(<3 x double> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x double> %a0, i32 0
-  %t2 = call double @_Z19sub_group_broadcastdj(double %t1, i32 %a1)
-  %t3 = insertelement <3 x double> poison, double %t2, i32 0
-  %t4 = extractelement <3 x double> %a0, i32 1
-  %t5 = call double @_Z19sub_group_broadcastdj(double %t4, i32 %a1)
-  %t6 = insertelement <3 x double> %t3, double %t5, i32 1
-  %t7 = extractelement <3 x double> %a0, i32 2
-  %t8 = call double @_Z19sub_group_broadcastdj(double %t7, i32 %a1)
-  %t9 = insertelement <3 x double> %t6, double %t8, i32 2
-  ret <3 x double> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x double> %a0 to <6 x i32>
+  %t3 = extractelement <6 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <6 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <6 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <6 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <6 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <6 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <6 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <6 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <6 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <6 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <6 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <6 x i32> %t17, i32 %t19, i32 5
+  %t21 = bitcast <6 x i32> %t20 to <3 x double>
+  ret <3 x double> %t21
 }
 
 define <4 x double> @_Z19sub_group_broadcastDv4_dj(<4 x double> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x double> %a0, i32 0
-  %t2 = call double @_Z19sub_group_broadcastdj(double %t1, i32 %a1)
-  %t3 = insertelement <4 x double> poison, double %t2, i32 0
-  %t4 = extractelement <4 x double> %a0, i32 1
-  %t5 = call double @_Z19sub_group_broadcastdj(double %t4, i32 %a1)
-  %t6 = insertelement <4 x double> %t3, double %t5, i32 1
-  %t7 = extractelement <4 x double> %a0, i32 2
-  %t8 = call double @_Z19sub_group_broadcastdj(double %t7, i32 %a1)
-  %t9 = insertelement <4 x double> %t6, double %t8, i32 2
-  %t10 = extractelement <4 x double> %a0, i32 3
-  %t11 = call double @_Z19sub_group_broadcastdj(double %t10, i32 %a1)
-  %t12 = insertelement <4 x double> %t9, double %t11, i32 3
-  ret <4 x double> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x double> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <4 x double>
+  ret <4 x double> %t27
 }
 
 define <8 x double> @_Z19sub_group_broadcastDv8_dj(<8 x double> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x double> %a0, i32 0
-  %t2 = call double @_Z19sub_group_broadcastdj(double %t1, i32 %a1)
-  %t3 = insertelement <8 x double> poison, double %t2, i32 0
-  %t4 = extractelement <8 x double> %a0, i32 1
-  %t5 = call double @_Z19sub_group_broadcastdj(double %t4, i32 %a1)
-  %t6 = insertelement <8 x double> %t3, double %t5, i32 1
-  %t7 = extractelement <8 x double> %a0, i32 2
-  %t8 = call double @_Z19sub_group_broadcastdj(double %t7, i32 %a1)
-  %t9 = insertelement <8 x double> %t6, double %t8, i32 2
-  %t10 = extractelement <8 x double> %a0, i32 3
-  %t11 = call double @_Z19sub_group_broadcastdj(double %t10, i32 %a1)
-  %t12 = insertelement <8 x double> %t9, double %t11, i32 3
-  %t13 = extractelement <8 x double> %a0, i32 4
-  %t14 = call double @_Z19sub_group_broadcastdj(double %t13, i32 %a1)
-  %t15 = insertelement <8 x double> %t12, double %t14, i32 4
-  %t16 = extractelement <8 x double> %a0, i32 5
-  %t17 = call double @_Z19sub_group_broadcastdj(double %t16, i32 %a1)
-  %t18 = insertelement <8 x double> %t15, double %t17, i32 5
-  %t19 = extractelement <8 x double> %a0, i32 6
-  %t20 = call double @_Z19sub_group_broadcastdj(double %t19, i32 %a1)
-  %t21 = insertelement <8 x double> %t18, double %t20, i32 6
-  %t22 = extractelement <8 x double> %a0, i32 7
-  %t23 = call double @_Z19sub_group_broadcastdj(double %t22, i32 %a1)
-  %t24 = insertelement <8 x double> %t21, double %t23, i32 7
-  ret <8 x double> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x double> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <8 x double>
+  ret <8 x double> %t51
 }
 
 define <16 x double> @_Z19sub_group_broadcastDv16_dj(<16 x double> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x double> %a0, i32 0
-  %t2 = call double @_Z19sub_group_broadcastdj(double %t1, i32 %a1)
-  %t3 = insertelement <16 x double> poison, double %t2, i32 0
-  %t4 = extractelement <16 x double> %a0, i32 1
-  %t5 = call double @_Z19sub_group_broadcastdj(double %t4, i32 %a1)
-  %t6 = insertelement <16 x double> %t3, double %t5, i32 1
-  %t7 = extractelement <16 x double> %a0, i32 2
-  %t8 = call double @_Z19sub_group_broadcastdj(double %t7, i32 %a1)
-  %t9 = insertelement <16 x double> %t6, double %t8, i32 2
-  %t10 = extractelement <16 x double> %a0, i32 3
-  %t11 = call double @_Z19sub_group_broadcastdj(double %t10, i32 %a1)
-  %t12 = insertelement <16 x double> %t9, double %t11, i32 3
-  %t13 = extractelement <16 x double> %a0, i32 4
-  %t14 = call double @_Z19sub_group_broadcastdj(double %t13, i32 %a1)
-  %t15 = insertelement <16 x double> %t12, double %t14, i32 4
-  %t16 = extractelement <16 x double> %a0, i32 5
-  %t17 = call double @_Z19sub_group_broadcastdj(double %t16, i32 %a1)
-  %t18 = insertelement <16 x double> %t15, double %t17, i32 5
-  %t19 = extractelement <16 x double> %a0, i32 6
-  %t20 = call double @_Z19sub_group_broadcastdj(double %t19, i32 %a1)
-  %t21 = insertelement <16 x double> %t18, double %t20, i32 6
-  %t22 = extractelement <16 x double> %a0, i32 7
-  %t23 = call double @_Z19sub_group_broadcastdj(double %t22, i32 %a1)
-  %t24 = insertelement <16 x double> %t21, double %t23, i32 7
-  %t25 = extractelement <16 x double> %a0, i32 8
-  %t26 = call double @_Z19sub_group_broadcastdj(double %t25, i32 %a1)
-  %t27 = insertelement <16 x double> %t24, double %t26, i32 8
-  %t28 = extractelement <16 x double> %a0, i32 9
-  %t29 = call double @_Z19sub_group_broadcastdj(double %t28, i32 %a1)
-  %t30 = insertelement <16 x double> %t27, double %t29, i32 9
-  %t31 = extractelement <16 x double> %a0, i32 10
-  %t32 = call double @_Z19sub_group_broadcastdj(double %t31, i32 %a1)
-  %t33 = insertelement <16 x double> %t30, double %t32, i32 10
-  %t34 = extractelement <16 x double> %a0, i32 11
-  %t35 = call double @_Z19sub_group_broadcastdj(double %t34, i32 %a1)
-  %t36 = insertelement <16 x double> %t33, double %t35, i32 11
-  %t37 = extractelement <16 x double> %a0, i32 12
-  %t38 = call double @_Z19sub_group_broadcastdj(double %t37, i32 %a1)
-  %t39 = insertelement <16 x double> %t36, double %t38, i32 12
-  %t40 = extractelement <16 x double> %a0, i32 13
-  %t41 = call double @_Z19sub_group_broadcastdj(double %t40, i32 %a1)
-  %t42 = insertelement <16 x double> %t39, double %t41, i32 13
-  %t43 = extractelement <16 x double> %a0, i32 14
-  %t44 = call double @_Z19sub_group_broadcastdj(double %t43, i32 %a1)
-  %t45 = insertelement <16 x double> %t42, double %t44, i32 14
-  %t46 = extractelement <16 x double> %a0, i32 15
-  %t47 = call double @_Z19sub_group_broadcastdj(double %t46, i32 %a1)
-  %t48 = insertelement <16 x double> %t45, double %t47, i32 15
-  ret <16 x double> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x double> %a0 to <32 x i32>
+  %t3 = extractelement <32 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <32 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <32 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <32 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <32 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <32 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <32 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <32 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <32 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <32 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <32 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <32 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <32 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <32 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <32 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <32 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <32 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <32 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <32 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <32 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <32 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <32 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <32 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <32 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <32 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <32 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <32 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <32 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <32 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <32 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <32 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <32 x i32> %t47, i32 %t49, i32 15
+  %t51 = extractelement <32 x i32> %t2, i32 16
+  %t52 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t51, i32 %a1)
+  %t53 = insertelement <32 x i32> %t50, i32 %t52, i32 16
+  %t54 = extractelement <32 x i32> %t2, i32 17
+  %t55 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t54, i32 %a1)
+  %t56 = insertelement <32 x i32> %t53, i32 %t55, i32 17
+  %t57 = extractelement <32 x i32> %t2, i32 18
+  %t58 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t57, i32 %a1)
+  %t59 = insertelement <32 x i32> %t56, i32 %t58, i32 18
+  %t60 = extractelement <32 x i32> %t2, i32 19
+  %t61 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t60, i32 %a1)
+  %t62 = insertelement <32 x i32> %t59, i32 %t61, i32 19
+  %t63 = extractelement <32 x i32> %t2, i32 20
+  %t64 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t63, i32 %a1)
+  %t65 = insertelement <32 x i32> %t62, i32 %t64, i32 20
+  %t66 = extractelement <32 x i32> %t2, i32 21
+  %t67 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t66, i32 %a1)
+  %t68 = insertelement <32 x i32> %t65, i32 %t67, i32 21
+  %t69 = extractelement <32 x i32> %t2, i32 22
+  %t70 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t69, i32 %a1)
+  %t71 = insertelement <32 x i32> %t68, i32 %t70, i32 22
+  %t72 = extractelement <32 x i32> %t2, i32 23
+  %t73 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t72, i32 %a1)
+  %t74 = insertelement <32 x i32> %t71, i32 %t73, i32 23
+  %t75 = extractelement <32 x i32> %t2, i32 24
+  %t76 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t75, i32 %a1)
+  %t77 = insertelement <32 x i32> %t74, i32 %t76, i32 24
+  %t78 = extractelement <32 x i32> %t2, i32 25
+  %t79 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t78, i32 %a1)
+  %t80 = insertelement <32 x i32> %t77, i32 %t79, i32 25
+  %t81 = extractelement <32 x i32> %t2, i32 26
+  %t82 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t81, i32 %a1)
+  %t83 = insertelement <32 x i32> %t80, i32 %t82, i32 26
+  %t84 = extractelement <32 x i32> %t2, i32 27
+  %t85 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t84, i32 %a1)
+  %t86 = insertelement <32 x i32> %t83, i32 %t85, i32 27
+  %t87 = extractelement <32 x i32> %t2, i32 28
+  %t88 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t87, i32 %a1)
+  %t89 = insertelement <32 x i32> %t86, i32 %t88, i32 28
+  %t90 = extractelement <32 x i32> %t2, i32 29
+  %t91 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t90, i32 %a1)
+  %t92 = insertelement <32 x i32> %t89, i32 %t91, i32 29
+  %t93 = extractelement <32 x i32> %t2, i32 30
+  %t94 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t93, i32 %a1)
+  %t95 = insertelement <32 x i32> %t92, i32 %t94, i32 30
+  %t96 = extractelement <32 x i32> %t2, i32 31
+  %t97 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t96, i32 %a1)
+  %t98 = insertelement <32 x i32> %t95, i32 %t97, i32 31
+  %t99 = bitcast <32 x i32> %t98 to <16 x double>
+  ret <16 x double> %t99
 }
 
 define <2 x double> @_Z31sub_group_non_uniform_broadcastDv2_dj(<2 x double> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <2 x double> %a0, i32 0
-  %t2 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t1, i32 %a1)
-  %t3 = insertelement <2 x double> poison, double %t2, i32 0
-  %t4 = extractelement <2 x double> %a0, i32 1
-  %t5 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t4, i32 %a1)
-  %t6 = insertelement <2 x double> %t3, double %t5, i32 1
-  ret <2 x double> %t6
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <2 x double> %a0 to <4 x i32>
+  %t3 = extractelement <4 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <4 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <4 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <4 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <4 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <4 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <4 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <4 x i32> %t11, i32 %t13, i32 3
+  %t15 = bitcast <4 x i32> %t14 to <2 x double>
+  ret <2 x double> %t15
 }
 
 define <3 x double> @_Z31sub_group_non_uniform_broadcastDv3_dj(<3 x double> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <3 x double> %a0, i32 0
-  %t2 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t1, i32 %a1)
-  %t3 = insertelement <3 x double> poison, double %t2, i32 0
-  %t4 = extractelement <3 x double> %a0, i32 1
-  %t5 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t4, i32 %a1)
-  %t6 = insertelement <3 x double> %t3, double %t5, i32 1
-  %t7 = extractelement <3 x double> %a0, i32 2
-  %t8 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t7, i32 %a1)
-  %t9 = insertelement <3 x double> %t6, double %t8, i32 2
-  ret <3 x double> %t9
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <3 x double> %a0 to <6 x i32>
+  %t3 = extractelement <6 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <6 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <6 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <6 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <6 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <6 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <6 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <6 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <6 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <6 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <6 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <6 x i32> %t17, i32 %t19, i32 5
+  %t21 = bitcast <6 x i32> %t20 to <3 x double>
+  ret <3 x double> %t21
 }
 
 define <4 x double> @_Z31sub_group_non_uniform_broadcastDv4_dj(<4 x double> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <4 x double> %a0, i32 0
-  %t2 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t1, i32 %a1)
-  %t3 = insertelement <4 x double> poison, double %t2, i32 0
-  %t4 = extractelement <4 x double> %a0, i32 1
-  %t5 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t4, i32 %a1)
-  %t6 = insertelement <4 x double> %t3, double %t5, i32 1
-  %t7 = extractelement <4 x double> %a0, i32 2
-  %t8 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t7, i32 %a1)
-  %t9 = insertelement <4 x double> %t6, double %t8, i32 2
-  %t10 = extractelement <4 x double> %a0, i32 3
-  %t11 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t10, i32 %a1)
-  %t12 = insertelement <4 x double> %t9, double %t11, i32 3
-  ret <4 x double> %t12
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <4 x double> %a0 to <8 x i32>
+  %t3 = extractelement <8 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <8 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <8 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <8 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <8 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <8 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <8 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <8 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <8 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <8 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <8 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <8 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <8 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <8 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <8 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <8 x i32> %t23, i32 %t25, i32 7
+  %t27 = bitcast <8 x i32> %t26 to <4 x double>
+  ret <4 x double> %t27
 }
 
 define <8 x double> @_Z31sub_group_non_uniform_broadcastDv8_dj(<8 x double> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <8 x double> %a0, i32 0
-  %t2 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t1, i32 %a1)
-  %t3 = insertelement <8 x double> poison, double %t2, i32 0
-  %t4 = extractelement <8 x double> %a0, i32 1
-  %t5 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t4, i32 %a1)
-  %t6 = insertelement <8 x double> %t3, double %t5, i32 1
-  %t7 = extractelement <8 x double> %a0, i32 2
-  %t8 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t7, i32 %a1)
-  %t9 = insertelement <8 x double> %t6, double %t8, i32 2
-  %t10 = extractelement <8 x double> %a0, i32 3
-  %t11 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t10, i32 %a1)
-  %t12 = insertelement <8 x double> %t9, double %t11, i32 3
-  %t13 = extractelement <8 x double> %a0, i32 4
-  %t14 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t13, i32 %a1)
-  %t15 = insertelement <8 x double> %t12, double %t14, i32 4
-  %t16 = extractelement <8 x double> %a0, i32 5
-  %t17 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t16, i32 %a1)
-  %t18 = insertelement <8 x double> %t15, double %t17, i32 5
-  %t19 = extractelement <8 x double> %a0, i32 6
-  %t20 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t19, i32 %a1)
-  %t21 = insertelement <8 x double> %t18, double %t20, i32 6
-  %t22 = extractelement <8 x double> %a0, i32 7
-  %t23 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t22, i32 %a1)
-  %t24 = insertelement <8 x double> %t21, double %t23, i32 7
-  ret <8 x double> %t24
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <8 x double> %a0 to <16 x i32>
+  %t3 = extractelement <16 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <16 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <16 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <16 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <16 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <16 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <16 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <16 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <16 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <16 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <16 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <16 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <16 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <16 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <16 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <16 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <16 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <16 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <16 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <16 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <16 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <16 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <16 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <16 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <16 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <16 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <16 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <16 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <16 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <16 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <16 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <16 x i32> %t47, i32 %t49, i32 15
+  %t51 = bitcast <16 x i32> %t50 to <8 x double>
+  ret <8 x double> %t51
 }
 
 define <16 x double> @_Z31sub_group_non_uniform_broadcastDv16_dj(<16 x double> %a0, i32 %a1) alwaysinline {
-  %t1 = extractelement <16 x double> %a0, i32 0
-  %t2 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t1, i32 %a1)
-  %t3 = insertelement <16 x double> poison, double %t2, i32 0
-  %t4 = extractelement <16 x double> %a0, i32 1
-  %t5 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t4, i32 %a1)
-  %t6 = insertelement <16 x double> %t3, double %t5, i32 1
-  %t7 = extractelement <16 x double> %a0, i32 2
-  %t8 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t7, i32 %a1)
-  %t9 = insertelement <16 x double> %t6, double %t8, i32 2
-  %t10 = extractelement <16 x double> %a0, i32 3
-  %t11 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t10, i32 %a1)
-  %t12 = insertelement <16 x double> %t9, double %t11, i32 3
-  %t13 = extractelement <16 x double> %a0, i32 4
-  %t14 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t13, i32 %a1)
-  %t15 = insertelement <16 x double> %t12, double %t14, i32 4
-  %t16 = extractelement <16 x double> %a0, i32 5
-  %t17 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t16, i32 %a1)
-  %t18 = insertelement <16 x double> %t15, double %t17, i32 5
-  %t19 = extractelement <16 x double> %a0, i32 6
-  %t20 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t19, i32 %a1)
-  %t21 = insertelement <16 x double> %t18, double %t20, i32 6
-  %t22 = extractelement <16 x double> %a0, i32 7
-  %t23 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t22, i32 %a1)
-  %t24 = insertelement <16 x double> %t21, double %t23, i32 7
-  %t25 = extractelement <16 x double> %a0, i32 8
-  %t26 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t25, i32 %a1)
-  %t27 = insertelement <16 x double> %t24, double %t26, i32 8
-  %t28 = extractelement <16 x double> %a0, i32 9
-  %t29 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t28, i32 %a1)
-  %t30 = insertelement <16 x double> %t27, double %t29, i32 9
-  %t31 = extractelement <16 x double> %a0, i32 10
-  %t32 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t31, i32 %a1)
-  %t33 = insertelement <16 x double> %t30, double %t32, i32 10
-  %t34 = extractelement <16 x double> %a0, i32 11
-  %t35 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t34, i32 %a1)
-  %t36 = insertelement <16 x double> %t33, double %t35, i32 11
-  %t37 = extractelement <16 x double> %a0, i32 12
-  %t38 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t37, i32 %a1)
-  %t39 = insertelement <16 x double> %t36, double %t38, i32 12
-  %t40 = extractelement <16 x double> %a0, i32 13
-  %t41 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t40, i32 %a1)
-  %t42 = insertelement <16 x double> %t39, double %t41, i32 13
-  %t43 = extractelement <16 x double> %a0, i32 14
-  %t44 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t43, i32 %a1)
-  %t45 = insertelement <16 x double> %t42, double %t44, i32 14
-  %t46 = extractelement <16 x double> %a0, i32 15
-  %t47 = call double @_Z31sub_group_non_uniform_broadcastdj(double %t46, i32 %a1)
-  %t48 = insertelement <16 x double> %t45, double %t47, i32 15
-  ret <16 x double> %t48
+  %t1 = call i32 @__cv_sgx_mask()
+  %t2 = bitcast <16 x double> %a0 to <32 x i32>
+  %t3 = extractelement <32 x i32> %t2, i32 0
+  %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %a1)
+  %t5 = insertelement <32 x i32> poison, i32 %t4, i32 0
+  %t6 = extractelement <32 x i32> %t2, i32 1
+  %t7 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t6, i32 %a1)
+  %t8 = insertelement <32 x i32> %t5, i32 %t7, i32 1
+  %t9 = extractelement <32 x i32> %t2, i32 2
+  %t10 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t9, i32 %a1)
+  %t11 = insertelement <32 x i32> %t8, i32 %t10, i32 2
+  %t12 = extractelement <32 x i32> %t2, i32 3
+  %t13 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t12, i32 %a1)
+  %t14 = insertelement <32 x i32> %t11, i32 %t13, i32 3
+  %t15 = extractelement <32 x i32> %t2, i32 4
+  %t16 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t15, i32 %a1)
+  %t17 = insertelement <32 x i32> %t14, i32 %t16, i32 4
+  %t18 = extractelement <32 x i32> %t2, i32 5
+  %t19 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t18, i32 %a1)
+  %t20 = insertelement <32 x i32> %t17, i32 %t19, i32 5
+  %t21 = extractelement <32 x i32> %t2, i32 6
+  %t22 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t21, i32 %a1)
+  %t23 = insertelement <32 x i32> %t20, i32 %t22, i32 6
+  %t24 = extractelement <32 x i32> %t2, i32 7
+  %t25 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t24, i32 %a1)
+  %t26 = insertelement <32 x i32> %t23, i32 %t25, i32 7
+  %t27 = extractelement <32 x i32> %t2, i32 8
+  %t28 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t27, i32 %a1)
+  %t29 = insertelement <32 x i32> %t26, i32 %t28, i32 8
+  %t30 = extractelement <32 x i32> %t2, i32 9
+  %t31 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t30, i32 %a1)
+  %t32 = insertelement <32 x i32> %t29, i32 %t31, i32 9
+  %t33 = extractelement <32 x i32> %t2, i32 10
+  %t34 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t33, i32 %a1)
+  %t35 = insertelement <32 x i32> %t32, i32 %t34, i32 10
+  %t36 = extractelement <32 x i32> %t2, i32 11
+  %t37 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t36, i32 %a1)
+  %t38 = insertelement <32 x i32> %t35, i32 %t37, i32 11
+  %t39 = extractelement <32 x i32> %t2, i32 12
+  %t40 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t39, i32 %a1)
+  %t41 = insertelement <32 x i32> %t38, i32 %t40, i32 12
+  %t42 = extractelement <32 x i32> %t2, i32 13
+  %t43 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t42, i32 %a1)
+  %t44 = insertelement <32 x i32> %t41, i32 %t43, i32 13
+  %t45 = extractelement <32 x i32> %t2, i32 14
+  %t46 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t45, i32 %a1)
+  %t47 = insertelement <32 x i32> %t44, i32 %t46, i32 14
+  %t48 = extractelement <32 x i32> %t2, i32 15
+  %t49 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t48, i32 %a1)
+  %t50 = insertelement <32 x i32> %t47, i32 %t49, i32 15
+  %t51 = extractelement <32 x i32> %t2, i32 16
+  %t52 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t51, i32 %a1)
+  %t53 = insertelement <32 x i32> %t50, i32 %t52, i32 16
+  %t54 = extractelement <32 x i32> %t2, i32 17
+  %t55 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t54, i32 %a1)
+  %t56 = insertelement <32 x i32> %t53, i32 %t55, i32 17
+  %t57 = extractelement <32 x i32> %t2, i32 18
+  %t58 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t57, i32 %a1)
+  %t59 = insertelement <32 x i32> %t56, i32 %t58, i32 18
+  %t60 = extractelement <32 x i32> %t2, i32 19
+  %t61 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t60, i32 %a1)
+  %t62 = insertelement <32 x i32> %t59, i32 %t61, i32 19
+  %t63 = extractelement <32 x i32> %t2, i32 20
+  %t64 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t63, i32 %a1)
+  %t65 = insertelement <32 x i32> %t62, i32 %t64, i32 20
+  %t66 = extractelement <32 x i32> %t2, i32 21
+  %t67 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t66, i32 %a1)
+  %t68 = insertelement <32 x i32> %t65, i32 %t67, i32 21
+  %t69 = extractelement <32 x i32> %t2, i32 22
+  %t70 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t69, i32 %a1)
+  %t71 = insertelement <32 x i32> %t68, i32 %t70, i32 22
+  %t72 = extractelement <32 x i32> %t2, i32 23
+  %t73 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t72, i32 %a1)
+  %t74 = insertelement <32 x i32> %t71, i32 %t73, i32 23
+  %t75 = extractelement <32 x i32> %t2, i32 24
+  %t76 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t75, i32 %a1)
+  %t77 = insertelement <32 x i32> %t74, i32 %t76, i32 24
+  %t78 = extractelement <32 x i32> %t2, i32 25
+  %t79 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t78, i32 %a1)
+  %t80 = insertelement <32 x i32> %t77, i32 %t79, i32 25
+  %t81 = extractelement <32 x i32> %t2, i32 26
+  %t82 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t81, i32 %a1)
+  %t83 = insertelement <32 x i32> %t80, i32 %t82, i32 26
+  %t84 = extractelement <32 x i32> %t2, i32 27
+  %t85 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t84, i32 %a1)
+  %t86 = insertelement <32 x i32> %t83, i32 %t85, i32 27
+  %t87 = extractelement <32 x i32> %t2, i32 28
+  %t88 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t87, i32 %a1)
+  %t89 = insertelement <32 x i32> %t86, i32 %t88, i32 28
+  %t90 = extractelement <32 x i32> %t2, i32 29
+  %t91 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t90, i32 %a1)
+  %t92 = insertelement <32 x i32> %t89, i32 %t91, i32 29
+  %t93 = extractelement <32 x i32> %t2, i32 30
+  %t94 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t93, i32 %a1)
+  %t95 = insertelement <32 x i32> %t92, i32 %t94, i32 30
+  %t96 = extractelement <32 x i32> %t2, i32 31
+  %t97 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t96, i32 %a1)
+  %t98 = insertelement <32 x i32> %t95, i32 %t97, i32 31
+  %t99 = bitcast <32 x i32> %t98 to <16 x double>
+  ret <16 x double> %t99
 }
 
 define i32 @_Z31sub_group_non_uniform_all_equald(double %a0) alwaysinline {
