@@ -46,6 +46,14 @@ static const char *const cvc_atomics_macros[] = {
     "-D__opencl_c_ext_fp64_local_atomic_min_max=1",
 };
 
+/* The sub-group extensions (builtins/subgroup_ext.ll), as -D options of clang -cc1. */
+static const char *const cvc_subgroup_ext_macros[] = {
+    "-Dcl_khr_subgroup_extended_types=1",   "-Dcl_khr_subgroup_shuffle=1",
+    "-Dcl_khr_subgroup_shuffle_relative=1", "-Dcl_khr_subgroup_ballot=1",
+    "-Dcl_khr_subgroup_non_uniform_vote=1", "-Dcl_khr_subgroup_non_uniform_arithmetic=1",
+    "-Dcl_khr_subgroup_clustered_reduce=1",
+};
+
 void cvc_output_free(cvc_output *out) {
     if (!out)
         return;
@@ -144,6 +152,12 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
         for (size_t i = 0;
              o->cl_std >= 200 && i < sizeof cvc_atomics_macros / sizeof *cvc_atomics_macros; i++)
             cvc_arg(a, cvc_atomics_macros[i]);
+        /* clang 16 declares the sub-group extensions' functions when their macros are defined
+         * (it defines them itself for SPIR only); like cl_khr_subgroups, OpenCL C 2.0+. */
+        if (o->cl_std >= 200)
+            for (size_t i = 0; i < sizeof cvc_subgroup_ext_macros / sizeof *cvc_subgroup_ext_macros;
+                 i++)
+                cvc_arg(a, cvc_subgroup_ext_macros[i]);
     } else {
         cvc_arg(a, "-x");
         cvc_arg(a, "ir");

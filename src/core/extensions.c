@@ -41,6 +41,15 @@ static const cv_extension cv_extension_table[] = {
     {"cl_ext_float_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     /* Sub-groups are warps; needs clGetKernelSubGroupInfo to answer for 32-wide sub-groups. */
     {"cl_khr_subgroups", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    /* The sub-group extensions (builtins/subgroup_ext.ll): warp instructions over the active
+     * lanes; OpenCL C 2.0+ programs, as cl_khr_subgroups. */
+    {"cl_khr_subgroup_extended_types", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_subgroup_shuffle", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_subgroup_shuffle_relative", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_subgroup_ballot", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_subgroup_non_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     /* Listed once the feature lands; the predicate keeps devices without it honest. */
     {"cl_culvert_host_value", CL_CULVERT_HOST_VALUE_EXTENSION_VERSION, false,
      cv_has_stream_mem_ops64},
