@@ -33,6 +33,13 @@ EXT = ("-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_kh
        "+__opencl_c_read_write_images")
 
 
+# The sub-group extensions' macros, as culvert passes them for OpenCL C 3.0 (compiler.c): their
+# half overloads (shuffles, broadcasts, non-uniform and clustered reductions) widen to float too.
+SUBGROUP_EXT = ["-Dcl_khr_subgroup_%s=1" % e for e in (
+    "extended_types", "shuffle", "shuffle_relative", "ballot", "non_uniform_vote",
+    "non_uniform_arithmetic", "clustered_reduce")]
+
+
 def declarations():
     """{mangled: (name, type string)} of every opencl-c.h function mentioning half."""
     found = {}
@@ -42,7 +49,8 @@ def declarations():
         for std in ("CL1.2", "CL3.0"):
             r = subprocess.run([clang, "-cc1", "-triple", "nvptx64-nvidia-nvcl", "-target-cpu",
                                 "sm_90", "-x", "cl", "-cl-std=" + std,
-                                "-finclude-default-header", EXT, "-ast-dump=json", src],
+                                "-finclude-default-header", EXT] +
+                               (SUBGROUP_EXT if std == "CL3.0" else []) + ["-ast-dump=json", src],
                                stdout=subprocess.PIPE, check=True)
             for n in json.loads(r.stdout).get("inner", []):
                 t = n.get("type", {}).get("qualType", "")

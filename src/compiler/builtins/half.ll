@@ -6348,6 +6348,13 @@ define i64 @_Z17convert_ulong_satDh(half %p0) alwaysinline {
   ret i64 %r_0
 }
 
+define half @_Z17sub_group_shuffleDhj(half %p0, i32 %p1) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z17sub_group_shufflefj(float %w0, i32 %p1)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
 define <16 x i8> @_Z18convert_char16_rteDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
@@ -12531,6 +12538,41 @@ define half @_Z19sub_group_broadcastDhj(half %p0, i32 %p1) alwaysinline {
   ret half %r
 }
 
+define <16 x half> @_Z19sub_group_broadcastDv16_Dhj(<16 x half> %p0, i32 %p1) alwaysinline {
+  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %r0 = call <16 x float> @_Z19sub_group_broadcastDv16_fj(<16 x float> %w0, i32 %p1)
+  %r = fptrunc <16 x float> %r0 to <16 x half>
+  ret <16 x half> %r
+}
+
+define <2 x half> @_Z19sub_group_broadcastDv2_Dhj(<2 x half> %p0, i32 %p1) alwaysinline {
+  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %r0 = call <2 x float> @_Z19sub_group_broadcastDv2_fj(<2 x float> %w0, i32 %p1)
+  %r = fptrunc <2 x float> %r0 to <2 x half>
+  ret <2 x half> %r
+}
+
+define <3 x half> @_Z19sub_group_broadcastDv3_Dhj(<3 x half> %p0, i32 %p1) alwaysinline {
+  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %r0 = call <3 x float> @_Z19sub_group_broadcastDv3_fj(<3 x float> %w0, i32 %p1)
+  %r = fptrunc <3 x float> %r0 to <3 x half>
+  ret <3 x half> %r
+}
+
+define <4 x half> @_Z19sub_group_broadcastDv4_Dhj(<4 x half> %p0, i32 %p1) alwaysinline {
+  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %r0 = call <4 x float> @_Z19sub_group_broadcastDv4_fj(<4 x float> %w0, i32 %p1)
+  %r = fptrunc <4 x float> %r0 to <4 x half>
+  ret <4 x half> %r
+}
+
+define <8 x half> @_Z19sub_group_broadcastDv8_Dhj(<8 x half> %p0, i32 %p1) alwaysinline {
+  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %r0 = call <8 x float> @_Z19sub_group_broadcastDv8_fj(<8 x float> %w0, i32 %p1)
+  %r = fptrunc <8 x float> %r0 to <8 x half>
+  ret <8 x half> %r
+}
+
 define i8 @_Z20convert_char_sat_rteDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
   %r_0 = call i8 asm "cvt.rni.sat.s8.f16 $0, $1;", "=h,h"(i16 %h_0)
@@ -13316,6 +13358,13 @@ define half @_Z20sub_group_reduce_maxDh(half %p0) alwaysinline {
 define half @_Z20sub_group_reduce_minDh(half %p0) alwaysinline {
   %w0 = fpext half %p0 to float
   %r0 = call float @_Z20sub_group_reduce_minf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z20sub_group_shuffle_upDhj(half %p0, i32 %p1) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z20sub_group_shuffle_upfj(float %w0, i32 %p1)
   %r = fptrunc float %r0 to half
   ret half %r
 }
@@ -14730,6 +14779,13 @@ define i64 @_Z21convert_ulong_sat_rtzDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
   %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
   ret i64 %r_0
+}
+
+define half @_Z21sub_group_shuffle_xorDhj(half %p0, i32 %p1) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z21sub_group_shuffle_xorfj(float %w0, i32 %p1)
+  %r = fptrunc float %r0 to half
+  ret half %r
 }
 
 define <16 x i8> @_Z22convert_char16_sat_rteDv16_Dh(<16 x half> %p0) alwaysinline {
@@ -16580,6 +16636,13 @@ define i16 @_Z22convert_ushort_sat_rtzDh(half %p0) alwaysinline {
   ret i16 %r_0
 }
 
+define half @_Z22sub_group_shuffle_downDhj(half %p0, i32 %p1) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z22sub_group_shuffle_downfj(float %w0, i32 %p1)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
 define <16 x i16> @_Z23convert_short16_sat_rteDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
@@ -18004,6 +18067,13 @@ define <16 x i16> @_Z24convert_ushort16_sat_rtzDv16_Dh(<16 x half> %p0) alwaysin
   ret <16 x i16> %v15
 }
 
+define half @_Z25sub_group_broadcast_firstDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z25sub_group_broadcast_firstf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
 define half @_Z28sub_group_scan_exclusive_addDh(half %p0) alwaysinline {
   %w0 = fpext half %p0 to float
   %r0 = call float @_Z28sub_group_scan_exclusive_addf(float %w0)
@@ -18104,6 +18174,110 @@ define ptr @_Z29async_work_group_strided_copyPU3AS3Dv4_DhPU3AS1KS_mm9ocl_event(p
 define ptr @_Z29async_work_group_strided_copyPU3AS3Dv8_DhPU3AS1KS_mm9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, i64 %p3, ptr %p4) alwaysinline {
   %r = call ptr @_Z29async_work_group_strided_copyPU3AS3Dv8_tPU3AS1KS_mm9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, i64 %p3, ptr %p4)
   ret ptr %r
+}
+
+define half @_Z30sub_group_clustered_reduce_addDhj(half %p0, i32 %p1) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z30sub_group_clustered_reduce_addfj(float %w0, i32 %p1)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z30sub_group_clustered_reduce_maxDhj(half %p0, i32 %p1) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z30sub_group_clustered_reduce_maxfj(float %w0, i32 %p1)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z30sub_group_clustered_reduce_minDhj(half %p0, i32 %p1) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z30sub_group_clustered_reduce_minfj(float %w0, i32 %p1)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z30sub_group_clustered_reduce_mulDhj(half %p0, i32 %p1) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z30sub_group_clustered_reduce_mulfj(float %w0, i32 %p1)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define i32 @_Z31sub_group_non_uniform_all_equalDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call i32 @_Z31sub_group_non_uniform_all_equalf(float %w0)
+  ret i32 %r0
+}
+
+define half @_Z31sub_group_non_uniform_broadcastDhj(half %p0, i32 %p1) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z31sub_group_non_uniform_broadcastfj(float %w0, i32 %p1)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define <16 x half> @_Z31sub_group_non_uniform_broadcastDv16_Dhj(<16 x half> %p0, i32 %p1) alwaysinline {
+  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %r0 = call <16 x float> @_Z31sub_group_non_uniform_broadcastDv16_fj(<16 x float> %w0, i32 %p1)
+  %r = fptrunc <16 x float> %r0 to <16 x half>
+  ret <16 x half> %r
+}
+
+define <2 x half> @_Z31sub_group_non_uniform_broadcastDv2_Dhj(<2 x half> %p0, i32 %p1) alwaysinline {
+  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %r0 = call <2 x float> @_Z31sub_group_non_uniform_broadcastDv2_fj(<2 x float> %w0, i32 %p1)
+  %r = fptrunc <2 x float> %r0 to <2 x half>
+  ret <2 x half> %r
+}
+
+define <3 x half> @_Z31sub_group_non_uniform_broadcastDv3_Dhj(<3 x half> %p0, i32 %p1) alwaysinline {
+  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %r0 = call <3 x float> @_Z31sub_group_non_uniform_broadcastDv3_fj(<3 x float> %w0, i32 %p1)
+  %r = fptrunc <3 x float> %r0 to <3 x half>
+  ret <3 x half> %r
+}
+
+define <4 x half> @_Z31sub_group_non_uniform_broadcastDv4_Dhj(<4 x half> %p0, i32 %p1) alwaysinline {
+  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %r0 = call <4 x float> @_Z31sub_group_non_uniform_broadcastDv4_fj(<4 x float> %w0, i32 %p1)
+  %r = fptrunc <4 x float> %r0 to <4 x half>
+  ret <4 x half> %r
+}
+
+define <8 x half> @_Z31sub_group_non_uniform_broadcastDv8_Dhj(<8 x half> %p0, i32 %p1) alwaysinline {
+  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %r0 = call <8 x float> @_Z31sub_group_non_uniform_broadcastDv8_fj(<8 x float> %w0, i32 %p1)
+  %r = fptrunc <8 x float> %r0 to <8 x half>
+  ret <8 x half> %r
+}
+
+define half @_Z32sub_group_non_uniform_reduce_addDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z32sub_group_non_uniform_reduce_addf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z32sub_group_non_uniform_reduce_maxDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z32sub_group_non_uniform_reduce_maxf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z32sub_group_non_uniform_reduce_minDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z32sub_group_non_uniform_reduce_minf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z32sub_group_non_uniform_reduce_mulDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z32sub_group_non_uniform_reduce_mulf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
 }
 
 define half @_Z3cosDh(half %p0) alwaysinline {
@@ -18903,6 +19077,62 @@ define <8 x half> @_Z3tanDv8_Dh(<8 x half> %p0) alwaysinline {
   %r0 = call <8 x float> @_Z3tanDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
+}
+
+define half @_Z40sub_group_non_uniform_scan_exclusive_addDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z40sub_group_non_uniform_scan_exclusive_addf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z40sub_group_non_uniform_scan_exclusive_maxDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z40sub_group_non_uniform_scan_exclusive_maxf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z40sub_group_non_uniform_scan_exclusive_minDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z40sub_group_non_uniform_scan_exclusive_minf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z40sub_group_non_uniform_scan_exclusive_mulDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z40sub_group_non_uniform_scan_exclusive_mulf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z40sub_group_non_uniform_scan_inclusive_addDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z40sub_group_non_uniform_scan_inclusive_addf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z40sub_group_non_uniform_scan_inclusive_maxDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z40sub_group_non_uniform_scan_inclusive_maxf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z40sub_group_non_uniform_scan_inclusive_minDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z40sub_group_non_uniform_scan_inclusive_minf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z40sub_group_non_uniform_scan_inclusive_mulDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z40sub_group_non_uniform_scan_inclusive_mulf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
 }
 
 define half @_Z4acosDh(half %p0) alwaysinline {
@@ -25446,6 +25676,8 @@ define <8 x half> @_Z9remainderDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysin
 
 declare <16 x float> @_Z10smoothstepDv16_fS_S_(<16 x float>, <16 x float>, <16 x float>)
 declare <16 x float> @_Z10smoothstepffDv16_f(float, float, <16 x float>)
+declare <16 x float> @_Z19sub_group_broadcastDv16_fj(<16 x float>, i32)
+declare <16 x float> @_Z31sub_group_non_uniform_broadcastDv16_fj(<16 x float>, i32)
 declare <16 x float> @_Z3cosDv16_f(<16 x float>)
 declare <16 x float> @_Z3erfDv16_f(<16 x float>)
 declare <16 x float> @_Z3expDv16_f(<16 x float>)
@@ -25538,6 +25770,8 @@ declare <16 x i32> @_Z9isgreaterDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x i32> @_Z9isorderedDv16_fS_(<16 x float>, <16 x float>)
 declare <2 x float> @_Z10smoothstepDv2_fS_S_(<2 x float>, <2 x float>, <2 x float>)
 declare <2 x float> @_Z10smoothstepffDv2_f(float, float, <2 x float>)
+declare <2 x float> @_Z19sub_group_broadcastDv2_fj(<2 x float>, i32)
+declare <2 x float> @_Z31sub_group_non_uniform_broadcastDv2_fj(<2 x float>, i32)
 declare <2 x float> @_Z3cosDv2_f(<2 x float>)
 declare <2 x float> @_Z3erfDv2_f(<2 x float>)
 declare <2 x float> @_Z3expDv2_f(<2 x float>)
@@ -25631,6 +25865,8 @@ declare <2 x i32> @_Z9isgreaterDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x i32> @_Z9isorderedDv2_fS_(<2 x float>, <2 x float>)
 declare <3 x float> @_Z10smoothstepDv3_fS_S_(<3 x float>, <3 x float>, <3 x float>)
 declare <3 x float> @_Z10smoothstepffDv3_f(float, float, <3 x float>)
+declare <3 x float> @_Z19sub_group_broadcastDv3_fj(<3 x float>, i32)
+declare <3 x float> @_Z31sub_group_non_uniform_broadcastDv3_fj(<3 x float>, i32)
 declare <3 x float> @_Z3cosDv3_f(<3 x float>)
 declare <3 x float> @_Z3erfDv3_f(<3 x float>)
 declare <3 x float> @_Z3expDv3_f(<3 x float>)
@@ -25725,6 +25961,8 @@ declare <3 x i32> @_Z9isgreaterDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x i32> @_Z9isorderedDv3_fS_(<3 x float>, <3 x float>)
 declare <4 x float> @_Z10smoothstepDv4_fS_S_(<4 x float>, <4 x float>, <4 x float>)
 declare <4 x float> @_Z10smoothstepffDv4_f(float, float, <4 x float>)
+declare <4 x float> @_Z19sub_group_broadcastDv4_fj(<4 x float>, i32)
+declare <4 x float> @_Z31sub_group_non_uniform_broadcastDv4_fj(<4 x float>, i32)
 declare <4 x float> @_Z3cosDv4_f(<4 x float>)
 declare <4 x float> @_Z3erfDv4_f(<4 x float>)
 declare <4 x float> @_Z3expDv4_f(<4 x float>)
@@ -25819,6 +26057,8 @@ declare <4 x i32> @_Z9isgreaterDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x i32> @_Z9isorderedDv4_fS_(<4 x float>, <4 x float>)
 declare <8 x float> @_Z10smoothstepDv8_fS_S_(<8 x float>, <8 x float>, <8 x float>)
 declare <8 x float> @_Z10smoothstepffDv8_f(float, float, <8 x float>)
+declare <8 x float> @_Z19sub_group_broadcastDv8_fj(<8 x float>, i32)
+declare <8 x float> @_Z31sub_group_non_uniform_broadcastDv8_fj(<8 x float>, i32)
 declare <8 x float> @_Z3cosDv8_f(<8 x float>)
 declare <8 x float> @_Z3erfDv8_f(<8 x float>)
 declare <8 x float> @_Z3expDv8_f(<8 x float>)
@@ -25910,16 +26150,30 @@ declare <8 x i32> @_Z8isfiniteDv8_f(<8 x float>)
 declare <8 x i32> @_Z9isgreaterDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x i32> @_Z9isorderedDv8_fS_(<8 x float>, <8 x float>)
 declare float @_Z10smoothstepfff(float, float, float)
+declare float @_Z17sub_group_shufflefj(float, i32)
 declare float @_Z19sub_group_broadcastfj(float, i32)
 declare float @_Z20sub_group_reduce_addf(float)
 declare float @_Z20sub_group_reduce_maxf(float)
 declare float @_Z20sub_group_reduce_minf(float)
+declare float @_Z20sub_group_shuffle_upfj(float, i32)
+declare float @_Z21sub_group_shuffle_xorfj(float, i32)
+declare float @_Z22sub_group_shuffle_downfj(float, i32)
+declare float @_Z25sub_group_broadcast_firstf(float)
 declare float @_Z28sub_group_scan_exclusive_addf(float)
 declare float @_Z28sub_group_scan_exclusive_maxf(float)
 declare float @_Z28sub_group_scan_exclusive_minf(float)
 declare float @_Z28sub_group_scan_inclusive_addf(float)
 declare float @_Z28sub_group_scan_inclusive_maxf(float)
 declare float @_Z28sub_group_scan_inclusive_minf(float)
+declare float @_Z30sub_group_clustered_reduce_addfj(float, i32)
+declare float @_Z30sub_group_clustered_reduce_maxfj(float, i32)
+declare float @_Z30sub_group_clustered_reduce_minfj(float, i32)
+declare float @_Z30sub_group_clustered_reduce_mulfj(float, i32)
+declare float @_Z31sub_group_non_uniform_broadcastfj(float, i32)
+declare float @_Z32sub_group_non_uniform_reduce_addf(float)
+declare float @_Z32sub_group_non_uniform_reduce_maxf(float)
+declare float @_Z32sub_group_non_uniform_reduce_minf(float)
+declare float @_Z32sub_group_non_uniform_reduce_mulf(float)
 declare float @_Z3cosf(float)
 declare float @_Z3dotDv2_fS_(<2 x float>, <2 x float>)
 declare float @_Z3dotDv3_fS_(<3 x float>, <3 x float>)
@@ -25934,6 +26188,14 @@ declare float @_Z3mixfff(float, float, float)
 declare float @_Z3powff(float, float)
 declare float @_Z3sinf(float)
 declare float @_Z3tanf(float)
+declare float @_Z40sub_group_non_uniform_scan_exclusive_addf(float)
+declare float @_Z40sub_group_non_uniform_scan_exclusive_maxf(float)
+declare float @_Z40sub_group_non_uniform_scan_exclusive_minf(float)
+declare float @_Z40sub_group_non_uniform_scan_exclusive_mulf(float)
+declare float @_Z40sub_group_non_uniform_scan_inclusive_addf(float)
+declare float @_Z40sub_group_non_uniform_scan_inclusive_maxf(float)
+declare float @_Z40sub_group_non_uniform_scan_inclusive_minf(float)
+declare float @_Z40sub_group_non_uniform_scan_inclusive_mulf(float)
 declare float @_Z4acosf(float)
 declare float @_Z4asinf(float)
 declare float @_Z4atanf(float)
@@ -26007,6 +26269,7 @@ declare i32 @_Z11islessequalff(float, float)
 declare i32 @_Z11isunorderedff(float, float)
 declare i32 @_Z13islessgreaterff(float, float)
 declare i32 @_Z14isgreaterequalff(float, float)
+declare i32 @_Z31sub_group_non_uniform_all_equalf(float)
 declare i32 @_Z5ilogbf(float)
 declare i32 @_Z5isinff(float)
 declare i32 @_Z5isnanf(float)
