@@ -21,9 +21,10 @@
 #define CVC_VERSION "culvert-compiler-3"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX. */
+#define CVC_WG_COLLECTIVES "__opencl_c_work_group_collective_functions"
 #define CVC_EXTENSIONS                                                                             \
     "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,"         \
-    "+__opencl_c_subgroups"
+    "+__opencl_c_subgroups,+" CVC_WG_COLLECTIVES
 
 void cvc_output_free(cvc_output *out) {
     if (!out)
@@ -141,6 +142,11 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
          * which emits the function: GNU inline semantics do the same. */
         cvc_arg(a, "-fgnu89-inline");
         cvc_arg(a, o->fp16 ? CVC_EXTENSIONS ",+cl_khr_fp16" : CVC_EXTENSIONS);
+        /* clang 16 knows no such -cl-ext feature (its headers define the macro for SPIR only)
+         * and declares the work-group functions only where the macro is defined; their
+         * definitions are builtins/workgroup.ll. A feature macro: OpenCL C 3.0 only. */
+        if (o->cl_std >= 300)
+            cvc_arg(a, "-D" CVC_WG_COLLECTIVES "=1");
     } else {
         cvc_arg(a, "-x");
         cvc_arg(a, "ir");

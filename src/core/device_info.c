@@ -136,7 +136,6 @@ static const struct {
     /* For programs that allow them (OpenCL C 3.0 without -cl-uniform-work-group-size): the
      * launch information's prologue retires the work-items past the global size. */
     {CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CV_BOOL, CL_TRUE},
-    {CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, CV_BOOL, CL_FALSE},
     {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CV_BOOL, CL_FALSE},
     {CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, CV_SIZE, 32},
     {CL_DEVICE_NUMERIC_VERSION, CV_UINT, CL_MAKE_VERSION(3, 0, 0)},
@@ -225,8 +224,8 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
     case CL_DEVICE_MAX_PARAMETER_SIZE:
         /* CUDA 12.1 raised the parameter space to 32764 bytes (Volta and newer); culvert's
          * launch-info block (docs/kernel-abi.md) takes 64 of them. */
-        err = cv_info_size(out, (p->driver_version >= 12010 && p->cc_major >= 7 ? 32764 : 4096) -
-                                    64);
+        err =
+            cv_info_size(out, (p->driver_version >= 12010 && p->cc_major >= 7 ? 32764 : 4096) - 64);
         break;
     case CL_DEVICE_PARENT_DEVICE:
         err = cv_info_ptr(out, NULL);
@@ -268,6 +267,10 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         /* Independent thread scheduling: Volta (7.0) and later. */
         err = cv_info_bool(out, cvc_available() && p->cc_major >= 7 ? CL_TRUE : CL_FALSE);
         break;
+    case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
+        /* Compiled from the builtins (src/compiler/builtins/workgroup.ll). */
+        err = cv_info_bool(out, cvc_available() ? CL_TRUE : CL_FALSE);
+        break;
     case CL_DEVICE_OPENCL_C_FEATURES: {
         /* Optional OpenCL C 3.0 features whose builtins culvert's library really has (each
          * proved by a kernel of tests/kernels-cl that ptxas accepts). */
@@ -275,6 +278,7 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_fp64"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_int64"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_subgroups"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
         };
         err = cvc_available() ? cv_info_bytes(out, features, sizeof features)
                               : cv_info_bytes(out, NULL, 0);
