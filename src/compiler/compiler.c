@@ -23,11 +23,12 @@
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX
  * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). */
+#define CVC_WG_COLLECTIVES "__opencl_c_work_group_collective_functions"
 #define CVC_EXTENSIONS                                                                             \
     "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,"         \
     "+__opencl_c_subgroups,+cl_khr_fp16,+__opencl_c_fp16,"                                         \
     "+__opencl_c_program_scope_global_variables,+__opencl_c_atomic_order_acq_rel,"                 \
-    "+__opencl_c_atomic_order_seq_cst"
+    "+__opencl_c_atomic_order_seq_cst,+" CVC_WG_COLLECTIVES
 
 /* OpenCL C 3.0 features and the cl_ext_float_atomics macros clang 16 knows only as macros (its
  * header defines them for SPIR alone, and its builtin declarations test the macros): the atomics
@@ -158,6 +159,11 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
             for (size_t i = 0; i < sizeof cvc_subgroup_ext_macros / sizeof *cvc_subgroup_ext_macros;
                  i++)
                 cvc_arg(a, cvc_subgroup_ext_macros[i]);
+        /* clang 16 knows no such -cl-ext feature (its headers define the macro for SPIR only)
+         * and declares the work-group functions only where the macro is defined; their
+         * definitions are builtins/workgroup.ll. A feature macro: OpenCL C 3.0 only. */
+        if (o->cl_std >= 300)
+            cvc_arg(a, "-D" CVC_WG_COLLECTIVES "=1");
     } else {
         cvc_arg(a, "-x");
         cvc_arg(a, "ir");

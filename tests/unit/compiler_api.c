@@ -335,6 +335,38 @@ static void test_isolation(void) {
     }
 }
 
+/* __opencl_c_work_group_collective_functions (clang 16 only declares the functions where the
+ * macro is defined): a feature macro of OpenCL C 3.0, absent from 1.2 programs, and usable
+ * through clCompileProgram + clLinkProgram too. */
+static void test_work_group_feature(void) {
+    const char *src = "#ifdef __opencl_c_work_group_collective_functions\n"
+                      "__kernel void k(__global int *p) { p[0] = work_group_reduce_add(p[1]); }\n"
+                      "#else\n"
+                      "__kernel void k(__global int *p) { p[0] = -1; }\n"
+                      "#endif\n";
+    cvc_output out;
+    CVT_CHECK(build(src, "-cl-std=CL3.0", &out) == CL_SUCCESS &&
+                  strstr((const char *)out.data, "bar.sync") != NULL,
+              "CL3.0: %s", out.log ? out.log : "");
+    cvc_output_free(&out);
+    CVT_CHECK(build(src, "-cl-std=CL1.2", &out) == CL_SUCCESS &&
+                  strstr((const char *)out.data, "bar.sync") == NULL,
+              "CL1.2: %s", out.log ? out.log : "");
+    cvc_output_free(&out);
+    cvc_output obj = {0}, linked = {0};
+    cl_int err = cvc_compile(src, strlen(src), "-cl-std=CL3.0", NULL, 0, &cvt_sm90, &obj);
+    CVT_CHECK(err == CL_SUCCESS, "compile: %d %s", err, obj.log ? obj.log : "");
+    if (err == CL_SUCCESS) {
+        const cvc_output *objs[] = {&obj};
+        bool is_lib = true;
+        err = cvc_link(objs, 1, "", &cvt_sm90, &is_lib, &linked);
+        CVT_CHECK(err == CL_SUCCESS && strstr((const char *)linked.data, "bar.sync") != NULL,
+                  "link: %d %s", err, linked.log ? linked.log : "");
+    }
+    cvc_output_free(&obj);
+    cvc_output_free(&linked);
+}
+
 int main(void) {
     cvt_require_compiler();
     char cache[256];
@@ -343,6 +375,7 @@ int main(void) {
     test_options();
     test_errors();
     test_foreign_idioms();
+    test_work_group_feature();
     test_defines_includes();
     test_metadata();
     test_compile_link();

@@ -33,11 +33,13 @@ EXT = ("-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_kh
        "+__opencl_c_read_write_images")
 
 
-# The sub-group extensions' macros, as culvert passes them for OpenCL C 3.0 (compiler.c): their
-# half overloads (shuffles, broadcasts, non-uniform and clustered reductions) widen to float too.
+# The sub-group extensions' and the work-group functions' macros, as culvert passes them for
+# OpenCL C 3.0 (compiler.c): their half overloads (shuffles, broadcasts, reductions, scans) widen
+# to float too.
 SUBGROUP_EXT = ["-Dcl_khr_subgroup_%s=1" % e for e in (
     "extended_types", "shuffle", "shuffle_relative", "ballot", "non_uniform_vote",
-    "non_uniform_arithmetic", "clustered_reduce")]
+    "non_uniform_arithmetic", "clustered_reduce")] + [
+    "-D__opencl_c_work_group_collective_functions=1"]  # and the work-group functions
 
 
 def declarations():

@@ -13369,6 +13369,27 @@ define half @_Z20sub_group_shuffle_upDhj(half %p0, i32 %p1) alwaysinline {
   ret half %r
 }
 
+define half @_Z20work_group_broadcastDhm(half %p0, i64 %p1) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z20work_group_broadcastfm(float %w0, i64 %p1)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z20work_group_broadcastDhmm(half %p0, i64 %p1, i64 %p2) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z20work_group_broadcastfmm(float %w0, i64 %p1, i64 %p2)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z20work_group_broadcastDhmmm(half %p0, i64 %p1, i64 %p2, i64 %p3) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z20work_group_broadcastfmmm(float %w0, i64 %p1, i64 %p2, i64 %p3)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
 define ptr @_Z21async_work_group_copyPU3AS1DhPU3AS3KDhm9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, ptr %p3) alwaysinline {
   %r = call ptr @_Z21async_work_group_copyPU3AS1tPU3AS3Ktm9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, ptr %p3)
   ret ptr %r
@@ -14784,6 +14805,27 @@ define i64 @_Z21convert_ulong_sat_rtzDh(half %p0) alwaysinline {
 define half @_Z21sub_group_shuffle_xorDhj(half %p0, i32 %p1) alwaysinline {
   %w0 = fpext half %p0 to float
   %r0 = call float @_Z21sub_group_shuffle_xorfj(float %w0, i32 %p1)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z21work_group_reduce_addDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z21work_group_reduce_addf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z21work_group_reduce_maxDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z21work_group_reduce_maxf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z21work_group_reduce_minDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z21work_group_reduce_minf(float %w0)
   %r = fptrunc float %r0 to half
   ret half %r
 }
@@ -18174,6 +18216,48 @@ define ptr @_Z29async_work_group_strided_copyPU3AS3Dv4_DhPU3AS1KS_mm9ocl_event(p
 define ptr @_Z29async_work_group_strided_copyPU3AS3Dv8_DhPU3AS1KS_mm9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, i64 %p3, ptr %p4) alwaysinline {
   %r = call ptr @_Z29async_work_group_strided_copyPU3AS3Dv8_tPU3AS1KS_mm9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, i64 %p3, ptr %p4)
   ret ptr %r
+}
+
+define half @_Z29work_group_scan_exclusive_addDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z29work_group_scan_exclusive_addf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z29work_group_scan_exclusive_maxDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z29work_group_scan_exclusive_maxf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z29work_group_scan_exclusive_minDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z29work_group_scan_exclusive_minf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z29work_group_scan_inclusive_addDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z29work_group_scan_inclusive_addf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z29work_group_scan_inclusive_maxDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z29work_group_scan_inclusive_maxf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
+}
+
+define half @_Z29work_group_scan_inclusive_minDh(half %p0) alwaysinline {
+  %w0 = fpext half %p0 to float
+  %r0 = call float @_Z29work_group_scan_inclusive_minf(float %w0)
+  %r = fptrunc float %r0 to half
+  ret half %r
 }
 
 define half @_Z30sub_group_clustered_reduce_addDhj(half %p0, i32 %p1) alwaysinline {
@@ -26156,7 +26240,13 @@ declare float @_Z20sub_group_reduce_addf(float)
 declare float @_Z20sub_group_reduce_maxf(float)
 declare float @_Z20sub_group_reduce_minf(float)
 declare float @_Z20sub_group_shuffle_upfj(float, i32)
+declare float @_Z20work_group_broadcastfm(float, i64)
+declare float @_Z20work_group_broadcastfmm(float, i64, i64)
+declare float @_Z20work_group_broadcastfmmm(float, i64, i64, i64)
 declare float @_Z21sub_group_shuffle_xorfj(float, i32)
+declare float @_Z21work_group_reduce_addf(float)
+declare float @_Z21work_group_reduce_maxf(float)
+declare float @_Z21work_group_reduce_minf(float)
 declare float @_Z22sub_group_shuffle_downfj(float, i32)
 declare float @_Z25sub_group_broadcast_firstf(float)
 declare float @_Z28sub_group_scan_exclusive_addf(float)
@@ -26165,6 +26255,12 @@ declare float @_Z28sub_group_scan_exclusive_minf(float)
 declare float @_Z28sub_group_scan_inclusive_addf(float)
 declare float @_Z28sub_group_scan_inclusive_maxf(float)
 declare float @_Z28sub_group_scan_inclusive_minf(float)
+declare float @_Z29work_group_scan_exclusive_addf(float)
+declare float @_Z29work_group_scan_exclusive_maxf(float)
+declare float @_Z29work_group_scan_exclusive_minf(float)
+declare float @_Z29work_group_scan_inclusive_addf(float)
+declare float @_Z29work_group_scan_inclusive_maxf(float)
+declare float @_Z29work_group_scan_inclusive_minf(float)
 declare float @_Z30sub_group_clustered_reduce_addfj(float, i32)
 declare float @_Z30sub_group_clustered_reduce_maxfj(float, i32)
 declare float @_Z30sub_group_clustered_reduce_minfj(float, i32)
