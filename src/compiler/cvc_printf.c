@@ -157,7 +157,7 @@ static void cvc_arg_set(cvc_arg_text *a, const char *type, const char *value) {
  * `out`. false: the log says why. */
 static bool cvc_expand_vectors(const char *ll, cvc_arg_text *args, size_t *n, int id, cvc_buf *out,
                                cvc_buf *globals, cvc_buf *log) {
-    size_t flen = 0;
+    size_t flen = 0, log_mark = log->len;
     char *fmt = args[0].value[0] == '@' ? cvc_string_global(ll, args[0].value, &flen) : NULL;
     if (!fmt) {
         cvc_buf_str(log, "error: printf of a vector needs a literal format string\n");
@@ -273,6 +273,9 @@ static bool cvc_expand_vectors(const char *ll, cvc_arg_text *args, size_t *n, in
     } else if (ok) {
         ok = false;
     }
+    /* A conversion cut short ("%v2" at the end), more '*' than arguments, no memory. */
+    if (!ok && log->len == log_mark)
+        cvc_buf_str(log, "error: printf: a vector conversion culvert cannot read in the format\n");
     free(f.data);
     free(scalars);
     free(fmt);

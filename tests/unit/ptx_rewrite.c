@@ -178,6 +178,14 @@ static char *launch_info_variant(const char *from, const char *to, cv_ptx_module
     return edited;
 }
 
+/* The loader's rewrite of a variant (REQUIRE'd to succeed). */
+static char *rewritten(const char *edited, cv_ptx_module *m) {
+    size_t out_len = 0;
+    char *out = cv_ptx_rewrite(edited, strlen(edited), m, &out_len);
+    REQUIRE(out != NULL);
+    return out;
+}
+
 /* A use of __cv_launch_info that is not a load at a constant address (here: its address taken)
  * keeps the copy into shared memory for the whole module. */
 static void test_launch_info_copy(void) {
@@ -185,9 +193,7 @@ static void test_launch_info_copy(void) {
     char *edited = launch_info_variant(
         "ld.shared.u32 %r10, [__cv_launch_info+48];",
         "mov.u64 %rd9, __cv_launch_info;\n\tld.shared.u32 %r10, [%rd9+48];", &m);
-    size_t out_len = 0;
-    char *out = cv_ptx_rewrite(edited, strlen(edited), &m, &out_len);
-    REQUIRE(out != NULL);
+    char *out = rewritten(edited, &m);
     CHECK(count(out, ".shared .align 8 .b8 __cv_launch_info[64];") == 1);
     CHECK(count(out, "st.shared.b64 [__cv_launch_info+56], %cvli;") == 3);
     CHECK(count(out, "ld.shared.u64 %rd2, [__cv_launch_info+56];") == 1);
@@ -209,9 +215,7 @@ static void test_launch_info_clusters(void) {
     const cv_ptx_kernel *k = cv_ptx_find(&m, "li_ids");
     REQUIRE(k != NULL);
     CHECK(k->uniform_work_groups && k->cluster_dims[0] == 2 && cv_ptx_exits_outside(k));
-    size_t out_len = 0;
-    char *out = cv_ptx_rewrite(edited, strlen(edited), &m, &out_len);
-    REQUIRE(out != NULL);
+    char *out = rewritten(edited, &m);
     CHECK(count(out, "[__cv_launch_param+64];") == 1);
     CHECK(count(out, "setp.ge.u32 %cvlp") == 3);
     CHECK(count(out, "setp.ge.u64 %cvlp") == 6);
