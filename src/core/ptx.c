@@ -358,9 +358,11 @@ static void cv_parse_global(cv_parse *ps) {
         }
     }
     ps->m->global_bytes += elem * count;
-    /* An initializer's braces are skipped by the caller's depth tracking. */
-    if (cv_tok_is(lx, &t, "="))
-        lx->pos = t.start + 1;
+    /* An initializer's braces are skipped by the caller's depth tracking; the ';' is left to
+     * the caller too, which starts the next statement there (the launch-information
+     * declaration a rewrite removes starts at its statement's first token). */
+    if (cv_tok_is(lx, &t, "=") || cv_tok_is(lx, &t, ";"))
+        lx->pos = t.start + cv_tok_is(lx, &t, "=");
 }
 
 static void cv_parse_target(cv_parse *ps) {

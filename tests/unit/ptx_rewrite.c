@@ -279,6 +279,8 @@ static void test_nv_opencl(void) {
 static void test_synthetic(void) {
     static const char no_params[] =
         "// leading comment\n/* block */\n.version 8.0\n.target sm_90\n.address_size 64\n"
+        /* no initializer, right before the declaration the rewrite removes */
+        ".global .align 8 .u64 total;\n"
         ".extern .shared .align 8 .b8 __cv_launch_info[64];\n"
         ".global .align 4 .b8 table[40];\n"
         ".global .align 8 .u64 counter = 5;\n"
@@ -294,7 +296,7 @@ static void test_synthetic(void) {
     char msg[128];
     CHECK_ERR(CL_SUCCESS, cv_ptx_parse(no_params, strlen(no_params), &m, msg, sizeof msg));
     CHECK(m.launch_info);
-    CHECK(m.global_bytes == 48);
+    CHECK(m.global_bytes == 56);
     CHECK(m.num_kernels == 3);
     const cv_ptx_kernel *k = cv_ptx_find(&m, "k1");
     REQUIRE(k != NULL);
@@ -304,6 +306,7 @@ static void test_synthetic(void) {
     char *out = cv_ptx_rewrite(no_params, strlen(no_params), &m, &out_len);
     REQUIRE(out != NULL);
     CHECK(count(out, ".extern .shared .align 8 .b8 __cv_launch_info") == 0);
+    CHECK(count(out, ".global .align 8 .u64 total;") == 1);
     CHECK(count(out, "add.u32 %r1, %r1, %cvsm;") == 2);
     CHECK(assembles(out, "synthetic"));
     free(out);

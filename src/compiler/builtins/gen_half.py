@@ -20,7 +20,8 @@ declarations of clang's opencl-c.h for OpenCL C 1.2 and 3.0 with culvert's exten
   0x1.ffcp-1.
 * conversions: fptrunc/fpext/sitofp/fptosi where LLVM's rounding is the one asked for, else PTX
   cvt with the rounding mode (cvt.rz.f16.f32, cvt.rmi.s32.f16 ...; .sat for _sat: PTX float to
-  integer conversions saturate and turn NaN into 0, which is what OpenCL's _sat asks).
+  integer conversions saturate and turn NaN into 0, which is what OpenCL's _sat asks; to 64
+  bits the H100 does not, so NaN is picked out there).
 * vloadN/vstoreN, shuffle/shuffle2: loads, stores and element moves.
 * async copies and prefetch: the ushort functions of the same shape (libclc's; half3 as
   ushort4, its size in memory).
@@ -284,9 +285,16 @@ def convert(mangled, name, ret, params):
                       "%%r%s = bitcast i16 %%b%s to half" % (s, s)]
             return lines, "%r" + s
         e = ret.elem()
+        body = "cvt.%s%s.%s.f16 $0, $1;" % (RND_I[rnd], ".sat" if sat else "", INT_PTX[dst])
+        if sat and e == "i64":
+            # The H100 turns NaN into the 64-bit minimum (s64) or 2^63 (u64) despite .sat:
+            # OpenCL's _sat asks 0, so NaN is picked out.
+            body = ("{ .reg .pred %%n; .reg .b64 %%t; cvt.%s.sat.%s.f16 %%t, $1; "
+                    "setp.nan.f16 %%n, $1, $1; selp.b64 $0, 0, %%t, %%n; }"
+                    % (RND_I[rnd], INT_PTX[dst]))
         return ["%%h%s = bitcast half %s to i16" % (s, a[0]),
-                '%%r%s = call %s asm "cvt.%s%s.%s.f16 $0, $1;", "=%s,h"(i16 %%h%s)' %
-                (s, e, RND_I[rnd], ".sat" if sat else "", INT_PTX[dst], REG[e], s)], "%r" + s
+                '%%r%s = call %s asm "%s", "=%s,h"(i16 %%h%s)' %
+                (s, e, body, REG[e], s)], "%r" + s
     return scalar(ret, params, cvt)
 
 

@@ -1713,7 +1713,7 @@ define i64 @_Z16convert_long_rtzDh(half %p0) alwaysinline {
 
 define i64 @_Z16convert_long_satDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   ret i64 %r_0
 }
 
@@ -5469,11 +5469,11 @@ define <2 x i64> @_Z17convert_long2_rtzDv2_Dh(<2 x half> %p0) alwaysinline {
 define <2 x i64> @_Z17convert_long2_satDv2_Dh(<2 x half> %p0) alwaysinline {
   %e0_0 = extractelement <2 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <2 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <2 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <2 x i64> %v0, i64 %r_1, i32 1
   ret <2 x i64> %v1
 }
@@ -5545,15 +5545,15 @@ define <3 x i64> @_Z17convert_long3_rtzDv3_Dh(<3 x half> %p0) alwaysinline {
 define <3 x i64> @_Z17convert_long3_satDv3_Dh(<3 x half> %p0) alwaysinline {
   %e0_0 = extractelement <3 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <3 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <3 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <3 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <3 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <3 x i64> %v1, i64 %r_2, i32 2
   ret <3 x i64> %v2
 }
@@ -5641,19 +5641,19 @@ define <4 x i64> @_Z17convert_long4_rtzDv4_Dh(<4 x half> %p0) alwaysinline {
 define <4 x i64> @_Z17convert_long4_satDv4_Dh(<4 x half> %p0) alwaysinline {
   %e0_0 = extractelement <4 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <4 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <4 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <4 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <4 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <4 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <4 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <4 x i64> %v2, i64 %r_3, i32 3
   ret <4 x i64> %v3
 }
@@ -5805,35 +5805,35 @@ define <8 x i64> @_Z17convert_long8_rtzDv8_Dh(<8 x half> %p0) alwaysinline {
 define <8 x i64> @_Z17convert_long8_satDv8_Dh(<8 x half> %p0) alwaysinline {
   %e0_0 = extractelement <8 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <8 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <8 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <8 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <8 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <8 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <8 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <8 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <8 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <8 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <8 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <8 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <8 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <8 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <8 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <8 x i64> %v6, i64 %r_7, i32 7
   ret <8 x i64> %v7
 }
@@ -6344,7 +6344,7 @@ define i64 @_Z17convert_ulong_rtzDh(half %p0) alwaysinline {
 
 define i64 @_Z17convert_ulong_satDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   ret i64 %r_0
 }
 
@@ -9272,67 +9272,67 @@ define <16 x i64> @_Z18convert_long16_rtzDv16_Dh(<16 x half> %p0) alwaysinline {
 define <16 x i64> @_Z18convert_long16_satDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <16 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <16 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <16 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <16 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <16 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <16 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <16 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <16 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <16 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <16 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <16 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <16 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <16 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <16 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <16 x i64> %v6, i64 %r_7, i32 7
   %e0_8 = extractelement <16 x half> %p0, i32 8
   %h_8 = bitcast half %e0_8 to i16
-  %r_8 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_8)
+  %r_8 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_8)
   %v8 = insertelement <16 x i64> %v7, i64 %r_8, i32 8
   %e0_9 = extractelement <16 x half> %p0, i32 9
   %h_9 = bitcast half %e0_9 to i16
-  %r_9 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_9)
+  %r_9 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_9)
   %v9 = insertelement <16 x i64> %v8, i64 %r_9, i32 9
   %e0_10 = extractelement <16 x half> %p0, i32 10
   %h_10 = bitcast half %e0_10 to i16
-  %r_10 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_10)
+  %r_10 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_10)
   %v10 = insertelement <16 x i64> %v9, i64 %r_10, i32 10
   %e0_11 = extractelement <16 x half> %p0, i32 11
   %h_11 = bitcast half %e0_11 to i16
-  %r_11 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_11)
+  %r_11 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_11)
   %v11 = insertelement <16 x i64> %v10, i64 %r_11, i32 11
   %e0_12 = extractelement <16 x half> %p0, i32 12
   %h_12 = bitcast half %e0_12 to i16
-  %r_12 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_12)
+  %r_12 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_12)
   %v12 = insertelement <16 x i64> %v11, i64 %r_12, i32 12
   %e0_13 = extractelement <16 x half> %p0, i32 13
   %h_13 = bitcast half %e0_13 to i16
-  %r_13 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_13)
+  %r_13 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_13)
   %v13 = insertelement <16 x i64> %v12, i64 %r_13, i32 13
   %e0_14 = extractelement <16 x half> %p0, i32 14
   %h_14 = bitcast half %e0_14 to i16
-  %r_14 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_14)
+  %r_14 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_14)
   %v14 = insertelement <16 x i64> %v13, i64 %r_14, i32 14
   %e0_15 = extractelement <16 x half> %p0, i32 15
   %h_15 = bitcast half %e0_15 to i16
-  %r_15 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_15)
+  %r_15 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_15)
   %v15 = insertelement <16 x i64> %v14, i64 %r_15, i32 15
   ret <16 x i64> %v15
 }
@@ -10568,11 +10568,11 @@ define <2 x i64> @_Z18convert_ulong2_rtzDv2_Dh(<2 x half> %p0) alwaysinline {
 define <2 x i64> @_Z18convert_ulong2_satDv2_Dh(<2 x half> %p0) alwaysinline {
   %e0_0 = extractelement <2 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <2 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <2 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <2 x i64> %v0, i64 %r_1, i32 1
   ret <2 x i64> %v1
 }
@@ -10644,15 +10644,15 @@ define <3 x i64> @_Z18convert_ulong3_rtzDv3_Dh(<3 x half> %p0) alwaysinline {
 define <3 x i64> @_Z18convert_ulong3_satDv3_Dh(<3 x half> %p0) alwaysinline {
   %e0_0 = extractelement <3 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <3 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <3 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <3 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <3 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <3 x i64> %v1, i64 %r_2, i32 2
   ret <3 x i64> %v2
 }
@@ -10740,19 +10740,19 @@ define <4 x i64> @_Z18convert_ulong4_rtzDv4_Dh(<4 x half> %p0) alwaysinline {
 define <4 x i64> @_Z18convert_ulong4_satDv4_Dh(<4 x half> %p0) alwaysinline {
   %e0_0 = extractelement <4 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <4 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <4 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <4 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <4 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <4 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <4 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <4 x i64> %v2, i64 %r_3, i32 3
   ret <4 x i64> %v3
 }
@@ -10904,35 +10904,35 @@ define <8 x i64> @_Z18convert_ulong8_rtzDv8_Dh(<8 x half> %p0) alwaysinline {
 define <8 x i64> @_Z18convert_ulong8_satDv8_Dh(<8 x half> %p0) alwaysinline {
   %e0_0 = extractelement <8 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <8 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <8 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <8 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <8 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <8 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <8 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <8 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <8 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <8 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <8 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <8 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <8 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <8 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <8 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <8 x i64> %v6, i64 %r_7, i32 7
   ret <8 x i64> %v7
 }
@@ -12046,67 +12046,67 @@ define <16 x i64> @_Z19convert_ulong16_rtzDv16_Dh(<16 x half> %p0) alwaysinline 
 define <16 x i64> @_Z19convert_ulong16_satDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <16 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <16 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <16 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <16 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <16 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <16 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <16 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <16 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <16 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <16 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <16 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <16 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <16 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <16 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <16 x i64> %v6, i64 %r_7, i32 7
   %e0_8 = extractelement <16 x half> %p0, i32 8
   %h_8 = bitcast half %e0_8 to i16
-  %r_8 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_8)
+  %r_8 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_8)
   %v8 = insertelement <16 x i64> %v7, i64 %r_8, i32 8
   %e0_9 = extractelement <16 x half> %p0, i32 9
   %h_9 = bitcast half %e0_9 to i16
-  %r_9 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_9)
+  %r_9 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_9)
   %v9 = insertelement <16 x i64> %v8, i64 %r_9, i32 9
   %e0_10 = extractelement <16 x half> %p0, i32 10
   %h_10 = bitcast half %e0_10 to i16
-  %r_10 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_10)
+  %r_10 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_10)
   %v10 = insertelement <16 x i64> %v9, i64 %r_10, i32 10
   %e0_11 = extractelement <16 x half> %p0, i32 11
   %h_11 = bitcast half %e0_11 to i16
-  %r_11 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_11)
+  %r_11 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_11)
   %v11 = insertelement <16 x i64> %v10, i64 %r_11, i32 11
   %e0_12 = extractelement <16 x half> %p0, i32 12
   %h_12 = bitcast half %e0_12 to i16
-  %r_12 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_12)
+  %r_12 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_12)
   %v12 = insertelement <16 x i64> %v11, i64 %r_12, i32 12
   %e0_13 = extractelement <16 x half> %p0, i32 13
   %h_13 = bitcast half %e0_13 to i16
-  %r_13 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_13)
+  %r_13 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_13)
   %v13 = insertelement <16 x i64> %v12, i64 %r_13, i32 13
   %e0_14 = extractelement <16 x half> %p0, i32 14
   %h_14 = bitcast half %e0_14 to i16
-  %r_14 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_14)
+  %r_14 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_14)
   %v14 = insertelement <16 x i64> %v13, i64 %r_14, i32 14
   %e0_15 = extractelement <16 x half> %p0, i32 15
   %h_15 = bitcast half %e0_15 to i16
-  %r_15 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_15)
+  %r_15 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_15)
   %v15 = insertelement <16 x i64> %v14, i64 %r_15, i32 15
   ret <16 x i64> %v15
 }
@@ -12955,25 +12955,25 @@ define <8 x i32> @_Z20convert_int8_sat_rtzDv8_Dh(<8 x half> %p0) alwaysinline {
 
 define i64 @_Z20convert_long_sat_rteDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   ret i64 %r_0
 }
 
 define i64 @_Z20convert_long_sat_rtnDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   ret i64 %r_0
 }
 
 define i64 @_Z20convert_long_sat_rtpDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   ret i64 %r_0
 }
 
 define i64 @_Z20convert_long_sat_rtzDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   ret i64 %r_0
 }
 
@@ -14061,11 +14061,11 @@ define <16 x i32> @_Z21convert_int16_sat_rtzDv16_Dh(<16 x half> %p0) alwaysinlin
 define <2 x i64> @_Z21convert_long2_sat_rteDv2_Dh(<2 x half> %p0) alwaysinline {
   %e0_0 = extractelement <2 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <2 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <2 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <2 x i64> %v0, i64 %r_1, i32 1
   ret <2 x i64> %v1
 }
@@ -14073,11 +14073,11 @@ define <2 x i64> @_Z21convert_long2_sat_rteDv2_Dh(<2 x half> %p0) alwaysinline {
 define <2 x i64> @_Z21convert_long2_sat_rtnDv2_Dh(<2 x half> %p0) alwaysinline {
   %e0_0 = extractelement <2 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <2 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <2 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <2 x i64> %v0, i64 %r_1, i32 1
   ret <2 x i64> %v1
 }
@@ -14085,11 +14085,11 @@ define <2 x i64> @_Z21convert_long2_sat_rtnDv2_Dh(<2 x half> %p0) alwaysinline {
 define <2 x i64> @_Z21convert_long2_sat_rtpDv2_Dh(<2 x half> %p0) alwaysinline {
   %e0_0 = extractelement <2 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <2 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <2 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <2 x i64> %v0, i64 %r_1, i32 1
   ret <2 x i64> %v1
 }
@@ -14097,11 +14097,11 @@ define <2 x i64> @_Z21convert_long2_sat_rtpDv2_Dh(<2 x half> %p0) alwaysinline {
 define <2 x i64> @_Z21convert_long2_sat_rtzDv2_Dh(<2 x half> %p0) alwaysinline {
   %e0_0 = extractelement <2 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <2 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <2 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <2 x i64> %v0, i64 %r_1, i32 1
   ret <2 x i64> %v1
 }
@@ -14109,15 +14109,15 @@ define <2 x i64> @_Z21convert_long2_sat_rtzDv2_Dh(<2 x half> %p0) alwaysinline {
 define <3 x i64> @_Z21convert_long3_sat_rteDv3_Dh(<3 x half> %p0) alwaysinline {
   %e0_0 = extractelement <3 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <3 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <3 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <3 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <3 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <3 x i64> %v1, i64 %r_2, i32 2
   ret <3 x i64> %v2
 }
@@ -14125,15 +14125,15 @@ define <3 x i64> @_Z21convert_long3_sat_rteDv3_Dh(<3 x half> %p0) alwaysinline {
 define <3 x i64> @_Z21convert_long3_sat_rtnDv3_Dh(<3 x half> %p0) alwaysinline {
   %e0_0 = extractelement <3 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <3 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <3 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <3 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <3 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <3 x i64> %v1, i64 %r_2, i32 2
   ret <3 x i64> %v2
 }
@@ -14141,15 +14141,15 @@ define <3 x i64> @_Z21convert_long3_sat_rtnDv3_Dh(<3 x half> %p0) alwaysinline {
 define <3 x i64> @_Z21convert_long3_sat_rtpDv3_Dh(<3 x half> %p0) alwaysinline {
   %e0_0 = extractelement <3 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <3 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <3 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <3 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <3 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <3 x i64> %v1, i64 %r_2, i32 2
   ret <3 x i64> %v2
 }
@@ -14157,15 +14157,15 @@ define <3 x i64> @_Z21convert_long3_sat_rtpDv3_Dh(<3 x half> %p0) alwaysinline {
 define <3 x i64> @_Z21convert_long3_sat_rtzDv3_Dh(<3 x half> %p0) alwaysinline {
   %e0_0 = extractelement <3 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <3 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <3 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <3 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <3 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <3 x i64> %v1, i64 %r_2, i32 2
   ret <3 x i64> %v2
 }
@@ -14173,19 +14173,19 @@ define <3 x i64> @_Z21convert_long3_sat_rtzDv3_Dh(<3 x half> %p0) alwaysinline {
 define <4 x i64> @_Z21convert_long4_sat_rteDv4_Dh(<4 x half> %p0) alwaysinline {
   %e0_0 = extractelement <4 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <4 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <4 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <4 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <4 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <4 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <4 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <4 x i64> %v2, i64 %r_3, i32 3
   ret <4 x i64> %v3
 }
@@ -14193,19 +14193,19 @@ define <4 x i64> @_Z21convert_long4_sat_rteDv4_Dh(<4 x half> %p0) alwaysinline {
 define <4 x i64> @_Z21convert_long4_sat_rtnDv4_Dh(<4 x half> %p0) alwaysinline {
   %e0_0 = extractelement <4 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <4 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <4 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <4 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <4 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <4 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <4 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <4 x i64> %v2, i64 %r_3, i32 3
   ret <4 x i64> %v3
 }
@@ -14213,19 +14213,19 @@ define <4 x i64> @_Z21convert_long4_sat_rtnDv4_Dh(<4 x half> %p0) alwaysinline {
 define <4 x i64> @_Z21convert_long4_sat_rtpDv4_Dh(<4 x half> %p0) alwaysinline {
   %e0_0 = extractelement <4 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <4 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <4 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <4 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <4 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <4 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <4 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <4 x i64> %v2, i64 %r_3, i32 3
   ret <4 x i64> %v3
 }
@@ -14233,19 +14233,19 @@ define <4 x i64> @_Z21convert_long4_sat_rtpDv4_Dh(<4 x half> %p0) alwaysinline {
 define <4 x i64> @_Z21convert_long4_sat_rtzDv4_Dh(<4 x half> %p0) alwaysinline {
   %e0_0 = extractelement <4 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <4 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <4 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <4 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <4 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <4 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <4 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <4 x i64> %v2, i64 %r_3, i32 3
   ret <4 x i64> %v3
 }
@@ -14253,35 +14253,35 @@ define <4 x i64> @_Z21convert_long4_sat_rtzDv4_Dh(<4 x half> %p0) alwaysinline {
 define <8 x i64> @_Z21convert_long8_sat_rteDv8_Dh(<8 x half> %p0) alwaysinline {
   %e0_0 = extractelement <8 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <8 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <8 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <8 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <8 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <8 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <8 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <8 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <8 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <8 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <8 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <8 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <8 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <8 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <8 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <8 x i64> %v6, i64 %r_7, i32 7
   ret <8 x i64> %v7
 }
@@ -14289,35 +14289,35 @@ define <8 x i64> @_Z21convert_long8_sat_rteDv8_Dh(<8 x half> %p0) alwaysinline {
 define <8 x i64> @_Z21convert_long8_sat_rtnDv8_Dh(<8 x half> %p0) alwaysinline {
   %e0_0 = extractelement <8 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <8 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <8 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <8 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <8 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <8 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <8 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <8 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <8 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <8 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <8 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <8 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <8 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <8 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <8 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <8 x i64> %v6, i64 %r_7, i32 7
   ret <8 x i64> %v7
 }
@@ -14325,35 +14325,35 @@ define <8 x i64> @_Z21convert_long8_sat_rtnDv8_Dh(<8 x half> %p0) alwaysinline {
 define <8 x i64> @_Z21convert_long8_sat_rtpDv8_Dh(<8 x half> %p0) alwaysinline {
   %e0_0 = extractelement <8 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <8 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <8 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <8 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <8 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <8 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <8 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <8 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <8 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <8 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <8 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <8 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <8 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <8 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <8 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <8 x i64> %v6, i64 %r_7, i32 7
   ret <8 x i64> %v7
 }
@@ -14361,35 +14361,35 @@ define <8 x i64> @_Z21convert_long8_sat_rtpDv8_Dh(<8 x half> %p0) alwaysinline {
 define <8 x i64> @_Z21convert_long8_sat_rtzDv8_Dh(<8 x half> %p0) alwaysinline {
   %e0_0 = extractelement <8 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <8 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <8 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <8 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <8 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <8 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <8 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <8 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <8 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <8 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <8 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <8 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <8 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <8 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <8 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <8 x i64> %v6, i64 %r_7, i32 7
   ret <8 x i64> %v7
 }
@@ -14780,25 +14780,25 @@ define <8 x i32> @_Z21convert_uint8_sat_rtzDv8_Dh(<8 x half> %p0) alwaysinline {
 
 define i64 @_Z21convert_ulong_sat_rteDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   ret i64 %r_0
 }
 
 define i64 @_Z21convert_ulong_sat_rtnDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   ret i64 %r_0
 }
 
 define i64 @_Z21convert_ulong_sat_rtpDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   ret i64 %r_0
 }
 
 define i64 @_Z21convert_ulong_sat_rtzDh(half %p0) alwaysinline {
   %h_0 = bitcast half %p0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   ret i64 %r_0
 }
 
@@ -15105,67 +15105,67 @@ define <16 x i8> @_Z22convert_char16_sat_rtzDv16_Dh(<16 x half> %p0) alwaysinlin
 define <16 x i64> @_Z22convert_long16_sat_rteDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <16 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <16 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <16 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <16 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <16 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <16 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <16 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <16 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <16 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <16 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <16 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <16 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <16 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <16 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <16 x i64> %v6, i64 %r_7, i32 7
   %e0_8 = extractelement <16 x half> %p0, i32 8
   %h_8 = bitcast half %e0_8 to i16
-  %r_8 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_8)
+  %r_8 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_8)
   %v8 = insertelement <16 x i64> %v7, i64 %r_8, i32 8
   %e0_9 = extractelement <16 x half> %p0, i32 9
   %h_9 = bitcast half %e0_9 to i16
-  %r_9 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_9)
+  %r_9 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_9)
   %v9 = insertelement <16 x i64> %v8, i64 %r_9, i32 9
   %e0_10 = extractelement <16 x half> %p0, i32 10
   %h_10 = bitcast half %e0_10 to i16
-  %r_10 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_10)
+  %r_10 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_10)
   %v10 = insertelement <16 x i64> %v9, i64 %r_10, i32 10
   %e0_11 = extractelement <16 x half> %p0, i32 11
   %h_11 = bitcast half %e0_11 to i16
-  %r_11 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_11)
+  %r_11 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_11)
   %v11 = insertelement <16 x i64> %v10, i64 %r_11, i32 11
   %e0_12 = extractelement <16 x half> %p0, i32 12
   %h_12 = bitcast half %e0_12 to i16
-  %r_12 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_12)
+  %r_12 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_12)
   %v12 = insertelement <16 x i64> %v11, i64 %r_12, i32 12
   %e0_13 = extractelement <16 x half> %p0, i32 13
   %h_13 = bitcast half %e0_13 to i16
-  %r_13 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_13)
+  %r_13 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_13)
   %v13 = insertelement <16 x i64> %v12, i64 %r_13, i32 13
   %e0_14 = extractelement <16 x half> %p0, i32 14
   %h_14 = bitcast half %e0_14 to i16
-  %r_14 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_14)
+  %r_14 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_14)
   %v14 = insertelement <16 x i64> %v13, i64 %r_14, i32 14
   %e0_15 = extractelement <16 x half> %p0, i32 15
   %h_15 = bitcast half %e0_15 to i16
-  %r_15 = call i64 asm "cvt.rni.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_15)
+  %r_15 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_15)
   %v15 = insertelement <16 x i64> %v14, i64 %r_15, i32 15
   ret <16 x i64> %v15
 }
@@ -15173,67 +15173,67 @@ define <16 x i64> @_Z22convert_long16_sat_rteDv16_Dh(<16 x half> %p0) alwaysinli
 define <16 x i64> @_Z22convert_long16_sat_rtnDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <16 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <16 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <16 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <16 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <16 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <16 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <16 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <16 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <16 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <16 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <16 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <16 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <16 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <16 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <16 x i64> %v6, i64 %r_7, i32 7
   %e0_8 = extractelement <16 x half> %p0, i32 8
   %h_8 = bitcast half %e0_8 to i16
-  %r_8 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_8)
+  %r_8 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_8)
   %v8 = insertelement <16 x i64> %v7, i64 %r_8, i32 8
   %e0_9 = extractelement <16 x half> %p0, i32 9
   %h_9 = bitcast half %e0_9 to i16
-  %r_9 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_9)
+  %r_9 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_9)
   %v9 = insertelement <16 x i64> %v8, i64 %r_9, i32 9
   %e0_10 = extractelement <16 x half> %p0, i32 10
   %h_10 = bitcast half %e0_10 to i16
-  %r_10 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_10)
+  %r_10 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_10)
   %v10 = insertelement <16 x i64> %v9, i64 %r_10, i32 10
   %e0_11 = extractelement <16 x half> %p0, i32 11
   %h_11 = bitcast half %e0_11 to i16
-  %r_11 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_11)
+  %r_11 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_11)
   %v11 = insertelement <16 x i64> %v10, i64 %r_11, i32 11
   %e0_12 = extractelement <16 x half> %p0, i32 12
   %h_12 = bitcast half %e0_12 to i16
-  %r_12 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_12)
+  %r_12 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_12)
   %v12 = insertelement <16 x i64> %v11, i64 %r_12, i32 12
   %e0_13 = extractelement <16 x half> %p0, i32 13
   %h_13 = bitcast half %e0_13 to i16
-  %r_13 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_13)
+  %r_13 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_13)
   %v13 = insertelement <16 x i64> %v12, i64 %r_13, i32 13
   %e0_14 = extractelement <16 x half> %p0, i32 14
   %h_14 = bitcast half %e0_14 to i16
-  %r_14 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_14)
+  %r_14 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_14)
   %v14 = insertelement <16 x i64> %v13, i64 %r_14, i32 14
   %e0_15 = extractelement <16 x half> %p0, i32 15
   %h_15 = bitcast half %e0_15 to i16
-  %r_15 = call i64 asm "cvt.rmi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_15)
+  %r_15 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_15)
   %v15 = insertelement <16 x i64> %v14, i64 %r_15, i32 15
   ret <16 x i64> %v15
 }
@@ -15241,67 +15241,67 @@ define <16 x i64> @_Z22convert_long16_sat_rtnDv16_Dh(<16 x half> %p0) alwaysinli
 define <16 x i64> @_Z22convert_long16_sat_rtpDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <16 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <16 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <16 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <16 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <16 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <16 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <16 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <16 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <16 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <16 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <16 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <16 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <16 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <16 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <16 x i64> %v6, i64 %r_7, i32 7
   %e0_8 = extractelement <16 x half> %p0, i32 8
   %h_8 = bitcast half %e0_8 to i16
-  %r_8 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_8)
+  %r_8 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_8)
   %v8 = insertelement <16 x i64> %v7, i64 %r_8, i32 8
   %e0_9 = extractelement <16 x half> %p0, i32 9
   %h_9 = bitcast half %e0_9 to i16
-  %r_9 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_9)
+  %r_9 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_9)
   %v9 = insertelement <16 x i64> %v8, i64 %r_9, i32 9
   %e0_10 = extractelement <16 x half> %p0, i32 10
   %h_10 = bitcast half %e0_10 to i16
-  %r_10 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_10)
+  %r_10 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_10)
   %v10 = insertelement <16 x i64> %v9, i64 %r_10, i32 10
   %e0_11 = extractelement <16 x half> %p0, i32 11
   %h_11 = bitcast half %e0_11 to i16
-  %r_11 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_11)
+  %r_11 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_11)
   %v11 = insertelement <16 x i64> %v10, i64 %r_11, i32 11
   %e0_12 = extractelement <16 x half> %p0, i32 12
   %h_12 = bitcast half %e0_12 to i16
-  %r_12 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_12)
+  %r_12 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_12)
   %v12 = insertelement <16 x i64> %v11, i64 %r_12, i32 12
   %e0_13 = extractelement <16 x half> %p0, i32 13
   %h_13 = bitcast half %e0_13 to i16
-  %r_13 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_13)
+  %r_13 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_13)
   %v13 = insertelement <16 x i64> %v12, i64 %r_13, i32 13
   %e0_14 = extractelement <16 x half> %p0, i32 14
   %h_14 = bitcast half %e0_14 to i16
-  %r_14 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_14)
+  %r_14 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_14)
   %v14 = insertelement <16 x i64> %v13, i64 %r_14, i32 14
   %e0_15 = extractelement <16 x half> %p0, i32 15
   %h_15 = bitcast half %e0_15 to i16
-  %r_15 = call i64 asm "cvt.rpi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_15)
+  %r_15 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_15)
   %v15 = insertelement <16 x i64> %v14, i64 %r_15, i32 15
   ret <16 x i64> %v15
 }
@@ -15309,67 +15309,67 @@ define <16 x i64> @_Z22convert_long16_sat_rtpDv16_Dh(<16 x half> %p0) alwaysinli
 define <16 x i64> @_Z22convert_long16_sat_rtzDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <16 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <16 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <16 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <16 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <16 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <16 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <16 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <16 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <16 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <16 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <16 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <16 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <16 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <16 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <16 x i64> %v6, i64 %r_7, i32 7
   %e0_8 = extractelement <16 x half> %p0, i32 8
   %h_8 = bitcast half %e0_8 to i16
-  %r_8 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_8)
+  %r_8 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_8)
   %v8 = insertelement <16 x i64> %v7, i64 %r_8, i32 8
   %e0_9 = extractelement <16 x half> %p0, i32 9
   %h_9 = bitcast half %e0_9 to i16
-  %r_9 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_9)
+  %r_9 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_9)
   %v9 = insertelement <16 x i64> %v8, i64 %r_9, i32 9
   %e0_10 = extractelement <16 x half> %p0, i32 10
   %h_10 = bitcast half %e0_10 to i16
-  %r_10 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_10)
+  %r_10 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_10)
   %v10 = insertelement <16 x i64> %v9, i64 %r_10, i32 10
   %e0_11 = extractelement <16 x half> %p0, i32 11
   %h_11 = bitcast half %e0_11 to i16
-  %r_11 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_11)
+  %r_11 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_11)
   %v11 = insertelement <16 x i64> %v10, i64 %r_11, i32 11
   %e0_12 = extractelement <16 x half> %p0, i32 12
   %h_12 = bitcast half %e0_12 to i16
-  %r_12 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_12)
+  %r_12 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_12)
   %v12 = insertelement <16 x i64> %v11, i64 %r_12, i32 12
   %e0_13 = extractelement <16 x half> %p0, i32 13
   %h_13 = bitcast half %e0_13 to i16
-  %r_13 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_13)
+  %r_13 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_13)
   %v13 = insertelement <16 x i64> %v12, i64 %r_13, i32 13
   %e0_14 = extractelement <16 x half> %p0, i32 14
   %h_14 = bitcast half %e0_14 to i16
-  %r_14 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_14)
+  %r_14 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_14)
   %v14 = insertelement <16 x i64> %v13, i64 %r_14, i32 14
   %e0_15 = extractelement <16 x half> %p0, i32 15
   %h_15 = bitcast half %e0_15 to i16
-  %r_15 = call i64 asm "cvt.rzi.sat.s64.f16 $0, $1;", "=l,h"(i16 %h_15)
+  %r_15 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.s64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_15)
   %v15 = insertelement <16 x i64> %v14, i64 %r_15, i32 15
   ret <16 x i64> %v15
 }
@@ -16321,11 +16321,11 @@ define <16 x i32> @_Z22convert_uint16_sat_rtzDv16_Dh(<16 x half> %p0) alwaysinli
 define <2 x i64> @_Z22convert_ulong2_sat_rteDv2_Dh(<2 x half> %p0) alwaysinline {
   %e0_0 = extractelement <2 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <2 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <2 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <2 x i64> %v0, i64 %r_1, i32 1
   ret <2 x i64> %v1
 }
@@ -16333,11 +16333,11 @@ define <2 x i64> @_Z22convert_ulong2_sat_rteDv2_Dh(<2 x half> %p0) alwaysinline 
 define <2 x i64> @_Z22convert_ulong2_sat_rtnDv2_Dh(<2 x half> %p0) alwaysinline {
   %e0_0 = extractelement <2 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <2 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <2 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <2 x i64> %v0, i64 %r_1, i32 1
   ret <2 x i64> %v1
 }
@@ -16345,11 +16345,11 @@ define <2 x i64> @_Z22convert_ulong2_sat_rtnDv2_Dh(<2 x half> %p0) alwaysinline 
 define <2 x i64> @_Z22convert_ulong2_sat_rtpDv2_Dh(<2 x half> %p0) alwaysinline {
   %e0_0 = extractelement <2 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <2 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <2 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <2 x i64> %v0, i64 %r_1, i32 1
   ret <2 x i64> %v1
 }
@@ -16357,11 +16357,11 @@ define <2 x i64> @_Z22convert_ulong2_sat_rtpDv2_Dh(<2 x half> %p0) alwaysinline 
 define <2 x i64> @_Z22convert_ulong2_sat_rtzDv2_Dh(<2 x half> %p0) alwaysinline {
   %e0_0 = extractelement <2 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <2 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <2 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <2 x i64> %v0, i64 %r_1, i32 1
   ret <2 x i64> %v1
 }
@@ -16369,15 +16369,15 @@ define <2 x i64> @_Z22convert_ulong2_sat_rtzDv2_Dh(<2 x half> %p0) alwaysinline 
 define <3 x i64> @_Z22convert_ulong3_sat_rteDv3_Dh(<3 x half> %p0) alwaysinline {
   %e0_0 = extractelement <3 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <3 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <3 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <3 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <3 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <3 x i64> %v1, i64 %r_2, i32 2
   ret <3 x i64> %v2
 }
@@ -16385,15 +16385,15 @@ define <3 x i64> @_Z22convert_ulong3_sat_rteDv3_Dh(<3 x half> %p0) alwaysinline 
 define <3 x i64> @_Z22convert_ulong3_sat_rtnDv3_Dh(<3 x half> %p0) alwaysinline {
   %e0_0 = extractelement <3 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <3 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <3 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <3 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <3 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <3 x i64> %v1, i64 %r_2, i32 2
   ret <3 x i64> %v2
 }
@@ -16401,15 +16401,15 @@ define <3 x i64> @_Z22convert_ulong3_sat_rtnDv3_Dh(<3 x half> %p0) alwaysinline 
 define <3 x i64> @_Z22convert_ulong3_sat_rtpDv3_Dh(<3 x half> %p0) alwaysinline {
   %e0_0 = extractelement <3 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <3 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <3 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <3 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <3 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <3 x i64> %v1, i64 %r_2, i32 2
   ret <3 x i64> %v2
 }
@@ -16417,15 +16417,15 @@ define <3 x i64> @_Z22convert_ulong3_sat_rtpDv3_Dh(<3 x half> %p0) alwaysinline 
 define <3 x i64> @_Z22convert_ulong3_sat_rtzDv3_Dh(<3 x half> %p0) alwaysinline {
   %e0_0 = extractelement <3 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <3 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <3 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <3 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <3 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <3 x i64> %v1, i64 %r_2, i32 2
   ret <3 x i64> %v2
 }
@@ -16433,19 +16433,19 @@ define <3 x i64> @_Z22convert_ulong3_sat_rtzDv3_Dh(<3 x half> %p0) alwaysinline 
 define <4 x i64> @_Z22convert_ulong4_sat_rteDv4_Dh(<4 x half> %p0) alwaysinline {
   %e0_0 = extractelement <4 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <4 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <4 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <4 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <4 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <4 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <4 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <4 x i64> %v2, i64 %r_3, i32 3
   ret <4 x i64> %v3
 }
@@ -16453,19 +16453,19 @@ define <4 x i64> @_Z22convert_ulong4_sat_rteDv4_Dh(<4 x half> %p0) alwaysinline 
 define <4 x i64> @_Z22convert_ulong4_sat_rtnDv4_Dh(<4 x half> %p0) alwaysinline {
   %e0_0 = extractelement <4 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <4 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <4 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <4 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <4 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <4 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <4 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <4 x i64> %v2, i64 %r_3, i32 3
   ret <4 x i64> %v3
 }
@@ -16473,19 +16473,19 @@ define <4 x i64> @_Z22convert_ulong4_sat_rtnDv4_Dh(<4 x half> %p0) alwaysinline 
 define <4 x i64> @_Z22convert_ulong4_sat_rtpDv4_Dh(<4 x half> %p0) alwaysinline {
   %e0_0 = extractelement <4 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <4 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <4 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <4 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <4 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <4 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <4 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <4 x i64> %v2, i64 %r_3, i32 3
   ret <4 x i64> %v3
 }
@@ -16493,19 +16493,19 @@ define <4 x i64> @_Z22convert_ulong4_sat_rtpDv4_Dh(<4 x half> %p0) alwaysinline 
 define <4 x i64> @_Z22convert_ulong4_sat_rtzDv4_Dh(<4 x half> %p0) alwaysinline {
   %e0_0 = extractelement <4 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <4 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <4 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <4 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <4 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <4 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <4 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <4 x i64> %v2, i64 %r_3, i32 3
   ret <4 x i64> %v3
 }
@@ -16513,35 +16513,35 @@ define <4 x i64> @_Z22convert_ulong4_sat_rtzDv4_Dh(<4 x half> %p0) alwaysinline 
 define <8 x i64> @_Z22convert_ulong8_sat_rteDv8_Dh(<8 x half> %p0) alwaysinline {
   %e0_0 = extractelement <8 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <8 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <8 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <8 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <8 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <8 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <8 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <8 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <8 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <8 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <8 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <8 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <8 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <8 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <8 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <8 x i64> %v6, i64 %r_7, i32 7
   ret <8 x i64> %v7
 }
@@ -16549,35 +16549,35 @@ define <8 x i64> @_Z22convert_ulong8_sat_rteDv8_Dh(<8 x half> %p0) alwaysinline 
 define <8 x i64> @_Z22convert_ulong8_sat_rtnDv8_Dh(<8 x half> %p0) alwaysinline {
   %e0_0 = extractelement <8 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <8 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <8 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <8 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <8 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <8 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <8 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <8 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <8 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <8 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <8 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <8 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <8 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <8 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <8 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <8 x i64> %v6, i64 %r_7, i32 7
   ret <8 x i64> %v7
 }
@@ -16585,35 +16585,35 @@ define <8 x i64> @_Z22convert_ulong8_sat_rtnDv8_Dh(<8 x half> %p0) alwaysinline 
 define <8 x i64> @_Z22convert_ulong8_sat_rtpDv8_Dh(<8 x half> %p0) alwaysinline {
   %e0_0 = extractelement <8 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <8 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <8 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <8 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <8 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <8 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <8 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <8 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <8 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <8 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <8 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <8 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <8 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <8 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <8 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <8 x i64> %v6, i64 %r_7, i32 7
   ret <8 x i64> %v7
 }
@@ -16621,35 +16621,35 @@ define <8 x i64> @_Z22convert_ulong8_sat_rtpDv8_Dh(<8 x half> %p0) alwaysinline 
 define <8 x i64> @_Z22convert_ulong8_sat_rtzDv8_Dh(<8 x half> %p0) alwaysinline {
   %e0_0 = extractelement <8 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <8 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <8 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <8 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <8 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <8 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <8 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <8 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <8 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <8 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <8 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <8 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <8 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <8 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <8 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <8 x i64> %v6, i64 %r_7, i32 7
   ret <8 x i64> %v7
 }
@@ -17232,67 +17232,67 @@ define <16 x i8> @_Z23convert_uchar16_sat_rtzDv16_Dh(<16 x half> %p0) alwaysinli
 define <16 x i64> @_Z23convert_ulong16_sat_rteDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <16 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <16 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <16 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <16 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <16 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <16 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <16 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <16 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <16 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <16 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <16 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <16 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <16 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <16 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <16 x i64> %v6, i64 %r_7, i32 7
   %e0_8 = extractelement <16 x half> %p0, i32 8
   %h_8 = bitcast half %e0_8 to i16
-  %r_8 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_8)
+  %r_8 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_8)
   %v8 = insertelement <16 x i64> %v7, i64 %r_8, i32 8
   %e0_9 = extractelement <16 x half> %p0, i32 9
   %h_9 = bitcast half %e0_9 to i16
-  %r_9 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_9)
+  %r_9 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_9)
   %v9 = insertelement <16 x i64> %v8, i64 %r_9, i32 9
   %e0_10 = extractelement <16 x half> %p0, i32 10
   %h_10 = bitcast half %e0_10 to i16
-  %r_10 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_10)
+  %r_10 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_10)
   %v10 = insertelement <16 x i64> %v9, i64 %r_10, i32 10
   %e0_11 = extractelement <16 x half> %p0, i32 11
   %h_11 = bitcast half %e0_11 to i16
-  %r_11 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_11)
+  %r_11 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_11)
   %v11 = insertelement <16 x i64> %v10, i64 %r_11, i32 11
   %e0_12 = extractelement <16 x half> %p0, i32 12
   %h_12 = bitcast half %e0_12 to i16
-  %r_12 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_12)
+  %r_12 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_12)
   %v12 = insertelement <16 x i64> %v11, i64 %r_12, i32 12
   %e0_13 = extractelement <16 x half> %p0, i32 13
   %h_13 = bitcast half %e0_13 to i16
-  %r_13 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_13)
+  %r_13 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_13)
   %v13 = insertelement <16 x i64> %v12, i64 %r_13, i32 13
   %e0_14 = extractelement <16 x half> %p0, i32 14
   %h_14 = bitcast half %e0_14 to i16
-  %r_14 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_14)
+  %r_14 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_14)
   %v14 = insertelement <16 x i64> %v13, i64 %r_14, i32 14
   %e0_15 = extractelement <16 x half> %p0, i32 15
   %h_15 = bitcast half %e0_15 to i16
-  %r_15 = call i64 asm "cvt.rni.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_15)
+  %r_15 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rni.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_15)
   %v15 = insertelement <16 x i64> %v14, i64 %r_15, i32 15
   ret <16 x i64> %v15
 }
@@ -17300,67 +17300,67 @@ define <16 x i64> @_Z23convert_ulong16_sat_rteDv16_Dh(<16 x half> %p0) alwaysinl
 define <16 x i64> @_Z23convert_ulong16_sat_rtnDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <16 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <16 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <16 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <16 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <16 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <16 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <16 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <16 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <16 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <16 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <16 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <16 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <16 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <16 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <16 x i64> %v6, i64 %r_7, i32 7
   %e0_8 = extractelement <16 x half> %p0, i32 8
   %h_8 = bitcast half %e0_8 to i16
-  %r_8 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_8)
+  %r_8 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_8)
   %v8 = insertelement <16 x i64> %v7, i64 %r_8, i32 8
   %e0_9 = extractelement <16 x half> %p0, i32 9
   %h_9 = bitcast half %e0_9 to i16
-  %r_9 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_9)
+  %r_9 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_9)
   %v9 = insertelement <16 x i64> %v8, i64 %r_9, i32 9
   %e0_10 = extractelement <16 x half> %p0, i32 10
   %h_10 = bitcast half %e0_10 to i16
-  %r_10 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_10)
+  %r_10 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_10)
   %v10 = insertelement <16 x i64> %v9, i64 %r_10, i32 10
   %e0_11 = extractelement <16 x half> %p0, i32 11
   %h_11 = bitcast half %e0_11 to i16
-  %r_11 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_11)
+  %r_11 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_11)
   %v11 = insertelement <16 x i64> %v10, i64 %r_11, i32 11
   %e0_12 = extractelement <16 x half> %p0, i32 12
   %h_12 = bitcast half %e0_12 to i16
-  %r_12 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_12)
+  %r_12 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_12)
   %v12 = insertelement <16 x i64> %v11, i64 %r_12, i32 12
   %e0_13 = extractelement <16 x half> %p0, i32 13
   %h_13 = bitcast half %e0_13 to i16
-  %r_13 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_13)
+  %r_13 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_13)
   %v13 = insertelement <16 x i64> %v12, i64 %r_13, i32 13
   %e0_14 = extractelement <16 x half> %p0, i32 14
   %h_14 = bitcast half %e0_14 to i16
-  %r_14 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_14)
+  %r_14 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_14)
   %v14 = insertelement <16 x i64> %v13, i64 %r_14, i32 14
   %e0_15 = extractelement <16 x half> %p0, i32 15
   %h_15 = bitcast half %e0_15 to i16
-  %r_15 = call i64 asm "cvt.rmi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_15)
+  %r_15 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rmi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_15)
   %v15 = insertelement <16 x i64> %v14, i64 %r_15, i32 15
   ret <16 x i64> %v15
 }
@@ -17368,67 +17368,67 @@ define <16 x i64> @_Z23convert_ulong16_sat_rtnDv16_Dh(<16 x half> %p0) alwaysinl
 define <16 x i64> @_Z23convert_ulong16_sat_rtpDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <16 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <16 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <16 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <16 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <16 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <16 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <16 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <16 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <16 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <16 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <16 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <16 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <16 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <16 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <16 x i64> %v6, i64 %r_7, i32 7
   %e0_8 = extractelement <16 x half> %p0, i32 8
   %h_8 = bitcast half %e0_8 to i16
-  %r_8 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_8)
+  %r_8 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_8)
   %v8 = insertelement <16 x i64> %v7, i64 %r_8, i32 8
   %e0_9 = extractelement <16 x half> %p0, i32 9
   %h_9 = bitcast half %e0_9 to i16
-  %r_9 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_9)
+  %r_9 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_9)
   %v9 = insertelement <16 x i64> %v8, i64 %r_9, i32 9
   %e0_10 = extractelement <16 x half> %p0, i32 10
   %h_10 = bitcast half %e0_10 to i16
-  %r_10 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_10)
+  %r_10 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_10)
   %v10 = insertelement <16 x i64> %v9, i64 %r_10, i32 10
   %e0_11 = extractelement <16 x half> %p0, i32 11
   %h_11 = bitcast half %e0_11 to i16
-  %r_11 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_11)
+  %r_11 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_11)
   %v11 = insertelement <16 x i64> %v10, i64 %r_11, i32 11
   %e0_12 = extractelement <16 x half> %p0, i32 12
   %h_12 = bitcast half %e0_12 to i16
-  %r_12 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_12)
+  %r_12 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_12)
   %v12 = insertelement <16 x i64> %v11, i64 %r_12, i32 12
   %e0_13 = extractelement <16 x half> %p0, i32 13
   %h_13 = bitcast half %e0_13 to i16
-  %r_13 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_13)
+  %r_13 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_13)
   %v13 = insertelement <16 x i64> %v12, i64 %r_13, i32 13
   %e0_14 = extractelement <16 x half> %p0, i32 14
   %h_14 = bitcast half %e0_14 to i16
-  %r_14 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_14)
+  %r_14 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_14)
   %v14 = insertelement <16 x i64> %v13, i64 %r_14, i32 14
   %e0_15 = extractelement <16 x half> %p0, i32 15
   %h_15 = bitcast half %e0_15 to i16
-  %r_15 = call i64 asm "cvt.rpi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_15)
+  %r_15 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rpi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_15)
   %v15 = insertelement <16 x i64> %v14, i64 %r_15, i32 15
   ret <16 x i64> %v15
 }
@@ -17436,67 +17436,67 @@ define <16 x i64> @_Z23convert_ulong16_sat_rtpDv16_Dh(<16 x half> %p0) alwaysinl
 define <16 x i64> @_Z23convert_ulong16_sat_rtzDv16_Dh(<16 x half> %p0) alwaysinline {
   %e0_0 = extractelement <16 x half> %p0, i32 0
   %h_0 = bitcast half %e0_0 to i16
-  %r_0 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_0)
+  %r_0 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_0)
   %v0 = insertelement <16 x i64> undef, i64 %r_0, i32 0
   %e0_1 = extractelement <16 x half> %p0, i32 1
   %h_1 = bitcast half %e0_1 to i16
-  %r_1 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_1)
+  %r_1 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_1)
   %v1 = insertelement <16 x i64> %v0, i64 %r_1, i32 1
   %e0_2 = extractelement <16 x half> %p0, i32 2
   %h_2 = bitcast half %e0_2 to i16
-  %r_2 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_2)
+  %r_2 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_2)
   %v2 = insertelement <16 x i64> %v1, i64 %r_2, i32 2
   %e0_3 = extractelement <16 x half> %p0, i32 3
   %h_3 = bitcast half %e0_3 to i16
-  %r_3 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_3)
+  %r_3 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_3)
   %v3 = insertelement <16 x i64> %v2, i64 %r_3, i32 3
   %e0_4 = extractelement <16 x half> %p0, i32 4
   %h_4 = bitcast half %e0_4 to i16
-  %r_4 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_4)
+  %r_4 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_4)
   %v4 = insertelement <16 x i64> %v3, i64 %r_4, i32 4
   %e0_5 = extractelement <16 x half> %p0, i32 5
   %h_5 = bitcast half %e0_5 to i16
-  %r_5 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_5)
+  %r_5 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_5)
   %v5 = insertelement <16 x i64> %v4, i64 %r_5, i32 5
   %e0_6 = extractelement <16 x half> %p0, i32 6
   %h_6 = bitcast half %e0_6 to i16
-  %r_6 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_6)
+  %r_6 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_6)
   %v6 = insertelement <16 x i64> %v5, i64 %r_6, i32 6
   %e0_7 = extractelement <16 x half> %p0, i32 7
   %h_7 = bitcast half %e0_7 to i16
-  %r_7 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_7)
+  %r_7 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_7)
   %v7 = insertelement <16 x i64> %v6, i64 %r_7, i32 7
   %e0_8 = extractelement <16 x half> %p0, i32 8
   %h_8 = bitcast half %e0_8 to i16
-  %r_8 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_8)
+  %r_8 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_8)
   %v8 = insertelement <16 x i64> %v7, i64 %r_8, i32 8
   %e0_9 = extractelement <16 x half> %p0, i32 9
   %h_9 = bitcast half %e0_9 to i16
-  %r_9 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_9)
+  %r_9 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_9)
   %v9 = insertelement <16 x i64> %v8, i64 %r_9, i32 9
   %e0_10 = extractelement <16 x half> %p0, i32 10
   %h_10 = bitcast half %e0_10 to i16
-  %r_10 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_10)
+  %r_10 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_10)
   %v10 = insertelement <16 x i64> %v9, i64 %r_10, i32 10
   %e0_11 = extractelement <16 x half> %p0, i32 11
   %h_11 = bitcast half %e0_11 to i16
-  %r_11 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_11)
+  %r_11 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_11)
   %v11 = insertelement <16 x i64> %v10, i64 %r_11, i32 11
   %e0_12 = extractelement <16 x half> %p0, i32 12
   %h_12 = bitcast half %e0_12 to i16
-  %r_12 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_12)
+  %r_12 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_12)
   %v12 = insertelement <16 x i64> %v11, i64 %r_12, i32 12
   %e0_13 = extractelement <16 x half> %p0, i32 13
   %h_13 = bitcast half %e0_13 to i16
-  %r_13 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_13)
+  %r_13 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_13)
   %v13 = insertelement <16 x i64> %v12, i64 %r_13, i32 13
   %e0_14 = extractelement <16 x half> %p0, i32 14
   %h_14 = bitcast half %e0_14 to i16
-  %r_14 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_14)
+  %r_14 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_14)
   %v14 = insertelement <16 x i64> %v13, i64 %r_14, i32 14
   %e0_15 = extractelement <16 x half> %p0, i32 15
   %h_15 = bitcast half %e0_15 to i16
-  %r_15 = call i64 asm "cvt.rzi.sat.u64.f16 $0, $1;", "=l,h"(i16 %h_15)
+  %r_15 = call i64 asm "{ .reg .pred %n; .reg .b64 %t; cvt.rzi.sat.u64.f16 %t, $1; setp.nan.f16 %n, $1, $1; selp.b64 $0, 0, %t, %n; }", "=l,h"(i16 %h_15)
   %v15 = insertelement <16 x i64> %v14, i64 %r_15, i32 15
   ret <16 x i64> %v15
 }
