@@ -204,58 +204,25 @@ static cl_int cvc_out_of_memory(cvc_buf *log) {
     return log->failed ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
 }
 
-/* The libraries a build links, in this order, with only what is needed: culvert's work-item
- * functions win over libclc's (docs/kernel-abi.md), the relaxed-math and libdevice math over
- * libclc's, and libclc supplies the rest. Written to the temporary directory (the embedded ones);
- * false when that fails. */
-typedef struct cvc_libs {
-    char builtins[4096], half[4096], wrappers[4096], fast[4096];
-    bool libdevice, relaxed;
-} cvc_libs;
-
-static bool cvc_libs_write(cvc_libs *l, const cvc_tmp *tmp, const cvc_options *o,
-                           const cvc_tools *tools) {
-    cvc_tmp_path(tmp, "culvert-builtins.bc", l->builtins);
-    cvc_tmp_path(tmp, "culvert-half.bc", l->half);
-    cvc_tmp_path(tmp, "culvert-libdevice.bc", l->wrappers);
-    cvc_tmp_path(tmp, "culvert-libdevice-fast.bc", l->fast);
-    l->libdevice = tools->libdevice[0] != 0;
-    l->relaxed = l->libdevice && o->fast_math && cvc_libdevice_fast_bc_size > 0;
-    return cvc_write_file(l->builtins, cvc_builtins_bc, cvc_builtins_bc_size) &&
-           cvc_write_file(l->half, cvc_half_bc, cvc_half_bc_size) &&
-           (!l->libdevice ||
-            cvc_write_file(l->wrappers, cvc_libdevice_bc, cvc_libdevice_bc_size)) &&
-           (!l->relaxed ||
-            cvc_write_file(l->fast, cvc_libdevice_fast_bc, cvc_libdevice_fast_bc_size));
-}
-
-/* Appends the libraries to a command line, each after `flag` when one is given. */
-static void cvc_libs_args(cvc_argv *a, const cvc_libs *l, const cvc_libclc_plan *clc,
-                          const cvc_tools *tools, const char *flag) {
-    const char *order[] = {clc->half ? l->half : NULL, /* first: it calls the float builtins */
-                           l->builtins,
-                           l->relaxed ? l->fast : NULL, /* sin, exp, log... approximate */
-                           l->libdevice ? l->wrappers : NULL,
-                           l->libdevice ? tools->libdevice : NULL,
-                           clc->path[0] ? clc->path : NULL};
-    for (size_t i = 0; i < sizeof order / sizeof order[0]; i++)
-        if (order[i]) {
-            if (flag)
-                cvc_arg(a, flag);
-            cvc_arg(a, order[i]);
-        }
+/* Appends the plan's libraries to a command line, each after `flag` when one is given. */
+static void cvc_libs_args(cvc_argv *a, const cvc_link_plan *plan, const char *flag) {
+    for (size_t i = 0; i < plan->count; i++) {
+        if (flag)
+            cvc_arg(a, flag);
+        cvc_arg(a, plan->list[i]);
+    }
 }
 
 /* clang: source (or linked IR) -> optimized textual IR with the libraries linked; NULL when it
  * fails (the log says why). */
-static char *cvc_clang_ir(const cvc_libs *libs, const char *input, bool source,
+static char *cvc_clang_ir(const cvc_link_plan *plan, const char *input, bool source,
                           const cvc_options *o, int sm, const cvc_tools *tools, cvc_buf *log,
-                          const char *depfile, const cvc_libclc_plan *clc, const char *ll_path) {
+                          const char *depfile, const char *ll_path) {
     cvc_argv a = {0};
     cvc_clang_common(&a, tools, o, sm, source);
     if (source) {
         cvc_arg(&a, "-Wno-linker-warnings");
-        cvc_libs_args(&a, libs, clc, tools, "-mlink-builtin-bitcode");
+        cvc_libs_args(&a, plan, "-mlink-builtin-bitcode");
     }
     cvc_clang_tail(&a, depfile, "-emit-llvm", ll_path, input);
     size_t ll_len = 0;
@@ -270,11 +237,6 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     char ll_path[4096], ptx_path[4096];
     cvc_tmp_path(tmp, "program.ll", ll_path);
     cvc_tmp_path(tmp, "program.ptx", ptx_path);
-    cvc_libs libs;
-    if (!cvc_libs_write(&libs, tmp, o, tools)) {
-        cvc_buf_str(log, "culvert: cannot write to the temporary directory\n");
-        return CL_BUILD_PROGRAM_FAILURE;
-    }
     int sm = cvc_sm(target, tools);
     /* llc starts now and gets the IR on stdin when clang and the fix-ups are done: its start-up
      * (loading LLVM) overlaps clang's work instead of following it. */
@@ -292,11 +254,17 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     cvc_child llc;
     if (l.overflow || !cvc_child_start((char *const *)l.v, true, &llc, log))
         return CL_BUILD_PROGRAM_FAILURE;
-    /* Only the part of libclc (and culvert's half builtins only if) the source names, when that
-     * is known (cvc_libclc.c); clLinkProgram's IR links them whole. clang links the libraries for
-     * source input (-mlink-builtin-bitcode); for IR input it does not, so llvm-link does first. */
-    cvc_libclc_plan clc;
-    cvc_libclc_plan_make(&clc, source ? text : NULL, text_len, options, tools, tmp);
+    /* Only the part of the libraries the source names, when that is known (cvc_link_plan.c);
+     * clLinkProgram's IR links them whole. clang links the libraries for source input
+     * (-mlink-builtin-bitcode); for IR input it does not, so llvm-link does first. */
+    static const char no_tmp[] = "culvert: cannot write to the temporary directory\n";
+    cvc_link_plan plan;
+    if (!cvc_link_plan_make(&plan, source ? text : NULL, text_len, options, o, tools, tmp)) {
+        cvc_buf_str(log, no_tmp);
+        cvc_link_plan_end(&plan);
+        cvc_child_cancel(&llc);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
     char full[4096];
     if (!source) {
         cvc_tmp_path(tmp, "program-full.bc", full);
@@ -306,27 +274,29 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
         cvc_arg(&k, "--only-needed");
         cvc_arg(&k, "--internalize");
         cvc_arg(&k, "--suppress-warnings");
-        cvc_libs_args(&k, &libs, &clc, tools, NULL);
+        cvc_libs_args(&k, &plan, NULL);
         cvc_arg(&k, "-o");
         cvc_arg(&k, full);
         if (cvc_run_args(&k, log) != 0) {
+            cvc_link_plan_end(&plan);
             cvc_child_cancel(&llc);
             return CL_BUILD_PROGRAM_FAILURE;
         }
         input = full;
     }
     size_t log_mark = log->len;
-    char *ll = cvc_clang_ir(&libs, input, source, o, sm, tools, log, depfile, &clc, ll_path);
-    if (clc.partial && (!ll || cvc_undefined_functions(ll, NULL) > 0)) {
-        /* The scan missed a call (or the part was unreadable): every library whole, as always. */
+    char *ll = cvc_clang_ir(&plan, input, source, o, sm, tools, log, depfile, ll_path);
+    if (plan.partial && (!ll || cvc_undefined_functions(ll, NULL) > 0)) {
+        /* The scan missed a call (or the part was unreadable): every library whole. */
         free(ll);
         log->len = log_mark;
         if (log->data)
             log->data[log_mark] = 0;
-        cvc_libclc_plan_missed(&clc, tools);
-        ll = cvc_clang_ir(&libs, input, source, o, sm, tools, log, depfile, &clc, ll_path);
+        ll = cvc_link_plan_missed(&plan)
+                 ? cvc_clang_ir(&plan, input, source, o, sm, tools, log, depfile, ll_path)
+                 : (cvc_buf_str(log, no_tmp), NULL);
     }
-    cvc_libclc_plan_end(&clc);
+    cvc_link_plan_end(&plan);
     if (!ll) {
         cvc_child_cancel(&llc);
         return CL_BUILD_PROGRAM_FAILURE;
@@ -374,25 +344,6 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     free(ptx);
     free(meta);
     return err;
-}
-
-/* The embedded libraries, hashed once per process. */
-static cvc_hash cvc_blobs;
-static pthread_once_t cvc_blobs_once = PTHREAD_ONCE_INIT;
-static void cvc_hash_blobs(void) {
-    cvc_hasher h;
-    cvc_hash_init(&h);
-    cvc_hash_bytes(&h, &cvc_builtins_bc_size, sizeof cvc_builtins_bc_size);
-    cvc_hash_bytes(&h, cvc_builtins_bc, cvc_builtins_bc_size);
-    cvc_hash_bytes(&h, &cvc_libdevice_bc_size, sizeof cvc_libdevice_bc_size);
-    cvc_hash_bytes(&h, cvc_libdevice_bc, cvc_libdevice_bc_size);
-    cvc_hash_bytes(&h, &cvc_libdevice_fast_bc_size, sizeof cvc_libdevice_fast_bc_size);
-    cvc_hash_bytes(&h, cvc_libdevice_fast_bc, cvc_libdevice_fast_bc_size);
-    cvc_blobs = cvc_hash_final(&h);
-}
-static cvc_hash cvc_blobs_hash(void) {
-    pthread_once(&cvc_blobs_once, cvc_hash_blobs);
-    return cvc_blobs;
 }
 
 /* The key every step shares: culvert's compiler version, the tools, the step, the options and

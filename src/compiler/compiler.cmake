@@ -4,7 +4,6 @@ set(_llvm_hints /usr/lib/llvm-${CULVERT_LLVM_MAJOR}/bin)
 find_program(CULVERT_CLANG NAMES clang-${CULVERT_LLVM_MAJOR} clang HINTS ${_llvm_hints}
              DOC "clang used to compile OpenCL C (default; CULVERT_CLANG overrides at run time)")
 find_program(CULVERT_LLVM_LINK NAMES llvm-link-${CULVERT_LLVM_MAJOR} llvm-link HINTS ${_llvm_hints})
-find_program(CULVERT_LLVM_NM NAMES llvm-nm-${CULVERT_LLVM_MAJOR} llvm-nm HINTS ${_llvm_hints})
 find_path(CULVERT_LIBCLC_DIR NAMES nvptx64--nvidiacl.bc nvptx64--.bc
           PATHS /usr/lib/clc /usr/share/clc /usr/lib/llvm-${CULVERT_LLVM_MAJOR}/lib/clc
           DOC "libclc's directory (default; CULVERT_LIBCLC_DIR overrides at run time)")
@@ -41,7 +40,7 @@ if(CULVERT_LLVM_LINK)
             -DOUT=${_libdevice_fast_c} -DNAME=cvc_libdevice_fast_bc -P ${_builtins_dir}/embed.cmake
     DEPENDS ${_builtins_dir}/libdevice_fast.ll ${_builtins_dir}/embed.cmake
     COMMENT "Building culvert's relaxed-math wrappers")
-  # The half builtins: their own library, linked only for sources that name half (cvc_libclc.c).
+  # The half builtins: their own library, linked only for sources that name half (cvc_link_plan.c).
   set(_half_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_half_data.c)
   add_custom_command(OUTPUT ${_half_c}
     COMMAND ${CULVERT_LLVM_LINK} ${_builtins_dir}/half.ll -o ${CMAKE_CURRENT_BINARY_DIR}/cv_half.bc
@@ -49,24 +48,13 @@ if(CULVERT_LLVM_LINK)
             -DNAME=cvc_half_bc -P ${_builtins_dir}/embed.cmake
     DEPENDS ${_builtins_dir}/half.ll ${_builtins_dir}/embed.cmake
     COMMENT "Building culvert's half-precision builtins")
-  # What those libraries call from libclc (cvc_libclc.c links it whatever a program names).
-  set(_calls_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_builtins_calls.c)
-  set(_calls_bc ${CMAKE_CURRENT_BINARY_DIR}/cv_builtins.bc ${CMAKE_CURRENT_BINARY_DIR}/cv_half.bc
-                ${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice.bc
-                ${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice_fast.bc)
-  add_custom_command(OUTPUT ${_calls_c}
-    COMMAND ${CMAKE_COMMAND} "-DNM=${CULVERT_LLVM_NM}" "-DIN=${_calls_bc}" -DOUT=${_calls_c}
-            -P ${_builtins_dir}/calls.cmake
-    DEPENDS ${_builtins_c} ${_half_c} ${_libdevice_c} ${_libdevice_fast_c}
-            ${_builtins_dir}/calls.cmake
-    COMMENT "Listing what culvert's builtins call from libclc" VERBATIM)
-  list(APPEND _builtins_c ${_half_c} ${_libdevice_c} ${_libdevice_fast_c} ${_calls_c})
+  list(APPEND _builtins_c ${_half_c} ${_libdevice_c} ${_libdevice_fast_c})
 else()
   message(WARNING "llvm-link not found: culvert is built without its OpenCL C compiler")
   file(WRITE ${_builtins_c} "#include <stddef.h>\nconst unsigned char cvc_builtins_bc[1];\n"
        "const size_t cvc_builtins_bc_size = 0;\nconst unsigned char cvc_libdevice_bc[1];\n"
        "const size_t cvc_libdevice_bc_size = 0;\nconst unsigned char cvc_libdevice_fast_bc[1];\n"
-       "const size_t cvc_libdevice_fast_bc_size = 0;\nconst char cvc_builtins_calls[] = \"\";\n"
+       "const size_t cvc_libdevice_fast_bc_size = 0;\n"
        "const unsigned char cvc_half_bc[1];\nconst size_t cvc_half_bc_size = 0;\n")
 endif()
 

@@ -81,25 +81,6 @@ bool cvc_write_file(const char *path, const void *data, size_t len);
 unsigned char *cvc_read_file(const char *path, size_t *len);
 void cvc_tmp_remove(cvc_tmp *t);
 
-/* ---- libclc, only what a program calls (cvc_libclc.c) ---- */
-typedef struct cvc_libclc_plan {
-    char path[4300];  /* the libclc to link: the whole, a part, or "" (none needed) */
-    bool half;        /* link culvert's half builtins (the source names half) */
-    bool partial;     /* a library is left out or partial: an undefined function means again */
-    cvc_child maker;  /* llvm-link extracting the part for later builds (pid 0: none) */
-    char made[4400];  /* where the maker writes */
-    char final[4300]; /* where the part is kept */
-    char whole[4300]; /* marks a set whose part missed a call: link the whole libclc */
-} cvc_libclc_plan;
-/* The plan for a source and its build options (source NULL: every library whole). May start
- * the maker. */
-void cvc_libclc_plan_make(cvc_libclc_plan *p, const char *source, size_t len, const char *options,
-                          const cvc_tools *t, const cvc_tmp *tmp);
-/* The part missed a call (or could not be read): the whole libclc from now on, for this set. */
-void cvc_libclc_plan_missed(cvc_libclc_plan *p, const cvc_tools *t);
-/* Waits for the maker and keeps what it extracted. */
-void cvc_libclc_plan_end(cvc_libclc_plan *p);
-
 /* ---- options (cvc_options.c) ---- */
 typedef enum cvc_mode { CVC_BUILD, CVC_COMPILE, CVC_LINK } cvc_mode;
 
@@ -183,8 +164,41 @@ extern const size_t cvc_libdevice_fast_bc_size;
 /* culvert's half builtins (builtins/half.ll), linked for sources that name half. */
 extern const unsigned char cvc_half_bc[];
 extern const size_t cvc_half_bc_size;
-/* The functions those libraries call but do not define (libclc's, such as barrier), one mangled
- * name per line (builtins/calls.cmake). */
-extern const char cvc_builtins_calls[];
+
+/* ---- the libraries a build links (cvc_link_plan.c) ---- */
+/* In link order: a function the first defines wins (culvert's work-item functions over
+ * libclc's, docs/kernel-abi.md; libdevice's math over libclc's). */
+typedef enum cvc_lib {
+    CVC_LIB_HALF,      /* culvert's half builtins: first, they call the float builtins */
+    CVC_LIB_BUILTINS,  /* culvert's builtins */
+    CVC_LIB_FAST,      /* relaxed-math wrappers (with -cl-fast-relaxed-math and the like) */
+    CVC_LIB_WRAPPERS,  /* culvert's wrappers of libdevice */
+    CVC_LIB_LIBDEVICE, /* CUDA's libdevice; from here on the tools' files, not embedded */
+    CVC_LIB_LIBCLC,
+    CVC_LIB_COUNT
+} cvc_lib;
+
+typedef struct cvc_link_plan {
+    const char *list[CVC_LIB_COUNT]; /* what to link, in order */
+    size_t count;
+    bool partial; /* a library left out, or a part: an undefined function means again */
+    char lib[CVC_LIB_COUNT][4096]; /* every library this build may link ("": none) */
+    unsigned written;              /* the embedded ones written to the temporary directory (bits) */
+    cvc_child maker;  /* llvm-link extracting the part for later builds (pid 0: none) */
+    char made[4400];  /* where the maker writes */
+    char final[4300]; /* where the part is kept */
+    char whole[4300]; /* marks a set whose part missed a call: link the libraries whole */
+} cvc_link_plan;
+/* The plan for a source and its build options (source NULL: every library whole). May start
+ * the maker. False when the libraries cannot be written to the temporary directory. */
+bool cvc_link_plan_make(cvc_link_plan *p, const char *source, size_t len, const char *options,
+                        const cvc_options *o, const cvc_tools *t, const cvc_tmp *tmp);
+/* The plan missed a call (or its part could not be read): every library whole from now on, for
+ * this set. False as for cvc_link_plan_make. */
+bool cvc_link_plan_missed(cvc_link_plan *p);
+/* Waits for the maker and keeps what it extracted. */
+void cvc_link_plan_end(cvc_link_plan *p);
+/* A hash of culvert's embedded libraries (part of every cache key). */
+cvc_hash cvc_blobs_hash(void);
 
 #endif

@@ -1,6 +1,7 @@
-/* Linking only the part of libclc a source names (cvc_libclc.c): the PTX is byte for byte what
- * the whole libclc gives, the part is extracted once and then used, a call the scan cannot see
- * (a name made by macro pasting) still builds, and a damaged part never fails a build. */
+/* Linking only the part of the libraries a source names (cvc_link_plan.c): the PTX is byte for
+ * byte what the whole libraries give, the part is extracted once and then used, a call the scan
+ * cannot see (a name made by macro pasting) still builds, and a damaged part never fails a build.
+ */
 #include "compiler_util.h"
 #include "compiler/cvc_internal.h"
 
@@ -45,14 +46,14 @@ static char *ptx_of(const char *source, int round) {
     return text;
 }
 
-/* The libclc parts (libclc-*.bc) in dir, and the size of the newest. */
+/* The library parts (libpart-*.bc) in dir, and the path of one. */
 static int parts(const char *dir, char *last, size_t size) {
     DIR *d = opendir(dir);
     struct dirent *e;
     int n = 0;
     while (d && (e = readdir(d)) != NULL) {
         size_t len = strlen(e->d_name);
-        if (!strncmp(e->d_name, "libclc-", 7) && len > 3 && !strcmp(e->d_name + len - 3, ".bc")) {
+        if (!strncmp(e->d_name, "libpart-", 8) && len > 3 && !strcmp(e->d_name + len - 3, ".bc")) {
             n++;
             snprintf(last, size, "%s/%s", dir, e->d_name);
         }
@@ -66,7 +67,7 @@ static void same_as_whole(const char *source, const char *what) {
     setenv("CULVERT_CACHE", "0", 1);
     char *whole = ptx_of(source, 0);
     unsetenv("CULVERT_CACHE");
-    CVT_CHECK(whole != NULL, "%s: build with the whole libclc", what);
+    CVT_CHECK(whole != NULL, "%s: build with the whole libraries", what);
     for (int round = 1; round <= 3; round++) {
         char *ptx = ptx_of(source, round);
         CVT_CHECK(ptx && whole && !strcmp(ptx, whole), "%s: round %d gives the same PTX", what,
@@ -81,7 +82,7 @@ int main(void) {
     char dir[256], part[600] = "";
     cvt_private_cache(dir, sizeof dir);
     if (!cvc_get_tools()->llvm_nm[0]) {
-        fprintf(stderr, "SKIP: no llvm-nm: libclc is always linked whole\n");
+        fprintf(stderr, "SKIP: no llvm-nm: the libraries are always linked whole\n");
         return 77;
     }
 
@@ -99,7 +100,7 @@ int main(void) {
         marks += strstr(e->d_name, ".whole") != NULL;
     if (d)
         closedir(d);
-    CVT_CHECK(marks == 1, "the missed set is marked for the whole libclc: %d", marks);
+    CVT_CHECK(marks == 1, "the missed set is marked for the whole libraries: %d", marks);
 
     /* culvert's half builtins are linked only for sources that name half: through the options,
      * or found missing and linked in a second build. */
