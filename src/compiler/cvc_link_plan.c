@@ -281,16 +281,15 @@ static char *cvc_stub(const char *source, size_t len, const char *options, unsig
     /* One reference per mangled name: a name two libraries define is a run of the index. */
     size_t unique = 0;
     for (size_t k = 0; k < count; k++)
-        unique +=
-            m.wanted[k] && (k == 0 || !m.wanted[k - 1] ||
-                            strcmp(cvc_index.names[k].mangled, cvc_index.names[k - 1].mangled));
-    cvc_buf_printf(&stub, "@__cv_need = global [%zu x ptr] [", unique);
-    for (size_t k = 0, n = 0; k < count; k++)
         if (m.wanted[k] && (k == 0 || !m.wanted[k - 1] ||
                             strcmp(cvc_index.names[k].mangled, cvc_index.names[k - 1].mangled))) {
-            cvc_buf_printf(&stub, "%sptr @%s", n++ ? ", " : "", cvc_index.names[k].mangled);
-            m.wanted[k] = 2;
+            m.wanted[k] = 2; /* the first of its run */
+            unique++;
         }
+    cvc_buf_printf(&stub, "@__cv_need = global [%zu x ptr] [", unique);
+    for (size_t k = 0, n = 0; k < count; k++)
+        if (m.wanted[k] == 2)
+            cvc_buf_printf(&stub, "%sptr @%s", n++ ? ", " : "", cvc_index.names[k].mangled);
     cvc_buf_str(&stub, "]\n");
     for (size_t k = 0; k < count; k++)
         if (m.wanted[k] == 2)

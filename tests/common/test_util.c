@@ -54,3 +54,28 @@ void *cv_test_ext_fn(cl_platform_id platform, const char *name) {
     }
     return fn;
 }
+
+cl_program cv_test_build(cl_context ctx, cl_device_id dev, cl_uint count, const char **sources,
+                         const char *options, const char *what, cl_int *err) {
+    cl_program p = clCreateProgramWithSource(ctx, count, sources, NULL, err);
+    if (*err == CL_SUCCESS)
+        *err = clBuildProgram(p, 1, &dev, options, NULL, NULL);
+    if (p && *err != CL_SUCCESS) {
+        static char log[1 << 16];
+        log[0] = 0;
+        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
+        fprintf(stderr, "%s: build failed (%d):\n%s\n", what, *err, log);
+    }
+    return p;
+}
+
+int cv_test_has_c_feature(cl_device_id dev, const char *name, cl_version version) {
+    static cl_name_version f[256];
+    size_t size = 0;
+    if (clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof f, f, &size) != CL_SUCCESS)
+        return 0;
+    for (size_t i = 0; i < size / sizeof *f; i++)
+        if (!strcmp(f[i].name, name) && (!version || f[i].version == version))
+            return 1;
+    return 0;
+}

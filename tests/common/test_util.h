@@ -59,5 +59,11 @@ int cv_test_fake_cuda(void);
 /* A time limit for something that must happen: `seconds`, or 10 times that under the fake
  * driver, whose streams are host threads that a loaded machine may hold back. */
 double cv_test_limit_s(double seconds);
+/* Creates and builds a program from `count` source strings; on failure prints the build log
+ * (headed by `what`) to stderr. *err is the first failing call's code. */
+cl_program cv_test_build(cl_context ctx, cl_device_id dev, cl_uint count, const char **sources,
+                         const char *options, const char *what, cl_int *err);
+/* Does the device list the OpenCL C feature `name` (at `version`, or any version when 0)? */
+int cv_test_has_c_feature(cl_device_id dev, const char *name, cl_version version);
 
 #endif

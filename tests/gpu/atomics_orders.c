@@ -67,15 +67,8 @@ static cl_program build(const char *src, const char *what) {
                             "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable\n"
                             "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n",
                             src};
-    cl_program p = clCreateProgramWithSource(ctx, 2, parts, NULL, &err);
-    REQUIRE(err == CL_SUCCESS);
-    err = clBuildProgram(p, 1, &dev, "-cl-std=CL3.0", NULL, NULL);
-    if (err != CL_SUCCESS) {
-        static char log[65536];
-        log[0] = 0;
-        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "%s: build failed (%d):\n%s\n", what, err, log);
-    }
+    cl_program p = cv_test_build(ctx, dev, 2, parts, "-cl-std=CL3.0", what, &err);
+    REQUIRE(p != NULL);
     CHECK(err == CL_SUCCESS);
     if (err != CL_SUCCESS) {
         clReleaseProgram(p);
@@ -102,14 +95,7 @@ static void run(cl_program p, const char *name, size_t global, size_t local, cl_
 }
 
 static int has_feature(const char *name) {
-    static cl_name_version f[256];
-    size_t size = 0;
-    if (clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof f, f, &size) != CL_SUCCESS)
-        return 0;
-    for (size_t i = 0; i < size / sizeof *f; i++)
-        if (!strcmp(f[i].name, name))
-            return 1;
-    return 0;
+    return cv_test_has_c_feature(dev, name, 0);
 }
 
 static int has_extension(const char *name) {

@@ -72,15 +72,7 @@ static void run(cl_kernel k, cl_uint dim, const size_t *offset, const size_t *gl
 /* A program from source, built for the device; on failure the build log is printed. */
 static cl_program build_source(const char *src, const char *options, const char *what,
                                cl_int *err) {
-    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, err);
-    if (*err == CL_SUCCESS)
-        *err = clBuildProgram(p, 1, &dev, options, NULL, NULL);
-    if (*err != CL_SUCCESS) {
-        char log[16384] = "";
-        clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "%s: build failed (%d):\n%s\n", what, *err, log);
-    }
-    return p;
+    return cv_test_build(ctx, dev, 1, &src, options, what, err);
 }
 
 static void test_saxpy(cl_program p) {

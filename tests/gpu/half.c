@@ -43,7 +43,8 @@ static const char *source =
     "FROM_HALF(uint) FROM_HALF(long) FROM_HALF(ulong)\n"
     "#define FROM_HALF4(T) kernel void from_half4_##T(global const ushort *in, global T *out) {\\\n"
     "  size_t i = get_global_id(0); half4 x = as_half4(vload4(i, in));\\\n"
-    "  vstore4(convert_##T##4(x), 10 * i, out); vstore4(convert_##T##4_rte(x), 10 * i + 1, out);\\\n"
+    "  vstore4(convert_##T##4(x), 10 * i, out); vstore4(convert_##T##4_rte(x), 10 * i + 1, "
+    "out);\\\n"
     "  vstore4(convert_##T##4_rtz(x), 10 * i + 2, out);\\\n"
     "  vstore4(convert_##T##4_rtp(x), 10 * i + 3, out);\\\n"
     "  vstore4(convert_##T##4_rtn(x), 10 * i + 4, out);\\\n"
@@ -647,14 +648,7 @@ int main(void) {
     REQUIRE(err == CL_SUCCESS);
     queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
     REQUIRE(err == CL_SUCCESS);
-    prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-    REQUIRE(err == CL_SUCCESS);
-    err = clBuildProgram(prog, 1, &dev, "", NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[16384] = "";
-        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "build failed (%d):\n%s\n", err, log);
-    }
+    prog = cv_test_build(ctx, dev, 1, &source, "", "half", &err);
     REQUIRE(err == CL_SUCCESS);
     test_to_half();
     test_from_half();

@@ -60,14 +60,7 @@ int main(void) {
     REQUIRE(q != NULL);
 
     /* The claim: the feature, and at least the 64 KiB the spec asks of a device that has it. */
-    cl_name_version features[64];
-    size_t size = 0;
-    CHECK_ERR(CL_SUCCESS,
-              clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features, &size));
-    int claimed = 0;
-    for (size_t i = 0; i < size / sizeof features[0]; i++)
-        claimed |= !strcmp(features[i].name, "__opencl_c_program_scope_global_variables");
-    CHECK(claimed);
+    CHECK(cv_test_has_c_feature(dev, "__opencl_c_program_scope_global_variables", 0));
     size_t max_var = 0, preferred = 0;
     CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(dev, CL_DEVICE_MAX_GLOBAL_VARIABLE_SIZE, sizeof max_var,
                                           &max_var, NULL));

@@ -361,30 +361,17 @@ int main(void) {
     REQUIRE(collectives == CL_TRUE);
     clGetDeviceInfo(dev, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof non_uniform, &non_uniform,
                     NULL);
-    cl_name_version features[64];
-    size_t fsize = 0;
-    CHECK_ERR(CL_SUCCESS,
-              clGetDeviceInfo(dev, CL_DEVICE_OPENCL_C_FEATURES, sizeof features, features, &fsize));
-    int claimed = 0;
-    for (size_t i = 0; i < fsize / sizeof features[0]; i++)
-        claimed |= !strcmp(features[i].name, "__opencl_c_work_group_collective_functions") &&
-                   features[i].version == CL_MAKE_VERSION(3, 0, 0);
-    CHECK(claimed);
+    CHECK(cv_test_has_c_feature(dev, "__opencl_c_work_group_collective_functions",
+                                CL_MAKE_VERSION(3, 0, 0)));
     cl_int err;
     ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     REQUIRE(err == CL_SUCCESS);
     queue = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
     REQUIRE(err == CL_SUCCESS);
-    prog = clCreateProgramWithSource(ctx, 1, &source, NULL, &err);
-    REQUIRE(err == CL_SUCCESS);
     /* At most 64 registers a work-item, so that work-groups of 1024 always fit the register
      * file (the double kernel is near that); what is measured is the collectives, not ptxas. */
-    err = clBuildProgram(prog, 1, &dev, "-cl-std=CL3.0 -cl-nv-maxrregcount=64", NULL, NULL);
-    if (err != CL_SUCCESS) {
-        char log[16384] = "";
-        clGetProgramBuildInfo(prog, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL);
-        fprintf(stderr, "build failed (%d):\n%s\n", err, log);
-    }
+    prog = cv_test_build(ctx, dev, 1, &source, "-cl-std=CL3.0 -cl-nv-maxrregcount=64",
+                         "work_group_collectives", &err);
     REQUIRE(err == CL_SUCCESS);
 
     static const config uniform[] = {
