@@ -2,6 +2,7 @@
 #include "api/entry_points.h"
 #include "core/log.h"
 #include "core/platform.h"
+#include "core/program.h"
 
 static cl_int cv_platform_ids(cl_uint num_entries, cl_platform_id *platforms,
                               cl_uint *num_platforms) {
@@ -82,14 +83,18 @@ cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device
     return err;
 }
 
-/* The compiler runs in child processes (src/compiler): nothing stays loaded to unload. */
+/* The compiler runs in child processes (src/compiler): unloading stops those started ahead of
+ * later builds; the next build starts its own. */
 cl_int CL_API_CALL clUnloadCompiler(void) {
+    cv_program_unload_compiler();
     return CL_SUCCESS;
 }
 
 cl_int CL_API_CALL clUnloadPlatformCompiler(cl_platform_id platform) {
     /* "CL_INVALID_PLATFORM if platform is not a valid platform." */
     cl_int err = cv_is_platform(platform) ? CL_SUCCESS : CL_INVALID_PLATFORM;
+    if (err == CL_SUCCESS)
+        cv_program_unload_compiler();
     CV_API_ERROR(err);
     return err;
 }

@@ -13,7 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 /* Part of every cache key: raise it whenever the pipeline's output for a given input changes
  * (3: GNU inline semantics, one declaration per intrinsic after the __constant rewrite; 4:
@@ -70,7 +72,7 @@ typedef struct cvc_argv {
     char *v[512];
     size_t n;
     bool overflow; /* too many arguments: the command is not run */
-    char owned[8][4200];
+    char owned[16][4200];
     size_t num_owned;
 } cvc_argv;
 
@@ -115,6 +117,13 @@ static const char *cvc_std_name(int v) {
     default:
         return "CL1.2";
     }
+}
+
+static const char *cvc_opt_flag(const cvc_options *o) {
+    return o->opt_level == 0   ? "-O0"
+           : o->opt_level == 1 ? "-O1"
+           : o->opt_level == 2 ? "-O2"
+                               : "-O3";
 }
 
 /* The clang -cc1 command line shared by every step. */
@@ -168,10 +177,7 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
         cvc_arg(a, "-x");
         cvc_arg(a, "ir");
     }
-    cvc_arg(a, o->opt_level == 0   ? "-O0"
-               : o->opt_level == 1 ? "-O1"
-               : o->opt_level == 2 ? "-O2"
-                                   : "-O3");
+    cvc_arg(a, cvc_opt_flag(o));
     for (size_t i = 0; i < o->num_clang_args; i++)
         cvc_arg(a, o->clang_args[i]);
 }
@@ -204,103 +210,145 @@ static cl_int cvc_out_of_memory(cvc_buf *log) {
     return log->failed ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
 }
 
-/* Appends the plan's libraries to a command line, each after `flag` when one is given. */
-static void cvc_libs_args(cvc_argv *a, const cvc_link_plan *plan, const char *flag) {
-    for (size_t i = 0; i < plan->count; i++) {
-        if (flag)
-            cvc_arg(a, flag);
+/* Appends the plan's libraries to a command line. */
+static void cvc_libs_args(cvc_argv *a, const cvc_link_plan *plan) {
+    for (size_t i = 0; i < plan->count; i++)
         cvc_arg(a, plan->list[i]);
-    }
 }
 
-/* clang: source (or linked IR) -> optimized textual IR with the libraries linked; NULL when it
- * fails (the log says why). */
-static char *cvc_clang_ir(const cvc_link_plan *plan, const char *input, bool source,
-                          const cvc_options *o, int sm, const cvc_tools *tools, cvc_buf *log,
-                          const char *depfile, const char *ll_path) {
-    cvc_argv a = {0};
-    cvc_clang_common(&a, tools, o, sm, source);
-    if (source) {
-        cvc_arg(&a, "-Wno-linker-warnings");
-        cvc_libs_args(&a, plan, "-mlink-builtin-bitcode");
+/* "dir/name", owned by the command line but not appended to it. */
+static const char *cvc_path_arg(cvc_argv *a, const char *dir, const char *name) {
+    if (a->num_owned >= sizeof a->owned / sizeof a->owned[0]) {
+        a->overflow = true;
+        return "";
     }
-    cvc_clang_tail(&a, depfile, "-emit-llvm", ll_path, input);
-    size_t ll_len = 0;
-    return cvc_run_args(&a, log) == 0 ? (char *)cvc_read_file(ll_path, &ll_len) : NULL;
+    char *buf = a->owned[a->num_owned++];
+    snprintf(buf, sizeof a->owned[0], "%s/%s", dir, name);
+    return buf;
 }
 
-/* IR (textual, optimized, builtins linked) -> finished PTX in out->data. */
-static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, const char *text,
-                          size_t text_len, const char *options, const cvc_options *o,
-                          const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
-                          cvc_output *out, const char *depfile) {
-    char ll_path[4096], ptx_path[4096];
-    cvc_tmp_path(tmp, "program.ll", ll_path);
-    cvc_tmp_path(tmp, "program.ptx", ptx_path);
-    int sm = cvc_sm(target, tools);
-    /* llc starts now and gets the IR on stdin when clang and the fix-ups are done: its start-up
-     * (loading LLVM) overlaps clang's work instead of following it. */
-    cvc_argv l = {0};
-    cvc_arg(&l, tools->llc);
-    cvc_arg(&l, o->opt_level == 0   ? "-O0"
-                : o->opt_level == 1 ? "-O1"
-                : o->opt_level == 2 ? "-O2"
-                                    : "-O3");
-    cvc_argf(&l, "-mcpu=sm_%d", NULL, sm);
+/* llc: IR on stdin -> PTX in dir/program.ptx. */
+static void cvc_llc_argv(cvc_argv *l, const char *dir, const cvc_options *o, int sm,
+                         const cvc_tools *tools) {
+    cvc_arg(l, tools->llc);
+    cvc_arg(l, cvc_opt_flag(o));
+    cvc_argf(l, "-mcpu=sm_%d", NULL, sm);
     if (tools->ptx_max)
-        cvc_argf(&l, "-mattr=+ptx%d", NULL, tools->ptx_max);
-    cvc_arg(&l, "-o");
-    cvc_arg(&l, ptx_path);
-    cvc_child llc;
-    if (l.overflow || !cvc_child_start((char *const *)l.v, true, &llc, log))
-        return CL_BUILD_PROGRAM_FAILURE;
-    /* Only the part of the libraries the source names, when that is known (cvc_link_plan.c);
-     * clLinkProgram's IR links them whole. clang links the libraries for source input
-     * (-mlink-builtin-bitcode); for IR input it does not, so llvm-link does first. */
-    static const char no_tmp[] = "culvert: cannot write to the temporary directory\n";
-    cvc_link_plan plan;
-    if (!cvc_link_plan_make(&plan, source ? text : NULL, text_len, options, o, tools, tmp)) {
-        cvc_buf_str(log, no_tmp);
-        cvc_link_plan_end(&plan);
-        cvc_child_cancel(&llc);
-        return CL_BUILD_PROGRAM_FAILURE;
+        cvc_argf(l, "-mattr=+ptx%d", NULL, tools->ptx_max);
+    cvc_arg(l, "-o");
+    cvc_arg(l, cvc_path_arg(l, dir, "program.ptx"));
+}
+
+/* clang for a source build: the source on stdin, the libraries as dir/lib0.bc ... (as many as a
+ * plan can have; the empty module where a plan has fewer), optimized IR in dir/program.ll, the
+ * files it #included in dir/program.d. Every path is under dir, so the command line is the same
+ * for every build with these options: what lets a stage be started before its build
+ * (cvc_spare.c). clang reads stdin before it opens the libraries. */
+static void cvc_source_argv(cvc_argv *a, const char *dir, const cvc_options *o, int sm,
+                            const cvc_tools *tools) {
+    cvc_clang_common(a, tools, o, sm, true);
+    cvc_arg(a, "-Wno-linker-warnings");
+    for (size_t i = 0; i < CVC_LIB_COUNT; i++) {
+        char name[32];
+        snprintf(name, sizeof name, "lib%zu.bc", i);
+        cvc_arg(a, "-mlink-builtin-bitcode");
+        cvc_arg(a, cvc_path_arg(a, dir, name));
     }
-    char full[4096];
-    if (!source) {
-        cvc_tmp_path(tmp, "program-full.bc", full);
-        cvc_argv k = {0};
-        cvc_arg(&k, tools->llvm_link);
-        cvc_arg(&k, input);
-        cvc_arg(&k, "--only-needed");
-        cvc_arg(&k, "--internalize");
-        cvc_arg(&k, "--suppress-warnings");
-        cvc_libs_args(&k, &plan, NULL);
-        cvc_arg(&k, "-o");
-        cvc_arg(&k, full);
-        if (cvc_run_args(&k, log) != 0) {
-            cvc_link_plan_end(&plan);
-            cvc_child_cancel(&llc);
-            return CL_BUILD_PROGRAM_FAILURE;
+    const char *depfile = cvc_path_arg(a, dir, "program.d");
+    cvc_clang_tail(a, depfile, "-emit-llvm", cvc_path_arg(a, dir, "program.ll"), "-");
+}
+
+/* What identifies a stage: both command lines, without the directory. */
+static cvc_hash cvc_stage_sig(const cvc_options *o, int sm, const cvc_tools *tools) {
+    cvc_hasher h;
+    cvc_hash_init(&h);
+    cvc_argv *a = calloc(2, sizeof *a);
+    if (a) {
+        cvc_source_argv(&a[0], "", o, sm, tools);
+        cvc_llc_argv(&a[1], "", o, sm, tools);
+        for (size_t k = 0; k < 2; k++)
+            for (size_t i = 0; i < a[k].n; i++)
+                cvc_hash_str(&h, a[k].v[i]);
+    }
+    free(a);
+    return cvc_hash_final(&h);
+}
+
+/* A stage's llc and clang, started in a new directory (log: NULL or where failures are told). */
+static bool cvc_stage_start(cvc_stage *s, const cvc_options *o, int sm, const cvc_tools *tools,
+                            cvc_buf *log) {
+    memset(s, 0, sizeof *s);
+    cvc_buf ignored = {0};
+    cvc_buf *say = log ? log : &ignored;
+    cvc_argv *a = calloc(2, sizeof *a);
+    bool ok = a && cvc_tmp_create(&s->dir);
+    if (!ok)
+        cvc_buf_str(say, "culvert: cannot create a temporary directory\n");
+    if (ok) {
+        cvc_source_argv(&a[0], s->dir.dir, o, sm, tools);
+        cvc_llc_argv(&a[1], s->dir.dir, o, sm, tools);
+        ok = !a[0].overflow && !a[1].overflow;
+        if (!ok)
+            cvc_buf_str(say, "culvert: too many build options\n");
+    }
+    ok = ok && cvc_child_start(a[1].v, true, &s->llc, say) &&
+         cvc_child_start(a[0].v, true, &s->clang, say);
+    free(a);
+    free(ignored.data);
+    if (!ok)
+        cvc_stage_stop(s);
+    return ok;
+}
+
+static const char cvc_no_tmp[] = "culvert: cannot write to the temporary directory\n";
+
+/* The stage's clang: the plan's libraries become its dir/libN.bc, the source goes to its stdin;
+ * the optimized IR, or NULL (the log says why). A stage whose clang has run (the first try of a
+ * partial plan) gets a new one. */
+static char *cvc_stage_clang(cvc_stage *s, const cvc_link_plan *plan, const char *text, size_t len,
+                             const cvc_options *o, int sm, const cvc_tools *tools, cvc_buf *log) {
+    bool ok = true;
+    for (size_t i = 0; ok && i < CVC_LIB_COUNT; i++) {
+        char link[4200], real[PATH_MAX], name[32];
+        snprintf(name, sizeof name, "lib%zu.bc", i);
+        cvc_tmp_path(&s->dir, name, link);
+        unlink(link);
+        if (i >= plan->count) {
+            ok = cvc_write_file(link, cvc_empty_bc, cvc_empty_bc_size);
+            continue;
         }
-        input = full;
+        /* A relative cache directory ($CULVERT_CACHE_DIR=cache) is relative to our cwd. */
+        const char *target = plan->list[i];
+        if (target[0] != '/' && realpath(target, real))
+            target = real;
+        ok = symlink(target, link) == 0;
     }
-    size_t log_mark = log->len;
-    char *ll = cvc_clang_ir(&plan, input, source, o, sm, tools, log, depfile, ll_path);
-    if (plan.partial && (!ll || cvc_undefined_functions(ll, NULL) > 0)) {
-        /* The scan missed a call (or the part was unreadable): every library whole. */
-        free(ll);
-        log->len = log_mark;
-        if (log->data)
-            log->data[log_mark] = 0;
-        ll = cvc_link_plan_missed(&plan)
-                 ? cvc_clang_ir(&plan, input, source, o, sm, tools, log, depfile, ll_path)
-                 : (cvc_buf_str(log, no_tmp), NULL);
+    if (!ok) {
+        cvc_buf_str(log, cvc_no_tmp);
+        return NULL;
     }
-    cvc_link_plan_end(&plan);
-    if (!ll) {
-        cvc_child_cancel(&llc);
-        return CL_BUILD_PROGRAM_FAILURE;
+    if (!s->clang.pid) {
+        cvc_argv *a = calloc(1, sizeof *a);
+        if (a)
+            cvc_source_argv(a, s->dir.dir, o, sm, tools);
+        ok = a && !a->overflow && cvc_child_start(a->v, true, &s->clang, log);
+        free(a);
+        if (!ok)
+            return NULL;
     }
+    char ll_path[4200];
+    size_t ll_len = 0;
+    cvc_tmp_path(&s->dir, "program.ll", ll_path);
+    unlink(ll_path);
+    return cvc_child_finish(&s->clang, text, len, log) == 0
+               ? (char *)cvc_read_file(ll_path, &ll_len)
+               : NULL;
+}
+
+/* Optimized IR (taken over) -> finished PTX in out->data: printf lowered, fix-ups, llc (started
+ * earlier, waiting for the IR on stdin; writes ptx_path), the //cv: metadata. */
+static cl_int cvc_ir_to_ptx(char *ll, cvc_child *llc, const char *ptx_path, const cvc_options *o,
+                            int sm, const cvc_tools *tools, cvc_buf *log, cvc_output *out) {
     cl_int err = CL_SUCCESS;
     bool printf_failed = false;
     char *lowered = cvc_lower_printf(ll, log, &printf_failed);
@@ -317,10 +365,10 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     if (err == CL_SUCCESS && !meta)
         err = CL_OUT_OF_HOST_MEMORY;
     if (err == CL_SUCCESS) {
-        if (cvc_child_finish(&llc, ll, strlen(ll), log) != 0)
+        if (cvc_child_finish(llc, ll, strlen(ll), log) != 0)
             err = CL_BUILD_PROGRAM_FAILURE;
     } else {
-        cvc_child_cancel(&llc);
+        cvc_child_cancel(llc);
     }
     free(ll);
     size_t ptx_len = 0;
@@ -344,6 +392,100 @@ static cl_int cvc_codegen(const cvc_tmp *tmp, const char *input, bool source, co
     free(ptx);
     free(meta);
     return err;
+}
+
+/* clBuildProgram: OpenCL C -> PTX through a stage, the one started ahead for these options when
+ * it waits (and one is started for the next build). Only the part of the libraries the source
+ * names, when that is known (cvc_link_plan.c); a call the scan missed: again, libraries whole.
+ * *deps: the files the source #included, with their hashes (cvc_deps_text). */
+static cl_int cvc_codegen_source(const cvc_tmp *tmp, const char *text, size_t len,
+                                 const char *options, const cvc_options *o,
+                                 const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
+                                 cvc_output *out, char **deps) {
+    int sm = cvc_sm(target, tools);
+    /* clang and llc first (started ahead, or now): their start-up overlaps the planning. */
+    cvc_hash sig = cvc_stage_sig(o, sm, tools);
+    cvc_stage st;
+    bool staged = cvc_spare_take(sig, &st) || cvc_stage_start(&st, o, sm, tools, log);
+    cvc_stage next;
+    if (!cvc_spare_waiting(sig) && cvc_stage_start(&next, o, sm, tools, NULL))
+        cvc_spare_keep(sig, &next);
+    cvc_link_plan plan;
+    char *ll = NULL;
+    if (!cvc_link_plan_make(&plan, text, len, options, o, tools, tmp))
+        cvc_buf_str(log, cvc_no_tmp);
+    else if (staged) {
+        size_t log_mark = log->len;
+        ll = cvc_stage_clang(&st, &plan, text, len, o, sm, tools, log);
+        if (plan.partial && (!ll || cvc_undefined_functions(ll, NULL) > 0)) {
+            /* The scan missed a call (or the part was unreadable): every library whole. */
+            free(ll);
+            log->len = log_mark;
+            if (log->data)
+                log->data[log_mark] = 0;
+            ll = cvc_link_plan_missed(&plan)
+                     ? cvc_stage_clang(&st, &plan, text, len, o, sm, tools, log)
+                     : (cvc_buf_str(log, cvc_no_tmp), NULL);
+        }
+    }
+    cvc_link_plan_end(&plan);
+    char depfile[4200], ptx_path[4200];
+    cvc_tmp_path(&st.dir, "program.d", depfile);
+    cvc_tmp_path(&st.dir, "program.ptx", ptx_path);
+    if (ll)
+        *deps = cvc_deps_text(depfile, st.dir.dir);
+    cl_int err = ll ? cvc_ir_to_ptx(ll, &st.llc, ptx_path, o, sm, tools, log, out)
+                    : CL_BUILD_PROGRAM_FAILURE;
+    cvc_stage_stop(&st);
+    return err;
+}
+
+/* clLinkProgram: linked objects (an LLVM bitcode file) -> PTX, every library linked whole. */
+static cl_int cvc_codegen_ir(const cvc_tmp *tmp, const char *input, const cvc_options *o,
+                             const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
+                             cvc_output *out) {
+    int sm = cvc_sm(target, tools);
+    char ll_path[4096], ptx_path[4096], full[4096];
+    cvc_tmp_path(tmp, "program.ll", ll_path);
+    cvc_tmp_path(tmp, "program.ptx", ptx_path);
+    cvc_tmp_path(tmp, "program-full.bc", full);
+    /* llc starts now: its start-up overlaps llvm-link's and clang's work. */
+    cvc_argv *a = calloc(3, sizeof *a);
+    cvc_child llc = {0};
+    if (!a)
+        return CL_OUT_OF_HOST_MEMORY;
+    cvc_llc_argv(&a[0], tmp->dir, o, sm, tools);
+    if (a[0].overflow || !cvc_child_start(a[0].v, true, &llc, log)) {
+        free(a);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    cvc_link_plan plan;
+    char *ll = NULL;
+    size_t ll_len = 0;
+    if (!cvc_link_plan_make(&plan, NULL, 0, NULL, o, tools, tmp))
+        cvc_buf_str(log, cvc_no_tmp);
+    else {
+        /* clang links libraries only into source input: llvm-link does it for IR. */
+        cvc_arg(&a[1], tools->llvm_link);
+        cvc_arg(&a[1], input);
+        cvc_arg(&a[1], "--only-needed");
+        cvc_arg(&a[1], "--internalize");
+        cvc_arg(&a[1], "--suppress-warnings");
+        cvc_libs_args(&a[1], &plan);
+        cvc_arg(&a[1], "-o");
+        cvc_arg(&a[1], full);
+        cvc_clang_common(&a[2], tools, o, sm, false);
+        cvc_clang_tail(&a[2], NULL, "-emit-llvm", ll_path, full);
+        if (cvc_run_args(&a[1], log) == 0 && cvc_run_args(&a[2], log) == 0)
+            ll = (char *)cvc_read_file(ll_path, &ll_len);
+    }
+    cvc_link_plan_end(&plan);
+    free(a);
+    if (!ll) {
+        cvc_child_cancel(&llc);
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    return cvc_ir_to_ptx(ll, &llc, ptx_path, o, sm, tools, log, out);
 }
 
 /* The key every step shares: culvert's compiler version, the tools, the step, the options and
@@ -442,20 +584,12 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
         return CL_SUCCESS;
     tools = cvc_get_probed_tools();
     cvc_tmp tmp = {{0}};
-    char src[4096], depfile[4096];
     char *deps = NULL;
     err = CL_BUILD_PROGRAM_FAILURE;
     if (!cvc_tmp_create(&tmp))
         cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
-    else {
-        cvc_tmp_path(&tmp, "program.cl", src);
-        cvc_tmp_path(&tmp, "program.d", depfile);
-        if (cvc_write_file(src, source, len))
-            err = cvc_codegen(&tmp, src, true, source, len, options, &o, target, tools, &log, out,
-                              depfile);
-        if (err == CL_SUCCESS)
-            deps = cvc_deps_text(depfile, tmp.dir);
-    }
+    else
+        err = cvc_codegen_source(&tmp, source, len, options, &o, target, tools, &log, out, &deps);
     cvc_tmp_remove(&tmp);
     cvc_options_free(&o);
     if (err == CL_SUCCESS)
@@ -610,8 +744,7 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
                     out->data = cvc_read_file(linked, &out->size);
                     err = out->data ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
                 } else {
-                    err = cvc_codegen(&tmp, linked, false, NULL, 0, NULL, &o, target, tools, &log,
-                                      out, NULL);
+                    err = cvc_codegen_ir(&tmp, linked, &o, target, tools, &log, out);
                     if (err == CL_BUILD_PROGRAM_FAILURE)
                         err = CL_LINK_PROGRAM_FAILURE;
                 }

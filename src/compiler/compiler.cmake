@@ -15,47 +15,45 @@ set(_builtins_ll ${_builtins_dir}/launch_info.ll ${_builtins_dir}/atomics64.ll
                  ${_builtins_dir}/subgroup_ext.ll ${_builtins_dir}/fma.ll
                  ${_builtins_dir}/workgroup.ll)
 set(_builtins_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_builtins_data.c)
+# An LLVM IR library assembled into one bitcode file and embedded in libculvert as the C array
+# NAME (and NAME_size), generated into OUT_C.
+function(culvert_embed_ir NAME OUT_C COMMENT)
+  set(_bc ${CMAKE_CURRENT_BINARY_DIR}/${NAME}.bc)
+  add_custom_command(OUTPUT ${OUT_C}
+    COMMAND ${CULVERT_LLVM_LINK} ${ARGN} -o ${_bc}
+    COMMAND ${CMAKE_COMMAND} -DIN=${_bc} -DOUT=${OUT_C} -DNAME=${NAME}
+            -P ${_builtins_dir}/embed.cmake
+    DEPENDS ${ARGN} ${_builtins_dir}/embed.cmake
+    COMMENT ${COMMENT})
+endfunction()
+
 if(CULVERT_LLVM_LINK)
-  # culvert's builtins library: LLVM IR assembled into one bitcode file, embedded in the library.
-  add_custom_command(OUTPUT ${_builtins_c}
-    COMMAND ${CULVERT_LLVM_LINK} ${_builtins_ll} -o ${CMAKE_CURRENT_BINARY_DIR}/cv_builtins.bc
-    COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_CURRENT_BINARY_DIR}/cv_builtins.bc -DOUT=${_builtins_c}
-            -DNAME=cvc_builtins_bc -P ${_builtins_dir}/embed.cmake
-    DEPENDS ${_builtins_ll} ${_builtins_dir}/embed.cmake
-    COMMENT "Building culvert's OpenCL C builtins")
+  # culvert's builtins library, embedded in the library.
+  culvert_embed_ir(cvc_builtins_bc ${_builtins_c} "Building culvert's OpenCL C builtins"
+                   ${_builtins_ll})
   # The math builtins on CUDA's libdevice: a second library, linked only when libdevice is there.
   set(_libdevice_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_libdevice_data.c)
-  add_custom_command(OUTPUT ${_libdevice_c}
-    COMMAND ${CULVERT_LLVM_LINK} ${_builtins_dir}/libdevice.ll
-            -o ${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice.bc
-    COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice.bc -DOUT=${_libdevice_c}
-            -DNAME=cvc_libdevice_bc -P ${_builtins_dir}/embed.cmake
-    DEPENDS ${_builtins_dir}/libdevice.ll ${_builtins_dir}/embed.cmake
-    COMMENT "Building culvert's libdevice math wrappers")
+  culvert_embed_ir(cvc_libdevice_bc ${_libdevice_c} "Building culvert's libdevice math wrappers"
+                   ${_builtins_dir}/libdevice.ll)
   set(_libdevice_fast_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_libdevice_fast_data.c)
-  add_custom_command(OUTPUT ${_libdevice_fast_c}
-    COMMAND ${CULVERT_LLVM_LINK} ${_builtins_dir}/libdevice_fast.ll
-            -o ${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice_fast.bc
-    COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_CURRENT_BINARY_DIR}/cv_libdevice_fast.bc
-            -DOUT=${_libdevice_fast_c} -DNAME=cvc_libdevice_fast_bc -P ${_builtins_dir}/embed.cmake
-    DEPENDS ${_builtins_dir}/libdevice_fast.ll ${_builtins_dir}/embed.cmake
-    COMMENT "Building culvert's relaxed-math wrappers")
+  culvert_embed_ir(cvc_libdevice_fast_bc ${_libdevice_fast_c}
+                   "Building culvert's relaxed-math wrappers" ${_builtins_dir}/libdevice_fast.ll)
   # The half builtins: their own library, linked only for sources that name half (cvc_link_plan.c).
   set(_half_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_half_data.c)
-  add_custom_command(OUTPUT ${_half_c}
-    COMMAND ${CULVERT_LLVM_LINK} ${_builtins_dir}/half.ll -o ${CMAKE_CURRENT_BINARY_DIR}/cv_half.bc
-    COMMAND ${CMAKE_COMMAND} -DIN=${CMAKE_CURRENT_BINARY_DIR}/cv_half.bc -DOUT=${_half_c}
-            -DNAME=cvc_half_bc -P ${_builtins_dir}/embed.cmake
-    DEPENDS ${_builtins_dir}/half.ll ${_builtins_dir}/embed.cmake
-    COMMENT "Building culvert's half-precision builtins")
-  list(APPEND _builtins_c ${_half_c} ${_libdevice_c} ${_libdevice_fast_c})
+  culvert_embed_ir(cvc_half_bc ${_half_c} "Building culvert's half-precision builtins"
+                   ${_builtins_dir}/half.ll)
+  # The empty module: fills unused library places of a stage started ahead (cvc_spare.c).
+  set(_empty_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_empty_data.c)
+  culvert_embed_ir(cvc_empty_bc ${_empty_c} "Building the empty module" ${_builtins_dir}/empty.ll)
+  list(APPEND _builtins_c ${_half_c} ${_libdevice_c} ${_libdevice_fast_c} ${_empty_c})
 else()
   message(WARNING "llvm-link not found: culvert is built without its OpenCL C compiler")
   file(WRITE ${_builtins_c} "#include <stddef.h>\nconst unsigned char cvc_builtins_bc[1];\n"
        "const size_t cvc_builtins_bc_size = 0;\nconst unsigned char cvc_libdevice_bc[1];\n"
        "const size_t cvc_libdevice_bc_size = 0;\nconst unsigned char cvc_libdevice_fast_bc[1];\n"
        "const size_t cvc_libdevice_fast_bc_size = 0;\n"
-       "const unsigned char cvc_half_bc[1];\nconst size_t cvc_half_bc_size = 0;\n")
+       "const unsigned char cvc_half_bc[1];\nconst size_t cvc_half_bc_size = 0;\n"
+       "const unsigned char cvc_empty_bc[1];\nconst size_t cvc_empty_bc_size = 0;\n")
 endif()
 
 # CUDA's libdevice (math functions), from the toolkit found at configure time.

@@ -164,6 +164,32 @@ extern const size_t cvc_libdevice_fast_bc_size;
 /* culvert's half builtins (builtins/half.ll), linked for sources that name half. */
 extern const unsigned char cvc_half_bc[];
 extern const size_t cvc_half_bc_size;
+/* An empty module (builtins/empty.ll): fills a stage's unused library places (cvc_spare.c). */
+extern const unsigned char cvc_empty_bc[];
+extern const size_t cvc_empty_bc_size;
+
+/* ---- clang and llc started ahead of the next source build (cvc_spare.c) ---- */
+/* A source build's two processes and the directory they write in: clang -cc1 (source on stdin,
+ * the libraries as dir/libN.bc, IR to dir/program.ll) and llc (IR on stdin, PTX to
+ * dir/program.ptx). */
+typedef struct cvc_stage {
+    cvc_tmp dir;
+    cvc_child clang, llc;
+} cvc_stage;
+/* A stage started earlier for this command line (sig, a hash of both) that is still waiting:
+ * true and *s is it, now the caller's. */
+bool cvc_spare_take(cvc_hash sig, cvc_stage *s);
+/* Whether a stage for sig is waiting. */
+bool cvc_spare_waiting(cvc_hash sig);
+/* Keeps s waiting for the next build with sig (stops s when one already waits; stops the oldest
+ * when too many wait). */
+void cvc_spare_keep(cvc_hash sig, cvc_stage *s);
+/* Stops every waiting stage (clUnloadPlatformCompiler; process exit). */
+void cvc_spares_stop(void);
+/* Stops a stage: its processes killed and reaped, its directory removed. */
+void cvc_stage_stop(cvc_stage *s);
+/* How many builds took a stage started ahead (tests). */
+unsigned long cvc_spares_used(void);
 
 /* ---- the libraries a build links (cvc_link_plan.c) ---- */
 /* In link order: a function the first defines wins (culvert's work-item functions over

@@ -234,8 +234,12 @@ static void cvc_child_send(cvc_child *c, const void *input, size_t len) {
             break; /* the child is gone: its exit status tells */
         }
     }
-    if (c->input >= 0)
+    /* shutdown, not only close: a process forked from the application holds a copy of this
+     * descriptor, and the child would wait for its EOF forever. */
+    if (c->input >= 0) {
+        shutdown(c->input, SHUT_WR);
         close(c->input);
+    }
     c->input = -1;
 }
 

@@ -75,6 +75,8 @@ cl_program cv_program_create_with_binary(cl_context ctx, cl_uint num_devices,
                                          const unsigned char **binaries, cl_int *binary_status,
                                          cl_int *err);
 /* Builds for the listed devices (all of the program's when num_devices is 0). */
+/* clUnloadPlatformCompiler: the compiler processes started ahead of later builds are stopped. */
+void cv_program_unload_compiler(void);
 cl_int cv_program_build(cl_program p, cl_uint num_devices, const cl_device_id *devices,
                         const char *options);
 cl_int cv_program_compile(cl_program p, cl_uint num_devices, const cl_device_id *devices,

@@ -443,6 +443,10 @@ static cl_int cv_build_device(cl_program p, cv_program_device *pd, const char *o
     return err;
 }
 
+void cv_program_unload_compiler(void) {
+    cvc_unload();
+}
+
 cl_int cv_program_build(cl_program p, cl_uint num_devices, const cl_device_id *devices,
                         const char *options) {
     cvcu_jit_options jit;

@@ -1,0 +1,151 @@
+/* clang and llc started ahead of the next source build (cvc_spare.c): a build finds them for the
+ * same options and gives the same PTX as a build that starts its own; another option set starts
+ * its own; compile errors from a stage started ahead read as any other; a stage whose processes
+ * died is not used; clUnloadPlatformCompiler's stop leaves nothing waiting; no temporary
+ * directory is left behind. */
+#include "compiler_util.h"
+#include "compiler/cvc_internal.h"
+
+#include <signal.h>
+#include <sys/wait.h>
+
+static const char *kernel = "__kernel void k(__global float *p) {\n"
+                            "    p[get_global_id(0)] = sin(p[0]) * SCALE;\n"
+                            "}\n";
+static const char *broken = "__kernel void k(__global float *p) {\n"
+                            "    p[0] = not_declared;\n"
+                            "}\n";
+
+/* Builds `source` with `options`, the source made new by a comment (never a cache hit: the
+ * options must stay the same, they are the stage's command line); the PTX or NULL. */
+static char *build(const char *source, const char *options, cl_int expect, char **log) {
+    static int round;
+    char *text = malloc(strlen(source) + 64);
+    sprintf(text, "/* round %d */\n%s", round++, source);
+    cvc_output out = {0};
+    cl_int err = cvc_build(text, strlen(text), options, &cvt_sm90, &out);
+    CVT_CHECK(err == expect, "build with '%s': %d, expected %d; log: %s", options, err, expect,
+              out.log ? out.log : "");
+    free(text);
+    char *ptx = err == CL_SUCCESS && out.data ? strdup((char *)out.data) : NULL;
+    if (log)
+        *log = out.log ? strdup(out.log) : NULL;
+    cvc_output_free(&out);
+    return ptx;
+}
+
+/* The PTX from the first .version line on (the //cv: lines name the same things). */
+static const char *body(const char *ptx) {
+    const char *v = ptx ? strstr(ptx, ".version") : NULL;
+    return v ? v : "";
+}
+
+/* Our temporary directories (culvert-cc-*) in TMPDIR. */
+static int tmp_dirs(const char *tmp) {
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    int n = 0;
+    while (d && (e = readdir(d)) != NULL)
+        n += !strncmp(e->d_name, "culvert-cc-", 11);
+    if (d)
+        closedir(d);
+    return n;
+}
+
+/* Kills every child process of ours (the stages waiting); false when /proc cannot tell. */
+static bool kill_children(void) {
+    char path[128];
+    snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return false;
+    int pid, n = 0;
+    while (fscanf(f, "%d", &pid) == 1) {
+        kill(pid, SIGKILL);
+        waitpid(pid, NULL, 0);
+        n++;
+    }
+    fclose(f);
+    return n > 0;
+}
+
+int main(void) {
+    cvt_require_compiler();
+    char cache[256], tmp[256];
+    cvt_private_cache(cache, sizeof cache);
+    /* A private TMPDIR: the stages' directories are counted there. */
+    cvt_tempdir(tmp, sizeof tmp);
+    setenv("TMPDIR", tmp, 1);
+
+    /* The first build starts its own stage and one for the next build with its options. */
+    unsigned long used = cvc_spares_used();
+    char *first = build(kernel, "-DSCALE=2.0f", CL_SUCCESS, NULL);
+    CVT_CHECK(cvc_spares_used() == used, "the first build had no stage waiting");
+    CVT_CHECK(tmp_dirs(tmp) == 1, "one stage waits in its directory: %d", tmp_dirs(tmp));
+
+    /* The next build with the same options takes it: the same PTX. */
+    char *second = build(kernel, "-DSCALE=2.0f", CL_SUCCESS, NULL);
+    CVT_CHECK(cvc_spares_used() == used + 1, "the second build took the waiting stage");
+    CVT_CHECK(first && second && !strcmp(body(first), body(second)),
+              "same PTX from a stage started ahead");
+
+    /* A process forked from the application holds copies of the stage's descriptors: the
+     * stage must still see the end of its input (a hang here fails by the alarm). */
+    pid_t forked = fork();
+    if (forked == 0) {
+        sleep(30);
+        _exit(0);
+    }
+    alarm(120);
+    char *while_forked = build(kernel, "-DSCALE=2.0f", CL_SUCCESS, NULL);
+    alarm(0);
+    CVT_CHECK(cvc_spares_used() == used + 2, "the build beside a fork took the waiting stage");
+    CVT_CHECK(while_forked && !strcmp(body(first), body(while_forked)), "same PTX beside a fork");
+    free(while_forked);
+    if (forked > 0) {
+        kill(forked, SIGKILL);
+        waitpid(forked, NULL, 0);
+    }
+
+    /* A define is part of the command line: another -D value is another option set, so the
+     * stage of "-DSCALE=2.0f" is not taken. */
+    char *other = build(kernel, "-DSCALE=3.0f", CL_SUCCESS, NULL);
+    CVT_CHECK(cvc_spares_used() == used + 2, "other options start their own stage");
+    CVT_CHECK(other && strstr(other, "0f40400000"), "SCALE=3.0f is in the PTX");
+    CVT_CHECK(tmp_dirs(tmp) == 2, "a stage waits for each option set: %d", tmp_dirs(tmp));
+
+    /* A compile error through a stage started ahead: the failure and clang's diagnostic. */
+    char *log = NULL;
+    build(broken, "-DSCALE=2.0f", CL_BUILD_PROGRAM_FAILURE, &log);
+    CVT_CHECK(cvc_spares_used() == used + 3, "the failing build took the waiting stage");
+    CVT_CHECK(log && strstr(log, "not_declared") && strstr(log, "error"),
+              "clang's diagnostic in the log: %s", log ? log : "(none)");
+    free(log);
+
+    /* Stages whose processes died are not used: the build starts its own. */
+    if (kill_children()) {
+        char *after = build(kernel, "-DSCALE=2.0f", CL_SUCCESS, NULL);
+        CVT_CHECK(cvc_spares_used() == used + 3, "a dead stage is not taken");
+        CVT_CHECK(after && !strcmp(body(first), body(after)), "same PTX after the kill");
+        free(after);
+    } else {
+        fprintf(stderr, "note: /proc/self/task/*/children unavailable: dead stages not tested\n");
+    }
+
+    /* Stopped (clUnloadPlatformCompiler): nothing waits, no directory is left. */
+    cvc_spares_stop();
+    CVT_CHECK(tmp_dirs(tmp) == 0, "no directory left after the stop: %d", tmp_dirs(tmp));
+    char *again = build(kernel, "-DSCALE=2.0f", CL_SUCCESS, NULL);
+    CVT_CHECK(again && !strcmp(body(first), body(again)), "builds go on after the stop");
+    cvc_spares_stop();
+    CVT_CHECK(tmp_dirs(tmp) == 0, "no directory left: %d", tmp_dirs(tmp));
+
+    free(first);
+    free(second);
+    free(other);
+    free(again);
+    cvt_rmdir(tmp);
+    cvt_rmdir(cache);
+    printf("%s\n", cvt_failures ? "FAILED" : "PASSED");
+    return cvt_failures ? 1 : 0;
+}
