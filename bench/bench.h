@@ -42,15 +42,18 @@ typedef struct bench_spinner {
  * core; the CPU time of each thread goes to stderr. */
 double bench_cpu_during_wait(const bench_spinner *s);
 
-/* The CPU row in a child process that loads one backend only (bench_cpu.c). cpu_probe_icd: the
- * ICD library that holds a platform; cpu_probe_run: runs cv-bench again for icd (NULL: raw
- * CUDA) and returns the child's figure, *spawned false when no child could be started;
- * cpu_probe_kill: kills the running child, if any (the hang guard), true if there was one;
- * cpu_probe_main: the child. */
+/* The rows measured in a child process that loads one backend only (bench_cpu.c): the CPU row
+ * and the first build of a process. cpu_probe_icd: the ICD library that holds a platform;
+ * cpu_probe_run: runs cv-bench again for figure f and icd (NULL: raw CUDA) and returns the
+ * child's figure, *spawned false when no child could be started; cpu_probe_kill: kills the
+ * running child, if any (the hang guard), true if there was one; cpu_probe_main: the child. */
 bool cpu_probe_icd(cl_platform_id platform, char *path, size_t size);
-double cpu_probe_run(const char *icd, bool *spawned);
+double cpu_probe_run(const char *icd, int f, bool *spawned);
 bool cpu_probe_kill(void);
-int cpu_probe_main(const char *icd);
+int cpu_probe_main(const char *icd, int f);
+/* The first clBuildProgram of a process (the three small kernels, new to every cache), in ms:
+ * context creation not counted. */
+double clb_first_build_ms(cl_platform_id platform);
 
 /* Figure identifiers, in report order. */
 enum {
@@ -82,6 +85,7 @@ enum {
     F_K_SGEMM,
     F_K_REDUCE,
     F_K_MATH,
+    F_BUILD_FIRST,
     F_BUILD_COLD,
     F_BUILD_CACHED,
     F_COUNT

@@ -597,6 +597,25 @@ static double build_ms(cl_backend *b, const char *src) {
     return e ? NAN : t / 1e3;
 }
 
+double clb_first_build_ms(cl_platform_id platform) {
+    cl_device_id dev;
+    cl_uint n = 0;
+    if ((clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &dev, &n) != CL_SUCCESS || !n) &&
+        (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, &n) != CL_SUCCESS || !n))
+        return NAN;
+    cl_int e = CL_SUCCESS;
+    cl_backend b = {.platform = platform, .dev = dev};
+    b.ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+    if (!b.ctx)
+        return NAN;
+    char *src = malloc(strlen(build_src) + 128);
+    sprintf(src, "#define CV_BENCH_FIRST_%ld 1\n%s", (long)bench_now_us(), build_src);
+    double ms = build_ms(&b, src);
+    free(src);
+    clReleaseContext(b.ctx);
+    return ms;
+}
+
 static double build_time(cl_backend *b, bool cached) {
     static unsigned serial;
     char *src = malloc(strlen(build_src) + 128);
@@ -660,6 +679,8 @@ double clb_figure(cl_backend *b, int f) {
         return device_op(b, false);
     case F_FILL:
         return device_op(b, true);
+    case F_BUILD_FIRST:
+        return NAN; /* in a child process only (cpu_probe_main): here a build is never the first */
     case F_BUILD_COLD:
         return build_time(b, false);
     case F_BUILD_CACHED:

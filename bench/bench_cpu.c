@@ -158,12 +158,18 @@ static char **probe_env(const char *icd) {
     return env;
 }
 
-double cpu_probe_run(const char *icd, bool *spawned) {
+double cpu_probe_run(const char *icd, int f, bool *spawned) {
     int fds[2];
     *spawned = false;
     if (pipe2(fds, O_CLOEXEC))
         return NAN;
-    char *argv[] = {"cv-bench", icd ? "--cpu-probe-icd" : "--cpu-probe", icd ? (char *)icd : "raw",
+    char figure[16];
+    snprintf(figure, sizeof figure, "%d", f);
+    char *argv[] = {"cv-bench",
+                    icd ? "--cpu-probe-icd" : "--cpu-probe",
+                    icd ? (char *)icd : "raw",
+                    "--probe-figure",
+                    figure,
                     NULL};
     char **env = probe_env(icd);
     posix_spawn_file_actions_t fa;
@@ -205,7 +211,7 @@ double cpu_probe_run(const char *icd, bool *spawned) {
     return end == buf ? NAN : v;
 }
 
-int cpu_probe_main(const char *icd) {
+int cpu_probe_main(const char *icd, int f) {
     char err[256] = "no platform";
     prctl(PR_SET_NAME, "cv-bench"); /* not "exe", from /proc/self/exe */
     double v = NAN;
@@ -213,7 +219,7 @@ int cpu_probe_main(const char *icd) {
     if (!icd) {
         raw_backend *r = raw_open(err, sizeof(err));
         if ((opened = r != NULL))
-            v = raw_figure(r, F_CPU_DURING_FINISH);
+            v = raw_figure(r, f);
     } else {
         cl_platform_id plats[8];
         cl_uint n = 0;
@@ -224,9 +230,14 @@ int cpu_probe_main(const char *icd) {
             char lib[4096];
             if (!cpu_probe_icd(plats[p], lib, sizeof lib) || strcmp(lib, icd) != 0)
                 continue;
+            if (f == F_BUILD_FIRST) { /* before clb_open, which builds the bench kernels */
+                opened = true;
+                v = clb_first_build_ms(plats[p]);
+                continue;
+            }
             cl_backend *b = clb_open(plats[p], err, sizeof(err));
             if ((opened = b != NULL))
-                v = clb_figure(b, F_CPU_DURING_FINISH);
+                v = clb_figure(b, f);
         }
     }
     if (!opened) {

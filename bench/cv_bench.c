@@ -82,6 +82,8 @@ static const figure_info figures[F_COUNT] = {
     [F_K_SGEMM] = {"kernel: tiled SGEMM", "GFLOP/s", true},
     [F_K_REDUCE] = {"kernel: parallel reduction (input read)", "GB/s", true},
     [F_K_MATH] = {"kernel: sin/exp/log/pow", "Gelem/s", true},
+    [F_BUILD_FIRST] = {"clBuildProgram of three small kernels, cold, first of a new process", "ms",
+                       false},
     [F_BUILD_COLD] = {"clBuildProgram of three small kernels, cold", "ms", false},
     [F_BUILD_CACHED] = {"clBuildProgram of the same source again (cached)", "ms", false},
 };
@@ -108,12 +110,15 @@ typedef struct column {
     double v[F_COUNT];
 } column;
 
-/* The CPU row comes from a child process that loads this backend alone (bench_cpu.c); the other
- * figures, and the CPU row where no child can be started, from this process. */
+/* The CPU row and the first build come from a child process that loads this backend alone
+ * (bench_cpu.c); the other figures, and the CPU row where no child can be started, from this
+ * process (where a build is never the first). */
 static double figure(column *c, int f) {
-    if (f == F_CPU_DURING_FINISH && !c->cpu_here) {
+    if (f == F_BUILD_FIRST && (!c->cl || c->cpu_here))
+        return NAN;
+    if ((f == F_CPU_DURING_FINISH || f == F_BUILD_FIRST) && !c->cpu_here) {
         bool spawned = false;
-        double v = cpu_probe_run(c->cl ? c->icd : NULL, &spawned);
+        double v = cpu_probe_run(c->cl ? c->icd : NULL, f, &spawned);
         if (spawned)
             return v;
         c->cpu_here = true;
@@ -215,6 +220,9 @@ static void report(FILE *out, column *cols, int ncols) {
                  "The CPU row is measured in a separate process per backend (cv-bench runs "
                  "itself again with only libcuda, or only that platform's ICD library, loaded), "
                  "so other drivers' threads do not count; stderr lists each thread's CPU time. "
+                 "The first-build row is measured the same way: the first clBuildProgram of that "
+                 "new process (its context already made); the cold row builds in cv-bench's "
+                 "process, after other builds, each source new to every cache. "
                  "On a device without %%globaltimer (a CPU device) its 100 ms kernel is a loop "
                  "timed beforehand, and the threads running it count.\n");
 }
@@ -226,6 +234,7 @@ static void usage(void) {
 
 int main(int argc, char **argv) {
     const char *out_path = NULL, *probe = NULL, *probe_icd = NULL;
+    int probe_figure = F_CPU_DURING_FINISH;
     int reps = 0, rounds = 1;
     g_opts.quick = false;
     for (int i = 1; i < argc; i++) {
@@ -245,6 +254,8 @@ int main(int argc, char **argv) {
             probe = argv[++i];
         } else if (!strcmp(argv[i], "--cpu-probe-icd") && i + 1 < argc) {
             probe = probe_icd = argv[++i];
+        } else if (!strcmp(argv[i], "--probe-figure") && i + 1 < argc) {
+            probe_figure = atoi(argv[++i]);
         } else {
             usage();
             return 2;
@@ -268,7 +279,7 @@ int main(int argc, char **argv) {
     if (reps > 0)
         g_opts.reps = reps;
     if (probe)
-        return cpu_probe_main(probe_icd);
+        return cpu_probe_main(probe_icd, probe_figure);
     struct sigaction sa = {0};
     sa.sa_handler = on_alarm;
     sigaction(SIGALRM, &sa, NULL);
