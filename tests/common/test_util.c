@@ -55,6 +55,17 @@ void *cv_test_ext_fn(cl_platform_id platform, const char *name) {
     return fn;
 }
 
+cl_mem cv_test_buffer(cl_context ctx, size_t size, const void *init) {
+    cl_int err = CL_SUCCESS;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size,
+                              (void *)init, &err);
+    if (!m || err != CL_SUCCESS) {
+        fprintf(stderr, "clCreateBuffer(%zu bytes) failed: %d\n", size, err);
+        exit(1);
+    }
+    return m;
+}
+
 cl_program cv_test_build(cl_context ctx, cl_device_id dev, cl_uint count, const char **sources,
                          const char *options, const char *what, cl_int *err) {
     cl_program p = clCreateProgramWithSource(ctx, count, sources, NULL, err);

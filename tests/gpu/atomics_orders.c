@@ -44,11 +44,7 @@ static cl_device_id pick_device(void) {
 }
 
 static cl_mem buffer(size_t size, const void *init) {
-    cl_int err;
-    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size,
-                              (void *)init, &err);
-    REQUIRE(err == CL_SUCCESS);
-    return m;
+    return cv_test_buffer(ctx, size, init);
 }
 
 static void release_all(cl_mem *m, int n) {

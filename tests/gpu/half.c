@@ -120,11 +120,7 @@ static uint64_t next(void) {
 }
 
 static cl_mem buffer(size_t size, const void *init) {
-    cl_int err;
-    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size,
-                              (void *)init, &err);
-    REQUIRE(err == CL_SUCCESS);
-    return m;
+    return cv_test_buffer(ctx, size, init);
 }
 
 /* Runs kernel `name` over `n` work-items with the buffers given, reads back buffer `out_arg`. */
