@@ -69,6 +69,14 @@ cl_program cv_test_build(cl_context ctx, cl_device_id dev, cl_uint count, const 
     return p;
 }
 
+cl_mem cv_test_buffer(cl_context ctx, size_t size, const void *init) {
+    cl_int err;
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size,
+                              (void *)init, &err);
+    REQUIRE(err == CL_SUCCESS);
+    return m;
+}
+
 int cv_test_has_c_feature(cl_device_id dev, const char *name, cl_version version) {
     static cl_name_version f[256];
     size_t size = 0;

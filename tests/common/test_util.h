@@ -63,6 +63,8 @@ double cv_test_limit_s(double seconds);
  * (headed by `what`) to stderr. *err is the first failing call's code. */
 cl_program cv_test_build(cl_context ctx, cl_device_id dev, cl_uint count, const char **sources,
                          const char *options, const char *what, cl_int *err);
+/* A read-write buffer of `size` bytes, a copy of `init` when not NULL; ends the test on failure. */
+cl_mem cv_test_buffer(cl_context ctx, size_t size, const void *init);
 /* Does the device list the OpenCL C feature `name` (at `version`, or any version when 0)? */
 int cv_test_has_c_feature(cl_device_id dev, const char *name, cl_version version);
 
