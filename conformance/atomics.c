@@ -39,23 +39,8 @@ static bool has_feature(ct_env *e, const char *name) {
     return ct_dev_has_c_feature(e->device, name);
 }
 
-/* OpenCL C 3.0 programs: the device must list version 3.0 in CL_DEVICE_OPENCL_C_ALL_VERSIONS. */
-static bool has_c30(ct_env *e) {
-    size_t size = 0;
-    bool found = false;
-    if (clGetDeviceInfo(e->device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, NULL, &size) != CL_SUCCESS)
-        return false;
-    cl_name_version *v = malloc(size ? size : 1);
-    if (v &&
-        clGetDeviceInfo(e->device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, size, v, NULL) == CL_SUCCESS)
-        for (size_t i = 0; i < size / sizeof *v; i++)
-            found = found || CL_VERSION_MAJOR(v[i].version) == 3;
-    free(v);
-    return found;
-}
-
 #define NEED_C30()                                                                                 \
-    if (!ct_compiler(e) || !has_c30(e))                                                            \
+    if (!ct_compiler(e) || !ct_dev_has_c30(e->device))                                             \
     CT_SKIP("no OpenCL C 3.0 compiler")
 
 /* Runs a one-dimensional kernel of p over global/local with buffer arguments. */

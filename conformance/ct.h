@@ -124,6 +124,13 @@ bool ct_dev_has_ext(cl_device_id d, const char *name);
 bool ct_plat_has_ext(cl_platform_id p, const char *name);
 /* An optional OpenCL C 3.0 feature (__opencl_c_...) in CL_DEVICE_OPENCL_C_FEATURES. */
 bool ct_dev_has_c_feature(cl_device_id d, const char *name);
+/* A cl_bool query: CL_TRUE (false when it fails). */
+bool ct_dev_bool(cl_device_id d, cl_device_info p);
+/* A cl_bool query that mirrors an optional OpenCL C feature: a cl_bool, CL_TRUE exactly when
+ * CL_DEVICE_OPENCL_C_FEATURES lists `feature`. */
+void ct_check_feature_query(ct_env *e, cl_device_info param, const char *feature);
+/* OpenCL C 3.0 in CL_DEVICE_OPENCL_C_ALL_VERSIONS (programs may use -cl-std=CL3.0). */
+bool ct_dev_has_c30(cl_device_id d);
 bool ct_compiler(const ct_env *e);
 
 /* Builds source for e->device; on failure records it with the build log and returns NULL. */
@@ -142,6 +149,7 @@ void ct_sleep_ms(int ms);
 extern const ct_section ct_platform_section, ct_device_section, ct_context_section,
     ct_queue_section, ct_buffer_section, ct_program_section, ct_kernel_section, ct_enqueue_section,
     ct_event_section, ct_profiling_section, ct_extensions_section, ct_host_value_section,
-    ct_atomics_section, ct_subgroup_ext_section, ct_work_group_section;
+    ct_atomics_section, ct_subgroup_ext_section, ct_work_group_section,
+    ct_generic_address_space_section;
 
 #endif

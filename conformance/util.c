@@ -181,6 +181,33 @@ bool ct_dev_has_c_feature(cl_device_id d, const char *name) {
     return has;
 }
 
+bool ct_dev_bool(cl_device_id d, cl_device_info p) {
+    cl_bool b = CL_FALSE;
+    return clGetDeviceInfo(d, p, sizeof b, &b, NULL) == CL_SUCCESS && b == CL_TRUE;
+}
+
+void ct_check_feature_query(ct_env *e, cl_device_info param, const char *feature) {
+    cl_bool b = 7;
+    size_t size = 0;
+    CT_ERR(CL_SUCCESS, clGetDeviceInfo(e->device, param, sizeof(b), &b, &size));
+    CT_CHECK(size == sizeof(cl_bool));
+    CT_CHECK(b == CL_TRUE || b == CL_FALSE);
+    CT_CHECK(ct_dev_has_c_feature(e->device, feature) == (b == CL_TRUE));
+}
+
+bool ct_dev_has_c30(cl_device_id d) {
+    size_t size = 0;
+    bool found = false;
+    if (clGetDeviceInfo(d, CL_DEVICE_OPENCL_C_ALL_VERSIONS, 0, NULL, &size) != CL_SUCCESS)
+        return false;
+    cl_name_version *v = malloc(size ? size : 1);
+    if (v && clGetDeviceInfo(d, CL_DEVICE_OPENCL_C_ALL_VERSIONS, size, v, NULL) == CL_SUCCESS)
+        for (size_t i = 0; i < size / sizeof *v; i++)
+            found = found || CL_VERSION_MAJOR(v[i].version) == 3;
+    free(v);
+    return found;
+}
+
 bool ct_compiler(const ct_env *e) {
     cl_bool avail = CL_FALSE;
     clGetDeviceInfo(e->device, CL_DEVICE_COMPILER_AVAILABLE, sizeof(avail), &avail, NULL);

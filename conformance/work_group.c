@@ -7,50 +7,21 @@
 static const char feature[] = "__opencl_c_work_group_collective_functions";
 
 static bool claims(ct_env *e) {
-    cl_bool b = CL_FALSE;
-    clGetDeviceInfo(e->device, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, sizeof(b), &b,
-                    NULL);
-    return b == CL_TRUE;
-}
-
-/* Whether the device lists OpenCL C `version` in CL_DEVICE_OPENCL_C_ALL_VERSIONS. */
-static bool has_c_version(ct_env *e, cl_version version) {
-    cl_name_version v[16];
-    size_t size = 0;
-    if (clGetDeviceInfo(e->device, CL_DEVICE_OPENCL_C_ALL_VERSIONS, sizeof(v), v, &size))
-        return false;
-    bool found = false;
-    for (size_t i = 0; i < size / sizeof(v[0]); i++)
-        found |= CL_VERSION_MAJOR(v[i].version) == CL_VERSION_MAJOR(version) &&
-                 CL_VERSION_MINOR(v[i].version) == CL_VERSION_MINOR(version);
-    return found;
+    return ct_dev_bool(e->device, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT);
 }
 
 /* "CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT: Is CL_TRUE if the device supports
  * work-group collective functions", which OpenCL C 3.0 names __opencl_c_work_group_collective_
  * functions: the query and the feature list say the same. */
 static void query(ct_env *e) {
-    cl_bool b = 7;
-    size_t size = 0;
-    CT_ERR(CL_SUCCESS, clGetDeviceInfo(e->device, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT,
-                                       sizeof(b), &b, &size));
-    CT_CHECK(size == sizeof(cl_bool));
-    CT_CHECK(b == CL_TRUE || b == CL_FALSE);
-    cl_name_version f[64];
-    size = 0;
-    CT_ERR(CL_SUCCESS,
-           clGetDeviceInfo(e->device, CL_DEVICE_OPENCL_C_FEATURES, sizeof(f), f, &size));
-    bool listed = false;
-    for (size_t i = 0; i < size / sizeof(f[0]); i++)
-        listed |= !strcmp(f[i].name, feature);
-    CT_CHECK(listed == (b == CL_TRUE));
+    ct_check_feature_query(e, CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT, feature);
 }
 
 /* An OpenCL C 3.0 program sees the feature macro exactly when the device claims the feature. */
 static void feature_macro(ct_env *e) {
     if (!ct_compiler(e))
         CT_SKIP("no compiler");
-    if (!has_c_version(e, CL_MAKE_VERSION(3, 0, 0)))
+    if (!ct_dev_has_c30(e->device))
         CT_SKIP("no OpenCL C 3.0");
     const char *src = "kernel void k(global int *a) {\n"
                       "#ifdef __opencl_c_work_group_collective_functions\n"

@@ -19,18 +19,21 @@
 
 /* Part of every cache key: raise it whenever the pipeline's output for a given input changes
  * (3: GNU inline semantics, one declaration per intrinsic after the __constant rewrite; 4:
- * cl_khr_fp16 always on, half builtins; 5: the ordered atomics and their feature macros), so that
- * PTX cached by an earlier culvert is not served. */
-#define CVC_VERSION "culvert-compiler-5"
+ * cl_khr_fp16 always on, half builtins; 5: the ordered atomics and their feature macros; 6: the
+ * generic address space), so that PTX cached by an earlier culvert is not served. */
+#define CVC_VERSION "culvert-compiler-6"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX
- * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). */
+ * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). The generic
+ * address space (OpenCL C 3.0): its builtins' generic-pointer overloads are, on NVPTX, the
+ * private ones of libclc and half.ll (address space 0, generic PTX addressing), the generic
+ * atomics of c11_atomics.ll and generic.ll's to_global... (src/compiler/README.md). */
 #define CVC_WG_COLLECTIVES "__opencl_c_work_group_collective_functions"
 #define CVC_EXTENSIONS                                                                             \
     "-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_subgroups,"         \
     "+__opencl_c_subgroups,+cl_khr_fp16,+__opencl_c_fp16,"                                         \
     "+__opencl_c_program_scope_global_variables,+__opencl_c_atomic_order_acq_rel,"                 \
-    "+__opencl_c_atomic_order_seq_cst,+" CVC_WG_COLLECTIVES
+    "+__opencl_c_atomic_order_seq_cst,+__opencl_c_generic_address_space,+" CVC_WG_COLLECTIVES
 
 /* OpenCL C 3.0 features and the cl_ext_float_atomics macros clang 16 knows only as macros (its
  * header defines them for SPIR alone, and its builtin declarations test the macros): the atomics
@@ -173,6 +176,13 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
          * definitions are builtins/workgroup.ll. A feature macro: OpenCL C 3.0 only. */
         if (o->cl_std >= 300)
             cvc_arg(a, "-D" CVC_WG_COLLECTIVES "=1");
+        /* With the generic address space clang declares only the builtins' generic overloads;
+         * this (internal) macro of its headers brings back the __global/__local/__private ones,
+         * which overload resolution prefers for named pointers: their atomics stay inline PTX
+         * on .global/.shared (which LLVM cannot infer into inline assembly), and the programs
+         * that use no generic pointer build as they did before the feature. */
+        if (o->cl_std >= 200)
+            cvc_arg(a, "-D__opencl_c_named_address_space_builtins=1");
     } else {
         cvc_arg(a, "-x");
         cvc_arg(a, "ir");
@@ -355,6 +365,11 @@ static cl_int cvc_ir_to_ptx(char *ll, cvc_child *llc, const char *ptx_path, cons
     if (lowered) {
         free(ll);
         ll = lowered;
+    }
+    char *split = cvc_ir_split_casts(ll); /* around an LLVM 16 bug (cvc_internal.h) */
+    if (split) {
+        free(ll);
+        ll = split;
     }
     if (printf_failed)
         err = CL_BUILD_PROGRAM_FAILURE;

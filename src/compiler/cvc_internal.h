@@ -112,6 +112,11 @@ int cvc_undefined_functions(const char *ll, cvc_buf *log);
 /* printf calls of textual IR -> CUDA's vprintf (cvc_printf.c). NULL when the IR calls no printf
  * (nothing to do); *failed when a call cannot be converted (log says why). */
 char *cvc_lower_printf(const char *ll, cvc_buf *log, bool *failed);
+/* LLVM 16's NVPTX back end merges two casts of one generic pointer, to global and to shared
+ * memory, in a basic block into one cvta.to.shared (its SelectionDAG CSE ignores the target
+ * address space). Such casts become NVVM's cvta intrinsics: the new IR, or NULL when there is
+ * nothing to change (or no memory). */
+char *cvc_ir_split_casts(const char *ll);
 /* In-place fix-ups of textual IR before llc: __constant (NVPTX addrspace 4) moved to global
  * memory, the launch block kept at module scope. */
 void cvc_ir_fixups(char *ll);

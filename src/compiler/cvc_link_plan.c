@@ -96,10 +96,11 @@ static bool cvc_plan_list(cvc_link_plan *p, unsigned mask) {
     return cvc_libs_write(p, mask);
 }
 
-/* Every library's mangled functions, sorted by their OpenCL C name (clamp, vload4...), then by
+/* Every library's OpenCL C functions, sorted by their OpenCL C name (clamp, vload4...), then by
  * mangled name (a function two libraries define is one run: the first in link order wins). */
 typedef struct cvc_lib_name {
-    const char *base; /* inside `mangled`, not 0-terminated */
+    /* The OpenCL C name, inside `mangled` (or cvc_unmangled's), not 0-terminated. */
+    const char *base;
     size_t base_len;
     const char *mangled;
     int lib; /* cvc_lib */
@@ -117,6 +118,34 @@ static int cvc_base_cmp(const cvc_lib_name *x, const cvc_lib_name *y) {
     size_t n = x->base_len < y->base_len ? x->base_len : y->base_len;
     int c = memcmp(x->base, y->base, n);
     return c ? c : (x->base_len > y->base_len) - (x->base_len < y->base_len);
+}
+
+/* Builtins clang lowers to calls of unmangled functions (the generic address space's
+ * conversions, builtins/generic.ll): indexed under the OpenCL C name a source calls them by. */
+static const struct {
+    const char *symbol, *name;
+} cvc_unmangled[] = {
+    {"__to_global", "to_global"},
+    {"__to_local", "to_local"},
+    {"__to_private", "to_private"},
+};
+
+/* The OpenCL C name of a library's symbol (inside `symbol`, or cvc_unmangled's), or NULL for the
+ * libraries' internals, reached only through the functions that use them. */
+static const char *cvc_symbol_name(const char *symbol, size_t *len) {
+    /* _Z<length><name>...: the OpenCL C name. */
+    char *end;
+    long n = symbol[0] == '_' && symbol[1] == 'Z' ? strtol(symbol + 2, &end, 10) : 0;
+    if (n > 0 && (size_t)n <= strlen(end)) {
+        *len = (size_t)n;
+        return end;
+    }
+    for (size_t i = 0; i < sizeof cvc_unmangled / sizeof cvc_unmangled[0]; i++)
+        if (!strcmp(symbol, cvc_unmangled[i].symbol)) {
+            *len = strlen(cvc_unmangled[i].name);
+            return cvc_unmangled[i].name;
+        }
+    return NULL;
 }
 
 static int cvc_name_cmp(const void *a, const void *b) {
@@ -183,15 +212,12 @@ static void cvc_index_load(cvc_link_plan *p, const cvc_tools *t) {
         char *eol = memchr(l, '\n', (size_t)(text + len - l));
         if (eol)
             *eol = 0;
-        /* _Z<length><name>...: the OpenCL C name; unmangled symbols are the libraries'
-         * internals, reached only through the functions that use them. */
-        char *end;
-        long base_len = l[0] == '_' && l[1] == 'Z' ? strtol(l + 2, &end, 10) : 0;
+        size_t base_len = 0;
+        const char *base = l[0] == '#' ? NULL : cvc_symbol_name(l, &base_len);
         if (l[0] == '#')
             lib = atoi(l + 1);
-        else if (lib >= 0 && lib < CVC_LIB_COUNT && base_len > 0 &&
-                 (size_t)base_len <= strlen(end)) {
-            names[n] = (cvc_lib_name){end, (size_t)base_len, l, lib};
+        else if (lib >= 0 && lib < CVC_LIB_COUNT && base) {
+            names[n] = (cvc_lib_name){base, base_len, l, lib};
             n++;
         }
         l = eol ? eol + 1 : text + len;

@@ -150,7 +150,6 @@ static const struct {
     /* For programs that allow them (OpenCL C 3.0 without -cl-uniform-work-group-size): the
      * launch information's prologue retires the work-items past the global size. */
     {CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, CV_BOOL, CL_TRUE},
-    {CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT, CV_BOOL, CL_FALSE},
     {CL_DEVICE_PREFERRED_WORK_GROUP_SIZE_MULTIPLE, CV_SIZE, 32},
     {CL_DEVICE_NUMERIC_VERSION, CV_UINT, CL_MAKE_VERSION(3, 0, 0)},
     {CL_DEVICE_LUID_VALID_KHR, CV_BOOL, CL_FALSE},
@@ -301,7 +300,10 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         err = cv_info_size(out, cvc_available() ? CV_GLOBAL_VARIABLE_MAX : 0);
         break;
     case CL_DEVICE_WORK_GROUP_COLLECTIVE_FUNCTIONS_SUPPORT:
-        /* Compiled from the builtins (src/compiler/builtins/workgroup.ll). */
+    case CL_DEVICE_GENERIC_ADDRESS_SPACE_SUPPORT:
+        /* Compiled from the builtins (src/compiler/builtins/workgroup.ll; PTX generic addressing
+         * and the generic overloads: libclc's and half.ll's private ones, which are the same
+         * functions on NVPTX, c11_atomics.ll's atomics and generic.ll's to_global...). */
         err = cv_info_bool(out, cvc_available() ? CL_TRUE : CL_FALSE);
         break;
     case CL_DEVICE_OPENCL_C_FEATURES: {
@@ -327,6 +329,7 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp64_global_atomic_min_max"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp64_local_atomic_min_max"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
         };
         err = cvc_available() ? cv_info_bytes(out, features, sizeof features)
                               : cv_info_bytes(out, NULL, 0);

@@ -55,11 +55,7 @@ static cl_command_queue queue;
 static cl_device_id dev;
 
 static cl_mem buffer(size_t size, const void *init) {
-    cl_int err;
-    cl_mem m = clCreateBuffer(ctx, CL_MEM_READ_WRITE | (init ? CL_MEM_COPY_HOST_PTR : 0), size,
-                              (void *)init, &err);
-    REQUIRE(err == CL_SUCCESS);
-    return m;
+    return cv_test_buffer(ctx, size, init);
 }
 
 static void run(cl_kernel k, cl_uint dim, const size_t *offset, const size_t *global,

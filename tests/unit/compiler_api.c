@@ -368,6 +368,47 @@ static void test_work_group_feature(void) {
     cvc_output_free(&linked);
 }
 
+/* __opencl_c_generic_address_space: the macro of OpenCL C 3.0 programs (to_global and the
+ * generic atomics link), not of 1.2 ones, whose named-pointer builtins are unchanged. */
+static void test_generic_feature(void) {
+    const char *src = "#ifdef __opencl_c_generic_address_space\n"
+                      "__kernel void k(__global int *p, __local int *l) {\n"
+                      "    int *g = p[1] ? (int *)p : (int *)l;\n"
+                      "    p[0] = to_global(g) != 0;\n"
+                      "    atomic_fetch_add_explicit((atomic_int *)g, 1, memory_order_acq_rel);\n"
+                      "}\n"
+                      "#else\n"
+                      "__kernel void k(__global int *p) { p[0] = -1; }\n"
+                      "#endif\n";
+    cvc_output out;
+    CVT_CHECK(build(src, "-cl-std=CL3.0", &out) == CL_SUCCESS &&
+                  strstr((const char *)out.data, "isspacep.global") != NULL &&
+                  strstr((const char *)out.data, "atom.acq_rel.gpu.add.u32") != NULL,
+              "CL3.0: %s", out.log ? out.log : "");
+    cvc_output_free(&out);
+    CVT_CHECK(build(src, "-cl-std=CL1.2", &out) == CL_SUCCESS &&
+                  strstr((const char *)out.data, "isspacep") == NULL,
+              "CL1.2: %s", out.log ? out.log : "");
+    cvc_output_free(&out);
+    /* One generic pointer cast to global and to local memory in one basic block: LLVM 16's
+     * NVPTX back end made both one cvta.to.shared (cvc_ir_split_casts). */
+    const char *casts = "__attribute__((noinline)) long both(int *p) {\n"
+                        "    return (long)(__global int *)p + (long)(__local int *)p;\n"
+                        "}\n"
+                        "__kernel void k(__global long *o, __local int *l) {\n"
+                        "    o[0] = both(o[1] ? (int *)o : (int *)l);\n"
+                        "}\n";
+    CVT_CHECK(build(casts, "-cl-std=CL3.0", &out) == CL_SUCCESS, "casts: %s",
+              out.log ? out.log : "");
+    const char *f = out.data ? strstr((const char *)out.data, "both(") : NULL;
+    const char *end = f ? strstr(f, "\n}") : NULL;
+    const char *g = f ? strstr(f, "cvta.to.global.u64") : NULL;
+    const char *sh = f ? strstr(f, "cvta.to.shared.u64") : NULL;
+    CVT_CHECK(end && g && sh && g < end && sh < end, "both casts in both(): %s",
+              out.data ? (const char *)out.data : "");
+    cvc_output_free(&out);
+}
+
 int main(void) {
     cvt_require_compiler();
     char cache[256];
@@ -377,6 +418,7 @@ int main(void) {
     test_errors();
     test_foreign_idioms();
     test_work_group_feature();
+    test_generic_feature();
     test_defines_includes();
     test_metadata();
     test_compile_link();

@@ -4391,6 +4391,2162 @@ done:
   ret void
 }
 
+define internal i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw add ptr addrspace(0) %p, i32 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw add ptr addrspace(0) %p, i32 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i32 asm sideeffect "atom.relaxed.cta.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i32 asm sideeffect "atom.acquire.cta.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i32 asm sideeffect "atom.release.cta.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i32 asm sideeffect "atom.acq_rel.cta.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i32 asm sideeffect "atom.acquire.cta.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i32 asm sideeffect "atom.relaxed.gpu.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i32 asm sideeffect "atom.acquire.gpu.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i32 asm sideeffect "atom.release.gpu.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i32 asm sideeffect "atom.acq_rel.gpu.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i32 asm sideeffect "atom.acquire.gpu.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i32 asm sideeffect "atom.relaxed.sys.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i32 asm sideeffect "atom.acquire.sys.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i32 asm sideeffect "atom.release.sys.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i32 asm sideeffect "atom.acq_rel.sys.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i32 asm sideeffect "atom.acquire.sys.add.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+join:
+  %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i32 %r
+}
+
+define internal i32 @__cv_rmw.or.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw or ptr addrspace(0) %p, i32 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw or ptr addrspace(0) %p, i32 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i32 asm sideeffect "atom.relaxed.cta.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i32 asm sideeffect "atom.acquire.cta.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i32 asm sideeffect "atom.release.cta.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i32 asm sideeffect "atom.acq_rel.cta.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i32 asm sideeffect "atom.acquire.cta.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i32 asm sideeffect "atom.relaxed.gpu.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i32 asm sideeffect "atom.acquire.gpu.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i32 asm sideeffect "atom.release.gpu.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i32 asm sideeffect "atom.acq_rel.gpu.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i32 asm sideeffect "atom.acquire.gpu.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i32 asm sideeffect "atom.relaxed.sys.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i32 asm sideeffect "atom.acquire.sys.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i32 asm sideeffect "atom.release.sys.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i32 asm sideeffect "atom.acq_rel.sys.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i32 asm sideeffect "atom.acquire.sys.or.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+join:
+  %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i32 %r
+}
+
+define internal i32 @__cv_rmw.xor.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw xor ptr addrspace(0) %p, i32 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw xor ptr addrspace(0) %p, i32 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i32 asm sideeffect "atom.relaxed.cta.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i32 asm sideeffect "atom.acquire.cta.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i32 asm sideeffect "atom.release.cta.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i32 asm sideeffect "atom.acq_rel.cta.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i32 asm sideeffect "atom.acquire.cta.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i32 asm sideeffect "atom.relaxed.gpu.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i32 asm sideeffect "atom.acquire.gpu.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i32 asm sideeffect "atom.release.gpu.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i32 asm sideeffect "atom.acq_rel.gpu.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i32 asm sideeffect "atom.acquire.gpu.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i32 asm sideeffect "atom.relaxed.sys.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i32 asm sideeffect "atom.acquire.sys.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i32 asm sideeffect "atom.release.sys.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i32 asm sideeffect "atom.acq_rel.sys.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i32 asm sideeffect "atom.acquire.sys.xor.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+join:
+  %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i32 %r
+}
+
+define internal i32 @__cv_rmw.and.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw and ptr addrspace(0) %p, i32 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw and ptr addrspace(0) %p, i32 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i32 asm sideeffect "atom.relaxed.cta.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i32 asm sideeffect "atom.acquire.cta.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i32 asm sideeffect "atom.release.cta.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i32 asm sideeffect "atom.acq_rel.cta.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i32 asm sideeffect "atom.acquire.cta.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i32 asm sideeffect "atom.relaxed.gpu.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i32 asm sideeffect "atom.acquire.gpu.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i32 asm sideeffect "atom.release.gpu.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i32 asm sideeffect "atom.acq_rel.gpu.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i32 asm sideeffect "atom.acquire.gpu.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i32 asm sideeffect "atom.relaxed.sys.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i32 asm sideeffect "atom.acquire.sys.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i32 asm sideeffect "atom.release.sys.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i32 asm sideeffect "atom.acq_rel.sys.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i32 asm sideeffect "atom.acquire.sys.and.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+join:
+  %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i32 %r
+}
+
+define internal i32 @__cv_rmw.min.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw min ptr addrspace(0) %p, i32 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw min ptr addrspace(0) %p, i32 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i32 asm sideeffect "atom.relaxed.cta.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i32 asm sideeffect "atom.acquire.cta.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i32 asm sideeffect "atom.release.cta.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i32 asm sideeffect "atom.acq_rel.cta.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i32 asm sideeffect "atom.acquire.cta.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i32 asm sideeffect "atom.relaxed.gpu.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i32 asm sideeffect "atom.acquire.gpu.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i32 asm sideeffect "atom.release.gpu.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i32 asm sideeffect "atom.acq_rel.gpu.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i32 asm sideeffect "atom.acquire.gpu.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i32 asm sideeffect "atom.relaxed.sys.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i32 asm sideeffect "atom.acquire.sys.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i32 asm sideeffect "atom.release.sys.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i32 asm sideeffect "atom.acq_rel.sys.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i32 asm sideeffect "atom.acquire.sys.min.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+join:
+  %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i32 %r
+}
+
+define internal i32 @__cv_rmw.max.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw max ptr addrspace(0) %p, i32 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw max ptr addrspace(0) %p, i32 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i32 asm sideeffect "atom.relaxed.cta.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i32 asm sideeffect "atom.acquire.cta.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i32 asm sideeffect "atom.release.cta.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i32 asm sideeffect "atom.acq_rel.cta.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i32 asm sideeffect "atom.acquire.cta.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i32 asm sideeffect "atom.relaxed.gpu.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i32 asm sideeffect "atom.acquire.gpu.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i32 asm sideeffect "atom.release.gpu.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i32 asm sideeffect "atom.acq_rel.gpu.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i32 asm sideeffect "atom.acquire.gpu.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i32 asm sideeffect "atom.relaxed.sys.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i32 asm sideeffect "atom.acquire.sys.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i32 asm sideeffect "atom.release.sys.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i32 asm sideeffect "atom.acq_rel.sys.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i32 asm sideeffect "atom.acquire.sys.max.s32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+join:
+  %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i32 %r
+}
+
+define internal i32 @__cv_rmw.umin.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw umin ptr addrspace(0) %p, i32 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw umin ptr addrspace(0) %p, i32 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i32 asm sideeffect "atom.relaxed.cta.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i32 asm sideeffect "atom.acquire.cta.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i32 asm sideeffect "atom.release.cta.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i32 asm sideeffect "atom.acq_rel.cta.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i32 asm sideeffect "atom.acquire.cta.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i32 asm sideeffect "atom.relaxed.gpu.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i32 asm sideeffect "atom.acquire.gpu.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i32 asm sideeffect "atom.release.gpu.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i32 asm sideeffect "atom.acq_rel.gpu.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i32 asm sideeffect "atom.acquire.gpu.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i32 asm sideeffect "atom.relaxed.sys.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i32 asm sideeffect "atom.acquire.sys.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i32 asm sideeffect "atom.release.sys.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i32 asm sideeffect "atom.acq_rel.sys.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i32 asm sideeffect "atom.acquire.sys.min.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+join:
+  %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i32 %r
+}
+
+define internal i32 @__cv_rmw.umax.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw umax ptr addrspace(0) %p, i32 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw umax ptr addrspace(0) %p, i32 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i32 asm sideeffect "atom.relaxed.cta.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i32 asm sideeffect "atom.acquire.cta.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i32 asm sideeffect "atom.release.cta.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i32 asm sideeffect "atom.acq_rel.cta.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i32 asm sideeffect "atom.acquire.cta.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i32 asm sideeffect "atom.relaxed.gpu.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i32 asm sideeffect "atom.acquire.gpu.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i32 asm sideeffect "atom.release.gpu.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i32 asm sideeffect "atom.acq_rel.gpu.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i32 asm sideeffect "atom.acquire.gpu.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i32 asm sideeffect "atom.relaxed.sys.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i32 asm sideeffect "atom.acquire.sys.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i32 asm sideeffect "atom.release.sys.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i32 asm sideeffect "atom.acq_rel.sys.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i32 asm sideeffect "atom.acquire.sys.max.u32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+join:
+  %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i32 %r
+}
+
+define internal i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw add ptr addrspace(0) %p, i64 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw add ptr addrspace(0) %p, i64 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i64 asm sideeffect "atom.relaxed.cta.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i64 asm sideeffect "atom.acquire.cta.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i64 asm sideeffect "atom.release.cta.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i64 asm sideeffect "atom.acq_rel.cta.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i64 asm sideeffect "atom.acquire.cta.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i64 asm sideeffect "atom.relaxed.gpu.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i64 asm sideeffect "atom.acquire.gpu.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i64 asm sideeffect "atom.release.gpu.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i64 asm sideeffect "atom.acq_rel.gpu.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i64 asm sideeffect "atom.acquire.gpu.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i64 asm sideeffect "atom.relaxed.sys.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i64 asm sideeffect "atom.acquire.sys.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i64 asm sideeffect "atom.release.sys.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i64 asm sideeffect "atom.acq_rel.sys.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i64 asm sideeffect "atom.acquire.sys.add.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+join:
+  %r = phi i64 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i64 %r
+}
+
+define internal i64 @__cv_rmw.or.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw or ptr addrspace(0) %p, i64 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw or ptr addrspace(0) %p, i64 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i64 asm sideeffect "atom.relaxed.cta.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i64 asm sideeffect "atom.acquire.cta.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i64 asm sideeffect "atom.release.cta.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i64 asm sideeffect "atom.acq_rel.cta.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i64 asm sideeffect "atom.acquire.cta.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i64 asm sideeffect "atom.relaxed.gpu.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i64 asm sideeffect "atom.acquire.gpu.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i64 asm sideeffect "atom.release.gpu.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i64 asm sideeffect "atom.acq_rel.gpu.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i64 asm sideeffect "atom.acquire.gpu.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i64 asm sideeffect "atom.relaxed.sys.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i64 asm sideeffect "atom.acquire.sys.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i64 asm sideeffect "atom.release.sys.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i64 asm sideeffect "atom.acq_rel.sys.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i64 asm sideeffect "atom.acquire.sys.or.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+join:
+  %r = phi i64 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i64 %r
+}
+
+define internal i64 @__cv_rmw.xor.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw xor ptr addrspace(0) %p, i64 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw xor ptr addrspace(0) %p, i64 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i64 asm sideeffect "atom.relaxed.cta.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i64 asm sideeffect "atom.acquire.cta.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i64 asm sideeffect "atom.release.cta.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i64 asm sideeffect "atom.acq_rel.cta.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i64 asm sideeffect "atom.acquire.cta.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i64 asm sideeffect "atom.relaxed.gpu.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i64 asm sideeffect "atom.acquire.gpu.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i64 asm sideeffect "atom.release.gpu.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i64 asm sideeffect "atom.acq_rel.gpu.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i64 asm sideeffect "atom.acquire.gpu.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i64 asm sideeffect "atom.relaxed.sys.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i64 asm sideeffect "atom.acquire.sys.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i64 asm sideeffect "atom.release.sys.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i64 asm sideeffect "atom.acq_rel.sys.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i64 asm sideeffect "atom.acquire.sys.xor.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+join:
+  %r = phi i64 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i64 %r
+}
+
+define internal i64 @__cv_rmw.and.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw and ptr addrspace(0) %p, i64 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw and ptr addrspace(0) %p, i64 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i64 asm sideeffect "atom.relaxed.cta.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i64 asm sideeffect "atom.acquire.cta.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i64 asm sideeffect "atom.release.cta.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i64 asm sideeffect "atom.acq_rel.cta.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i64 asm sideeffect "atom.acquire.cta.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i64 asm sideeffect "atom.relaxed.gpu.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i64 asm sideeffect "atom.acquire.gpu.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i64 asm sideeffect "atom.release.gpu.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i64 asm sideeffect "atom.acq_rel.gpu.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i64 asm sideeffect "atom.acquire.gpu.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i64 asm sideeffect "atom.relaxed.sys.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i64 asm sideeffect "atom.acquire.sys.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i64 asm sideeffect "atom.release.sys.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i64 asm sideeffect "atom.acq_rel.sys.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i64 asm sideeffect "atom.acquire.sys.and.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+join:
+  %r = phi i64 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i64 %r
+}
+
+define internal i64 @__cv_rmw.min.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw min ptr addrspace(0) %p, i64 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw min ptr addrspace(0) %p, i64 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i64 asm sideeffect "atom.relaxed.cta.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i64 asm sideeffect "atom.acquire.cta.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i64 asm sideeffect "atom.release.cta.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i64 asm sideeffect "atom.acq_rel.cta.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i64 asm sideeffect "atom.acquire.cta.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i64 asm sideeffect "atom.relaxed.gpu.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i64 asm sideeffect "atom.acquire.gpu.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i64 asm sideeffect "atom.release.gpu.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i64 asm sideeffect "atom.acq_rel.gpu.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i64 asm sideeffect "atom.acquire.gpu.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i64 asm sideeffect "atom.relaxed.sys.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i64 asm sideeffect "atom.acquire.sys.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i64 asm sideeffect "atom.release.sys.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i64 asm sideeffect "atom.acq_rel.sys.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i64 asm sideeffect "atom.acquire.sys.min.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+join:
+  %r = phi i64 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i64 %r
+}
+
+define internal i64 @__cv_rmw.max.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw max ptr addrspace(0) %p, i64 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw max ptr addrspace(0) %p, i64 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i64 asm sideeffect "atom.relaxed.cta.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i64 asm sideeffect "atom.acquire.cta.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i64 asm sideeffect "atom.release.cta.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i64 asm sideeffect "atom.acq_rel.cta.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i64 asm sideeffect "atom.acquire.cta.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i64 asm sideeffect "atom.relaxed.gpu.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i64 asm sideeffect "atom.acquire.gpu.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i64 asm sideeffect "atom.release.gpu.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i64 asm sideeffect "atom.acq_rel.gpu.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i64 asm sideeffect "atom.acquire.gpu.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i64 asm sideeffect "atom.relaxed.sys.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i64 asm sideeffect "atom.acquire.sys.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i64 asm sideeffect "atom.release.sys.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i64 asm sideeffect "atom.acq_rel.sys.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i64 asm sideeffect "atom.acquire.sys.max.s64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+join:
+  %r = phi i64 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i64 %r
+}
+
+define internal i64 @__cv_rmw.umin.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw umin ptr addrspace(0) %p, i64 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw umin ptr addrspace(0) %p, i64 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i64 asm sideeffect "atom.relaxed.cta.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i64 asm sideeffect "atom.acquire.cta.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i64 asm sideeffect "atom.release.cta.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i64 asm sideeffect "atom.acq_rel.cta.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i64 asm sideeffect "atom.acquire.cta.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i64 asm sideeffect "atom.relaxed.gpu.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i64 asm sideeffect "atom.acquire.gpu.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i64 asm sideeffect "atom.release.gpu.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i64 asm sideeffect "atom.acq_rel.gpu.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i64 asm sideeffect "atom.acquire.gpu.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i64 asm sideeffect "atom.relaxed.sys.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i64 asm sideeffect "atom.acquire.sys.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i64 asm sideeffect "atom.release.sys.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i64 asm sideeffect "atom.acq_rel.sys.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i64 asm sideeffect "atom.acquire.sys.min.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+join:
+  %r = phi i64 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i64 %r
+}
+
+define internal i64 @__cv_rmw.umax.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw umax ptr addrspace(0) %p, i64 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw umax ptr addrspace(0) %p, i64 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i64 asm sideeffect "atom.relaxed.cta.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i64 asm sideeffect "atom.acquire.cta.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i64 asm sideeffect "atom.release.cta.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i64 asm sideeffect "atom.acq_rel.cta.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i64 asm sideeffect "atom.acquire.cta.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i64 asm sideeffect "atom.relaxed.gpu.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i64 asm sideeffect "atom.acquire.gpu.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i64 asm sideeffect "atom.release.gpu.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i64 asm sideeffect "atom.acq_rel.gpu.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i64 asm sideeffect "atom.acquire.gpu.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i64 asm sideeffect "atom.relaxed.sys.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i64 asm sideeffect "atom.acquire.sys.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i64 asm sideeffect "atom.release.sys.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i64 asm sideeffect "atom.acq_rel.sys.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i64 asm sideeffect "atom.acquire.sys.max.u64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+join:
+  %r = phi i64 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i64 %r
+}
+
+define internal float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw fadd ptr addrspace(0) %p, float %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw fadd ptr addrspace(0) %p, float %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call float asm sideeffect "atom.relaxed.cta.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call float asm sideeffect "atom.acquire.cta.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call float asm sideeffect "atom.release.cta.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call float asm sideeffect "atom.acq_rel.cta.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call float asm sideeffect "atom.acquire.cta.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call float asm sideeffect "atom.relaxed.gpu.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call float asm sideeffect "atom.acquire.gpu.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call float asm sideeffect "atom.release.gpu.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call float asm sideeffect "atom.acq_rel.gpu.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call float asm sideeffect "atom.acquire.gpu.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call float asm sideeffect "atom.relaxed.sys.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call float asm sideeffect "atom.acquire.sys.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call float asm sideeffect "atom.release.sys.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call float asm sideeffect "atom.acq_rel.sys.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call float asm sideeffect "atom.acquire.sys.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
+  br label %join
+join:
+  %r = phi float [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret float %r
+}
+
+define internal i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = load volatile i32, ptr addrspace(0) %p, align 4
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  %r.old = load volatile i32, ptr addrspace(0) %p, align 4
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i32 asm sideeffect "ld.relaxed.cta.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i32 asm sideeffect "ld.acquire.cta.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i32 asm sideeffect "ld.relaxed.cta.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i32 asm sideeffect "ld.acquire.cta.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i32 asm sideeffect "ld.acquire.cta.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i32 asm sideeffect "ld.relaxed.gpu.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i32 asm sideeffect "ld.acquire.gpu.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i32 asm sideeffect "ld.relaxed.gpu.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i32 asm sideeffect "ld.acquire.gpu.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i32 asm sideeffect "ld.acquire.gpu.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i32 asm sideeffect "ld.relaxed.sys.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i32 asm sideeffect "ld.acquire.sys.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i32 asm sideeffect "ld.relaxed.sys.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i32 asm sideeffect "ld.acquire.sys.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i32 asm sideeffect "ld.acquire.sys.b32 $0, [$1];", "=r,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+join:
+  %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i32 %r
+}
+
+define internal i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %e, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %x.plain = cmpxchg ptr addrspace(0) %p, i32 %e, i32 %v monotonic monotonic
+  %r.plain = extractvalue { i32, i1 } %x.plain, 0
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %x.old = cmpxchg ptr addrspace(0) %p, i32 %e, i32 %v monotonic monotonic
+  %r.old = extractvalue { i32, i1 } %x.old, 0
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i32 asm sideeffect "atom.relaxed.cta.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i32 asm sideeffect "atom.acquire.cta.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i32 asm sideeffect "atom.release.cta.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i32 asm sideeffect "atom.acq_rel.cta.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i32 asm sideeffect "atom.acquire.cta.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i32 asm sideeffect "atom.relaxed.gpu.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i32 asm sideeffect "atom.acquire.gpu.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i32 asm sideeffect "atom.release.gpu.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i32 asm sideeffect "atom.acq_rel.gpu.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i32 asm sideeffect "atom.acquire.gpu.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i32 asm sideeffect "atom.relaxed.sys.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i32 asm sideeffect "atom.acquire.sys.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i32 asm sideeffect "atom.release.sys.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i32 asm sideeffect "atom.acq_rel.sys.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i32 asm sideeffect "atom.acquire.sys.cas.b32 $0, [$1], $2, $3;", "=r,l,r,r,~{memory}"(ptr addrspace(0) %p, i32 %e, i32 %v)
+  br label %join
+join:
+  %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i32 %r
+}
+
+define internal float @__cv_fmin.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
+entry:
+  %vi = bitcast float %v to i32
+  %init = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 0, i32 %s)
+  %relaxed = icmp eq i32 %o, 0
+  %vnan = fcmp uno float %v, %v
+  %vsign = icmp slt i32 %vi, 0
+  br label %loop
+loop:
+  %old = phi i32 [ %init, %entry ], [ %seen, %cas ]
+  %oldf = bitcast i32 %old to float
+  %onan = fcmp uno float %oldf, %oldf
+  %better = fcmp olt float %v, %oldf
+  %eq = fcmp oeq float %v, %oldf
+  %zero = and i1 %eq, %vsign
+  %take1 = or i1 %better, %zero
+  %take2 = or i1 %take1, %onan
+  %vok = xor i1 %vnan, true
+  %take = and i1 %take2, %vok
+  %new = select i1 %take, i32 %vi, i32 %old
+  %same = icmp eq i32 %new, %old
+  %skip = and i1 %same, %relaxed
+  br i1 %skip, label %done, label %cas
+cas:
+  %seen = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %old, i32 %new, i32 %o, i32 %s)
+  %ok = icmp eq i32 %seen, %old
+  br i1 %ok, label %done, label %loop
+done:
+  %r = bitcast i32 %old to float
+  ret float %r
+}
+
+define internal float @__cv_fmax.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
+entry:
+  %vi = bitcast float %v to i32
+  %init = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 0, i32 %s)
+  %relaxed = icmp eq i32 %o, 0
+  %vnan = fcmp uno float %v, %v
+  %vsign = icmp sge i32 %vi, 0
+  br label %loop
+loop:
+  %old = phi i32 [ %init, %entry ], [ %seen, %cas ]
+  %oldf = bitcast i32 %old to float
+  %onan = fcmp uno float %oldf, %oldf
+  %better = fcmp ogt float %v, %oldf
+  %eq = fcmp oeq float %v, %oldf
+  %zero = and i1 %eq, %vsign
+  %take1 = or i1 %better, %zero
+  %take2 = or i1 %take1, %onan
+  %vok = xor i1 %vnan, true
+  %take = and i1 %take2, %vok
+  %new = select i1 %take, i32 %vi, i32 %old
+  %same = icmp eq i32 %new, %old
+  %skip = and i1 %same, %relaxed
+  br i1 %skip, label %done, label %cas
+cas:
+  %seen = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %old, i32 %new, i32 %o, i32 %s)
+  %ok = icmp eq i32 %seen, %old
+  br i1 %ok, label %done, label %loop
+done:
+  %r = bitcast i32 %old to float
+  ret float %r
+}
+
+define internal double @__cv_rmw.fadd.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw fadd ptr addrspace(0) %p, double %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw fadd ptr addrspace(0) %p, double %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call double asm sideeffect "atom.relaxed.cta.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call double asm sideeffect "atom.acquire.cta.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call double asm sideeffect "atom.release.cta.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call double asm sideeffect "atom.acq_rel.cta.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call double asm sideeffect "atom.acquire.cta.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call double asm sideeffect "atom.relaxed.gpu.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call double asm sideeffect "atom.acquire.gpu.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call double asm sideeffect "atom.release.gpu.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call double asm sideeffect "atom.acq_rel.gpu.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call double asm sideeffect "atom.acquire.gpu.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call double asm sideeffect "atom.relaxed.sys.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call double asm sideeffect "atom.acquire.sys.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call double asm sideeffect "atom.release.sys.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call double asm sideeffect "atom.acq_rel.sys.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call double asm sideeffect "atom.acquire.sys.add.f64 $0, [$1], $2;", "=d,l,d,~{memory}"(ptr addrspace(0) %p, double %v)
+  br label %join
+join:
+  %r = phi double [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret double %r
+}
+
+define internal i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = load volatile i64, ptr addrspace(0) %p, align 8
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  %r.old = load volatile i64, ptr addrspace(0) %p, align 8
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i64 asm sideeffect "ld.relaxed.cta.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i64 asm sideeffect "ld.acquire.cta.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i64 asm sideeffect "ld.relaxed.cta.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i64 asm sideeffect "ld.acquire.cta.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i64 asm sideeffect "ld.acquire.cta.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i64 asm sideeffect "ld.relaxed.gpu.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i64 asm sideeffect "ld.acquire.gpu.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i64 asm sideeffect "ld.relaxed.gpu.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i64 asm sideeffect "ld.acquire.gpu.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i64 asm sideeffect "ld.acquire.gpu.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i64 asm sideeffect "ld.relaxed.sys.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i64 asm sideeffect "ld.acquire.sys.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i64 asm sideeffect "ld.relaxed.sys.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i64 asm sideeffect "ld.acquire.sys.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i64 asm sideeffect "ld.acquire.sys.b64 $0, [$1];", "=l,l,~{memory}"(ptr addrspace(0) %p)
+  br label %join
+join:
+  %r = phi i64 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i64 %r
+}
+
+define internal i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %e, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %x.plain = cmpxchg ptr addrspace(0) %p, i64 %e, i64 %v monotonic monotonic
+  %r.plain = extractvalue { i64, i1 } %x.plain, 0
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %x.old = cmpxchg ptr addrspace(0) %p, i64 %e, i64 %v monotonic monotonic
+  %r.old = extractvalue { i64, i1 } %x.old, 0
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i64 asm sideeffect "atom.relaxed.cta.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i64 asm sideeffect "atom.acquire.cta.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i64 asm sideeffect "atom.release.cta.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i64 asm sideeffect "atom.acq_rel.cta.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i64 asm sideeffect "atom.acquire.cta.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i64 asm sideeffect "atom.relaxed.gpu.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i64 asm sideeffect "atom.acquire.gpu.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i64 asm sideeffect "atom.release.gpu.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i64 asm sideeffect "atom.acq_rel.gpu.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i64 asm sideeffect "atom.acquire.gpu.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i64 asm sideeffect "atom.relaxed.sys.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i64 asm sideeffect "atom.acquire.sys.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i64 asm sideeffect "atom.release.sys.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i64 asm sideeffect "atom.acq_rel.sys.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i64 asm sideeffect "atom.acquire.sys.cas.b64 $0, [$1], $2, $3;", "=l,l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %e, i64 %v)
+  br label %join
+join:
+  %r = phi i64 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i64 %r
+}
+
+define internal double @__cv_fmin.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s) alwaysinline {
+entry:
+  %vi = bitcast double %v to i64
+  %init = call i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 0, i32 %s)
+  %relaxed = icmp eq i32 %o, 0
+  %vnan = fcmp uno double %v, %v
+  %vsign = icmp slt i64 %vi, 0
+  br label %loop
+loop:
+  %old = phi i64 [ %init, %entry ], [ %seen, %cas ]
+  %oldf = bitcast i64 %old to double
+  %onan = fcmp uno double %oldf, %oldf
+  %better = fcmp olt double %v, %oldf
+  %eq = fcmp oeq double %v, %oldf
+  %zero = and i1 %eq, %vsign
+  %take1 = or i1 %better, %zero
+  %take2 = or i1 %take1, %onan
+  %vok = xor i1 %vnan, true
+  %take = and i1 %take2, %vok
+  %new = select i1 %take, i64 %vi, i64 %old
+  %same = icmp eq i64 %new, %old
+  %skip = and i1 %same, %relaxed
+  br i1 %skip, label %done, label %cas
+cas:
+  %seen = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %old, i64 %new, i32 %o, i32 %s)
+  %ok = icmp eq i64 %seen, %old
+  br i1 %ok, label %done, label %loop
+done:
+  %r = bitcast i64 %old to double
+  ret double %r
+}
+
+define internal double @__cv_fmax.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s) alwaysinline {
+entry:
+  %vi = bitcast double %v to i64
+  %init = call i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 0, i32 %s)
+  %relaxed = icmp eq i32 %o, 0
+  %vnan = fcmp uno double %v, %v
+  %vsign = icmp sge i64 %vi, 0
+  br label %loop
+loop:
+  %old = phi i64 [ %init, %entry ], [ %seen, %cas ]
+  %oldf = bitcast i64 %old to double
+  %onan = fcmp uno double %oldf, %oldf
+  %better = fcmp ogt double %v, %oldf
+  %eq = fcmp oeq double %v, %oldf
+  %zero = and i1 %eq, %vsign
+  %take1 = or i1 %better, %zero
+  %take2 = or i1 %take1, %onan
+  %vok = xor i1 %vnan, true
+  %take = and i1 %take2, %vok
+  %new = select i1 %take, i64 %vi, i64 %old
+  %same = icmp eq i64 %new, %old
+  %skip = and i1 %same, %relaxed
+  br i1 %skip, label %done, label %cas
+cas:
+  %seen = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %old, i64 %new, i32 %o, i32 %s)
+  %ok = icmp eq i64 %seen, %old
+  br i1 %ok, label %done, label %loop
+done:
+  %r = bitcast i64 %old to double
+  ret double %r
+}
+
+define internal void @__cv_st.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  store volatile i32 %v, ptr addrspace(0) %p, align 4
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  store volatile i32 %v, ptr addrspace(0) %p, align 4
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  call void asm sideeffect "st.relaxed.cta.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.acq:
+  call void asm sideeffect "st.relaxed.cta.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.rel:
+  call void asm sideeffect "st.release.cta.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.ar:
+  call void asm sideeffect "st.release.cta.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  call void asm sideeffect "st.relaxed.cta.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  call void asm sideeffect "st.relaxed.gpu.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.acq:
+  call void asm sideeffect "st.relaxed.gpu.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.rel:
+  call void asm sideeffect "st.release.gpu.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.ar:
+  call void asm sideeffect "st.release.gpu.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  call void asm sideeffect "st.relaxed.gpu.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  call void asm sideeffect "st.relaxed.sys.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.acq:
+  call void asm sideeffect "st.relaxed.sys.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.rel:
+  call void asm sideeffect "st.release.sys.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.ar:
+  call void asm sideeffect "st.release.sys.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  call void asm sideeffect "st.relaxed.sys.b32 [$0], $1;", "l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+join:
+  ret void
+}
+
+define internal i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw xchg ptr addrspace(0) %p, i32 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw xchg ptr addrspace(0) %p, i32 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i32 asm sideeffect "atom.relaxed.cta.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i32 asm sideeffect "atom.acquire.cta.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i32 asm sideeffect "atom.release.cta.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i32 asm sideeffect "atom.acq_rel.cta.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i32 asm sideeffect "atom.acquire.cta.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i32 asm sideeffect "atom.relaxed.gpu.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i32 asm sideeffect "atom.acquire.gpu.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i32 asm sideeffect "atom.release.gpu.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i32 asm sideeffect "atom.acq_rel.gpu.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i32 asm sideeffect "atom.acquire.gpu.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i32 asm sideeffect "atom.relaxed.sys.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i32 asm sideeffect "atom.acquire.sys.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i32 asm sideeffect "atom.release.sys.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i32 asm sideeffect "atom.acq_rel.sys.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i32 asm sideeffect "atom.acquire.sys.exch.b32 $0, [$1], $2;", "=r,l,r,~{memory}"(ptr addrspace(0) %p, i32 %v)
+  br label %join
+join:
+  %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i32 %r
+}
+
+define internal void @__cv_st.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  store volatile i64 %v, ptr addrspace(0) %p, align 8
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  store volatile i64 %v, ptr addrspace(0) %p, align 8
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  call void asm sideeffect "st.relaxed.cta.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.acq:
+  call void asm sideeffect "st.relaxed.cta.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.rel:
+  call void asm sideeffect "st.release.cta.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.ar:
+  call void asm sideeffect "st.release.cta.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  call void asm sideeffect "st.relaxed.cta.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  call void asm sideeffect "st.relaxed.gpu.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.acq:
+  call void asm sideeffect "st.relaxed.gpu.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.rel:
+  call void asm sideeffect "st.release.gpu.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.ar:
+  call void asm sideeffect "st.release.gpu.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  call void asm sideeffect "st.relaxed.gpu.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  call void asm sideeffect "st.relaxed.sys.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.acq:
+  call void asm sideeffect "st.relaxed.sys.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.rel:
+  call void asm sideeffect "st.release.sys.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.ar:
+  call void asm sideeffect "st.release.sys.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  call void asm sideeffect "st.relaxed.sys.b64 [$0], $1;", "l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+join:
+  ret void
+}
+
+define internal i64 @__cv_rmw.xchg.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %relaxed = icmp eq i32 %o, 0
+  %wide = icmp eq i32 %s, 3
+  %narrow = xor i1 %wide, true
+  %useplain = and i1 %relaxed, %narrow
+  br i1 %useplain, label %plain, label %ordered
+plain:
+  %r.plain = atomicrmw xchg ptr addrspace(0) %p, i64 %v monotonic
+  br label %join
+ordered:
+  %sm70 = call i1 @__cv_sm70()
+  br i1 %sm70, label %ptx, label %legacy
+legacy:
+  call void @__cv_membar(i32 %o, i32 %s)
+  %r.old = atomicrmw xchg ptr addrspace(0) %p, i64 %v monotonic
+  call void @__cv_membar(i32 %o, i32 %s)
+  br label %join
+ptx:
+  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
+s.cta:
+  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
+cta.rlx:
+  %r.cta.rlx = call i64 asm sideeffect "atom.relaxed.cta.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.acq:
+  %r.cta.acq = call i64 asm sideeffect "atom.acquire.cta.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.rel:
+  %r.cta.rel = call i64 asm sideeffect "atom.release.cta.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.ar:
+  %r.cta.ar = call i64 asm sideeffect "atom.acq_rel.cta.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+cta.sc:
+  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
+  %r.cta.sc = call i64 asm sideeffect "atom.acquire.cta.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.gpu:
+  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
+gpu.rlx:
+  %r.gpu.rlx = call i64 asm sideeffect "atom.relaxed.gpu.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.acq:
+  %r.gpu.acq = call i64 asm sideeffect "atom.acquire.gpu.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.rel:
+  %r.gpu.rel = call i64 asm sideeffect "atom.release.gpu.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.ar:
+  %r.gpu.ar = call i64 asm sideeffect "atom.acq_rel.gpu.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+gpu.sc:
+  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
+  %r.gpu.sc = call i64 asm sideeffect "atom.acquire.gpu.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+s.sys:
+  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
+sys.rlx:
+  %r.sys.rlx = call i64 asm sideeffect "atom.relaxed.sys.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.acq:
+  %r.sys.acq = call i64 asm sideeffect "atom.acquire.sys.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.rel:
+  %r.sys.rel = call i64 asm sideeffect "atom.release.sys.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.ar:
+  %r.sys.ar = call i64 asm sideeffect "atom.acq_rel.sys.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+sys.sc:
+  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
+  %r.sys.sc = call i64 asm sideeffect "atom.acquire.sys.exch.b64 $0, [$1], $2;", "=l,l,l,~{memory}"(ptr addrspace(0) %p, i64 %v)
+  br label %join
+join:
+  %r = phi i64 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
+  ret i64 %r
+}
+
 define i32 @_Z25atomic_fetch_add_explicitPU3AS1VU7_Atomicii12memory_order12memory_scope(ptr addrspace(1) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
   %r = call i32 @__cv_rmw.add.i32.1(ptr addrspace(1) %p, i32 %v, i32 %o, i32 %s)
   ret i32 %r
@@ -11557,5 +13713,1979 @@ define void @_Z17atomic_flag_clearPU3AS3VU7_Atomici(ptr addrspace(3) %p) alwaysi
 
 define void @_Z22atomic_work_item_fencej12memory_order12memory_scope(i32 %flags, i32 %o, i32 %s) alwaysinline {
   call void @__cv_fence(i32 %o, i32 %s)
+  ret void
+}
+
+define i32 @_Z25atomic_fetch_add_explicitPVU7_Atomicii12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_add_explicitPVU7_Atomicii12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_addPVU7_Atomicii(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_sub_explicitPVU7_Atomicii12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %neg = sub i32 0, %v
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %neg, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_sub_explicitPVU7_Atomicii12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %neg = sub i32 0, %v
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %neg, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_subPVU7_Atomicii(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %neg = sub i32 0, %v
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %neg, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z24atomic_fetch_or_explicitPVU7_Atomicii12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.or.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z24atomic_fetch_or_explicitPVU7_Atomicii12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.or.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z15atomic_fetch_orPVU7_Atomicii(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.or.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_xor_explicitPVU7_Atomicii12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.xor.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_xor_explicitPVU7_Atomicii12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.xor.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_xorPVU7_Atomicii(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.xor.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_and_explicitPVU7_Atomicii12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.and.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_and_explicitPVU7_Atomicii12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.and.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_andPVU7_Atomicii(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.and.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_min_explicitPVU7_Atomicii12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.min.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_min_explicitPVU7_Atomicii12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.min.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_minPVU7_Atomicii(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.min.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_max_explicitPVU7_Atomicii12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.max.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_max_explicitPVU7_Atomicii12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.max.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_maxPVU7_Atomicii(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.max.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_add_explicitPVU7_Atomicjj12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_add_explicitPVU7_Atomicjj12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_addPVU7_Atomicjj(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_sub_explicitPVU7_Atomicjj12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %neg = sub i32 0, %v
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %neg, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_sub_explicitPVU7_Atomicjj12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %neg = sub i32 0, %v
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %neg, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_subPVU7_Atomicjj(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %neg = sub i32 0, %v
+  %r = call i32 @__cv_rmw.add.i32.0(ptr addrspace(0) %p, i32 %neg, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z24atomic_fetch_or_explicitPVU7_Atomicjj12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.or.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z24atomic_fetch_or_explicitPVU7_Atomicjj12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.or.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z15atomic_fetch_orPVU7_Atomicjj(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.or.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_xor_explicitPVU7_Atomicjj12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.xor.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_xor_explicitPVU7_Atomicjj12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.xor.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_xorPVU7_Atomicjj(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.xor.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_and_explicitPVU7_Atomicjj12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.and.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_and_explicitPVU7_Atomicjj12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.and.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_andPVU7_Atomicjj(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.and.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_min_explicitPVU7_Atomicjj12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.umin.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_min_explicitPVU7_Atomicjj12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.umin.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_minPVU7_Atomicjj(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.umin.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_max_explicitPVU7_Atomicjj12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.umax.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z25atomic_fetch_max_explicitPVU7_Atomicjj12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.umax.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i32 @_Z16atomic_fetch_maxPVU7_Atomicjj(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.umax.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s)
+  ret i32 %r
+}
+
+define i64 @_Z25atomic_fetch_add_explicitPVU7_Atomicll12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_add_explicitPVU7_Atomicll12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_addPVU7_Atomicll(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_sub_explicitPVU7_Atomicll12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %neg = sub i64 0, %v
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %neg, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_sub_explicitPVU7_Atomicll12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %neg = sub i64 0, %v
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %neg, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_subPVU7_Atomicll(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %neg = sub i64 0, %v
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %neg, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z24atomic_fetch_or_explicitPVU7_Atomicll12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.or.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z24atomic_fetch_or_explicitPVU7_Atomicll12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.or.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z15atomic_fetch_orPVU7_Atomicll(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.or.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_xor_explicitPVU7_Atomicll12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.xor.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_xor_explicitPVU7_Atomicll12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.xor.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_xorPVU7_Atomicll(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.xor.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_and_explicitPVU7_Atomicll12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.and.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_and_explicitPVU7_Atomicll12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.and.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_andPVU7_Atomicll(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.and.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_min_explicitPVU7_Atomicll12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.min.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_min_explicitPVU7_Atomicll12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.min.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_minPVU7_Atomicll(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.min.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_max_explicitPVU7_Atomicll12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.max.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_max_explicitPVU7_Atomicll12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.max.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_maxPVU7_Atomicll(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.max.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_add_explicitPVU7_Atomicmm12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_add_explicitPVU7_Atomicmm12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_addPVU7_Atomicmm(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_sub_explicitPVU7_Atomicmm12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %neg = sub i64 0, %v
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %neg, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_sub_explicitPVU7_Atomicmm12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %neg = sub i64 0, %v
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %neg, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_subPVU7_Atomicmm(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %neg = sub i64 0, %v
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %neg, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z24atomic_fetch_or_explicitPVU7_Atomicmm12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.or.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z24atomic_fetch_or_explicitPVU7_Atomicmm12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.or.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z15atomic_fetch_orPVU7_Atomicmm(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.or.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_xor_explicitPVU7_Atomicmm12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.xor.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_xor_explicitPVU7_Atomicmm12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.xor.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_xorPVU7_Atomicmm(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.xor.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_and_explicitPVU7_Atomicmm12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.and.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_and_explicitPVU7_Atomicmm12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.and.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_andPVU7_Atomicmm(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.and.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_min_explicitPVU7_Atomicmm12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.umin.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_min_explicitPVU7_Atomicmm12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.umin.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_minPVU7_Atomicmm(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.umin.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_max_explicitPVU7_Atomicmm12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.umax.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_max_explicitPVU7_Atomicmm12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.umax.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_maxPVU7_Atomicmm(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.umax.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_add_explicitPVU7_Atomicml12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_add_explicitPVU7_Atomicml12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_addPVU7_Atomicml(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_sub_explicitPVU7_Atomicml12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %neg = sub i64 0, %v
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %neg, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z25atomic_fetch_sub_explicitPVU7_Atomicml12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %neg = sub i64 0, %v
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %neg, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define i64 @_Z16atomic_fetch_subPVU7_Atomicml(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %neg = sub i64 0, %v
+  %r = call i64 @__cv_rmw.add.i64.0(ptr addrspace(0) %p, i64 %neg, i32 %o, i32 %s)
+  ret i64 %r
+}
+
+define float @_Z25atomic_fetch_add_explicitPVU7_Atomicff12memory_order12memory_scope(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
+  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  ret float %r
+}
+
+define float @_Z25atomic_fetch_add_explicitPVU7_Atomicff12memory_order(ptr addrspace(0) %p, float %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  ret float %r
+}
+
+define float @_Z16atomic_fetch_addPVU7_Atomicff(ptr addrspace(0) %p, float %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  ret float %r
+}
+
+define float @_Z25atomic_fetch_sub_explicitPVU7_Atomicff12memory_order12memory_scope(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
+  %neg = fneg float %v
+  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %neg, i32 %o, i32 %s)
+  ret float %r
+}
+
+define float @_Z25atomic_fetch_sub_explicitPVU7_Atomicff12memory_order(ptr addrspace(0) %p, float %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %neg = fneg float %v
+  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %neg, i32 %o, i32 %s)
+  ret float %r
+}
+
+define float @_Z16atomic_fetch_subPVU7_Atomicff(ptr addrspace(0) %p, float %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %neg = fneg float %v
+  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %neg, i32 %o, i32 %s)
+  ret float %r
+}
+
+define float @_Z25atomic_fetch_min_explicitPVU7_Atomicff12memory_order12memory_scope(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
+  %r = call float @__cv_fmin.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  ret float %r
+}
+
+define float @_Z25atomic_fetch_min_explicitPVU7_Atomicff12memory_order(ptr addrspace(0) %p, float %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call float @__cv_fmin.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  ret float %r
+}
+
+define float @_Z16atomic_fetch_minPVU7_Atomicff(ptr addrspace(0) %p, float %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call float @__cv_fmin.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  ret float %r
+}
+
+define float @_Z25atomic_fetch_max_explicitPVU7_Atomicff12memory_order12memory_scope(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
+  %r = call float @__cv_fmax.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  ret float %r
+}
+
+define float @_Z25atomic_fetch_max_explicitPVU7_Atomicff12memory_order(ptr addrspace(0) %p, float %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call float @__cv_fmax.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  ret float %r
+}
+
+define float @_Z16atomic_fetch_maxPVU7_Atomicff(ptr addrspace(0) %p, float %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call float @__cv_fmax.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  ret float %r
+}
+
+define double @_Z25atomic_fetch_add_explicitPVU7_Atomicdd12memory_order12memory_scope(ptr addrspace(0) %p, double %v, i32 %o, i32 %s) alwaysinline {
+  %r = call double @__cv_rmw.fadd.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s)
+  ret double %r
+}
+
+define double @_Z25atomic_fetch_add_explicitPVU7_Atomicdd12memory_order(ptr addrspace(0) %p, double %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call double @__cv_rmw.fadd.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s)
+  ret double %r
+}
+
+define double @_Z16atomic_fetch_addPVU7_Atomicdd(ptr addrspace(0) %p, double %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call double @__cv_rmw.fadd.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s)
+  ret double %r
+}
+
+define double @_Z25atomic_fetch_sub_explicitPVU7_Atomicdd12memory_order12memory_scope(ptr addrspace(0) %p, double %v, i32 %o, i32 %s) alwaysinline {
+  %neg = fneg double %v
+  %r = call double @__cv_rmw.fadd.double.0(ptr addrspace(0) %p, double %neg, i32 %o, i32 %s)
+  ret double %r
+}
+
+define double @_Z25atomic_fetch_sub_explicitPVU7_Atomicdd12memory_order(ptr addrspace(0) %p, double %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %neg = fneg double %v
+  %r = call double @__cv_rmw.fadd.double.0(ptr addrspace(0) %p, double %neg, i32 %o, i32 %s)
+  ret double %r
+}
+
+define double @_Z16atomic_fetch_subPVU7_Atomicdd(ptr addrspace(0) %p, double %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %neg = fneg double %v
+  %r = call double @__cv_rmw.fadd.double.0(ptr addrspace(0) %p, double %neg, i32 %o, i32 %s)
+  ret double %r
+}
+
+define double @_Z25atomic_fetch_min_explicitPVU7_Atomicdd12memory_order12memory_scope(ptr addrspace(0) %p, double %v, i32 %o, i32 %s) alwaysinline {
+  %r = call double @__cv_fmin.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s)
+  ret double %r
+}
+
+define double @_Z25atomic_fetch_min_explicitPVU7_Atomicdd12memory_order(ptr addrspace(0) %p, double %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call double @__cv_fmin.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s)
+  ret double %r
+}
+
+define double @_Z16atomic_fetch_minPVU7_Atomicdd(ptr addrspace(0) %p, double %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call double @__cv_fmin.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s)
+  ret double %r
+}
+
+define double @_Z25atomic_fetch_max_explicitPVU7_Atomicdd12memory_order12memory_scope(ptr addrspace(0) %p, double %v, i32 %o, i32 %s) alwaysinline {
+  %r = call double @__cv_fmax.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s)
+  ret double %r
+}
+
+define double @_Z25atomic_fetch_max_explicitPVU7_Atomicdd12memory_order(ptr addrspace(0) %p, double %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call double @__cv_fmax.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s)
+  ret double %r
+}
+
+define double @_Z16atomic_fetch_maxPVU7_Atomicdd(ptr addrspace(0) %p, double %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call double @__cv_fmax.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s)
+  ret double %r
+}
+
+define i32 @_Z20atomic_load_explicitPVU7_Atomici12memory_order12memory_scope(ptr addrspace(0) %p, i32 %o, i32 %s) alwaysinline {
+  %ri = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define i32 @_Z20atomic_load_explicitPVU7_Atomici12memory_order(ptr addrspace(0) %p, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %ri = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define i32 @_Z11atomic_loadPVU7_Atomici(ptr addrspace(0) %p) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %ri = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicii12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast i32 %v to i32
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicii12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast i32 %v to i32
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z12atomic_storePVU7_Atomicii(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast i32 %v to i32
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define i32 @_Z24atomic_exchange_explicitPVU7_Atomicii12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast i32 %v to i32
+  %ri = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define i32 @_Z24atomic_exchange_explicitPVU7_Atomicii12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast i32 %v to i32
+  %ri = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define i32 @_Z15atomic_exchangePVU7_Atomicii(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast i32 %v to i32
+  %ri = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define void @_Z11atomic_initPVU7_Atomicii(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  store i32 %v, ptr addrspace(0) %p, align 4
+  ret void
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomiciPii12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomiciPii12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z30atomic_compare_exchange_strongPVU7_AtomiciPii(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomiciPii12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomiciPii12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z28atomic_compare_exchange_weakPVU7_AtomiciPii(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define i32 @_Z20atomic_load_explicitPVU7_Atomicj12memory_order12memory_scope(ptr addrspace(0) %p, i32 %o, i32 %s) alwaysinline {
+  %ri = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define i32 @_Z20atomic_load_explicitPVU7_Atomicj12memory_order(ptr addrspace(0) %p, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %ri = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define i32 @_Z11atomic_loadPVU7_Atomicj(ptr addrspace(0) %p) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %ri = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicjj12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast i32 %v to i32
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicjj12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast i32 %v to i32
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z12atomic_storePVU7_Atomicjj(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast i32 %v to i32
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define i32 @_Z24atomic_exchange_explicitPVU7_Atomicjj12memory_order12memory_scope(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast i32 %v to i32
+  %ri = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define i32 @_Z24atomic_exchange_explicitPVU7_Atomicjj12memory_order(ptr addrspace(0) %p, i32 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast i32 %v to i32
+  %ri = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define i32 @_Z15atomic_exchangePVU7_Atomicjj(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast i32 %v to i32
+  %ri = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to i32
+  ret i32 %r
+}
+
+define void @_Z11atomic_initPVU7_Atomicjj(ptr addrspace(0) %p, i32 %v) alwaysinline {
+  store i32 %v, ptr addrspace(0) %p, align 4
+  ret void
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomicjPjj12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomicjPjj12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z30atomic_compare_exchange_strongPVU7_AtomicjPjj(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomicjPjj12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomicjPjj12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z28atomic_compare_exchange_weakPVU7_AtomicjPjj(ptr addrspace(0) %p, ptr addrspace(0) %e, i32 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast i32 %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define i64 @_Z20atomic_load_explicitPVU7_Atomicl12memory_order12memory_scope(ptr addrspace(0) %p, i32 %o, i32 %s) alwaysinline {
+  %ri = call i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define i64 @_Z20atomic_load_explicitPVU7_Atomicl12memory_order(ptr addrspace(0) %p, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %ri = call i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define i64 @_Z11atomic_loadPVU7_Atomicl(ptr addrspace(0) %p) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %ri = call i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicll12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast i64 %v to i64
+  call void @__cv_st.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicll12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast i64 %v to i64
+  call void @__cv_st.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z12atomic_storePVU7_Atomicll(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast i64 %v to i64
+  call void @__cv_st.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define i64 @_Z24atomic_exchange_explicitPVU7_Atomicll12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast i64 %v to i64
+  %ri = call i64 @__cv_rmw.xchg.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define i64 @_Z24atomic_exchange_explicitPVU7_Atomicll12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast i64 %v to i64
+  %ri = call i64 @__cv_rmw.xchg.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define i64 @_Z15atomic_exchangePVU7_Atomicll(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast i64 %v to i64
+  %ri = call i64 @__cv_rmw.xchg.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define void @_Z11atomic_initPVU7_Atomicll(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  store i64 %v, ptr addrspace(0) %p, align 8
+  ret void
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomiclPll12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomiclPll12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z30atomic_compare_exchange_strongPVU7_AtomiclPll(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomiclPll12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomiclPll12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z28atomic_compare_exchange_weakPVU7_AtomiclPll(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define i64 @_Z20atomic_load_explicitPVU7_Atomicm12memory_order12memory_scope(ptr addrspace(0) %p, i32 %o, i32 %s) alwaysinline {
+  %ri = call i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define i64 @_Z20atomic_load_explicitPVU7_Atomicm12memory_order(ptr addrspace(0) %p, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %ri = call i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define i64 @_Z11atomic_loadPVU7_Atomicm(ptr addrspace(0) %p) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %ri = call i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicmm12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast i64 %v to i64
+  call void @__cv_st.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicmm12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast i64 %v to i64
+  call void @__cv_st.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z12atomic_storePVU7_Atomicmm(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast i64 %v to i64
+  call void @__cv_st.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define i64 @_Z24atomic_exchange_explicitPVU7_Atomicmm12memory_order12memory_scope(ptr addrspace(0) %p, i64 %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast i64 %v to i64
+  %ri = call i64 @__cv_rmw.xchg.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define i64 @_Z24atomic_exchange_explicitPVU7_Atomicmm12memory_order(ptr addrspace(0) %p, i64 %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast i64 %v to i64
+  %ri = call i64 @__cv_rmw.xchg.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define i64 @_Z15atomic_exchangePVU7_Atomicmm(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast i64 %v to i64
+  %ri = call i64 @__cv_rmw.xchg.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to i64
+  ret i64 %r
+}
+
+define void @_Z11atomic_initPVU7_Atomicmm(ptr addrspace(0) %p, i64 %v) alwaysinline {
+  store i64 %v, ptr addrspace(0) %p, align 8
+  ret void
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomicmPmm12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomicmPmm12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z30atomic_compare_exchange_strongPVU7_AtomicmPmm(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomicmPmm12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomicmPmm12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z28atomic_compare_exchange_weakPVU7_AtomicmPmm(ptr addrspace(0) %p, ptr addrspace(0) %e, i64 %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast i64 %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define float @_Z20atomic_load_explicitPVU7_Atomicf12memory_order12memory_scope(ptr addrspace(0) %p, i32 %o, i32 %s) alwaysinline {
+  %ri = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to float
+  ret float %r
+}
+
+define float @_Z20atomic_load_explicitPVU7_Atomicf12memory_order(ptr addrspace(0) %p, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %ri = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to float
+  ret float %r
+}
+
+define float @_Z11atomic_loadPVU7_Atomicf(ptr addrspace(0) %p) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %ri = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to float
+  ret float %r
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicff12memory_order12memory_scope(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast float %v to i32
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicff12memory_order(ptr addrspace(0) %p, float %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast float %v to i32
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z12atomic_storePVU7_Atomicff(ptr addrspace(0) %p, float %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast float %v to i32
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define float @_Z24atomic_exchange_explicitPVU7_Atomicff12memory_order12memory_scope(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast float %v to i32
+  %ri = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to float
+  ret float %r
+}
+
+define float @_Z24atomic_exchange_explicitPVU7_Atomicff12memory_order(ptr addrspace(0) %p, float %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast float %v to i32
+  %ri = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to float
+  ret float %r
+}
+
+define float @_Z15atomic_exchangePVU7_Atomicff(ptr addrspace(0) %p, float %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast float %v to i32
+  %ri = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 %vi, i32 %o, i32 %s)
+  %r = bitcast i32 %ri to float
+  ret float %r
+}
+
+define void @_Z11atomic_initPVU7_Atomicff(ptr addrspace(0) %p, float %v) alwaysinline {
+  store float %v, ptr addrspace(0) %p, align 4
+  ret void
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomicfPff12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, float %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast float %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomicfPff12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, float %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast float %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z30atomic_compare_exchange_strongPVU7_AtomicfPff(ptr addrspace(0) %p, ptr addrspace(0) %e, float %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast float %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomicfPff12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, float %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast float %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomicfPff12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, float %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast float %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define zeroext i1 @_Z28atomic_compare_exchange_weakPVU7_AtomicfPff(ptr addrspace(0) %p, ptr addrspace(0) %e, float %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i32, ptr addrspace(0) %e, align 4
+  %vi = bitcast float %v to i32
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %ev, i32 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i32 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i32 %old, ptr addrspace(0) %e, align 4
+  ret i1 false
+}
+
+define double @_Z20atomic_load_explicitPVU7_Atomicd12memory_order12memory_scope(ptr addrspace(0) %p, i32 %o, i32 %s) alwaysinline {
+  %ri = call i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to double
+  ret double %r
+}
+
+define double @_Z20atomic_load_explicitPVU7_Atomicd12memory_order(ptr addrspace(0) %p, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %ri = call i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to double
+  ret double %r
+}
+
+define double @_Z11atomic_loadPVU7_Atomicd(ptr addrspace(0) %p) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %ri = call i64 @__cv_ld.i64.0(ptr addrspace(0) %p, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to double
+  ret double %r
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicdd12memory_order12memory_scope(ptr addrspace(0) %p, double %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast double %v to i64
+  call void @__cv_st.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z21atomic_store_explicitPVU7_Atomicdd12memory_order(ptr addrspace(0) %p, double %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast double %v to i64
+  call void @__cv_st.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z12atomic_storePVU7_Atomicdd(ptr addrspace(0) %p, double %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast double %v to i64
+  call void @__cv_st.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  ret void
+}
+
+define double @_Z24atomic_exchange_explicitPVU7_Atomicdd12memory_order12memory_scope(ptr addrspace(0) %p, double %v, i32 %o, i32 %s) alwaysinline {
+  %vi = bitcast double %v to i64
+  %ri = call i64 @__cv_rmw.xchg.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to double
+  ret double %r
+}
+
+define double @_Z24atomic_exchange_explicitPVU7_Atomicdd12memory_order(ptr addrspace(0) %p, double %v, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %vi = bitcast double %v to i64
+  %ri = call i64 @__cv_rmw.xchg.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to double
+  ret double %r
+}
+
+define double @_Z15atomic_exchangePVU7_Atomicdd(ptr addrspace(0) %p, double %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %vi = bitcast double %v to i64
+  %ri = call i64 @__cv_rmw.xchg.i64.0(ptr addrspace(0) %p, i64 %vi, i32 %o, i32 %s)
+  %r = bitcast i64 %ri to double
+  ret double %r
+}
+
+define void @_Z11atomic_initPVU7_Atomicdd(ptr addrspace(0) %p, double %v) alwaysinline {
+  store double %v, ptr addrspace(0) %p, align 8
+  ret void
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomicdPdd12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, double %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast double %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z39atomic_compare_exchange_strong_explicitPVU7_AtomicdPdd12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, double %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast double %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z30atomic_compare_exchange_strongPVU7_AtomicdPdd(ptr addrspace(0) %p, ptr addrspace(0) %e, double %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast double %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomicdPdd12memory_orderS4_12memory_scope(ptr addrspace(0) %p, ptr addrspace(0) %e, double %v, i32 %o, i32 %of, i32 %s) alwaysinline {
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast double %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z37atomic_compare_exchange_weak_explicitPVU7_AtomicdPdd12memory_orderS4_(ptr addrspace(0) %p, ptr addrspace(0) %e, double %v, i32 %o, i32 %of) alwaysinline {
+  %s = add i32 2, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast double %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z28atomic_compare_exchange_weakPVU7_AtomicdPdd(ptr addrspace(0) %p, ptr addrspace(0) %e, double %v) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %of = add i32 5, 0
+  %ev = load i64, ptr addrspace(0) %e, align 8
+  %vi = bitcast double %v to i64
+  %fa = icmp eq i32 %of, 2
+  %fc = icmp eq i32 %of, 1
+  %facq = or i1 %fa, %fc
+  %srel = icmp eq i32 %o, 3
+  %up = and i1 %srel, %facq
+  %more = icmp ugt i32 %of, %o
+  %m = select i1 %more, i32 %of, i32 %o
+  %eff = select i1 %up, i32 4, i32 %m
+  %old = call i64 @__cv_cas.i64.0(ptr addrspace(0) %p, i64 %ev, i64 %vi, i32 %eff, i32 %s)
+  %ok = icmp eq i64 %old, %ev
+  br i1 %ok, label %success, label %failure
+success:
+  ret i1 true
+failure:
+  store i64 %old, ptr addrspace(0) %e, align 8
+  ret i1 false
+}
+
+define zeroext i1 @_Z33atomic_flag_test_and_set_explicitPVU7_Atomici12memory_order12memory_scope(ptr addrspace(0) %p, i32 %o, i32 %s) alwaysinline {
+  %r = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 1, i32 %o, i32 %s)
+  %set = icmp ne i32 %r, 0
+  ret i1 %set
+}
+
+define zeroext i1 @_Z33atomic_flag_test_and_set_explicitPVU7_Atomici12memory_order(ptr addrspace(0) %p, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 1, i32 %o, i32 %s)
+  %set = icmp ne i32 %r, 0
+  ret i1 %set
+}
+
+define zeroext i1 @_Z24atomic_flag_test_and_setPVU7_Atomici(ptr addrspace(0) %p) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  %r = call i32 @__cv_rmw.xchg.i32.0(ptr addrspace(0) %p, i32 1, i32 %o, i32 %s)
+  %set = icmp ne i32 %r, 0
+  ret i1 %set
+}
+
+define void @_Z26atomic_flag_clear_explicitPVU7_Atomici12memory_order12memory_scope(ptr addrspace(0) %p, i32 %o, i32 %s) alwaysinline {
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 0, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z26atomic_flag_clear_explicitPVU7_Atomici12memory_order(ptr addrspace(0) %p, i32 %o) alwaysinline {
+  %s = add i32 2, 0
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 0, i32 %o, i32 %s)
+  ret void
+}
+
+define void @_Z17atomic_flag_clearPVU7_Atomici(ptr addrspace(0) %p) alwaysinline {
+  %o = add i32 5, 0
+  %s = add i32 2, 0
+  call void @__cv_st.i32.0(ptr addrspace(0) %p, i32 0, i32 %o, i32 %s)
   ret void
 }

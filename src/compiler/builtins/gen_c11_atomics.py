@@ -4,8 +4,10 @@
 __opencl_c_atomic_scope_all_devices): atomic_*_explicit(..., order, scope), the forms without the
 scope (device scope) and without _explicit (seq_cst, device scope), atomic_init,
 atomic_flag_*, atomic_work_item_fence, for int, uint, long, ulong, float, double (and
-atomic_uintptr_t with a ptrdiff_t operand) in __global and __local memory; and cl_ext_float_atomics:
-atomic_fetch_add/sub/min/max for float and double. libclc 16 has none of them.
+atomic_uintptr_t with a ptrdiff_t operand) in __global and __local memory and through generic
+pointers (__opencl_c_generic_address_space: PTX's generic addressing, no state space on the
+instruction); and cl_ext_float_atomics: atomic_fetch_add/sub/min/max for float and double. libclc
+16 has none of them.
 
 How orders and scopes become PTX (the PTX ISA memory consistency model and NVIDIA's atomics ABI;
 LLVM 16's NVPTX back end cannot select ordered atomics, so they are inline PTX):
@@ -32,8 +34,10 @@ clang = sys.argv[1] if len(sys.argv) > 1 else "clang-16"
 TYPES = {"int": "i32", "uint": "i32", "long": "i64", "ulong": "i64", "float": "float", "double": "double"}
 INTS = ["int", "uint", "long", "ulong"]
 FLOATS = ["float", "double"]
-AS = {"__global": 1, "__local": 3}
+AS = {"__global": 1, "__local": 3, "__generic": 0}
 EXP_AS = {"": 0, "__global": 1, "__local": 3}  # the `expected` pointer of compare_exchange
+# With the generic address space clang declares a generic `expected` pointer only.
+GENERIC_EXP = {"__generic": 0}
 FETCH = ["add", "sub", "or", "xor", "and", "min", "max"]
 # The features culvert's compiler enables (src/compiler/compiler.c, CVC_ATOMICS).
 FEATURES = ["-cl-ext=+cl_khr_int64_base_atomics,+cl_khr_int64_extended_atomics,+cl_khr_fp64,"
@@ -58,6 +62,7 @@ def add(kind, t, a, e, base, args, norders=1):
 
 for a in AS:
     n = a[2:]
+    generic = AS[a] == 0
     for t in INTS:
         for op in FETCH:
             add("fetch_" + op, t, a, None, "atomic_fetch_" + op, ["p_%s_%s" % (n, t), "v_" + t])
@@ -73,48 +78,66 @@ for a in AS:
         add("exchange", t, a, None, "atomic_exchange", [p, "v_" + t])
         variants.append(("init", t, a, None, "init", "atomic_init(%s, v_%s)" % (p, t)))
         for strength in ("strong", "weak"):
-            for e in EXP_AS:
+            for e in (GENERIC_EXP if generic else EXP_AS):
                 ename = "e_%s_%s" % (e[2:] if e else "private", t)
                 add("cmpxchg", t, a, e, "atomic_compare_exchange_" + strength, [p, ename, "v_" + t], 2)
     add("flag_test_and_set", "int", a, None, "atomic_flag_test_and_set", ["f_" + n])
     add("flag_clear", "int", a, None, "atomic_flag_clear", ["f_" + n])
 variants.append(("fence", "int", None, None, "full", "atomic_work_item_fence(CLK_GLOBAL_MEM_FENCE, o, s)"))
 
-# The probe kernel.
-src = ["#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable",
-       "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable",
-       "__kernel void probe(__global int *out, memory_order o, memory_scope s, long v_long_arg,"]
-params = []
-for t in TYPES:
-    params.append("__global atomic_%s *p_global_%s" % (t, t))
-    params.append("__global %s *e_global_%s" % (t, t))
-    params.append("%s v_%s" % (t, t))
-params.append("__global atomic_flag *f_global")
-src.append("    " + ",\n    ".join(params) + ") {")
-for t in TYPES:
-    src.append("    __local atomic_%s l_%s; __local atomic_%s *p_local_%s = &l_%s;" % (t, t, t, t, t))
-    src.append("    __local %s le_%s; __local %s *e_local_%s = &le_%s;" % (t, t, t, t, t))
-    src.append("    %s pe_%s = v_%s; %s *e_private_%s = &pe_%s;" % (t, t, t, t, t, t))
-src.append("    ptrdiff_t v_ptrdiff = (ptrdiff_t)v_long_arg;")
-src.append("    __local atomic_flag lf; __local atomic_flag *f_local = &lf;")
-for v in variants:
-    src.append("    %s;" % v[5])
-src.append("}")
-with tempfile.TemporaryDirectory() as d:
-    path = os.path.join(d, "probe.cl")
-    open(path, "w").write("\n".join(src) + "\n")
-    ir = subprocess.run([clang, "-cc1", "-triple", "nvptx64-nvidia-nvcl", "-x", "cl", "-cl-std=CL3.0",
-                         "-finclude-default-header", "-fdeclare-opencl-builtins"] + FEATURES +
-                        ["-O0", "-emit-llvm", "-o", "-", path],
-                        capture_output=True, text=True)
-if ir.returncode:
-    sys.exit("probe failed:\n" + ir.stderr[:3000])
-ir = ir.stdout
-names = re.findall(r"call [^@]*@(_Z\w+)\(", ir)
-if len(names) != len(variants):
-    sys.exit("probe: %d calls for %d variants" % (len(names), len(variants)))
 
-SPACE = {1: "global", 3: "shared"}
+def probe(vs, generic):
+    """The mangled names clang gives the calls of `vs`. With __opencl_c_generic_address_space
+    clang declares the generic overloads alone (none for __global or __local pointers), so the
+    named and the generic overloads are probed apart."""
+    src = ["#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable",
+           "#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable",
+           "__kernel void probe(__global int *out, memory_order o, memory_scope s, long v_long_arg,"]
+    params = []
+    for t in TYPES:
+        params.append("__global atomic_%s *p_global_%s" % (t, t))
+        params.append("__global %s *e_global_%s" % (t, t))
+        params.append("%s v_%s" % (t, t))
+    params.append("__global atomic_flag *f_global")
+    src.append("    " + ",\n    ".join(params) + ") {")
+    for t in TYPES:
+        src.append("    __local atomic_%s l_%s; __local atomic_%s *p_local_%s = &l_%s;" % (t, t, t, t, t))
+        src.append("    __local %s le_%s; __local %s *e_local_%s = &le_%s;" % (t, t, t, t, t))
+        if generic:
+            src.append("    __generic atomic_%s *p_generic_%s = p_global_%s;" % (t, t, t))
+            src.append("    __generic %s *e_generic_%s = e_global_%s;" % (t, t, t))
+        else:
+            src.append("    %s pe_%s = v_%s; %s *e_private_%s = &pe_%s;" % (t, t, t, t, t, t))
+    src.append("    ptrdiff_t v_ptrdiff = (ptrdiff_t)v_long_arg;")
+    src.append("    __local atomic_flag lf; __local atomic_flag *f_local = &lf;")
+    if generic:
+        src.append("    __generic atomic_flag *f_generic = f_global;")
+    for v in vs:
+        src.append("    %s;" % v[5])
+    src.append("}")
+    ext = ["-cl-ext=+__opencl_c_generic_address_space"] if generic else []
+    with tempfile.TemporaryDirectory() as d:
+        path = os.path.join(d, "probe.cl")
+        open(path, "w").write("\n".join(src) + "\n")
+        ir = subprocess.run([clang, "-cc1", "-triple", "nvptx64-nvidia-nvcl", "-x", "cl",
+                             "-cl-std=CL3.0", "-finclude-default-header", "-fdeclare-opencl-builtins"]
+                            + FEATURES + ext + ["-O0", "-emit-llvm", "-o", "-", path],
+                            capture_output=True, text=True)
+    if ir.returncode:
+        sys.exit("probe failed:\n" + ir.stderr[:3000])
+    found = re.findall(r"call [^@]*@(_Z\w+)\(", ir.stdout)
+    if len(found) != len(vs):
+        sys.exit("probe: %d calls for %d variants" % (len(found), len(vs)))
+    return found
+
+
+named = [v for v in variants if AS.get(v[2]) != 0]
+generics = [v for v in variants if AS.get(v[2]) == 0]
+variants = named + generics
+names = probe(named, False) + probe(generics, True)
+
+# The PTX state space; none is generic addressing, which reaches global and shared memory alike.
+SPACE = {0: "", 1: ".global", 3: ".shared"}
 CONSTRAINT = {"i32": "r", "i64": "l", "float": "f", "double": "d"}
 BITS = {"i32": "b32", "i64": "b64"}
 SCOPES = [("cta", "cta"), ("gpu", "gpu"), ("sys", "sys")]
@@ -238,7 +261,7 @@ def ld_helper(I, n):
     name = "__cv_ld.%s.%d" % (I, n)
     ptr = "ptr addrspace(%d)" % n
     al = 8 if I == "i64" else 4
-    emit = lambda sem, sc, tag: asm_call(I, "ld.%s.%s.%s.%s $0, [$1];" % (sem, sc, SPACE[n], BITS[I]),
+    emit = lambda sem, sc, tag: asm_call(I, "ld.%s.%s%s.%s $0, [$1];" % (sem, sc, SPACE[n], BITS[I]),
                                          "=%s,l,~{memory}" % CONSTRAINT[I], ["%s %%p" % ptr], tag)
     helper(name, "%s @%s(%s %%p, i32 %%o, i32 %%s)" % (I, name, ptr),
            dispatch(I, ordered("ld", emit),
@@ -252,7 +275,7 @@ def st_helper(I, n):
     name = "__cv_st.%s.%d" % (I, n)
     ptr = "ptr addrspace(%d)" % n
     al = 8 if I == "i64" else 4
-    emit = lambda sem, sc, tag: asm_call(None, "st.%s.%s.%s.%s [$0], $1;" % (sem, sc, SPACE[n], BITS[I]),
+    emit = lambda sem, sc, tag: asm_call(None, "st.%s.%s%s.%s [$0], $1;" % (sem, sc, SPACE[n], BITS[I]),
                                          "l,%s,~{memory}" % CONSTRAINT[I],
                                          ["%s %%p" % ptr, "%s %%v" % I], tag)
     store = "store volatile %s %%v, %s %%p, align %d" % (I, ptr, al)
@@ -275,7 +298,7 @@ def rmw_helper(op, T, n):
     name = "__cv_rmw.%s.%s.%d" % (op, T, n)
     ptr = "ptr addrspace(%d)" % n
     pop, sfx = PTX_RMW[op]
-    emit = lambda sem, sc, tag: asm_call(T, "atom.%s.%s.%s.%s.%s $0, [$1], $2;"
+    emit = lambda sem, sc, tag: asm_call(T, "atom.%s.%s%s.%s.%s $0, [$1], $2;"
                                          % (sem, sc, SPACE[n], pop, sfx[T]),
                                          "=%s,l,%s,~{memory}" % (CONSTRAINT[T], CONSTRAINT[T]),
                                          ["%s %%p" % ptr, "%s %%v" % T], tag)
@@ -293,7 +316,7 @@ def cas_helper(I, n):
     name = "__cv_cas.%s.%d" % (I, n)
     ptr = "ptr addrspace(%d)" % n
     c = CONSTRAINT[I]
-    emit = lambda sem, sc, tag: asm_call(I, "atom.%s.%s.%s.cas.%s $0, [$1], $2, $3;"
+    emit = lambda sem, sc, tag: asm_call(I, "atom.%s.%s%s.cas.%s $0, [$1], $2, $3;"
                                          % (sem, sc, SPACE[n], BITS[I]),
                                          "=%s,l,%s,%s,~{memory}" % (c, c, c),
                                          ["%s %%p" % ptr, "%s %%e" % I, "%s %%v" % I], tag)
@@ -440,7 +463,7 @@ for (kind, t, a, e, form, _), name in zip(variants, names):
                  "%%ri = call %s @%s(%s %%p, %s %%vi, i32 %%o, i32 %%s)" % (I, rmw_helper("xchg", I, n), ptr, I),
                  "%%r = bitcast %s %%ri to %s" % (I, T), "ret %s %%r" % T]
     elif kind == "cmpxchg":
-        eptr = "ptr addrspace(%d)" % EXP_AS[e]
+        eptr = "ptr addrspace(%d)" % {**EXP_AS, **GENERIC_EXP}[e]
         sig = "zeroext i1 @%s(%s %%p, %s %%e, %s %%v%s)" % (name, ptr, eptr, T, "".join(", " + x for x in oparams))
         # The stronger of the two orders; release on success with acquire on failure: acq_rel.
         body += ["%ev = load " + I + ", %s %%e, align %d" % (eptr, al),
