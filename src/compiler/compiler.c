@@ -268,10 +268,13 @@ static void cvc_source_argv(cvc_argv *a, const char *dir, const cvc_options *o, 
     cvc_clang_tail(a, depfile, "-emit-llvm", cvc_path_arg(a, dir, "program.ll"), "-");
 }
 
-/* What identifies a stage: both command lines, without the directory. */
+/* What identifies a stage: both command lines, without the directory, and the working directory
+ * it was started in (relative -I paths and quoted includes of the source are found from there). */
 static cvc_hash cvc_stage_sig(const cvc_options *o, int sm, const cvc_tools *tools) {
     cvc_hasher h;
     cvc_hash_init(&h);
+    char cwd[PATH_MAX];
+    cvc_hash_str(&h, getcwd(cwd, sizeof cwd) ? cwd : NULL);
     cvc_argv *a = calloc(2, sizeof *a);
     if (a) {
         cvc_source_argv(&a[0], "", o, sm, tools);

@@ -132,6 +132,39 @@ int main(void) {
         fprintf(stderr, "note: /proc/self/task/*/children unavailable: dead stages not tested\n");
     }
 
+    /* The working directory is part of a stage: a relative -I path after chdir() finds the new
+     * directory's header, not the one of the directory the stage was started in. */
+    char dirs[2][700], cwd[4096];
+    const char *scale[2] = {"#define SCALE 5.0f\n", "#define SCALE 7.0f\n"};
+    CVT_CHECK(getcwd(cwd, sizeof cwd) != NULL, "getcwd");
+    for (int d = 0; d < 2; d++) {
+        char path[1500];
+        snprintf(dirs[d], sizeof dirs[d], "%s/w%d", tmp, d);
+        mkdir(dirs[d], 0700);
+        snprintf(path, sizeof path, "%s/scale.h", dirs[d]);
+        FILE *f = fopen(path, "w");
+        CVT_CHECK(f && fputs(scale[d], f) >= 0, "write %s", path);
+        if (f)
+            fclose(f);
+    }
+    static const char *included = "#include \"scale.h\"\n"
+                                  "__kernel void k(__global float *p) { p[0] = SCALE; }\n";
+    char *in_dir[2];
+    for (int d = 0; d < 2; d++) {
+        CVT_CHECK(chdir(dirs[d]) == 0, "chdir %s", dirs[d]);
+        in_dir[d] = build(included, "-I .", CL_SUCCESS, NULL);
+    }
+    CVT_CHECK(chdir(cwd) == 0, "chdir back");
+    CVT_CHECK(in_dir[0] && strstr(in_dir[0], "1084227584"),
+              "5.0f (0x40a00000) from the first directory");
+    CVT_CHECK(in_dir[1] && strstr(in_dir[1], "1088421888"),
+              "7.0f (0x40e00000) from the second directory: %s",
+              in_dir[1] ? body(in_dir[1]) : "(failed)");
+    free(in_dir[0]);
+    free(in_dir[1]);
+    for (int d = 0; d < 2; d++)
+        cvt_rmdir(dirs[d]);
+
     /* Stopped (clUnloadPlatformCompiler): nothing waits, no directory is left. */
     cvc_spares_stop();
     CVT_CHECK(tmp_dirs(tmp) == 0, "no directory left after the stop: %d", tmp_dirs(tmp));
