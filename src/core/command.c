@@ -233,6 +233,8 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
     if (e && (!failed || e->num_sources)) {
         cl_int recorded = cvcu_event_record(e->done, cmd->stream);
         e->stream = cmd->stream;
+        e->stream_index = bi;
+        e->seq = recorded == CL_SUCCESS ? ++q->recorded[bi] : 0;
         if (!failed)
             err = recorded;
         else if (recorded == CL_SUCCESS) {
@@ -276,7 +278,7 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
     if (e && err == CL_SUCCESS && event_ret)
         *event_ret = e;
     else if (e)
-        cv_release(&e->obj);
+        cv_event_release(e);
     cmd->event = NULL;
     return err;
 }

@@ -16,6 +16,8 @@ static pthread_mutex_t cv_user_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv_user_cond = PTHREAD_COND_INITIALIZER;
 static cl_event cv_user_events;
 
+static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q);
+
 static void cv_user_event_unlink(cl_event e) {
     pthread_mutex_lock(&cv_user_lock);
     if (e->user_prev)
@@ -125,7 +127,8 @@ static cl_event cv_event_alloc(cl_context ctx, cl_command_queue q, cl_command_ty
 }
 
 cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err) {
-    cl_event e = cv_queue_spare_get(q, timing);
+    cv_cuda_events loose;
+    cl_event e = cv_queue_spare_get(q, timing, &loose);
     *err = CL_SUCCESS;
     if (!e) {
         e = calloc(1, sizeof *e);
@@ -133,15 +136,49 @@ cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err) {
     }
     if (e && !e->done) {
         e->timing = timing;
-        *err = cvcu_event_create(timing, cv_blocking_events(), &e->done);
-        if (*err == CL_SUCCESS && timing)
+        e->done = loose.done;
+        e->start = loose.start;
+        loose = (cv_cuda_events){NULL, NULL};
+        if (!e->done)
+            *err = cvcu_event_create(timing, cv_blocking_events(), &e->done);
+        if (*err == CL_SUCCESS && timing && !e->start)
             *err = cvcu_event_create(true, false, &e->start);
+    }
+    /* Only where no memory was left for the new event. */
+    if (loose.done && !cv_queue_loose_put(q, timing, loose)) {
+        cvcu_event_destroy(loose.done);
+        cvcu_event_destroy(loose.start);
     }
     if (*err != CL_SUCCESS && e) {
         cv_event_free(e);
         e = NULL;
     }
     return e;
+}
+
+void cv_event_release(cl_event e) {
+    if (!cv_release_last(&e->obj))
+        return;
+    /* The tracker lets go of a finished command's event at its next pass, up to a millisecond
+     * later: until then a round trip per command would make CUDA events per command. Final and
+     * with no application reference, its CUDA events are used by nobody any more (status
+     * answers come from e->status; a GPU-side wait captured its record when it was issued; no
+     * profiling query can come), so they serve the queue's next command at once. */
+    cl_command_queue q = e->queue;
+    if (q) {
+        pthread_mutex_lock(&e->lock);
+        cl_int s = atomic_load(&e->status);
+        /* Finished with its stream (clFinish, or a later event's wait, saw that far). */
+        if (!cv_final(s) && e->seq && e->seq <= atomic_load(&q->drained[e->stream_index]))
+            s = cv_event_settle_locked(e, s, CL_COMPLETE);
+        if (e->done && cv_final(s) &&
+            cv_queue_loose_put(q, e->timing, (cv_cuda_events){e->done, e->start})) {
+            e->done = NULL;
+            e->start = NULL;
+        }
+        pthread_mutex_unlock(&e->lock);
+    }
+    cv_unhold(&e->obj);
 }
 
 cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
@@ -210,22 +247,23 @@ cl_int cv_user_event_set(cl_event e, cl_int status) {
     return err;
 }
 
-/* Did a source of a completed command fail? Its own status where it is final. Otherwise it ran
- * before the command on the GPU (stream order or a GPU-side wait), where a failure is sticky and
- * shows in the command's own query: what is left is an enqueue failure, or a failed source of
- * its own (an error status passed down a chain of wait lists). No CUDA call. Sources are always
- * older events: the locks are taken newest first, as cv_event_status does. */
-static bool cv_source_failed(cl_event src) {
+/* The status of a source of a command that completed: its own where it is final (a user event's
+ * as it is). Otherwise it ran before the command on the GPU (stream order or a GPU-side wait), so
+ * it completed too, where a failure is sticky and shows in the command's own query: what is left
+ * is an enqueue failure, or a failed source of its own (an error status passed down a chain of
+ * wait lists). Settled here as its own query would settle it, with no CUDA call: final, its
+ * completion event serves again once it is released (cv_event_release). Sources are always older
+ * events: the locks are taken newest first, as cv_event_status does. */
+static cl_int cv_source_settle(cl_event src) {
     cl_int s = atomic_load(&src->status);
     if (cv_final(s) || src->is_user)
-        return s < 0;
+        return s;
     pthread_mutex_lock(&src->lock);
     s = atomic_load(&src->status);
-    bool failed = cv_final(s) ? s < 0 : src->enqueue_error != 0;
-    for (cl_uint i = 0; !cv_final(s) && !failed && i < src->num_sources; i++)
-        failed = cv_source_failed(src->sources[i]);
+    if (!cv_final(s))
+        s = cv_event_settle_locked(src, s, CL_COMPLETE);
     pthread_mutex_unlock(&src->lock);
-    return failed;
+    return s;
 }
 
 /* The status after a query of e->done answered q; e->lock held, s the status before. */
@@ -242,7 +280,7 @@ static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q) {
         /* "the execution status of any of the events in event_wait_list is a negative
          * integer value": the command's own status is an error too. */
         for (cl_uint i = 0; i < e->num_sources; i++)
-            if (cv_source_failed(e->sources[i]))
+            if (cv_source_settle(e->sources[i]) < 0)
                 s = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     }
     atomic_store(&e->status, s);
@@ -288,6 +326,8 @@ cl_int cv_event_wait(cl_event e) {
         if (q == CL_SUBMITTED)
             q = cv_sleep_wait(e->done);
         s = cv_event_status_after(e, q);
+        if (q == CL_COMPLETE && e->seq)
+            cv_queue_drained(e->queue, e->stream_index, e->seq);
         if (!cv_final(s))
             s = q < 0 ? q : CL_OUT_OF_RESOURCES;
     }

@@ -50,6 +50,8 @@ struct _cl_event {
     cl_event user_prev, user_next; /* user events: the live ones, for process exit */
     cvcu_slot slot;                /* user events: 0, then 1 once a status was set */
     cl_event tracker_next;         /* the tracker's lists */
+    uint64_t seq;                  /* done's number on its stream (queue.h: recorded) */
+    unsigned stream_index;         /* of stream in its queue */
     bool failure_reported;         /* the context's notify callback was called */
 };
 
@@ -65,6 +67,10 @@ cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err);
 cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
                          cl_int *err);
 cl_event cv_user_event_create(cl_context ctx, cl_int *err);
+/* Drops an application reference (clReleaseEvent). With the last one, a finished command's
+ * completion event goes back to its queue at once (the cl_event itself goes when the tracker
+ * lets go of it). */
+void cv_event_release(cl_event e);
 /* clSetUserEventStatus: CL_INVALID_OPERATION once a status was set. */
 cl_int cv_user_event_set(cl_event e, cl_int status);
 /* Process exit: opens the GPU gates of user events never set, so no stream stays blocked on one
