@@ -15,6 +15,7 @@ static bool cv_final(cl_int s) {
 static pthread_mutex_t cv_user_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv_user_cond = PTHREAD_COND_INITIALIZER;
 static cl_event cv_user_events;
+static _Atomic unsigned cv_user_waiters; /* threads in cv_event_wait on a user event */
 
 static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q);
 
@@ -215,36 +216,39 @@ cl_event cv_user_event_create(cl_context ctx, cl_int *err) {
 }
 
 cl_int cv_user_event_set(cl_event e, cl_int status) {
-    cl_int err = CL_SUCCESS;
-    /* A callback another thread registers meanwhile may release the event on the tracker. */
+    /* The gated commands wait on the GPU: the store that releases them comes before anything
+     * else (locks, wakeups, callbacks follow while the GPU runs). Status first, then the slot,
+     * with no lock between: a command the slot releases completes with its source's status
+     * already final. Only this call sets a user event's status, once: the exchange from
+     * CL_SUBMITTED is the spec's "already changed" test. An error status opens the gate too:
+     * the waiting commands cannot be taken back from the streams, so they run and complete
+     * with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST instead of blocking their queues
+     * forever. The hold (one atomic add) comes first: a callback another thread registers
+     * meanwhile may release the event on the tracker once the status is final. */
     cv_hold(&e->obj);
-    pthread_mutex_lock(&cv_user_lock);
-    if (cv_final(atomic_load(&e->status)))
-        err = CL_INVALID_OPERATION;
-    else {
-        /* Status first, then the slot: a command the slot releases completes with its
-         * source's status already final. An error status opens the gate too: the waiting
-         * commands cannot be taken back from the streams, so they run and complete with
-         * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST instead of blocking their queues
-         * forever. */
-        atomic_store(&e->status, status);
-        atomic_store_explicit(e->slot.host, 1, memory_order_release);
-        pthread_cond_broadcast(&cv_user_cond);
+    cl_int was = CL_SUBMITTED;
+    if (!atomic_compare_exchange_strong(&e->status, &was, status)) {
+        cv_unhold(&e->obj);
+        return CL_INVALID_OPERATION;
     }
-    pthread_mutex_unlock(&cv_user_lock);
+    atomic_store_explicit(e->slot.host, 1, memory_order_release);
+    /* Host waiters (cv_event_wait) count themselves under the lock before they look at the
+     * status: with none, there is nobody to wake. */
+    if (atomic_load(&cv_user_waiters)) {
+        pthread_mutex_lock(&cv_user_lock);
+        pthread_cond_broadcast(&cv_user_cond);
+        pthread_mutex_unlock(&cv_user_lock);
+    }
     /* The tracker calls the callbacks; without any, waking it only competes with the gated
      * commands' waiters for the driver. A callback added from now on sees the final status
      * and notifies the tracker itself (cv_event_add_callback). */
-    bool callbacks = false;
-    if (err == CL_SUCCESS) {
-        pthread_mutex_lock(&e->lock);
-        callbacks = e->callbacks != NULL;
-        pthread_mutex_unlock(&e->lock);
-    }
+    pthread_mutex_lock(&e->lock);
+    bool callbacks = e->callbacks != NULL;
+    pthread_mutex_unlock(&e->lock);
     if (callbacks)
         cv_tracker_notify(e);
     cv_unhold(&e->obj);
-    return err;
+    return CL_SUCCESS;
 }
 
 /* The status of a source of a command that completed: its own where it is final (a user event's
@@ -309,18 +313,22 @@ cl_int cv_event_status_after(cl_event e, cl_int q) {
 }
 
 cl_int cv_event_wait(cl_event e) {
-    cl_int s = cv_event_status(e);
+    cl_int s = atomic_load(&e->status);
     if (!cv_final(s) && e->is_user) {
+        /* Counted before the status is read under the lock (cv_user_event_set). */
         pthread_mutex_lock(&cv_user_lock);
+        atomic_fetch_add(&cv_user_waiters, 1);
         while (!cv_final(atomic_load(&e->status)))
             pthread_cond_wait(&cv_user_cond, &cv_user_lock);
+        atomic_fetch_sub(&cv_user_waiters, 1);
         pthread_mutex_unlock(&cv_user_lock);
         s = atomic_load(&e->status);
     } else if (!cv_final(s)) {
         cl_int q = cvcu_device_bind(e->queue->device->cu);
         /* After a short spin the wait sleeps (cv_sleep_wait: polling, or a blocking-sync
-         * event with CULVERT_BLOCKING_SYNC=1). The query that ended the wait gives the status:
-         * each query of a CUDA event costs over a microsecond. */
+         * event with CULVERT_BLOCKING_SYNC=1). The query that ended the wait gives the status
+         * (its first is the status query itself): each query of a CUDA event costs over a
+         * microsecond. */
         if (q == CL_SUCCESS)
             q = cv_spin_wait(NULL, e->done);
         if (q == CL_SUBMITTED)
