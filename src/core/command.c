@@ -65,7 +65,7 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
     cmd->type = type;
     cmd->num_wait = num_wait;
     bool profile = false;
-    cl_ulong queued = event_ret ? cv_host_time_ns() : 0;
+    cl_ulong queued = 0;
     if (num_wait) {
         cmd->sources = malloc(num_wait * sizeof *cmd->sources);
         err = cmd->sources ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
@@ -74,6 +74,8 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
         pthread_mutex_lock(&q->lock);
         cmd->locked = true;
         profile = event_ret && (q->properties & CL_QUEUE_PROFILING_ENABLE);
+        /* QUEUED: the properties change only under the lock, so it is taken here. */
+        queued = profile ? cv_host_time_ns() : 0;
         err = cvcu_device_bind(q->device->cu);
     }
     if (err == CL_SUCCESS)
