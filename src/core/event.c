@@ -161,10 +161,8 @@ void cv_event_release(cl_event e) {
     if (!cv_release_last(&e->obj))
         return;
     /* The tracker lets go of a finished command's event at its next pass, up to a millisecond
-     * later: until then a round trip per command would make CUDA events per command. Final and
-     * with no application reference, its CUDA events are used by nobody any more (status
-     * answers come from e->status; a GPU-side wait captured its record when it was issued; no
-     * profiling query can come), so they serve the queue's next command at once. */
+     * later: until then a round trip per command would allocate an event and make CUDA events
+     * per command. */
     cl_command_queue q = e->queue;
     if (q) {
         pthread_mutex_lock(&e->lock);
@@ -172,12 +170,24 @@ void cv_event_release(cl_event e) {
         /* Finished with its stream (clFinish, or a later event's wait, saw that far). */
         if (!cv_final(s) && e->seq && e->seq <= atomic_load(&q->drained[e->stream_index]))
             s = cv_event_settle_locked(e, s, CL_COMPLETE);
+        /* Final, its CUDA events serve the queue's next command at once: nobody uses them any
+         * more (status answers come from e->status; a GPU-side wait captured its record when it
+         * was issued; no profiling query can come), even while later commands hold e as a
+         * source. */
         if (e->done && cv_final(s) &&
             cv_queue_loose_put(q, e->timing, (cv_cuda_events){e->done, e->start})) {
             e->done = NULL;
             e->start = NULL;
         }
         pthread_mutex_unlock(&e->lock);
+        /* Complete and the oldest outstanding command (events are mostly released in the order
+         * they were enqueued): its completion work is done here, with no callback to call (each
+         * holds a reference) and no failure to report, and the event goes back to its queue now
+         * unless a later command still holds it. */
+        if (s == CL_COMPLETE && cv_tracker_take_first(e)) {
+            cv_event_complete(e);
+            cv_unhold(&e->obj); /* the tracker's */
+        }
     }
     cv_unhold(&e->obj);
 }

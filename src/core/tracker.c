@@ -246,6 +246,19 @@ void cv_tracker_track(cl_event e) {
         cv_unhold(&e->obj);
 }
 
+bool cv_tracker_take_first(cl_event e) {
+    pthread_mutex_lock(&cv_tracker_lock);
+    bool first = cv_pending_head == e;
+    if (first) {
+        cv_pending_head = e->tracker_next;
+        if (!cv_pending_head)
+            cv_pending_tail = NULL;
+        e->tracker_next = NULL;
+    }
+    pthread_mutex_unlock(&cv_tracker_lock);
+    return first;
+}
+
 void cv_tracker_hurry_up(void) {
     pthread_once(&cv_tracker_once, cv_tracker_start);
     pthread_mutex_lock(&cv_tracker_lock);

@@ -12,6 +12,11 @@
 
 /* Holds e until it completed and its completion work was done. e was submitted. */
 void cv_tracker_track(cl_event e);
+/* e completed, has no application reference (so no callback either) and is the oldest command
+ * outstanding: takes it off the list, so that the caller does its completion work (and drops
+ * the tracker's hold) now instead of the next pass, up to a millisecond later. False where it is
+ * not first, or a pass has the list. */
+bool cv_tracker_take_first(cl_event e);
 /* A callback was added to a command not yet complete: passes come soon from now on. */
 void cv_tracker_hurry_up(void);
 /* Calls e's due callbacks soon, on the tracker thread. */
