@@ -6,7 +6,6 @@
 #include "cuda_mock.h"
 #include "test_util.h"
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -437,8 +436,7 @@ static void check_all_unloaded(void) {
 }
 
 int main(void) {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-    cvmock_state_fn get = lib ? (cvmock_state_fn)dlsym(lib, "cvmock_state_get") : NULL;
+    cvmock_state_fn get = (cvmock_state_fn)cvmock_fn("cvmock_state_get");
     if (!get) {
         fprintf(stderr, "the mock libcuda.so.1 is not the one found (LD_LIBRARY_PATH)\n");
         return 1;
