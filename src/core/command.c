@@ -35,8 +35,14 @@ static cl_int cv_command_need_event(cv_command *cmd, bool profile) {
     if (!cmd->event)
         cmd->event = cv_event_create(cmd->queue->context, cmd->queue, cmd->type, profile, &err);
     if (cmd->event && cmd->num_sources) {
-        cmd->event->sources = cmd->sources;
-        cmd->event->num_sources = cmd->num_sources;
+        cl_event e = cmd->event;
+        if (cmd->sources == cmd->sources_small) {
+            memcpy(e->sources_inline, cmd->sources_small, sizeof e->sources_inline);
+            e->sources = e->sources_inline;
+        } else {
+            e->sources = cmd->sources;
+        }
+        e->num_sources = cmd->num_sources;
         cmd->sources = NULL;
         cmd->num_sources = 0;
     }
@@ -46,7 +52,8 @@ static cl_int cv_command_need_event(cv_command *cmd, bool profile) {
 static void cv_command_drop(cv_command *cmd) {
     for (cl_uint i = 0; i < cmd->num_sources; i++)
         cv_unhold(&cmd->sources[i]->obj);
-    free(cmd->sources);
+    if (cmd->sources != cmd->sources_small)
+        free(cmd->sources);
     cmd->sources = NULL;
     cmd->num_sources = 0;
     if (cmd->event)
@@ -67,7 +74,9 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
     bool profile = false;
     cl_ulong queued = 0;
     if (num_wait) {
-        cmd->sources = malloc(num_wait * sizeof *cmd->sources);
+        cmd->sources = num_wait <= CV_EVENT_INLINE_SOURCES
+                           ? cmd->sources_small
+                           : malloc(num_wait * sizeof *cmd->sources);
         err = cmd->sources ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     }
     if (err == CL_SUCCESS) {

@@ -38,10 +38,12 @@ void cv_user_events_open_gates(void) {
     pthread_mutex_unlock(&cv_user_lock);
 }
 
-static void cv_unhold_all(cl_event *list, cl_uint n, cv_kept *kept) {
+/* Drops the holds of e's sources (list: e->sources as it was) and kept objects. */
+static void cv_unhold_all(cl_event e, cl_event *list, cl_uint n, cv_kept *kept) {
     for (cl_uint i = 0; i < n; i++)
         cv_unhold(&list[i]->obj);
-    free(list);
+    if (list != e->sources_inline)
+        free(list);
     while (kept) {
         cv_kept *next = kept->next;
         cv_unhold(kept->obj);
@@ -88,7 +90,7 @@ static void cv_event_destroy(cv_object *obj) {
     cl_command_queue q = e->queue;
     cl_context ctx = e->context;
     /* Left only when the command never reached the tracker (its enqueue failed). */
-    cv_unhold_all(e->sources, e->num_sources, e->kept);
+    cv_unhold_all(e, e->sources, e->num_sources, e->kept);
     for (cv_event_callback *c = e->callbacks, *next; c; c = next) {
         next = c->next;
         free(c);
@@ -500,7 +502,7 @@ void cv_event_complete(cl_event e) {
     if (report)
         cv_context_notify(e->context, "culvert: a command failed on the GPU (see its event's "
                                       "CL_EVENT_COMMAND_EXECUTION_STATUS)");
-    cv_unhold_all(sources, n, kept);
+    cv_unhold_all(e, sources, n, kept);
     cv_event_fire_callbacks(e);
 }
 

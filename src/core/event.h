@@ -23,6 +23,9 @@ typedef struct cv_kept {
     struct cv_kept *next;
 } cv_kept;
 
+/* Wait lists this long need no allocation (the usual one or two events). */
+#define CV_EVENT_INLINE_SOURCES 2
+
 /* Profiling timestamps, in the order of CL_PROFILING_COMMAND_QUEUED..COMPLETE. */
 enum { CV_T_QUEUED, CV_T_SUBMIT, CV_T_START, CV_T_END, CV_T_COMPLETE, CV_T_COUNT };
 
@@ -40,8 +43,9 @@ struct _cl_event {
     pthread_mutex_t lock;  /* guards what follows */
     /* Events of the wait list not complete at enqueue (held): their error becomes ours, and
      * user events stay alive (their slot gates this command on the GPU) until we complete. */
-    cl_event *sources;
+    cl_event *sources; /* sources_inline, or allocated for longer wait lists */
     cl_uint num_sources;
+    cl_event sources_inline[CV_EVENT_INLINE_SOURCES];
     cv_kept *kept;                /* held until the command completed */
     cv_event_callback *callbacks; /* not called yet; SUBMITTED first, then RUNNING, COMPLETE */
     bool profiled;                /* times[] are final */
