@@ -129,6 +129,8 @@ static cl_int cv_command_batch_submit(cl_command_queue q, unsigned i, cl_event b
     cl_int err = cvcu_event_record(b->done, q->streams[i]);
     if (err == CL_SUCCESS) {
         b->stream = q->streams[i];
+        b->stream_index = i;
+        b->seq = ++q->recorded[i];
         atomic_store(&b->status, CL_SUBMITTED);
     }
     return err;

@@ -159,6 +159,25 @@ cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err) {
     return e;
 }
 
+/* The status known without a query: final, or complete where its stream drained past it (a
+ * clFinish, or a wait on a later event of the stream, saw that far). e->lock held. */
+static cl_int cv_event_known_locked(cl_event e) {
+    cl_int s = atomic_load(&e->status);
+    cl_command_queue q = e->queue;
+    if (!cv_final(s) && q && e->seq && e->seq <= atomic_load(&q->drained[e->stream_index]))
+        s = cv_event_settle_locked(e, s, CL_COMPLETE);
+    return s;
+}
+
+bool cv_event_done_unreferenced(cl_event e) {
+    if (cv_refcount(&e->obj) != 0 || e->is_user)
+        return false;
+    pthread_mutex_lock(&e->lock);
+    bool done = cv_event_known_locked(e) == CL_COMPLETE && !e->callbacks;
+    pthread_mutex_unlock(&e->lock);
+    return done;
+}
+
 void cv_event_release(cl_event e) {
     if (!cv_release_last(&e->obj))
         return;
@@ -168,10 +187,7 @@ void cv_event_release(cl_event e) {
     cl_command_queue q = e->queue;
     if (q) {
         pthread_mutex_lock(&e->lock);
-        cl_int s = atomic_load(&e->status);
-        /* Finished with its stream (clFinish, or a later event's wait, saw that far). */
-        if (!cv_final(s) && e->seq && e->seq <= atomic_load(&q->drained[e->stream_index]))
-            s = cv_event_settle_locked(e, s, CL_COMPLETE);
+        cl_int s = cv_event_known_locked(e);
         /* Final, its CUDA events serve the queue's next command at once: nobody uses them any
          * more (status answers come from e->status; a GPU-side wait captured its record when it
          * was issued; no profiling query can come), even while later commands hold e as a
@@ -182,14 +198,13 @@ void cv_event_release(cl_event e) {
             e->start = NULL;
         }
         pthread_mutex_unlock(&e->lock);
-        /* Complete and the oldest outstanding command (events are mostly released in the order
-         * they were enqueued): its completion work is done here, with no callback to call (each
-         * holds a reference) and no failure to report, and the event goes back to its queue now
-         * unless a later command still holds it. */
-        if (s == CL_COMPLETE && cv_tracker_take_first(e)) {
-            cv_event_complete(e);
-            cv_unhold(&e->obj); /* the tracker's */
-        }
+        /* Complete, and the commands before it on the tracker's list done as well (events are
+         * mostly released in the order they were enqueued; batches of event-less commands
+         * drain with their stream): their completion work is done here, with no callback to
+         * call (each holds a reference) and no failure to report, and each goes back to its
+         * queue now unless a later command still holds it. */
+        if (s == CL_COMPLETE)
+            cv_tracker_finish_taken(cv_tracker_take_done(e));
     }
     cv_unhold(&e->obj);
 }

@@ -95,6 +95,10 @@ cl_int cv_event_profiling_info(cl_event e, cl_profiling_info param, const cv_inf
 cl_int cv_event_add_callback(cl_event e, cl_int type, cv_event_callback_fn fn, void *user_data);
 /* Called (by the tracker) once e is final: timestamps, releases, error report, callbacks. */
 void cv_event_complete(cl_event e);
+/* e is complete (known without a query: final, or its stream drained past it) and nothing but
+ * culvert refers to it (no application reference, so no callback): its completion work may be
+ * done by any thread. Settles its status where it was not final yet. */
+bool cv_event_done_unreferenced(cl_event e);
 /* Calls the callbacks whose status was reached (tracker thread). */
 void cv_event_fire_callbacks(cl_event e);
 

@@ -321,6 +321,7 @@ int main(void) {
         CHECK_ERR(CL_SUCCESS, enqueue(q, 0, NULL, &e));
         CHECK_ERR(CL_SUCCESS, enqueue(q2, 1, &e, NULL));
         CHECK_ERR(CL_SUCCESS, clFinish(q2));
+        CHECK_ERR(CL_SUCCESS, clFinish(q)); /* e is known complete at its release */
         clReleaseEvent(e);
     }
     printf("CUDA calls per repetition, calling thread only:\n");
