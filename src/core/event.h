@@ -73,7 +73,7 @@ cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type typ
 cl_event cv_user_event_create(cl_context ctx, cl_int *err);
 /* Drops an application reference (clReleaseEvent). With the last one, a finished command's CUDA
  * events go back to its queue at once; the cl_event too when it is complete and the tracker's
- * oldest (cv_tracker_take_first), else when the tracker lets go of it. */
+ * commands before it are done (cv_tracker_take_done), else when the tracker lets go of it. */
 void cv_event_release(cl_event e);
 /* clSetUserEventStatus: CL_INVALID_OPERATION once a status was set. */
 cl_int cv_user_event_set(cl_event e, cl_int status);
