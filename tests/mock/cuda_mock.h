@@ -28,9 +28,9 @@ typedef struct cvmock_state {
     unsigned modules_loaded, modules_unloaded;
     int last_max_dynamic_smem; /* the last cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) */
     /* the last cuStreamWaitValue64 (address, value, stream) and cuStreamWaitEvent (stream,
-     * event); the last cuEventRecord (event, stream) */
+     * event) of a counting thread (cvmock_calls_begin) */
     unsigned long long wait_value_addr, wait_value;
-    void *wait_value_stream, *wait_event_stream, *wait_event, *record_event, *record_stream;
+    void *wait_value_stream, *wait_event_stream, *wait_event;
 } cvmock_state;
 
 typedef cvmock_state *(*cvmock_state_fn)(void);
