@@ -197,14 +197,21 @@ static double round_trip(raw_backend *b, bool event) {
     return m;
 }
 
-/* cuStreamWaitValue64 on a mapped pinned u64 that the host then stores. */
+/* cuStreamWaitValue64 on a mapped pinned u64 that the host then stores. The gated kernel's
+ * completion is seen as OpenCL sees it, through an event recorded after it (the OpenCL side
+ * waits with clWaitForEvents on the kernel's event): cuEventSynchronize. */
 static double gate(raw_backend *b) {
     if (!b->streamWaitValue64)
         return NAN;
     volatile cuuint64_t *flag = NULL;
     CUdeviceptr dflag = 0;
-    if (b->memHostAlloc((void **)&flag, 64, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE))
+    CUevent done = NULL;
+    if (b->eventCreate(&done, CU_EVENT_DISABLE_TIMING))
         return NAN;
+    if (b->memHostAlloc((void **)&flag, 64, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE)) {
+        b->eventDestroy(done);
+        return NAN;
+    }
     *flag = 0;
     double v[256];
     int n = g_opts.reps * 4;
@@ -213,21 +220,27 @@ static double gate(raw_backend *b) {
         e = b->streamWaitValue64(b->s, dflag, (cuuint64_t)i + 1, CU_STREAM_WAIT_VALUE_GEQ);
         if (!e)
             e = launch_empty(b, b->s);
+        if (!e)
+            e = b->eventRecord(done, b->s);
         bench_sleep_us(300);
         double t0 = bench_now_us();
         __atomic_store_n(flag, (cuuint64_t)i + 1, __ATOMIC_RELEASE);
         if (!e)
-            e = b->streamSync(b->s);
+            e = b->eventSync(done);
         v[i] = e ? NAN : bench_now_us() - t0;
     }
     b->streamSync(b->s);
     b->memFreeHost((void *)flag);
+    b->eventDestroy(done);
     return e ? NAN : bench_median(v, n);
 }
 
+/* A's event, B waits for it on the GPU, B's completion seen through an event recorded after it
+ * (as the OpenCL side's clWaitForEvents on B's event). */
 static double cross_queue(raw_backend *b) {
-    CUevent ev = NULL;
-    if (b->eventCreate(&ev, CU_EVENT_DISABLE_TIMING))
+    CUevent ev = NULL, done = NULL;
+    if (b->eventCreate(&ev, CU_EVENT_DISABLE_TIMING) ||
+        b->eventCreate(&done, CU_EVENT_DISABLE_TIMING))
         return NAN;
     int n = g_opts.reps * 4;
     double v[256];
@@ -241,10 +254,13 @@ static double cross_queue(raw_backend *b) {
         if (!e)
             e = launch_empty(b, b->s2);
         if (!e)
-            e = b->streamSync(b->s2);
+            e = b->eventRecord(done, b->s2);
+        if (!e)
+            e = b->eventSync(done);
         v[i] = e ? NAN : bench_now_us() - t0;
     }
     b->eventDestroy(ev);
+    b->eventDestroy(done);
     return bench_median(v, n);
 }
 

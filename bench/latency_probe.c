@@ -1,8 +1,11 @@
 /* latency_probe: where the microseconds of a short round trip go. Not a benchmark row and not a
  * test: it prints, on the GPU machine, (1) the cost of single CUDA driver and host calls on the
- * enqueue and wait paths, (2) the round trip "empty kernel, then wait" with each way of waiting,
- * raw, (3) the same round trips through an OpenCL platform (default "culvert"), with the time of
- * each API call of the sequence. Medians of 401; µs.
+ * enqueue and wait paths (queries of done and of pending work, event creation), (2) the round
+ * trip "empty kernel, then wait" with each way of waiting, raw; a host-released gate
+ * (cuStreamWaitValue64, cv-bench's user-event row) and a cross-stream dependency (its A -> B row)
+ * with each way of waiting, down to the floor: the host spinning on a flag the GPU writes after
+ * the kernel; (3) the same sequences through an OpenCL platform (default "culvert"), with the
+ * time of each API call. Medians of 401 (gates: 101, each after a 300 us sleep); µs.
  *
  *   latency_probe [platform-substring]
  */
@@ -62,9 +65,22 @@ static struct {
 #undef F
 } cu;
 
+/* Versioned entry points (cuda.h's macros name them; #name above would not). */
+static struct {
+    CUresult (*memHostAlloc)(void **, size_t, unsigned);
+    CUresult (*hostDevicePointer)(CUdeviceptr *, void *, unsigned);
+    CUresult (*waitValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned);
+    CUresult (*writeValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned);
+    CUresult (*eventDestroy)(CUevent);
+} cv2;
+
 static CUfunction f_empty;
-static CUstream s1, s2;
-static CUevent ev1, ev2;
+static CUstream s1, s2, s3;
+static CUevent ev1, ev2, ev3;
+/* Mapped pinned flags: [0] the host releases gates with it, [1] the GPU writes after a kernel,
+ * [2] holds s3 closed while pending work is queried. */
+static volatile cuuint64_t *flags;
+static CUdeviceptr dflags;
 
 static CUresult launch(CUstream s) {
     return cu.cuLaunchKernel(f_empty, 1, 1, 1, 32, 1, 1, 0, s, NULL, NULL);
@@ -87,6 +103,18 @@ static void c_event_record(void) {
 }
 static void c_wait_event(void) {
     cu.cuStreamWaitEvent(s2, ev1, 0);
+}
+static void c_event_create(void) {
+    CUevent e;
+    if (cu.cuEventCreate(&e, CU_EVENT_DISABLE_TIMING) == CUDA_SUCCESS)
+        cv2.eventDestroy(e);
+}
+/* ev3 recorded on s3 behind a closed gate (flags[2]): work that is not done. */
+static void c_event_query_pending(void) {
+    cu.cuEventQuery(ev3);
+}
+static void c_stream_query_pending(void) {
+    cu.cuStreamQuery(s3);
 }
 static void c_launch(void) {
     launch(s1);
@@ -133,6 +161,9 @@ static void calls(void) {
         {"cuEventRecord", c_event_record, 0},
         {"cuStreamWaitEvent", c_wait_event, 0},
         {"cuLaunchKernel (empty, 32 threads)", c_launch, 0},
+        {"cuEventCreate + cuEventDestroy", c_event_create, 0},
+        {"cuEventQuery (pending event)", c_event_query_pending, 0},
+        {"cuStreamQuery (pending stream)", c_stream_query_pending, 0},
         {"clock_gettime(MONOTONIC)", c_clock, 0},
         {"mutex lock+unlock", c_mutex, 0},
         {"calloc(512)+free", c_malloc, 0},
@@ -140,6 +171,11 @@ static void calls(void) {
     };
     pthread_t t;
     pthread_create(&t, NULL, sleeper, NULL);
+    /* s3 stays closed (pending work) until the table is done */
+    flags[2] = 0;
+    cv2.waitValue64(s3, dflags + 16, 1, CU_STREAM_WAIT_VALUE_GEQ);
+    launch(s3);
+    cu.cuEventRecord(ev3, s3);
     for (size_t i = 0; i < sizeof table / sizeof *table; i++) {
         double v[N];
         for (int r = 0; r < N; r++) {
@@ -157,6 +193,8 @@ static void calls(void) {
         }
         printf("call  %-42s %7.3f\n", table[i].name, median(v, N));
     }
+    __atomic_store_n(&flags[2], 1, __ATOMIC_RELEASE);
+    cu.cuStreamSynchronize(s3);
     atomic_store(&sleeper_stop, 1);
     pthread_mutex_lock(&m);
     pthread_cond_broadcast(&cond);
@@ -235,27 +273,91 @@ static void raw_round_trips(CUcontext ctx) {
             pthread_join(t, NULL);
         }
     }
-    /* Cross stream: A on s1, B on s2 after A's event, wait for B (stream sync, or an event of
-     * B polled as culvert's clWaitForEvents does). */
-    for (int poll = 0; poll < 2; poll++) {
+}
+
+/* A gate released by a host store, as cv-bench's user-event row: s1 waits for flags[0] >= seq,
+ * runs the empty kernel, then (by mode) records ev1, or writes flags[1] = seq; after 300 us the
+ * host stores flags[0] and waits by `mode`. The host-flag way is the floor: no CUDA call in the
+ * wait. */
+enum { W_STREAM_SYNC, W_EVENT_SYNC, W_EVENT_POLL, W_EVENT_POLL_CLOCK, W_FLAG };
+static const char *const wait_names[] = {
+    "cuStreamSynchronize",
+    "record + cuEventSynchronize",
+    "record + poll cuEventQuery",
+    "record + poll cuEventQuery + clock (culvert)",
+    "GPU writes a flag, host spins on it (floor)",
+};
+static cuuint64_t gate_seq;
+
+static void wait_by(int mode, CUstream s, CUevent ev, cuuint64_t seq) {
+    double t0 = now_us();
+    switch (mode) {
+    case W_STREAM_SYNC:
+        cu.cuStreamSynchronize(s);
+        break;
+    case W_EVENT_SYNC:
+        cu.cuEventSynchronize(ev);
+        break;
+    case W_EVENT_POLL:
+        while (cu.cuEventQuery(ev) == CUDA_ERROR_NOT_READY)
+            ;
+        break;
+    case W_EVENT_POLL_CLOCK:
+        while (cu.cuEventQuery(ev) == CUDA_ERROR_NOT_READY && now_us() - t0 < 300)
+            ;
+        break;
+    default:
+        while (__atomic_load_n(&flags[1], __ATOMIC_ACQUIRE) < seq)
+            ;
+        break;
+    }
+}
+
+/* What a wait mode puts on stream s after the dependent kernel. */
+static void after_kernel(int mode, CUstream s, CUevent ev, cuuint64_t seq) {
+    if (mode == W_FLAG)
+        cv2.writeValue64(s, dflags + 8, seq, 0);
+    else if (mode != W_STREAM_SYNC)
+        cu.cuEventRecord(ev, s);
+}
+
+enum { NG = 101 };
+
+static void raw_gates(void) {
+    for (int mode = 0; mode <= W_FLAG; mode++) {
+        double v[NG];
+        for (int r = 0; r < NG; r++) {
+            cuuint64_t seq = ++gate_seq;
+            cv2.waitValue64(s1, dflags, seq, CU_STREAM_WAIT_VALUE_GEQ);
+            launch(s1);
+            after_kernel(mode, s1, ev1, seq);
+            struct timespec ts = {0, 300000};
+            nanosleep(&ts, NULL);
+            double t0 = now_us();
+            __atomic_store_n(&flags[0], seq, __ATOMIC_RELEASE);
+            wait_by(mode, s1, ev1, seq);
+            v[r] = now_us() - t0;
+            cu.cuStreamSynchronize(s1);
+        }
+        printf("raw   gate released -> kernel seen done, %-44s %7.2f\n", wait_names[mode],
+               median(v, NG));
+    }
+    /* A -> B, with each way of waiting for B (cv-bench's row: record + cuEventSynchronize) */
+    for (int mode = 0; mode <= W_FLAG; mode++) {
         double v[N];
         for (int r = 0; r < N; r++) {
+            cuuint64_t seq = ++gate_seq;
             double t0 = now_us();
             launch(s1);
             cu.cuEventRecord(ev1, s1);
             cu.cuStreamWaitEvent(s2, ev1, 0);
             launch(s2);
-            if (poll) {
-                cu.cuEventRecord(ev2, s2);
-                while (cu.cuEventQuery(ev2) == CUDA_ERROR_NOT_READY)
-                    ;
-            } else {
-                cu.cuStreamSynchronize(s2);
-            }
+            after_kernel(mode, s2, ev2, seq);
+            wait_by(mode, s2, ev2, seq);
             v[r] = now_us() - t0;
+            cu.cuStreamSynchronize(s2);
         }
-        printf("raw   A -> B, %-40s %7.2f\n",
-               poll ? "record + poll cuEventQuery(B)" : "cuStreamSynchronize(B)", median(v, N));
+        printf("raw   A -> B, %-71s %7.2f\n", wait_names[mode], median(v, N));
     }
 }
 
@@ -289,13 +391,20 @@ static void opencl(const char *want) {
     }
     cl_kernel k = clCreateKernel(prog, "bench_empty", &e);
     size_t g = 32;
-    enum { STEPS = 4 };
-    static const char *const names[3][STEPS] = {
+    enum { STEPS = 4, SEQS = 4 };
+    static const char *const names[SEQS][STEPS] = {
         {"enqueue (no event)", "clFinish", "", ""},
         {"enqueue (event)", "clWaitForEvents", "clReleaseEvent", ""},
         {"enqueue A (event)", "clFlush", "enqueue B (waits A, event)", "clWaitForEvents(B)"},
+        {"clCreateUserEvent", "enqueue (waits u, event) + clFlush", "clSetUserEventStatus",
+         "clWaitForEvents"},
     };
-    for (int seq = 0; seq < 3; seq++) {
+    /* The steps each sequence's total counts: cv-bench's rows (the user event's: from the
+     * release on, after a 300 us sleep). */
+    static const int first_timed[SEQS] = {0, 0, 0, 2};
+    static const char *const totals[SEQS] = {"round trip, clFinish", "round trip, event", "A -> B",
+                                             "user event released -> kernel done"};
+    for (int seq = 0; seq < SEQS; seq++) {
         double v[STEPS + 1][N];
         for (int r = 0; r < N; r++) {
             cl_event a = NULL, b = NULL;
@@ -313,7 +422,7 @@ static void opencl(const char *want) {
                 t[2] = now_us();
                 clReleaseEvent(a);
                 t[3] = t[4] = now_us();
-            } else {
+            } else if (seq == 2) {
                 clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, &a);
                 t[1] = now_us();
                 clFlush(q);
@@ -324,16 +433,33 @@ static void opencl(const char *want) {
                 t[4] = now_us();
                 clReleaseEvent(a);
                 clReleaseEvent(b);
+            } else {
+                /* the gated kernel waits 300 us before the release, as in cv-bench; the steps
+                 * are laid end to end without the sleep */
+                a = clCreateUserEvent(ctx, &e);
+                double created = now_us();
+                clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 1, &a, &b);
+                clFlush(q);
+                double flushed = now_us();
+                struct timespec ts = {0, 300000};
+                nanosleep(&ts, NULL);
+                double released = now_us();
+                clSetUserEventStatus(a, CL_COMPLETE);
+                double set = now_us();
+                clWaitForEvents(1, &b);
+                double seen = now_us();
+                t[1] = created;
+                t[2] = flushed;
+                t[3] = t[2] + (set - released);
+                t[4] = t[3] + (seen - set);
+                clReleaseEvent(b);
+                clReleaseEvent(a);
             }
             for (int s = 0; s < STEPS; s++)
                 v[s][r] = t[s + 1] - t[s];
-            v[STEPS][r] = t[STEPS] - t[0];
+            v[STEPS][r] = t[STEPS] - t[first_timed[seq]];
         }
-        printf("cl    %-50s %7.2f  =",
-               seq == 0   ? "round trip, clFinish"
-               : seq == 1 ? "round trip, event"
-                          : "A -> B",
-               median(v[STEPS], N));
+        printf("cl    %-50s %7.2f  =", totals[seq], median(v[STEPS], N));
         for (int s = 0; s < STEPS && names[seq][s][0]; s++)
             printf("  %s %.2f", names[seq][s], median(v[s], N));
         printf("\n");
@@ -355,6 +481,15 @@ int main(int argc, char **argv) {
     FUNCS(L)
 #undef L
     *(void **)&cu.cuLaunchKernel = dlsym(lib, "cuLaunchKernel");
+    *(void **)&cv2.memHostAlloc = dlsym(lib, "cuMemHostAlloc");
+    *(void **)&cv2.hostDevicePointer = dlsym(lib, "cuMemHostGetDevicePointer_v2");
+    *(void **)&cv2.waitValue64 = dlsym(lib, "cuStreamWaitValue64_v2");
+    *(void **)&cv2.writeValue64 = dlsym(lib, "cuStreamWriteValue64_v2");
+    *(void **)&cv2.eventDestroy = dlsym(lib, "cuEventDestroy_v2");
+    if (!cv2.waitValue64)
+        *(void **)&cv2.waitValue64 = dlsym(lib, "cuStreamWaitValue64");
+    if (!cv2.writeValue64)
+        *(void **)&cv2.writeValue64 = dlsym(lib, "cuStreamWriteValue64");
     CUdevice dev;
     CUcontext ctx;
     CUmodule mod;
@@ -363,13 +498,21 @@ int main(int argc, char **argv) {
         cu.cuModuleGetFunction(&f_empty, mod, "bench_empty") ||
         cu.cuStreamCreate(&s1, CU_STREAM_NON_BLOCKING) ||
         cu.cuStreamCreate(&s2, CU_STREAM_NON_BLOCKING) ||
+        cu.cuStreamCreate(&s3, CU_STREAM_NON_BLOCKING) ||
         cu.cuEventCreate(&ev1, CU_EVENT_DISABLE_TIMING) ||
-        cu.cuEventCreate(&ev2, CU_EVENT_DISABLE_TIMING)) {
+        cu.cuEventCreate(&ev2, CU_EVENT_DISABLE_TIMING) ||
+        cu.cuEventCreate(&ev3, CU_EVENT_DISABLE_TIMING) || !cv2.memHostAlloc ||
+        !cv2.hostDevicePointer || !cv2.waitValue64 || !cv2.writeValue64 || !cv2.eventDestroy ||
+        cv2.memHostAlloc((void **)&flags, 64,
+                         CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE) ||
+        cv2.hostDevicePointer(&dflags, (void *)flags, 0)) {
         printf("CUDA set-up failed\n");
         return 1;
     }
+    flags[0] = flags[1] = flags[2] = 0;
     calls();
     raw_round_trips(ctx);
+    raw_gates();
     opencl(argc > 1 ? argv[1] : "culvert");
     if (argc <= 1)
         opencl("NVIDIA");

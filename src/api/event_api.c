@@ -119,7 +119,7 @@ cl_int CL_API_CALL clReleaseEvent(cl_event event) {
     /* "CL_INVALID_EVENT if event is not a valid event object." */
     cl_int err = cv_is_event(event) ? CL_SUCCESS : CL_INVALID_EVENT;
     if (err == CL_SUCCESS)
-        cv_release(&event->obj);
+        cv_event_release(event);
     CV_API_ERROR(err);
     return err;
 }

@@ -35,8 +35,14 @@ static cl_int cv_command_need_event(cv_command *cmd, bool profile) {
     if (!cmd->event)
         cmd->event = cv_event_create(cmd->queue->context, cmd->queue, cmd->type, profile, &err);
     if (cmd->event && cmd->num_sources) {
-        cmd->event->sources = cmd->sources;
-        cmd->event->num_sources = cmd->num_sources;
+        cl_event e = cmd->event;
+        if (cmd->sources == cmd->sources_small) {
+            memcpy(e->sources_inline, cmd->sources_small, sizeof e->sources_inline);
+            e->sources = e->sources_inline;
+        } else {
+            e->sources = cmd->sources;
+        }
+        e->num_sources = cmd->num_sources;
         cmd->sources = NULL;
         cmd->num_sources = 0;
     }
@@ -46,7 +52,8 @@ static cl_int cv_command_need_event(cv_command *cmd, bool profile) {
 static void cv_command_drop(cv_command *cmd) {
     for (cl_uint i = 0; i < cmd->num_sources; i++)
         cv_unhold(&cmd->sources[i]->obj);
-    free(cmd->sources);
+    if (cmd->sources != cmd->sources_small)
+        free(cmd->sources);
     cmd->sources = NULL;
     cmd->num_sources = 0;
     if (cmd->event)
@@ -65,15 +72,19 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
     cmd->type = type;
     cmd->num_wait = num_wait;
     bool profile = false;
-    cl_ulong queued = event_ret ? cv_host_time_ns() : 0;
+    cl_ulong queued = 0;
     if (num_wait) {
-        cmd->sources = malloc(num_wait * sizeof *cmd->sources);
+        cmd->sources = num_wait <= CV_EVENT_INLINE_SOURCES
+                           ? cmd->sources_small
+                           : malloc(num_wait * sizeof *cmd->sources);
         err = cmd->sources ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     }
     if (err == CL_SUCCESS) {
         pthread_mutex_lock(&q->lock);
         cmd->locked = true;
         profile = event_ret && (q->properties & CL_QUEUE_PROFILING_ENABLE);
+        /* QUEUED: the properties change only under the lock, so it is taken here. */
+        queued = profile ? cv_host_time_ns() : 0;
         err = cvcu_device_bind(q->device->cu);
     }
     if (err == CL_SUCCESS)
@@ -118,6 +129,8 @@ static cl_int cv_command_batch_submit(cl_command_queue q, unsigned i, cl_event b
     cl_int err = cvcu_event_record(b->done, q->streams[i]);
     if (err == CL_SUCCESS) {
         b->stream = q->streams[i];
+        b->stream_index = i;
+        b->seq = ++q->recorded[i];
         atomic_store(&b->status, CL_SUBMITTED);
     }
     return err;
@@ -233,6 +246,8 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
     if (e && (!failed || e->num_sources)) {
         cl_int recorded = cvcu_event_record(e->done, cmd->stream);
         e->stream = cmd->stream;
+        e->stream_index = bi;
+        e->seq = recorded == CL_SUCCESS ? ++q->recorded[bi] : 0;
         if (!failed)
             err = recorded;
         else if (recorded == CL_SUCCESS) {
@@ -276,7 +291,7 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
     if (e && err == CL_SUCCESS && event_ret)
         *event_ret = e;
     else if (e)
-        cv_release(&e->obj);
+        cv_event_release(e);
     cmd->event = NULL;
     return err;
 }

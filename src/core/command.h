@@ -15,6 +15,7 @@ typedef struct cv_command {
     cl_uint num_wait;  /* the wait list had events (barriers of out-of-order queues) */
     cl_event *sources; /* wait-list events not complete at enqueue, held; moved into event */
     cl_uint num_sources;
+    cl_event sources_small[CV_EVENT_INLINE_SOURCES]; /* sources of short wait lists */
 } cv_command;
 
 /* Call after the API validated its arguments and the wait list. Holds the queue's lock until

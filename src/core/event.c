@@ -15,6 +15,9 @@ static bool cv_final(cl_int s) {
 static pthread_mutex_t cv_user_lock = PTHREAD_MUTEX_INITIALIZER;
 static pthread_cond_t cv_user_cond = PTHREAD_COND_INITIALIZER;
 static cl_event cv_user_events;
+static _Atomic unsigned cv_user_waiters; /* threads in cv_event_wait on a user event */
+
+static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q);
 
 static void cv_user_event_unlink(cl_event e) {
     pthread_mutex_lock(&cv_user_lock);
@@ -35,10 +38,12 @@ void cv_user_events_open_gates(void) {
     pthread_mutex_unlock(&cv_user_lock);
 }
 
-static void cv_unhold_all(cl_event *list, cl_uint n, cv_kept *kept) {
+/* Drops the holds of e's sources (list: e->sources as it was) and kept objects. */
+static void cv_unhold_all(cl_event e, cl_event *list, cl_uint n, cv_kept *kept) {
     for (cl_uint i = 0; i < n; i++)
         cv_unhold(&list[i]->obj);
-    free(list);
+    if (list != e->sources_inline)
+        free(list);
     while (kept) {
         cv_kept *next = kept->next;
         cv_unhold(kept->obj);
@@ -85,7 +90,7 @@ static void cv_event_destroy(cv_object *obj) {
     cl_command_queue q = e->queue;
     cl_context ctx = e->context;
     /* Left only when the command never reached the tracker (its enqueue failed). */
-    cv_unhold_all(e->sources, e->num_sources, e->kept);
+    cv_unhold_all(e, e->sources, e->num_sources, e->kept);
     for (cv_event_callback *c = e->callbacks, *next; c; c = next) {
         next = c->next;
         free(c);
@@ -125,7 +130,8 @@ static cl_event cv_event_alloc(cl_context ctx, cl_command_queue q, cl_command_ty
 }
 
 cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err) {
-    cl_event e = cv_queue_spare_get(q, timing);
+    cv_cuda_events loose;
+    cl_event e = cv_queue_spare_get(q, timing, &loose);
     *err = CL_SUCCESS;
     if (!e) {
         e = calloc(1, sizeof *e);
@@ -133,15 +139,74 @@ cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err) {
     }
     if (e && !e->done) {
         e->timing = timing;
-        *err = cvcu_event_create(timing, cv_blocking_events(), &e->done);
-        if (*err == CL_SUCCESS && timing)
+        e->done = loose.done;
+        e->start = loose.start;
+        loose = (cv_cuda_events){NULL, NULL};
+        if (!e->done)
+            *err = cvcu_event_create(timing, cv_blocking_events(), &e->done);
+        if (*err == CL_SUCCESS && timing && !e->start)
             *err = cvcu_event_create(true, false, &e->start);
+    }
+    /* Only where no memory was left for the new event. */
+    if (loose.done && !cv_queue_loose_put(q, timing, loose)) {
+        cvcu_event_destroy(loose.done);
+        cvcu_event_destroy(loose.start);
     }
     if (*err != CL_SUCCESS && e) {
         cv_event_free(e);
         e = NULL;
     }
     return e;
+}
+
+/* The status known without a query: final, or complete where its stream drained past it (a
+ * clFinish, or a wait on a later event of the stream, saw that far). e->lock held. */
+static cl_int cv_event_known_locked(cl_event e) {
+    cl_int s = atomic_load(&e->status);
+    cl_command_queue q = e->queue;
+    if (!cv_final(s) && q && e->seq && e->seq <= atomic_load(&q->drained[e->stream_index]))
+        s = cv_event_settle_locked(e, s, CL_COMPLETE);
+    return s;
+}
+
+bool cv_event_done_unreferenced(cl_event e) {
+    if (cv_refcount(&e->obj) != 0 || e->is_user)
+        return false;
+    pthread_mutex_lock(&e->lock);
+    bool done = cv_event_known_locked(e) == CL_COMPLETE && !e->callbacks;
+    pthread_mutex_unlock(&e->lock);
+    return done;
+}
+
+void cv_event_release(cl_event e) {
+    if (!cv_release_last(&e->obj))
+        return;
+    /* The tracker lets go of a finished command's event at its next pass, up to a millisecond
+     * later: until then a round trip per command would allocate an event and make CUDA events
+     * per command. */
+    cl_command_queue q = e->queue;
+    if (q) {
+        pthread_mutex_lock(&e->lock);
+        cl_int s = cv_event_known_locked(e);
+        /* Final, its CUDA events serve the queue's next command at once: nobody uses them any
+         * more (status answers come from e->status; a GPU-side wait captured its record when it
+         * was issued; no profiling query can come), even while later commands hold e as a
+         * source. */
+        if (e->done && cv_final(s) &&
+            cv_queue_loose_put(q, e->timing, (cv_cuda_events){e->done, e->start})) {
+            e->done = NULL;
+            e->start = NULL;
+        }
+        pthread_mutex_unlock(&e->lock);
+        /* Complete, and the commands before it on the tracker's list done as well (events are
+         * mostly released in the order they were enqueued; batches of event-less commands
+         * drain with their stream): their completion work is done here, with no callback to
+         * call (each holds a reference) and no failure to report, and each goes back to its
+         * queue now unless a later command still holds it. */
+        if (s == CL_COMPLETE)
+            cv_tracker_finish_taken(cv_tracker_take_done(e));
+    }
+    cv_unhold(&e->obj);
 }
 
 cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
@@ -178,54 +243,58 @@ cl_event cv_user_event_create(cl_context ctx, cl_int *err) {
 }
 
 cl_int cv_user_event_set(cl_event e, cl_int status) {
-    cl_int err = CL_SUCCESS;
-    /* A callback another thread registers meanwhile may release the event on the tracker. */
+    /* The gated commands wait on the GPU: the store that releases them comes before anything
+     * else (locks, wakeups, callbacks follow while the GPU runs). Status first, then the slot,
+     * with no lock between: a command the slot releases completes with its source's status
+     * already final. Only this call sets a user event's status, once: the exchange from
+     * CL_SUBMITTED is the spec's "already changed" test. An error status opens the gate too:
+     * the waiting commands cannot be taken back from the streams, so they run and complete
+     * with CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST instead of blocking their queues
+     * forever. The hold (one atomic add) comes first: a callback another thread registers
+     * meanwhile may release the event on the tracker once the status is final. */
     cv_hold(&e->obj);
-    pthread_mutex_lock(&cv_user_lock);
-    if (cv_final(atomic_load(&e->status)))
-        err = CL_INVALID_OPERATION;
-    else {
-        /* Status first, then the slot: a command the slot releases completes with its
-         * source's status already final. An error status opens the gate too: the waiting
-         * commands cannot be taken back from the streams, so they run and complete with
-         * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST instead of blocking their queues
-         * forever. */
-        atomic_store(&e->status, status);
-        atomic_store_explicit(e->slot.host, 1, memory_order_release);
-        pthread_cond_broadcast(&cv_user_cond);
+    cl_int was = CL_SUBMITTED;
+    if (!atomic_compare_exchange_strong(&e->status, &was, status)) {
+        cv_unhold(&e->obj);
+        return CL_INVALID_OPERATION;
     }
-    pthread_mutex_unlock(&cv_user_lock);
+    atomic_store_explicit(e->slot.host, 1, memory_order_release);
+    /* Host waiters (cv_event_wait) count themselves under the lock before they look at the
+     * status: with none, there is nobody to wake. */
+    if (atomic_load(&cv_user_waiters)) {
+        pthread_mutex_lock(&cv_user_lock);
+        pthread_cond_broadcast(&cv_user_cond);
+        pthread_mutex_unlock(&cv_user_lock);
+    }
     /* The tracker calls the callbacks; without any, waking it only competes with the gated
      * commands' waiters for the driver. A callback added from now on sees the final status
      * and notifies the tracker itself (cv_event_add_callback). */
-    bool callbacks = false;
-    if (err == CL_SUCCESS) {
-        pthread_mutex_lock(&e->lock);
-        callbacks = e->callbacks != NULL;
-        pthread_mutex_unlock(&e->lock);
-    }
+    pthread_mutex_lock(&e->lock);
+    bool callbacks = e->callbacks != NULL;
+    pthread_mutex_unlock(&e->lock);
     if (callbacks)
         cv_tracker_notify(e);
     cv_unhold(&e->obj);
-    return err;
+    return CL_SUCCESS;
 }
 
-/* Did a source of a completed command fail? Its own status where it is final. Otherwise it ran
- * before the command on the GPU (stream order or a GPU-side wait), where a failure is sticky and
- * shows in the command's own query: what is left is an enqueue failure, or a failed source of
- * its own (an error status passed down a chain of wait lists). No CUDA call. Sources are always
- * older events: the locks are taken newest first, as cv_event_status does. */
-static bool cv_source_failed(cl_event src) {
+/* The status of a source of a command that completed: its own where it is final (a user event's
+ * as it is). Otherwise it ran before the command on the GPU (stream order or a GPU-side wait), so
+ * it completed too, where a failure is sticky and shows in the command's own query: what is left
+ * is an enqueue failure, or a failed source of its own (an error status passed down a chain of
+ * wait lists). Settled here as its own query would settle it, with no CUDA call: final, its
+ * completion event serves again once it is released (cv_event_release). Sources are always older
+ * events: the locks are taken newest first, as cv_event_status does. */
+static cl_int cv_source_settle(cl_event src) {
     cl_int s = atomic_load(&src->status);
     if (cv_final(s) || src->is_user)
-        return s < 0;
+        return s;
     pthread_mutex_lock(&src->lock);
     s = atomic_load(&src->status);
-    bool failed = cv_final(s) ? s < 0 : src->enqueue_error != 0;
-    for (cl_uint i = 0; !cv_final(s) && !failed && i < src->num_sources; i++)
-        failed = cv_source_failed(src->sources[i]);
+    if (!cv_final(s))
+        s = cv_event_settle_locked(src, s, CL_COMPLETE);
     pthread_mutex_unlock(&src->lock);
-    return failed;
+    return s;
 }
 
 /* The status after a query of e->done answered q; e->lock held, s the status before. */
@@ -242,7 +311,7 @@ static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q) {
         /* "the execution status of any of the events in event_wait_list is a negative
          * integer value": the command's own status is an error too. */
         for (cl_uint i = 0; i < e->num_sources; i++)
-            if (cv_source_failed(e->sources[i]))
+            if (cv_source_settle(e->sources[i]) < 0)
                 s = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
     }
     atomic_store(&e->status, s);
@@ -271,23 +340,29 @@ cl_int cv_event_status_after(cl_event e, cl_int q) {
 }
 
 cl_int cv_event_wait(cl_event e) {
-    cl_int s = cv_event_status(e);
+    cl_int s = atomic_load(&e->status);
     if (!cv_final(s) && e->is_user) {
+        /* Counted before the status is read under the lock (cv_user_event_set). */
         pthread_mutex_lock(&cv_user_lock);
+        atomic_fetch_add(&cv_user_waiters, 1);
         while (!cv_final(atomic_load(&e->status)))
             pthread_cond_wait(&cv_user_cond, &cv_user_lock);
+        atomic_fetch_sub(&cv_user_waiters, 1);
         pthread_mutex_unlock(&cv_user_lock);
         s = atomic_load(&e->status);
     } else if (!cv_final(s)) {
         cl_int q = cvcu_device_bind(e->queue->device->cu);
         /* After a short spin the wait sleeps (cv_sleep_wait: polling, or a blocking-sync
-         * event with CULVERT_BLOCKING_SYNC=1). The query that ended the wait gives the status:
-         * each query of a CUDA event costs over a microsecond. */
+         * event with CULVERT_BLOCKING_SYNC=1). The query that ended the wait gives the status
+         * (its first is the status query itself): each query of a CUDA event costs over a
+         * microsecond. */
         if (q == CL_SUCCESS)
             q = cv_spin_wait(NULL, e->done);
         if (q == CL_SUBMITTED)
             q = cv_sleep_wait(e->done);
         s = cv_event_status_after(e, q);
+        if (q == CL_COMPLETE && e->seq)
+            cv_queue_drained(e->queue, e->stream_index, e->seq);
         if (!cv_final(s))
             s = q < 0 ? q : CL_OUT_OF_RESOURCES;
     }
@@ -442,7 +517,7 @@ void cv_event_complete(cl_event e) {
     if (report)
         cv_context_notify(e->context, "culvert: a command failed on the GPU (see its event's "
                                       "CL_EVENT_COMMAND_EXECUTION_STATUS)");
-    cv_unhold_all(sources, n, kept);
+    cv_unhold_all(e, sources, n, kept);
     cv_event_fire_callbacks(e);
 }
 

@@ -23,6 +23,9 @@ typedef struct cv_kept {
     struct cv_kept *next;
 } cv_kept;
 
+/* Wait lists this long need no allocation (the usual one or two events). */
+#define CV_EVENT_INLINE_SOURCES 2
+
 /* Profiling timestamps, in the order of CL_PROFILING_COMMAND_QUEUED..COMPLETE. */
 enum { CV_T_QUEUED, CV_T_SUBMIT, CV_T_START, CV_T_END, CV_T_COMPLETE, CV_T_COUNT };
 
@@ -40,8 +43,9 @@ struct _cl_event {
     pthread_mutex_t lock;  /* guards what follows */
     /* Events of the wait list not complete at enqueue (held): their error becomes ours, and
      * user events stay alive (their slot gates this command on the GPU) until we complete. */
-    cl_event *sources;
+    cl_event *sources; /* sources_inline, or allocated for longer wait lists */
     cl_uint num_sources;
+    cl_event sources_inline[CV_EVENT_INLINE_SOURCES];
     cv_kept *kept;                /* held until the command completed */
     cv_event_callback *callbacks; /* not called yet; SUBMITTED first, then RUNNING, COMPLETE */
     bool profiled;                /* times[] are final */
@@ -50,6 +54,8 @@ struct _cl_event {
     cl_event user_prev, user_next; /* user events: the live ones, for process exit */
     cvcu_slot slot;                /* user events: 0, then 1 once a status was set */
     cl_event tracker_next;         /* the tracker's lists */
+    uint64_t seq;                  /* done's number on its stream (queue.h: recorded) */
+    unsigned stream_index;         /* of stream in its queue */
     bool failure_reported;         /* the context's notify callback was called */
 };
 
@@ -65,6 +71,10 @@ cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err);
 cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
                          cl_int *err);
 cl_event cv_user_event_create(cl_context ctx, cl_int *err);
+/* Drops an application reference (clReleaseEvent). With the last one, a finished command's CUDA
+ * events go back to its queue at once; the cl_event too when it is complete and the tracker's
+ * commands before it are done (cv_tracker_take_done), else when the tracker lets go of it. */
+void cv_event_release(cl_event e);
 /* clSetUserEventStatus: CL_INVALID_OPERATION once a status was set. */
 cl_int cv_user_event_set(cl_event e, cl_int status);
 /* Process exit: opens the GPU gates of user events never set, so no stream stays blocked on one
@@ -85,6 +95,10 @@ cl_int cv_event_profiling_info(cl_event e, cl_profiling_info param, const cv_inf
 cl_int cv_event_add_callback(cl_event e, cl_int type, cv_event_callback_fn fn, void *user_data);
 /* Called (by the tracker) once e is final: timestamps, releases, error report, callbacks. */
 void cv_event_complete(cl_event e);
+/* e is complete (known without a query: final, or its stream drained past it) and nothing but
+ * culvert refers to it (no application reference, so no callback): its completion work may be
+ * done by any thread. Settles its status where it was not final yet. */
+bool cv_event_done_unreferenced(cl_event e);
 /* Calls the callbacks whose status was reached (tracker thread). */
 void cv_event_fire_callbacks(cl_event e);
 

@@ -175,10 +175,12 @@ static cl_int cv_kernel_smem(cv_program_function *f, cl_device_id dev, size_t sm
     return err;
 }
 
-/* The launches of one NDRange on the command's stream. */
+/* The launches of one NDRange on the command's stream. real: the NDRange's own work-groups per
+ * dimension; groups: with those that only fill clusters. */
 static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream *s, cvcu_launch *l,
                                const cv_device_props *props, cl_uint dim, const size_t *offset,
-                               const size_t *global, const uint64_t groups[3]) {
+                               const size_t *global, const uint64_t real[3],
+                               const uint64_t groups[3]) {
     if (!k->launch_info) {
         for (int d = 0; d < 3; d++)
             l->grid[d] = (unsigned)groups[d];
@@ -196,11 +198,21 @@ static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream 
     }
     info.work_dim = dim;
     info.reserved = 0;
-    /* The groups of the NDRange itself: groups past them only fill clusters, and exit. */
-    uint64_t real[3];
+    /* The common case, a grid within CUDA's limits: one launch, no chunk arithmetic (its
+     * divisions cost more than the rest of the launch's host work). */
+    bool one = true;
     for (int d = 0; d < 3; d++)
-        real[d] = (cl_uint)d < dim ? (global[d] + l->block[d] - 1) / l->block[d] : 1;
-    /* Chunks of at most CUDA's grid limits, whole clusters each. */
+        one &= groups[d] <= (props->max_grid_dim[d] ? props->max_grid_dim[d] : 65535);
+    if (one) {
+        for (int d = 0; d < 3; d++) {
+            info.group_offset[d] = 0;
+            info.group_limit[d] = (uint32_t)real[d];
+            l->grid[d] = (unsigned)groups[d];
+        }
+        return cvcu_launch_kernel(l, s, params);
+    }
+    /* Chunks of at most CUDA's grid limits, whole clusters each (groups past the NDRange's own
+     * only fill clusters, and exit). */
     uint64_t chunk[3];
     for (int d = 0; d < 3; d++) {
         uint64_t c = props->max_grid_dim[d] ? props->max_grid_dim[d] : 65535;
@@ -249,6 +261,7 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
     if (err == CL_SUCCESS && !empty)
         err =
             cv_kernel_check_range(k, f, q->device, work_dim, offset, global, local, block, groups);
+    uint64_t real[3] = {groups[0], groups[1], groups[2]};
     if (err == CL_SUCCESS && !empty)
         err = cv_kernel_clusters(k, f->sig, groups, l.cluster);
     if (err == CL_SUCCESS && !empty && k->cooperative &&
@@ -275,7 +288,7 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
             l.block[d] = (unsigned)block[d];
         l.smem = (unsigned)k->smem;
         l.cooperative = k->cooperative;
-        err = cv_kernel_launch(k, f, cmd.stream, &l, props, work_dim, offset, global, groups);
+        err = cv_kernel_launch(k, f, cmd.stream, &l, props, work_dim, offset, global, real, groups);
         if (f->prints && !atomic_load(&q->prints))
             atomic_store(&q->prints, true);
     }

@@ -22,8 +22,12 @@ void cv_retain(cv_object *obj) {
     atomic_fetch_add_explicit(&obj->refcount, 1, memory_order_relaxed);
 }
 
+bool cv_release_last(cv_object *obj) {
+    return atomic_fetch_sub_explicit(&obj->refcount, 1, memory_order_acq_rel) == 1;
+}
+
 void cv_release(cv_object *obj) {
-    if (atomic_fetch_sub_explicit(&obj->refcount, 1, memory_order_acq_rel) == 1)
+    if (cv_release_last(obj))
         cv_unhold(obj);
 }
 

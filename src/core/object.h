@@ -48,8 +48,11 @@ bool cv_object_valid(const void *handle, cv_tag tag);
 
 void cv_retain(cv_object *obj);  /* application reference */
 void cv_release(cv_object *obj); /* application reference; the last one drops the hold */
-void cv_hold(cv_object *obj);    /* culvert's own reference */
-void cv_unhold(cv_object *obj);  /* destroys the object with the last hold */
+/* Drops an application reference; true when it was the last, and the caller then drops the hold
+ * (cv_unhold) after what it does at that point. */
+bool cv_release_last(cv_object *obj);
+void cv_hold(cv_object *obj);   /* culvert's own reference */
+void cv_unhold(cv_object *obj); /* destroys the object with the last hold */
 uint32_t cv_refcount(const cv_object *obj);
 
 #define CV_OBJ(h) ((cv_object *)(h))

@@ -26,6 +26,13 @@ static void cv_queue_destroy(cv_object *obj) {
     }
     for (int t = 0; t < 2; t++)
         cv_event_free_spares(q->spares[t]);
+    for (int t = 0; t < 2; t++) {
+        for (unsigned i = 0; i < q->loose[t].num; i++) {
+            cvcu_event_destroy(q->loose[t].items[i].done);
+            cvcu_event_destroy(q->loose[t].items[i].start);
+        }
+        free(q->loose[t].items);
+    }
     pthread_mutex_destroy(&q->lock);
     pthread_mutex_destroy(&q->spare_lock);
     cv_unhold(&q->context->obj);
@@ -193,8 +200,10 @@ cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s) {
 }
 
 cl_int cv_queue_finish(cl_command_queue q) {
+    uint64_t upto[CV_QUEUE_MAX_STREAMS];
     pthread_mutex_lock(&q->lock);
     unsigned n = cv_queue_ooo(q) ? q->num_streams : 1;
+    memcpy(upto, q->recorded, sizeof upto);
     pthread_mutex_unlock(&q->lock);
     /* The batches of event-less commands are not recorded: the wait for the whole stream
      * covers them, and their holds go once it is over (one CUDA event and one tracker pass
@@ -207,6 +216,8 @@ cl_int cv_queue_finish(cl_command_queue q) {
         err = cv_queue_wait_stream(q, q->streams[drained]);
     if (err != CL_SUCCESS)
         drained--; /* the stream whose wait failed is not known to be done */
+    for (unsigned i = 0; i < drained; i++)
+        cv_queue_drained(q, i, upto[i]);
     cv_command_finish_taken(q, taken, n, drained);
     return err;
 }
@@ -238,13 +249,41 @@ cl_int cv_queue_set_properties(cl_command_queue q, cl_command_queue_properties p
     return err;
 }
 
-cl_event cv_queue_spare_get(cl_command_queue q, bool timing) {
+cl_event cv_queue_spare_get(cl_command_queue q, bool timing, cv_cuda_events *loose) {
+    cv_cuda_events_stack *st = &q->loose[timing];
+    *loose = (cv_cuda_events){NULL, NULL};
     pthread_mutex_lock(&q->spare_lock);
     cl_event e = q->spares[timing];
     if (e)
         q->spares[timing] = e->tracker_next;
+    if ((!e || !e->done) && st->num)
+        *loose = st->items[--st->num];
     pthread_mutex_unlock(&q->spare_lock);
     return e;
+}
+
+bool cv_queue_loose_put(cl_command_queue q, bool timing, cv_cuda_events ev) {
+    cv_cuda_events_stack *st = &q->loose[timing];
+    pthread_mutex_lock(&q->spare_lock);
+    if (st->num == st->cap) {
+        unsigned cap = st->cap ? 2 * st->cap : 64;
+        cv_cuda_events *grown = realloc(st->items, cap * sizeof *grown);
+        if (grown) {
+            st->items = grown;
+            st->cap = cap;
+        }
+    }
+    bool room = st->num < st->cap;
+    if (room)
+        st->items[st->num++] = ev;
+    pthread_mutex_unlock(&q->spare_lock);
+    return room;
+}
+
+void cv_queue_drained(cl_command_queue q, unsigned i, uint64_t seq) {
+    uint64_t was = atomic_load(&q->drained[i]);
+    while (was < seq && !atomic_compare_exchange_weak(&q->drained[i], &was, seq))
+        ;
 }
 
 void cv_queue_spare_put(cl_command_queue q, cl_event e) {

@@ -6,6 +6,18 @@
 #include "core/context.h"
 #include "cuda/cu_stream.h"
 
+/* The CUDA events of one command's event: done recorded after it, start before it (profiling
+ * only). */
+typedef struct cv_cuda_events {
+    cvcu_event *done, *start;
+} cv_cuda_events;
+
+/* A growable stack of them. */
+typedef struct cv_cuda_events_stack {
+    cv_cuda_events *items;
+    unsigned num, cap;
+} cv_cuda_events_stack;
+
 #define CV_QUEUE_MAX_STREAMS 8
 /* Streams of an out-of-order queue (CULVERT_OOO_STREAMS overrides, 1..8). */
 #define CV_QUEUE_OOO_STREAMS 4
@@ -30,10 +42,20 @@ struct _cl_command_queue {
     cvcu_event *join[CV_QUEUE_MAX_STREAMS];
     pthread_mutex_t lock; /* orders enqueues from several host threads */
     /* Under spare_lock: events of finished commands kept for the next ones, with their CUDA
-     * events (index: timing or not), linked through tracker_next. They hold nothing. As many as
-     * were ever finished and not yet used again: no CUDA event is made twice for a queue. */
+     * events (index: timing or not; a completion event may have gone loose, below), linked
+     * through tracker_next. They hold nothing. As many as were ever finished and not yet used
+     * again: no CUDA event is made twice for a queue. */
     pthread_mutex_t spare_lock;
     cl_event spares[2];
+    /* Under spare_lock: the CUDA events that released, finished events gave back before the
+     * tracker let go of their cl_event (cv_event_release), per kind as spares; spares without
+     * theirs take these before new CUDA events are made. */
+    cv_cuda_events_stack loose[2];
+    /* Per stream: the completion events recorded on it are numbered (under lock); every one up
+     * to drained is known finished (a clFinish or an event wait saw it), so a released event
+     * there is final without a query. */
+    uint64_t recorded[CV_QUEUE_MAX_STREAMS];
+    _Atomic uint64_t drained[CV_QUEUE_MAX_STREAMS];
     /* Per stream, under lock: the holds of recent commands without events of their own, and
      * how many commands they are (core/command.c). */
     cl_event batch[CV_QUEUE_MAX_STREAMS];
@@ -84,8 +106,15 @@ cl_int cv_sleep_wait(cvcu_event *ev);
 /* Blocks until the stream's work is done (spin briefly, then sleep). */
 cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s);
 
-/* A spare event of q (CUDA events attached, timing ones for profiling), or NULL. */
-cl_event cv_queue_spare_get(cl_command_queue q, bool timing);
+/* A spare event of q (CUDA events attached, timing ones for profiling), or NULL. Where it has no
+ * CUDA events (or there is no spare), *loose receives loose ones of the kind, if any (else
+ * zeroed). */
+cl_event cv_queue_spare_get(cl_command_queue q, bool timing, cv_cuda_events *loose);
+/* Keeps a finished command's CUDA events (of the kind `timing`) for the queue's next commands;
+ * false without memory for them (the caller keeps them). */
+bool cv_queue_loose_put(cl_command_queue q, bool timing, cv_cuda_events ev);
+/* Stream i of q finished every completion event numbered up to seq. */
+void cv_queue_drained(cl_command_queue q, unsigned i, uint64_t seq);
 /* Keeps a dead event (nothing held, tag dead, mutex destroyed) as a spare. */
 void cv_queue_spare_put(cl_command_queue q, cl_event e);
 /* Whether completion events carry CU_EVENT_BLOCKING_SYNC (CULVERT_BLOCKING_SYNC=1). */

@@ -246,6 +246,39 @@ void cv_tracker_track(cl_event e) {
         cv_unhold(&e->obj);
 }
 
+/* How many commands before e a release looks at (a batch or two of event-less commands, or
+ * events released out of order): the walk is under the tracker's lock. */
+#define CV_TRACKER_TAKE_MAX 16
+
+cl_event cv_tracker_take_done(cl_event e) {
+    pthread_mutex_lock(&cv_tracker_lock);
+    cl_event h = cv_pending_head;
+    int n = 0;
+    /* Event locks are taken under the tracker's (never the other way round). */
+    while (h && h != e && n++ < CV_TRACKER_TAKE_MAX && cv_event_done_unreferenced(h))
+        h = h->tracker_next;
+    cl_event taken = NULL;
+    if (h == e) {
+        taken = cv_pending_head;
+        cv_pending_head = e->tracker_next;
+        if (!cv_pending_head)
+            cv_pending_tail = NULL;
+        e->tracker_next = NULL;
+    }
+    pthread_mutex_unlock(&cv_tracker_lock);
+    return taken;
+}
+
+void cv_tracker_finish_taken(cl_event list) {
+    while (list) {
+        cl_event e = list;
+        list = e->tracker_next;
+        e->tracker_next = NULL;
+        cv_event_complete(e);
+        cv_unhold(&e->obj);
+    }
+}
+
 void cv_tracker_hurry_up(void) {
     pthread_once(&cv_tracker_once, cv_tracker_start);
     pthread_mutex_lock(&cv_tracker_lock);

@@ -12,6 +12,15 @@
 
 /* Holds e until it completed and its completion work was done. e was submitted. */
 void cv_tracker_track(cl_event e);
+/* e completed and has no application reference (so no callback either): takes the outstanding
+ * commands off the list from the oldest up to e, if every one of them is done in the same way
+ * (cv_event_done_unreferenced), so that the caller does their completion work (and drops the
+ * tracker's holds: cv_tracker_finish_taken) now instead of at the next pass, up to a millisecond
+ * later. Returns them (a list through tracker_next), or NULL where some command before e is not
+ * done, or a pass has the list. */
+cl_event cv_tracker_take_done(cl_event e);
+/* Completion work and the tracker's hold, for what cv_tracker_take_done returned. */
+void cv_tracker_finish_taken(cl_event list);
 /* A callback was added to a command not yet complete: passes come soon from now on. */
 void cv_tracker_hurry_up(void);
 /* Calls e's due callbacks soon, on the tracker thread. */

@@ -167,6 +167,40 @@ static void test_cross_queue(void) {
     CHECK_ERR(CL_SUCCESS, clReleaseEvent(u2));
 }
 
+static void *qt_cuda_event(cl_event e) {
+    void *h = NULL;
+    CHECK_ERR(CL_SUCCESS, clGetEventInfo(e, CL_EVENT_CUDA_EVENT_CULVERT, sizeof h, &h, NULL));
+    return h;
+}
+
+/* A finished command's event, waited for and released, gives its CUDA events to the queue's
+ * next command at once (round trips make no CUDA event per command); a GPU-side wait issued
+ * earlier on their old record is not held up by the new one (CUDA: a wait captures the record
+ * current when it is issued). */
+static void test_cuda_event_reuse(cl_command_queue_properties props) {
+    cl_command_queue qa = qt_queue(props), qb = qt_queue(0);
+    cl_event u1 = qt_user_event(), u2 = qt_user_event(), u3 = qt_user_event();
+    cl_event a = qt_marker(qa, 1, &u1);
+    cl_event held = qt_marker(qb, 1, &u3); /* qb reaches its wait for a only after u3 */
+    cl_event b = qt_marker(qb, 1, &a);     /* waits on a's record, on the GPU */
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(u1, CL_COMPLETE));
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &a));
+    void *cuda_a = qt_cuda_event(a);
+    CHECK_ERR(CL_SUCCESS, clReleaseEvent(a));
+    cl_event c = qt_marker(qa, 1, &u2); /* qa's only event so far is a, not back yet */
+    CHECK(cuda_a != NULL && qt_cuda_event(c) == cuda_a);
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(u3, CL_COMPLETE));
+    CHECK(qt_poll_final(b, 2.0) == CL_COMPLETE); /* c, on a's CUDA event, still waits for u2 */
+    CHECK(qt_status(c) > CL_COMPLETE);
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(u2, CL_COMPLETE));
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &c));
+    cl_event all[] = {u1, u2, u3, held, b, c};
+    for (int i = 0; i < 6; i++)
+        CHECK_ERR(CL_SUCCESS, clReleaseEvent(all[i]));
+    CHECK_ERR(CL_SUCCESS, clReleaseCommandQueue(qa));
+    CHECK_ERR(CL_SUCCESS, clReleaseCommandQueue(qb));
+}
+
 /* A buffer released while a command waits on a user event: the free (cuMemFree waits for the
  * whole device and holds up every other driver call meanwhile) must wait until the gate opens,
  * or the application's next driver calls (here: a marker's event record, a status query), made
@@ -240,6 +274,8 @@ int main(void) {
     STEP(test_wait_user());
     STEP(test_error_propagation());
     STEP(test_cross_queue());
+    STEP(test_cuda_event_reuse(0));
+    STEP(test_cuda_event_reuse(CL_QUEUE_PROFILING_ENABLE));
     STEP(test_invalid());
     STEP(test_release_while_gated());
     STEP(clReleaseContext(qt_context));

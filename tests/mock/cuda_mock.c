@@ -1,12 +1,16 @@
 /* The driver functions whose answers matter to culvert's program and kernel paths: an H100's
  * attributes, modules (PTX parsed with culvert's parser: a module with `not_an_instruction`
  * fails to JIT, with a log), functions and their attributes, and recorded launches that check
- * what the driver checks (grid and block limits, dynamic shared memory opt-in, clusters). */
+ * what the driver checks (grid and block limits, dynamic shared memory opt-in, clusters); a
+ * current context per thread, distinct stream and event handles, queries that answer complete
+ * (or not ready: cvmock_set_pending), pinned host memory the device sees at its host address;
+ * every call counted for the thread that asked (cvmock_calls_begin). */
 #include "cuda_mock.h"
 
 #include "core/ptx.h"
 
 #include <cuda.h>
+#include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,6 +19,186 @@
 #define CVMOCK_EXPORT __attribute__((visibility("default")))
 
 static cvmock_state state = {.jit_max_registers = -1, .jit_opt_level = -1, .jit_target = -1};
+
+/* ---- call counting: the calls of the thread between cvmock_calls_begin and _end */
+#define CVMOCK_MAX_NAMES 128
+static struct {
+    const char *name;
+    unsigned long n;
+} counts[CVMOCK_MAX_NAMES];
+static unsigned num_counts;
+static __thread bool counting;
+
+void cvmock_count(const char *name);
+void cvmock_count(const char *name) {
+    if (!counting)
+        return;
+    unsigned i = 0;
+    while (i < num_counts && strcmp(counts[i].name, name) != 0)
+        i++;
+    if (i == num_counts && num_counts < CVMOCK_MAX_NAMES)
+        counts[num_counts++].name = name;
+    if (i < num_counts)
+        counts[i].n++;
+}
+
+CVMOCK_EXPORT void cvmock_calls_begin(void);
+void cvmock_calls_begin(void) {
+    for (unsigned i = 0; i < num_counts; i++)
+        counts[i].n = 0;
+    counting = true;
+}
+
+CVMOCK_EXPORT void cvmock_calls_end(void);
+void cvmock_calls_end(void) {
+    counting = false;
+}
+
+CVMOCK_EXPORT unsigned long cvmock_calls(const char *name);
+unsigned long cvmock_calls(const char *name) {
+    unsigned long n = 0;
+    for (unsigned i = 0; i < num_counts; i++)
+        if (!name || strcmp(counts[i].name, name) == 0)
+            n += counts[i].n;
+    return n;
+}
+
+/* ---- contexts, streams, events, pinned memory: distinct handles, queries that answer */
+static _Atomic bool pending;
+static int the_ctx;
+static __thread CUcontext current;
+
+CVMOCK_EXPORT void cvmock_set_pending(bool p);
+void cvmock_set_pending(bool p) {
+    pending = p;
+}
+
+CVMOCK_EXPORT CUresult cuDevicePrimaryCtxRetain(CUcontext *ctx, CUdevice d) {
+    cvmock_count("cuDevicePrimaryCtxRetain");
+    *ctx = d == 0 ? (CUcontext)&the_ctx : NULL;
+    return d == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CVMOCK_EXPORT CUresult cuCtxGetCurrent(CUcontext *ctx) {
+    cvmock_count("cuCtxGetCurrent");
+    *ctx = current;
+    return CUDA_SUCCESS;
+}
+
+CVMOCK_EXPORT CUresult cuCtxSetCurrent(CUcontext ctx) {
+    cvmock_count("cuCtxSetCurrent");
+    current = ctx;
+    return CUDA_SUCCESS;
+}
+
+/* A distinct handle (streams and events carry nothing here). */
+static CUresult mock_handle(void **out) {
+    *out = calloc(1, 64);
+    return *out ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CVMOCK_EXPORT CUresult cuStreamCreateWithPriority(CUstream *s, unsigned flags, int priority) {
+    cvmock_count("cuStreamCreateWithPriority");
+    (void)flags;
+    (void)priority;
+    return mock_handle((void **)s);
+}
+
+CVMOCK_EXPORT CUresult cuStreamCreate(CUstream *s, unsigned flags) {
+    cvmock_count("cuStreamCreate");
+    (void)flags;
+    return mock_handle((void **)s);
+}
+
+CVMOCK_EXPORT CUresult cuStreamDestroy(CUstream s) {
+    cvmock_count("cuStreamDestroy");
+    free(s);
+    return CUDA_SUCCESS;
+}
+
+CVMOCK_EXPORT CUresult cuStreamGetCtx(CUstream s, CUcontext *ctx) {
+    cvmock_count("cuStreamGetCtx");
+    (void)s;
+    *ctx = (CUcontext)&the_ctx;
+    return CUDA_SUCCESS;
+}
+
+CVMOCK_EXPORT CUresult cuStreamQuery(CUstream s) {
+    cvmock_count("cuStreamQuery");
+    (void)s;
+    return pending ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+CVMOCK_EXPORT CUresult cuEventCreate(CUevent *e, unsigned flags) {
+    cvmock_count("cuEventCreate");
+    (void)flags;
+    return mock_handle((void **)e);
+}
+
+CVMOCK_EXPORT CUresult cuEventDestroy(CUevent e) {
+    cvmock_count("cuEventDestroy");
+    free(e);
+    return CUDA_SUCCESS;
+}
+
+CVMOCK_EXPORT CUresult cuEventQuery(CUevent e) {
+    cvmock_count("cuEventQuery");
+    (void)e;
+    return pending ? CUDA_ERROR_NOT_READY : CUDA_SUCCESS;
+}
+
+CVMOCK_EXPORT CUresult cuMemHostAlloc(void **p, size_t size, unsigned flags) {
+    cvmock_count("cuMemHostAlloc");
+    (void)flags;
+    *p = calloc(1, size);
+    return *p ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+}
+
+CVMOCK_EXPORT CUresult cuMemFreeHost(void *p) {
+    cvmock_count("cuMemFreeHost");
+    free(p);
+    return CUDA_SUCCESS;
+}
+
+CVMOCK_EXPORT CUresult cuStreamWaitValue64(CUstream s, CUdeviceptr addr, cuuint64_t value,
+                                           unsigned flags) {
+    cvmock_count("cuStreamWaitValue64");
+    (void)flags;
+    if (counting) { /* the test's thread: culvert's tracker makes none of these */
+        state.wait_value_addr = addr;
+        state.wait_value = value;
+        state.wait_value_stream = s;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* Streams run nothing: the write happens at once (a host address: pinned memory). */
+CVMOCK_EXPORT CUresult cuStreamWriteValue64(CUstream s, CUdeviceptr addr, cuuint64_t value,
+                                            unsigned flags) {
+    cvmock_count("cuStreamWriteValue64");
+    (void)s;
+    (void)flags;
+    __atomic_store_n((cuuint64_t *)(uintptr_t)addr, value, __ATOMIC_RELEASE);
+    return CUDA_SUCCESS;
+}
+
+CVMOCK_EXPORT CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned flags) {
+    cvmock_count("cuStreamWaitEvent");
+    (void)flags;
+    if (counting) {
+        state.wait_event_stream = s;
+        state.wait_event = e;
+    }
+    return CUDA_SUCCESS;
+}
+
+/* Mapped pinned memory: the device sees it at the host address (unified addressing). */
+CVMOCK_EXPORT CUresult cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned flags) {
+    cvmock_count("cuMemHostGetDevicePointer");
+    (void)flags;
+    *d = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
 
 CVMOCK_EXPORT cvmock_state *cvmock_state_get(void);
 cvmock_state *cvmock_state_get(void) {
@@ -33,56 +217,66 @@ typedef struct mock_function {
 } mock_function;
 
 CVMOCK_EXPORT CUresult cuInit(unsigned flags) {
+    cvmock_count("cuInit");
     (void)flags;
     return CUDA_SUCCESS;
 }
 
 CVMOCK_EXPORT CUresult cuDriverGetVersion(int *v) {
+    cvmock_count("cuDriverGetVersion");
     *v = 13000;
     return CUDA_SUCCESS;
 }
 
 CVMOCK_EXPORT CUresult cuGetErrorName(CUresult r, const char **s) {
+    cvmock_count("cuGetErrorName");
     (void)r;
     *s = "CUDA_ERROR_MOCK";
     return CUDA_SUCCESS;
 }
 
 CVMOCK_EXPORT CUresult cuGetErrorString(CUresult r, const char **s) {
+    cvmock_count("cuGetErrorString");
     (void)r;
     *s = "mock error";
     return CUDA_SUCCESS;
 }
 
 CVMOCK_EXPORT CUresult cuDeviceGetCount(int *n) {
+    cvmock_count("cuDeviceGetCount");
     *n = 1;
     return CUDA_SUCCESS;
 }
 
 CVMOCK_EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+    cvmock_count("cuDeviceGet");
     *d = ordinal;
     return ordinal == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
 }
 
 CVMOCK_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
+    cvmock_count("cuDeviceGetName");
     (void)d;
     snprintf(name, (size_t)len, "Mock H100 (culvert tests)");
     return CUDA_SUCCESS;
 }
 
 CVMOCK_EXPORT CUresult cuDeviceTotalMem(size_t *bytes, CUdevice d) {
+    cvmock_count("cuDeviceTotalMem");
     (void)d;
     *bytes = (size_t)80 << 30;
     return CUDA_SUCCESS;
 }
 
 CVMOCK_EXPORT CUresult cuMemGetInfo(size_t *free_bytes, size_t *total) {
+    cvmock_count("cuMemGetInfo");
     *free_bytes = (size_t)79 << 30;
     *total = (size_t)80 << 30;
     return CUDA_SUCCESS;
 }
 
 CVMOCK_EXPORT CUresult cuDeviceGetAttribute(int *v, CUdevice_attribute a, CUdevice d) {
+    cvmock_count("cuDeviceGetAttribute");
     (void)d;
     switch (a) {
     case CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
@@ -142,6 +336,7 @@ static int mock_option(unsigned n, const CUjit_option *keys, void **values, CUji
 
 CVMOCK_EXPORT CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsigned n,
                                           CUjit_option *keys, void **values) {
+    cvmock_count("cuModuleLoadDataEx");
     state.jit_max_registers = mock_option(n, keys, values, CU_JIT_MAX_REGISTERS);
     state.jit_opt_level = mock_option(n, keys, values, CU_JIT_OPTIMIZATION_LEVEL);
     state.jit_target = mock_option(n, keys, values, CU_JIT_TARGET);
@@ -186,7 +381,13 @@ CVMOCK_EXPORT CUresult cuModuleLoadDataEx(CUmodule *out, const void *image, unsi
     return CUDA_SUCCESS;
 }
 
+/* Not culvert's (it passes JIT options): bench/latency_probe's, so that it runs here too. */
+CVMOCK_EXPORT CUresult cuModuleLoadData(CUmodule *out, const void *image) {
+    return cuModuleLoadDataEx(out, image, 0, NULL, NULL);
+}
+
 CVMOCK_EXPORT CUresult cuModuleUnload(CUmodule mod) {
+    cvmock_count("cuModuleUnload");
     mock_module *m = (mock_module *)mod;
     state.modules_unloaded++;
     cv_ptx_free(&m->ptx);
@@ -196,6 +397,7 @@ CVMOCK_EXPORT CUresult cuModuleUnload(CUmodule mod) {
 }
 
 CVMOCK_EXPORT CUresult cuModuleGetFunction(CUfunction *f, CUmodule mod, const char *name) {
+    cvmock_count("cuModuleGetFunction");
     mock_module *m = (mock_module *)mod;
     const cv_ptx_kernel *k = cv_ptx_find(&m->ptx, name);
     if (!k)
@@ -208,6 +410,7 @@ CVMOCK_EXPORT CUresult cuModuleGetFunction(CUfunction *f, CUmodule mod, const ch
 }
 
 CVMOCK_EXPORT CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunction f) {
+    cvmock_count("cuFuncGetAttribute");
     mock_function *fn = (mock_function *)f;
     switch (a) {
     case CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK:
@@ -232,6 +435,7 @@ CVMOCK_EXPORT CUresult cuFuncGetAttribute(int *v, CUfunction_attribute a, CUfunc
 }
 
 CVMOCK_EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, int v) {
+    cvmock_count("cuFuncSetAttribute");
     mock_function *fn = (mock_function *)f;
     if (a == CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES) {
         if (v > 227 * 1024)
@@ -247,6 +451,7 @@ CVMOCK_EXPORT CUresult cuFuncSetAttribute(CUfunction f, CUfunction_attribute a, 
 CVMOCK_EXPORT CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block, CUfunction f,
                                                         CUoccupancyB2DSize fn, size_t smem,
                                                         int limit) {
+    cvmock_count("cuOccupancyMaxPotentialBlockSize");
     (void)f;
     (void)fn;
     (void)smem;
@@ -305,6 +510,7 @@ static CUresult mock_launch(CUfunction f, const unsigned grid[3], const unsigned
 CVMOCK_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz,
                                       unsigned bx, unsigned by, unsigned bz, unsigned smem,
                                       CUstream s, void **params, void **extra) {
+    cvmock_count("cuLaunchKernel");
     (void)s;
     (void)extra;
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz}, none[3] = {0, 0, 0};
@@ -314,6 +520,7 @@ CVMOCK_EXPORT CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, un
 CVMOCK_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy,
                                                  unsigned gz, unsigned bx, unsigned by, unsigned bz,
                                                  unsigned smem, CUstream s, void **params) {
+    cvmock_count("cuLaunchCooperativeKernel");
     (void)s;
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz}, none[3] = {0, 0, 0};
     return mock_launch(f, grid, block, smem, params, none, true, false);
@@ -321,6 +528,7 @@ CVMOCK_EXPORT CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsi
 
 CVMOCK_EXPORT CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params,
                                         void **extra) {
+    cvmock_count("cuLaunchKernelEx");
     (void)extra;
     const unsigned grid[3] = {c->gridDimX, c->gridDimY, c->gridDimZ};
     const unsigned block[3] = {c->blockDimX, c->blockDimY, c->blockDimZ};

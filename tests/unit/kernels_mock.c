@@ -6,7 +6,6 @@
 #include "cuda_mock.h"
 #include "test_util.h"
 
-#include <dlfcn.h>
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
@@ -79,6 +78,13 @@ static void launch_info(const cvmock_launch *l, uint64_t *off, uint64_t *size, u
     memcpy(size, p + 24, 24);
     memcpy(goff, p + 48, 12);
     memcpy(dim, p + 60, 4);
+}
+
+/* Its group limits (the launch's groups that belong to the NDRange). */
+static bool group_limits_are(const cvmock_launch *l, uint32_t x, uint32_t y, uint32_t z) {
+    uint32_t lim[3];
+    memcpy(lim, l->params + l->param_offset[l->num_params - 1] + 64, 12);
+    return lim[0] == x && lim[1] == y && lim[2] == z;
 }
 
 static bool dims_are(const unsigned *v, unsigned x, unsigned y, unsigned z) {
@@ -339,7 +345,17 @@ static void test_launch_info(void) {
     CHECK(l->num_params == 2 && dims_are(l->grid, 8, 1, 1) && dims_are(l->block, 128, 1, 1));
     launch_info(l, o, s, go, &dim);
     CHECK(o[0] == 5 && o[1] == 0 && s[0] == 1000 && s[1] == 1 && s[2] == 1 && dim == 1);
-    CHECK(go[0] == 0 && go[1] == 0 && go[2] == 0);
+    CHECK(go[0] == 0 && go[1] == 0 && go[2] == 0 && group_limits_are(l, 8, 1, 1));
+    /* clusters of 3 groups: a ninth group fills the last cluster, outside the limit */
+    size_t dims3[3] = {3, 1, 1};
+    CHECK_ERR(CL_SUCCESS, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_CLUSTER_DIMS_CULVERT,
+                                              sizeof dims3, dims3));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, &off, &g, &lsz, 0, NULL, NULL));
+    l = last();
+    CHECK(dims_are(l->grid, 9, 1, 1) && group_limits_are(l, 8, 1, 1));
+    size_t no_cluster[3] = {0, 0, 0};
+    CHECK_ERR(CL_SUCCESS, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_CLUSTER_DIMS_CULVERT,
+                                              sizeof no_cluster, no_cluster));
     /* NULL local with a non-uniform size: whole blocks, the last one partly idle */
     g = 1001;
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, NULL, 0, NULL, NULL));
@@ -355,6 +371,7 @@ static void test_launch_info(void) {
         l = &mock->launches[before + i];
         launch_info(l, o, s, go, &dim);
         CHECK(l->grid[0] == 1 && l->grid[1] == rows[i] && go[1] == starts[i]);
+        CHECK(group_limits_are(l, 1, 140000 - starts[i], 1));
         CHECK(s[0] == 8 && s[1] == 140000 && dim == 2);
     }
     /* 64-bit offsets */
@@ -419,8 +436,7 @@ static void check_all_unloaded(void) {
 }
 
 int main(void) {
-    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
-    cvmock_state_fn get = lib ? (cvmock_state_fn)dlsym(lib, "cvmock_state_get") : NULL;
+    cvmock_state_fn get = (cvmock_state_fn)cvmock_fn("cvmock_state_get");
     if (!get) {
         fprintf(stderr, "the mock libcuda.so.1 is not the one found (LD_LIBRARY_PATH)\n");
         return 1;

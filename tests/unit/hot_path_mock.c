@@ -1,0 +1,339 @@
+/* The CUDA calls culvert makes on the latency paths of cv-bench (issue 3), counted on the stand-in
+ * driver of tests/mock for the calling thread only (the tracker's calls are its own): every call
+ * beyond the raw CUDA sequence is host time on the path, and every extra stream operation is GPU
+ * front-end work before the dependent command. The expected numbers are the raw sequences of
+ * bench/bench_raw.c plus what OpenCL asks for (cuCtxGetCurrent: culvert binds its context on
+ * every enqueue, since an application may switch contexts behind its back). A change that adds a
+ * CUDA call to one of these paths fails here; it prints every path's calls for the report.
+ *
+ * Also: clSetUserEventStatus opens the gate, the very slot the dependent command's
+ * cuStreamWaitValue64 reads, with no CUDA call; a cross-queue wait is one cuStreamWaitEvent on
+ * the CUDA event of the other queue's command. */
+#include "cuda_mock.h"
+#include "test_util.h"
+
+#include <stdint.h>
+#include <string.h>
+
+static cvmock_state *mock;
+static cvmock_calls_begin_fn calls_begin;
+static cvmock_calls_end_fn calls_end;
+static cvmock_calls_fn calls;
+static cvmock_set_pending_fn set_pending;
+
+static cl_device_id dev;
+static cl_context ctx;
+static cl_command_queue q, q2, qp;
+static cl_kernel k;
+static const size_t g32 = 32;
+
+/* The CUDA calls of one path, per repetition: what a path may call, and how often; at_most for
+ * what the tracker thread may have done first (a wait finds the event complete already), ANY
+ * for what depends on its timing. */
+#define ANY (~0ul)
+typedef struct expect {
+    const char *name;
+    unsigned long per_rep;
+    bool at_most;
+} expect;
+
+static cl_int enqueue(cl_command_queue queue, cl_uint n, const cl_event *wait, cl_event *ev) {
+    mock->num_launches = 0; /* the mock keeps at most CVMOCK_MAX_LAUNCHES records */
+    return clEnqueueNDRangeKernel(queue, k, 1, NULL, &g32, &g32, n, wait, ev);
+}
+
+static const char *const names[] = {
+    "cuCtxGetCurrent",     "cuCtxSetCurrent",      "cuLaunchKernel",
+    "cuLaunchKernelEx",    "cuEventRecord",        "cuEventQuery",
+    "cuEventSynchronize",  "cuEventCreate",        "cuStreamWaitEvent",
+    "cuStreamWaitValue64", "cuStreamWriteValue64", "cuStreamQuery",
+    "cuStreamSynchronize", "cuMemHostAlloc",       "cuMemHostGetDevicePointer",
+};
+
+/* Checks the calls counted since calls_begin against want (reps repetitions): every named call
+ * as often as expected, no other call at all. Prints the calls per repetition. */
+static void check_calls(const char *path, int reps, const expect *want, size_t n) {
+    calls_end();
+    unsigned long listed = 0;
+    printf("%-44s", path);
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++) {
+        unsigned long got = calls(names[i]);
+        if (got)
+            printf(" %s %.2f", names[i], (double)got / reps);
+    }
+    printf("\n");
+    for (size_t i = 0; i < n; i++) {
+        unsigned long got = calls(want[i].name);
+        listed += got;
+        unsigned long n = want[i].per_rep * (unsigned long)reps;
+        bool ok = want[i].per_rep == ANY || got == n || (want[i].at_most && got <= n);
+        CHECK(ok);
+        if (!ok)
+            fprintf(stderr, "%s: %lu %s in %d repetitions, expected %s%lu each\n", path, got,
+                    want[i].name, reps, want[i].at_most ? "at most " : "", want[i].per_rep);
+    }
+    CHECK(calls(NULL) == listed);
+    if (calls(NULL) != listed)
+        fprintf(stderr, "%s: %lu CUDA calls beyond the expected ones\n", path,
+                calls(NULL) - listed);
+}
+
+#define CHECK_CALLS(path, reps, ...)                                                               \
+    do {                                                                                           \
+        static const expect want_[] = {__VA_ARGS__};                                               \
+        check_calls(path, reps, want_, sizeof want_ / sizeof *want_);                              \
+    } while (0)
+
+/* Each hot_* function is one repetition of one path: scripts/hot-path-ir.sh counts the
+ * instructions of each under callgrind (--toggle-collect). noinline keeps them apart. */
+#define HOT __attribute__((noinline))
+
+enum { REPS = 64 };
+/* Event-less commands are recorded in batches of 32 (their holds' carrier). */
+_Static_assert(REPS % 32 == 0, "whole batches");
+
+static cl_event evs[REPS];
+
+HOT static void hot_enqueue_noevent(int i) {
+    (void)i;
+    CHECK_ERR(CL_SUCCESS, enqueue(q, 0, NULL, NULL));
+}
+HOT static void hot_enqueue_event(int i) {
+    CHECK_ERR(CL_SUCCESS, enqueue(q, 0, NULL, &evs[i]));
+}
+HOT static void hot_enqueue_profiling(int i) {
+    CHECK_ERR(CL_SUCCESS, enqueue(qp, 0, NULL, &evs[i]));
+}
+
+/* A burst of REPS, then clFinish and the events' release, twice: the second, through fn, is
+ * counted (the first makes the events and CUDA events that the second finds again). */
+static void burst(cl_command_queue queue, void (*fn)(int), bool events) {
+    for (int round = 0; round < 2; round++) {
+        if (round == 1)
+            calls_begin();
+        for (int i = 0; i < REPS; i++) {
+            if (round == 1)
+                fn(i);
+            else
+                CHECK_ERR(CL_SUCCESS, enqueue(queue, 0, NULL, events ? &evs[i] : NULL));
+        }
+        calls_end();
+        CHECK_ERR(CL_SUCCESS, clFinish(queue));
+        for (int i = 0; events && i < REPS; i++)
+            clReleaseEvent(evs[i]);
+    }
+}
+
+/* Bursts as cv-bench's enqueue rows. Raw: a launch (and a cuEventRecord, or two around the
+ * launch for profiling). The events released after clFinish give their CUDA events back at once
+ * (no cuEventCreate); the batches of event-less commands only once the tracker let go of them
+ * (a new one where none is back yet). */
+static void enqueue_rows(void) {
+    burst(q, hot_enqueue_noevent, false);
+    CHECK_CALLS("enqueue, no event", REPS, {"cuCtxGetCurrent", 1, false},
+                {"cuLaunchKernel", 1, false}, {"cuEventRecord", ANY, false},
+                {"cuEventCreate", ANY, false});
+    /* one record per batch; its event is new where the tracker has not let go of the last
+     * burst's batches yet */
+    CHECK(calls("cuEventRecord") == REPS / 32 && calls("cuEventCreate") <= REPS / 32);
+
+    burst(q, hot_enqueue_event, true);
+    CHECK_CALLS("enqueue, returning an event", REPS, {"cuCtxGetCurrent", 1, false},
+                {"cuLaunchKernel", 1, false}, {"cuEventRecord", 1, false});
+
+    burst(qp, hot_enqueue_profiling, true);
+    CHECK_CALLS("enqueue, profiling queue", REPS, {"cuCtxGetCurrent", 1, false},
+                {"cuLaunchKernel", 1, false}, {"cuEventRecord", 2, false});
+}
+
+HOT static void hot_roundtrip_finish(void) {
+    CHECK_ERR(CL_SUCCESS, enqueue(q, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+}
+
+/* The release is not part of cv-bench's timed round trip (nor of this function). */
+HOT static cl_event hot_roundtrip_event(void) {
+    cl_event ev = NULL;
+    CHECK_ERR(CL_SUCCESS, enqueue(q, 0, NULL, &ev));
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &ev));
+    return ev;
+}
+
+/* Round trips. Raw: launch + cuStreamSynchronize, or launch + record + cuEventSynchronize.
+ * culvert's waits poll (cuStreamQuery, cuEventQuery: one here, the work is done) instead of the
+ * driver's spinning synchronize, for its CPU use on long waits. The waited event's CUDA event
+ * serves the next command: no cuEventCreate. */
+static void round_trips(void) {
+    hot_roundtrip_finish(); /* the first may find no spare batch event */
+    calls_begin();
+    for (int i = 0; i < REPS; i++)
+        hot_roundtrip_finish();
+    CHECK_CALLS("enqueue + clFinish", REPS, {"cuCtxGetCurrent", 2, false},
+                {"cuLaunchKernel", 1, false}, {"cuStreamQuery", 1, false});
+
+    clReleaseEvent(hot_roundtrip_event()); /* the first may find no CUDA event to take over */
+    calls_begin();
+    for (int i = 0; i < REPS; i++)
+        clReleaseEvent(hot_roundtrip_event()); /* counted too: the release makes no CUDA call */
+    CHECK_CALLS("enqueue + clWaitForEvents", REPS, {"cuCtxGetCurrent", 2, true},
+                {"cuLaunchKernel", 1, false}, {"cuEventRecord", 1, false},
+                {"cuEventQuery", 1, true});
+}
+
+HOT static cl_event hot_user_create(void) {
+    cl_int err = CL_SUCCESS;
+    cl_event u = clCreateUserEvent(ctx, &err);
+    REQUIRE(u != NULL);
+    return u;
+}
+HOT static cl_event hot_user_enqueue(cl_event u) {
+    cl_event ev = NULL;
+    CHECK_ERR(CL_SUCCESS, enqueue(q, 1, &u, &ev));
+    CHECK_ERR(CL_SUCCESS, clFlush(q));
+    return ev;
+}
+HOT static void hot_user_set(cl_event u) {
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(u, CL_COMPLETE));
+}
+HOT static void hot_user_wait(cl_event ev) {
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &ev));
+}
+
+/* User event → dependent kernel, as cv-bench's row. Raw: cuStreamWaitValue64 + launch; a host
+ * store; a wait. clSetUserEventStatus is that store into the slot the kernel's stream waits on,
+ * with no CUDA call. */
+static void user_event_row(void) {
+    void *stream = NULL;
+    clGetCommandQueueInfo(q, CL_QUEUE_CUDA_STREAM_CULVERT, sizeof stream, &stream, NULL);
+    for (int i = 0; i < REPS + 1; i++) {
+        bool counted = i > 0; /* the first makes the slots' pinned page */
+        calls_begin();
+        cl_event u = hot_user_create();
+        calls_end();
+        CHECK(!counted || calls(NULL) == calls("cuCtxGetCurrent"));
+
+        calls_begin();
+        mock->wait_value_addr = 0;
+        cl_event ev = hot_user_enqueue(u);
+        if (counted)
+            CHECK_CALLS("user event: enqueue (waits on it) + flush", 1,
+                        {"cuCtxGetCurrent", 1, false}, {"cuStreamWaitValue64", 1, false},
+                        {"cuLaunchKernel", 1, false}, {"cuEventRecord", 1, false});
+        /* the gate: the slot, still closed, waited for on the kernel's stream */
+        const _Atomic uint64_t *slot = (const _Atomic uint64_t *)(uintptr_t)mock->wait_value_addr;
+        REQUIRE(slot != NULL);
+        CHECK(mock->wait_value == 1 && *slot == 0 && mock->wait_value_stream == stream);
+
+        calls_begin();
+        hot_user_set(u);
+        if (counted)
+            CHECK_CALLS("user event: clSetUserEventStatus", 1, {"cuCtxGetCurrent", 0, false});
+        CHECK(*slot >= 1); /* the gate is open */
+
+        calls_begin();
+        hot_user_wait(ev);
+        if (counted)
+            CHECK_CALLS("user event: clWaitForEvents(dependent)", 1, {"cuCtxGetCurrent", 1, true},
+                        {"cuEventQuery", 1, true});
+        clReleaseEvent(ev);
+        clReleaseEvent(u);
+    }
+}
+
+HOT static void hot_cross_enqueue(cl_event *a, cl_event *b) {
+    CHECK_ERR(CL_SUCCESS, enqueue(q, 0, NULL, a));
+    CHECK_ERR(CL_SUCCESS, clFlush(q));
+    CHECK_ERR(CL_SUCCESS, enqueue(q2, 1, a, b));
+}
+HOT static void hot_cross_wait(cl_event b) {
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &b));
+}
+
+/* Kernel on queue A → dependent kernel on queue B, as cv-bench's row. Raw: launch, record,
+ * cuStreamWaitEvent, launch (and a wait). B waits on A's own CUDA event: no record, flag op or
+ * host wait more. */
+static void cross_queue_row(void) {
+    void *s2 = NULL;
+    clGetCommandQueueInfo(q2, CL_QUEUE_CUDA_STREAM_CULVERT, sizeof s2, &s2, NULL);
+    for (int i = 0; i < REPS + 1; i++) {
+        bool counted = i > 0; /* the first may find no CUDA events to take over */
+        cl_event a = NULL, b = NULL;
+        set_pending(true); /* A still runs when B is enqueued */
+        calls_begin();
+        hot_cross_enqueue(&a, &b);
+        if (counted)
+            CHECK_CALLS("queue A -> queue B: two enqueues + flush", 1,
+                        {"cuCtxGetCurrent", 2, false}, {"cuLaunchKernel", 2, false},
+                        {"cuEventRecord", 2, false}, {"cuStreamWaitEvent", 1, false});
+        calls_end();
+        void *cu_a = NULL;
+        clGetEventInfo(a, CL_EVENT_CUDA_EVENT_CULVERT, sizeof cu_a, &cu_a, NULL);
+        CHECK(mock->wait_event == cu_a && mock->wait_event_stream == s2);
+        set_pending(false);
+        calls_begin();
+        hot_cross_wait(b);
+        if (counted)
+            CHECK_CALLS("queue A -> queue B: clWaitForEvents(B)", 1, {"cuCtxGetCurrent", 1, true},
+                        {"cuEventQuery", 1, true});
+        clReleaseEvent(a);
+        clReleaseEvent(b);
+    }
+}
+
+int main(void) {
+    cvmock_state_fn get = (cvmock_state_fn)cvmock_fn("cvmock_state_get");
+    calls_begin = (cvmock_calls_begin_fn)cvmock_fn("cvmock_calls_begin");
+    calls_end = (cvmock_calls_end_fn)cvmock_fn("cvmock_calls_end");
+    calls = (cvmock_calls_fn)cvmock_fn("cvmock_calls");
+    set_pending = (cvmock_set_pending_fn)cvmock_fn("cvmock_set_pending");
+    if (!get || !calls_begin || !calls_end || !calls || !set_pending) {
+        fprintf(stderr, "the mock libcuda.so.1 is not the one found (LD_LIBRARY_PATH)\n");
+        return 1;
+    }
+    mock = get();
+    cl_platform_id platform;
+    dev = cv_test_gpu_device_or_skip(&platform);
+    cl_int err;
+    ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    q2 = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    qp = clCreateCommandQueueWithProperties(ctx, dev, prof, &err);
+    REQUIRE(q && q2 && qp);
+    /* bench_empty as culvert's compiler emits it: the module declares the launch information,
+     * so the launch carries its parameter */
+    static const char ptx[] = ".version 7.8\n.target sm_90, texmode_independent\n"
+                              ".address_size 64\n"
+                              ".shared .align 8 .b8 __cv_launch_info[64];\n"
+                              ".entry hp_empty()\n{\n\tret;\n}\n"
+                              "//cv:uniform-work-groups hp_empty\n";
+    const unsigned char *bins[1] = {(const unsigned char *)ptx};
+    size_t len = sizeof ptx;
+    cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, NULL, &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clBuildProgram(p, 1, &dev, NULL, NULL, NULL) == CL_SUCCESS);
+    k = clCreateKernel(p, "hp_empty", &err);
+    REQUIRE(k != NULL);
+    /* first launches: spare events, the occupancy answer and the batch come into being */
+    for (int i = 0; i < 2; i++) {
+        cl_event e = NULL;
+        CHECK_ERR(CL_SUCCESS, enqueue(q, 0, NULL, &e));
+        CHECK_ERR(CL_SUCCESS, enqueue(q2, 1, &e, NULL));
+        CHECK_ERR(CL_SUCCESS, clFinish(q2));
+        CHECK_ERR(CL_SUCCESS, clFinish(q)); /* e is known complete at its release */
+        clReleaseEvent(e);
+    }
+    printf("CUDA calls per repetition, calling thread only:\n");
+    enqueue_rows();
+    round_trips();
+    user_event_row();
+    cross_queue_row();
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseCommandQueue(qp);
+    clReleaseCommandQueue(q2);
+    clReleaseCommandQueue(q);
+    clReleaseContext(ctx);
+    return cv_test_report("hot_path_mock");
+}
