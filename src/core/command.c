@@ -240,6 +240,8 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
     unsigned bi = cv_command_stream_index(cmd);
     cl_event batch = q->batch[bi], batch_done = NULL;
     bool failed = err != CL_SUCCESS;
+    /* Counted even when it failed: its GPU-side waits may be in the stream. */
+    q->ops[bi]++;
     /* When putting the work on the stream failed, GPU-side waits for the wait list may be in the
      * stream already: the event is still recorded and tracked (with the error as its status once
      * the stream passed it), so the user events whose slots those waits read outlive them. */
@@ -248,6 +250,7 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
         e->stream = cmd->stream;
         e->stream_index = bi;
         e->seq = recorded == CL_SUCCESS ? ++q->recorded[bi] : 0;
+        e->op = q->ops[bi];
         if (!failed)
             err = recorded;
         else if (recorded == CL_SUCCESS) {
@@ -287,7 +290,7 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
     pthread_mutex_unlock(&q->lock);
     cmd->locked = false;
     if (blocking)
-        err = e ? cv_event_wait(e) : cv_queue_wait_stream(q, cmd->stream);
+        err = e ? cv_event_wait(e) : cv_queue_wait_stream(q, bi, false);
     if (e && err == CL_SUCCESS && event_ret)
         *event_ret = e;
     else if (e)

@@ -351,13 +351,22 @@ cl_int cv_event_wait(cl_event e) {
         pthread_mutex_unlock(&cv_user_lock);
         s = atomic_load(&e->status);
     } else if (!cv_final(s)) {
-        cl_int q = cvcu_device_bind(e->queue->device->cu);
-        /* After a short spin the wait sleeps (cv_sleep_wait: polling, or a blocking-sync
-         * event with CULVERT_BLOCKING_SYNC=1). The query that ended the wait gives the status
-         * (its first is the status query itself): each query of a CUDA event costs over a
-         * microsecond. */
-        if (q == CL_SUCCESS)
-            q = cv_spin_wait(NULL, e->done);
+        cl_command_queue cq = e->queue;
+        cl_int q = cvcu_device_bind(cq->device->cu);
+        /* Where nothing was put on its stream behind the command, the GPU writes a flag right
+         * after it, and the spin watches that instead of querying the CUDA event (over a
+         * microsecond per query that answers done); otherwise the flag would wait for the later
+         * work too, and the spin queries. After a short spin the wait sleeps (cv_sleep_wait:
+         * polling, or a blocking-sync event with CULVERT_BLOCKING_SYNC=1). The query or flag
+         * that ended the wait gives the status. */
+        uint64_t token = 0;
+        if (q == CL_SUCCESS) {
+            pthread_mutex_lock(&cq->lock);
+            if (e->op && e->op == cq->ops[e->stream_index] && !cv_final(atomic_load(&e->status)))
+                token = cv_queue_flag_locked(cq, e->stream_index);
+            pthread_mutex_unlock(&cq->lock);
+            q = cv_spin_wait(cq, e->stream_index, e->done, token);
+        }
         if (q == CL_SUBMITTED)
             q = cv_sleep_wait(e->done);
         s = cv_event_status_after(e, q);

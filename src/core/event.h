@@ -56,6 +56,7 @@ struct _cl_event {
     cl_event tracker_next;         /* the tracker's lists */
     uint64_t seq;                  /* done's number on its stream (queue.h: recorded) */
     unsigned stream_index;         /* of stream in its queue */
+    uint64_t op;                   /* the queue's ops[stream_index] after this command */
     bool failure_reported;         /* the context's notify callback was called */
 };
 

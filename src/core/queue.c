@@ -14,6 +14,9 @@
  * (~180 us) ran at 0.81x of cuStreamSynchronize, and after a 256 MiB fill at 0.70x; with 300 us
  * at 0.99x and 0.95x. 300 us of polling is 0.3 % of a core on a 100 ms wait. */
 #define CV_SPIN_NS 300000
+/* How often a spin that watches a flag asks the driver as well: a command that fails never lets
+ * its flag be written, and the error shows only in a query. */
+#define CV_FLAG_QUERY_NS 20000
 
 static void cv_queue_destroy(cv_object *obj) {
     cl_command_queue q = (cl_command_queue)obj;
@@ -23,6 +26,11 @@ static void cv_queue_destroy(cv_object *obj) {
     for (unsigned i = 0; i < q->num_streams; i++) {
         cvcu_stream_release(q->streams[i], i > 0 || !q->foreign);
         cvcu_event_destroy(q->join[i]);
+        /* A wait that ended on a query may leave its flag's write still in the stream: such a
+         * slot stays out of the pool (8 bytes), or a later write would open a gate of whoever
+         * got it next. */
+        if (q->flag[i].host && atomic_load(q->flag[i].host) == q->flag_token[i])
+            cvcu_slot_free(&q->flag[i]);
     }
     for (int t = 0; t < 2; t++)
         cv_event_free_spares(q->spares[t]);
@@ -55,6 +63,9 @@ static cl_int cv_queue_grow(cl_command_queue q, unsigned n) {
             err = cvcu_stream_create(q->priority, &q->streams[i]);
         if (err == CL_SUCCESS)
             err = cvcu_event_create(false, false, &q->join[i]);
+        /* Without a flag slot, waits on the stream poll the driver. */
+        if (err == CL_SUCCESS && cvcu_slot_alloc(&q->flag[i]) != CL_SUCCESS)
+            q->flag[i] = (cvcu_slot){NULL, 0};
         if (err == CL_SUCCESS)
             q->num_streams++;
     }
@@ -134,8 +145,10 @@ cl_int cv_queue_join_into(cl_command_queue q, cvcu_stream *s) {
 cl_int cv_queue_fence_from(cl_command_queue q, cvcu_stream *s, cvcu_event *ev) {
     cl_int err = CL_SUCCESS;
     for (unsigned i = 0; cv_queue_ooo(q) && i < q->num_streams && err == CL_SUCCESS; i++)
-        if (q->streams[i] != s)
+        if (q->streams[i] != s) {
             err = cvcu_stream_wait_event(q->streams[i], ev);
+            q->ops[i]++; /* a flag behind this wait would wait for the barrier too */
+        }
     return err;
 }
 
@@ -164,21 +177,47 @@ cl_int cv_sleep_wait(cvcu_event *ev) {
     return err;
 }
 
-cl_int cv_spin_wait(cvcu_stream *s, cvcu_event *ev) {
-    cl_ulong t0 = cv_host_time_ns();
-    cl_int q;
-    do
-        q = ev ? cvcu_event_query(ev) : cvcu_stream_query(s);
-    while (q == CL_SUBMITTED && cv_host_time_ns() - t0 < CV_SPIN_NS);
-    return q;
+uint64_t cv_queue_flag_locked(cl_command_queue q, unsigned i) {
+    uint64_t token = q->flag_token[i] + 1;
+    if (!q->flag[i].host ||
+        cvcu_stream_write_value(q->streams[i], q->flag[i].device, token) != CL_SUCCESS)
+        return 0;
+    q->flag_token[i] = token;
+    return token;
 }
 
-cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s) {
+cl_int cv_spin_wait(cl_command_queue q, unsigned i, cvcu_event *ev, uint64_t token) {
+    cl_ulong t0 = cv_host_time_ns(), asked = t0;
+    const _Atomic uint64_t *flag = token ? q->flag[i].host : NULL;
+    cl_int now = CL_SUBMITTED;
+    for (cl_ulong t = t0; now == CL_SUBMITTED && t - t0 < CV_SPIN_NS; t = cv_host_time_ns()) {
+        /* The GPU wrote the token: everything before it on the stream is done, with no
+         * driver call. */
+        if (flag && cvcu_wait_condition_met(atomic_load_explicit(flag, memory_order_acquire), token,
+                                            CVCU_WAIT_GEQ))
+            now = CL_COMPLETE;
+        else if (!flag || t - asked >= CV_FLAG_QUERY_NS) {
+            now = ev ? cvcu_event_query(ev) : cvcu_stream_query(q->streams[i]);
+            asked = t;
+        }
+    }
+    return now;
+}
+
+cl_int cv_queue_wait_stream(cl_command_queue q, unsigned i, bool locked) {
+    cvcu_stream *s = q->streams[i];
     cl_int now = cvcu_device_bind(q->device->cu);
-    /* The query that ends the spin says whether the stream failed (a failed command shows up
-     * as the stream's error). */
-    if (now == CL_SUCCESS)
-        now = cv_spin_wait(s, NULL);
+    /* The flag lands once everything put on the stream so far is done (work enqueued later by
+     * other threads is no part of this wait). The query that ends a spin without it says
+     * whether the stream failed (a failed command shows up as the stream's error). */
+    if (now == CL_SUCCESS) {
+        if (!locked)
+            pthread_mutex_lock(&q->lock);
+        uint64_t token = cv_queue_flag_locked(q, i);
+        if (!locked)
+            pthread_mutex_unlock(&q->lock);
+        now = cv_spin_wait(q, i, NULL, token);
+    }
     if (now == CL_SUBMITTED) {
         /* cuStreamSynchronize would spin (the primary context schedules automatically): a
          * spare event's completion event (blocking-sync where asked), recorded now, sleeps
@@ -213,7 +252,7 @@ cl_int cv_queue_finish(cl_command_queue q) {
     cl_int err = CL_SUCCESS;
     unsigned drained = 0;
     for (; drained < n && err == CL_SUCCESS; drained++)
-        err = cv_queue_wait_stream(q, q->streams[drained]);
+        err = cv_queue_wait_stream(q, drained, false);
     if (err != CL_SUCCESS)
         drained--; /* the stream whose wait failed is not known to be done */
     for (unsigned i = 0; i < drained; i++)
@@ -240,7 +279,7 @@ cl_int cv_queue_set_properties(cl_command_queue q, cl_command_queue_properties p
         err = CL_INVALID_QUEUE_PROPERTIES;
     /* "all previously queued commands complete before the properties change" (1.0) */
     for (unsigned i = 0; i < q->num_streams && err == CL_SUCCESS; i++)
-        err = cv_queue_wait_stream(q, q->streams[i]);
+        err = cv_queue_wait_stream(q, i, true);
     if (err == CL_SUCCESS && (now & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
         err = cv_queue_grow(q, cv_ooo_streams());
     if (err == CL_SUCCESS)

@@ -4,6 +4,7 @@
 #define CV_CORE_QUEUE_H
 
 #include "core/context.h"
+#include "cuda/cu_slots.h"
 #include "cuda/cu_stream.h"
 
 /* The CUDA events of one command's event: done recorded after it, start before it (profiling
@@ -56,6 +57,16 @@ struct _cl_command_queue {
      * there is final without a query. */
     uint64_t recorded[CV_QUEUE_MAX_STREAMS];
     _Atomic uint64_t drained[CV_QUEUE_MAX_STREAMS];
+    /* Per stream, under lock: how many commands were put on it (and the GPU-side waits other
+     * streams' barriers put there): an event whose op is the stream's last has nothing behind
+     * it, so a flag written now lands right after it. */
+    uint64_t ops[CV_QUEUE_MAX_STREAMS];
+    /* Per stream: a slot in mapped pinned memory (host NULL where none could be had) that host
+     * waits have the GPU write, behind the work they wait for, instead of asking the driver
+     * (cuEventQuery on a finished event costs ~1.5 us on the H100). The tokens written grow
+     * (flag_token, the last issued, under lock), and the stream writes them in order. */
+    cvcu_slot flag[CV_QUEUE_MAX_STREAMS];
+    uint64_t flag_token[CV_QUEUE_MAX_STREAMS];
     /* Per stream, under lock: the holds of recent commands without events of their own, and
      * how many commands they are (core/command.c). */
     cl_event batch[CV_QUEUE_MAX_STREAMS];
@@ -96,15 +107,22 @@ cvcu_stream *cv_queue_next_stream(cl_command_queue q);
 cl_int cv_queue_join_into(cl_command_queue q, cvcu_stream *s);
 /* With q->lock held: every other stream waits for ev (recorded on s) before its next command. */
 cl_int cv_queue_fence_from(cl_command_queue q, cvcu_stream *s, cvcu_event *ev);
-/* Polls the CUDA event (or, with ev NULL, the stream) for up to 300 us; returns the last answer:
- * CL_COMPLETE, an error, or CL_SUBMITTED when it is still running. Blocking waits spin this
- * long, then sleep (cv_sleep_wait). */
-cl_int cv_spin_wait(cvcu_stream *s, cvcu_event *ev);
+/* With q->lock held and the device bound: the GPU writes a new token into stream i's flag once
+ * everything put on the stream so far is done. Returns the token, or 0 where no flag could be
+ * written (no slot, or the write failed): the wait polls the driver then. */
+uint64_t cv_queue_flag_locked(cl_command_queue q, unsigned i);
+/* Spins for up to 300 us until stream i's flag reached token (token 0: no flag) or a query of
+ * the CUDA event (or, with ev NULL, of stream i) answers: every turn without a flag, every 20 us
+ * with one (a failed command never writes its flag). Returns CL_COMPLETE, an error, or
+ * CL_SUBMITTED when it is still running. Blocking waits spin this long, then sleep
+ * (cv_sleep_wait). */
+cl_int cv_spin_wait(cl_command_queue q, unsigned i, cvcu_event *ev, uint64_t token);
 /* After the spin: sleeps until ev completed (polling with short sleeps, or cuEventSynchronize
  * on a blocking-sync event when CULVERT_BLOCKING_SYNC=1). */
 cl_int cv_sleep_wait(cvcu_event *ev);
-/* Blocks until the stream's work is done (spin briefly, then sleep). */
-cl_int cv_queue_wait_stream(cl_command_queue q, cvcu_stream *s);
+/* Blocks until the work put on stream i so far is done (spin briefly, then sleep); locked: the
+ * caller holds q->lock. */
+cl_int cv_queue_wait_stream(cl_command_queue q, unsigned i, bool locked);
 
 /* A spare event of q (CUDA events attached, timing ones for profiling), or NULL. Where it has no
  * CUDA events (or there is no spare), *loose receives loose ones of the kind, if any (else

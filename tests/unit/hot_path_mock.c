@@ -160,16 +160,19 @@ HOT static cl_event hot_roundtrip_event(void) {
 }
 
 /* Round trips. Raw: launch + cuStreamSynchronize, or launch + record + cuEventSynchronize.
- * culvert's waits poll (cuStreamQuery, cuEventQuery: one here, the work is done) instead of the
+ * culvert's waits have the GPU write a flag behind the work (cuStreamWriteValue64; the mock
+ * writes it at once) and spin on it, querying only every 20 us (none here), instead of the
  * driver's spinning synchronize, for its CPU use on long waits. The waited event's CUDA event
- * serves the next command: no cuEventCreate. */
+ * serves the next command: no cuEventCreate. A wait that finds the event complete already (the
+ * tracker thread settled it) writes no flag. */
 static void round_trips(void) {
     hot_roundtrip_finish(); /* the first may find no spare batch event */
     calls_begin();
     for (int i = 0; i < REPS; i++)
         hot_roundtrip_finish();
     CHECK_CALLS("enqueue + clFinish", REPS, {"cuCtxGetCurrent", 2, false},
-                {"cuLaunchKernel", 1, false}, {"cuStreamQuery", 1, false});
+                {"cuLaunchKernel", 1, false}, {"cuStreamWriteValue64", 1, false},
+                {"cuStreamQuery", 0, false});
 
     clReleaseEvent(hot_roundtrip_event()); /* the first may find no CUDA event to take over */
     calls_begin();
@@ -177,7 +180,29 @@ static void round_trips(void) {
         clReleaseEvent(hot_roundtrip_event()); /* counted too: the release makes no CUDA call */
     CHECK_CALLS("enqueue + clWaitForEvents", REPS, {"cuCtxGetCurrent", 2, true},
                 {"cuLaunchKernel", 1, false}, {"cuEventRecord", 1, false},
-                {"cuEventQuery", 1, true});
+                {"cuStreamWriteValue64", 1, true}, {"cuEventQuery", 0, false});
+}
+
+/* A wait on a command with another command behind it on its stream: a flag written now would
+ * wait for that one too, so the wait queries the command's CUDA event (one here). */
+HOT static cl_event hot_wait_behind(void) {
+    cl_event ev = NULL;
+    CHECK_ERR(CL_SUCCESS, enqueue(q, 0, NULL, &ev));
+    CHECK_ERR(CL_SUCCESS, enqueue(q, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &ev));
+    return ev;
+}
+
+static void wait_behind_row(void) {
+    calls_begin();
+    for (int i = 0; i < REPS; i++)
+        clReleaseEvent(hot_wait_behind());
+    CHECK_CALLS("enqueue x2 + clWaitForEvents(first)", REPS, {"cuCtxGetCurrent", 3, true},
+                {"cuLaunchKernel", 2, false}, {"cuEventRecord", ANY, false},
+                {"cuEventCreate", ANY, false}, {"cuEventQuery", 1, true},
+                {"cuStreamWriteValue64", 0, false});
+    CHECK(calls("cuEventRecord") <= REPS + REPS / 32 + 1);
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
 }
 
 HOT static cl_event hot_user_create(void) {
@@ -234,7 +259,7 @@ static void user_event_row(void) {
         hot_user_wait(ev);
         if (counted)
             CHECK_CALLS("user event: clWaitForEvents(dependent)", 1, {"cuCtxGetCurrent", 1, true},
-                        {"cuEventQuery", 1, true});
+                        {"cuStreamWriteValue64", 1, true}, {"cuEventQuery", 0, false});
         clReleaseEvent(ev);
         clReleaseEvent(u);
     }
@@ -274,7 +299,7 @@ static void cross_queue_row(void) {
         hot_cross_wait(b);
         if (counted)
             CHECK_CALLS("queue A -> queue B: clWaitForEvents(B)", 1, {"cuCtxGetCurrent", 1, true},
-                        {"cuEventQuery", 1, true});
+                        {"cuStreamWriteValue64", 1, true}, {"cuEventQuery", 0, false});
         clReleaseEvent(a);
         clReleaseEvent(b);
     }
@@ -327,6 +352,7 @@ int main(void) {
     printf("CUDA calls per repetition, calling thread only:\n");
     enqueue_rows();
     round_trips();
+    wait_behind_row();
     user_event_row();
     cross_queue_row();
     clReleaseKernel(k);
