@@ -65,7 +65,9 @@ bool cvc_spare_take(cvc_hash sig, cvc_stage *s) {
         if (!p->used || p->owner != getpid() || !cvc_same(p->sig, sig))
             continue;
         p->used = false;
-        if (cvc_child_waiting(&p->stage.clang) && cvc_child_waiting(&p->stage.llc)) {
+        /* Its directory may be gone too (a cleaner of old files in /tmp, days later). */
+        if (cvc_child_waiting(&p->stage.clang) && cvc_child_waiting(&p->stage.llc) &&
+            access(p->stage.dir.dir, W_OK | X_OK) == 0) {
             *s = p->stage;
             found = true;
         } else {

@@ -165,6 +165,24 @@ int main(void) {
     for (int d = 0; d < 2; d++)
         cvt_rmdir(dirs[d]);
 
+    /* A waiting stage whose directory was removed (a cleaner of old files in /tmp) is not
+     * taken: the build starts its own. */
+    unsigned long before = cvc_spares_used();
+    DIR *d = opendir(tmp);
+    struct dirent *e;
+    while (d && (e = readdir(d)) != NULL)
+        if (!strncmp(e->d_name, "culvert-cc-", 11)) {
+            char stage[1500];
+            snprintf(stage, sizeof stage, "%s/%s", tmp, e->d_name);
+            cvt_rmdir(stage);
+        }
+    if (d)
+        closedir(d);
+    char *cleaned = build(kernel, "-DSCALE=2.0f", CL_SUCCESS, NULL);
+    CVT_CHECK(cvc_spares_used() == before, "a stage without its directory is not taken");
+    CVT_CHECK(cleaned && !strcmp(body(first), body(cleaned)), "same PTX after the cleaner");
+    free(cleaned);
+
     /* Stopped (clUnloadPlatformCompiler): nothing waits, no directory is left. */
     cvc_spares_stop();
     CVT_CHECK(tmp_dirs(tmp) == 0, "no directory left after the stop: %d", tmp_dirs(tmp));
