@@ -70,20 +70,39 @@ void cvc_output_free(cvc_output *out) {
     out->size = 0;
 }
 
-/* argv under construction (strings owned elsewhere, or by `owned`). */
+/* argv under construction (strings owned elsewhere, or by `owned`), NULL-terminated, as long as
+ * the build options make it. Large (the owned paths): made with cvc_argvs, never on the stack. */
 typedef struct cvc_argv {
-    char *v[512];
-    size_t n;
-    bool overflow; /* too many arguments: the command is not run */
+    char **v;
+    size_t n, cap;
+    bool overflow; /* out of memory (or of owned strings): the command is not run */
     char owned[16][4200];
     size_t num_owned;
 } cvc_argv;
 
+/* n empty command lines; NULL without memory. */
+static cvc_argv *cvc_argvs(size_t n) {
+    return calloc(n, sizeof(cvc_argv));
+}
+
+static void cvc_argvs_free(cvc_argv *a, size_t n) {
+    for (size_t i = 0; a && i < n; i++)
+        free(a[i].v);
+    free(a);
+}
+
 static void cvc_arg(cvc_argv *a, const char *s) {
-    if (a->n + 1 < sizeof a->v / sizeof a->v[0])
-        a->v[a->n++] = (char *)s;
-    else
-        a->overflow = true;
+    if (a->n + 2 > a->cap) {
+        size_t cap = a->cap ? 2 * a->cap : 64;
+        char **v = realloc(a->v, cap * sizeof *v);
+        if (!v) {
+            a->overflow = true;
+            return;
+        }
+        a->v = v;
+        a->cap = cap;
+    }
+    a->v[a->n++] = (char *)s;
     a->v[a->n] = NULL;
 }
 
@@ -210,7 +229,7 @@ static void cvc_clang_tail(cvc_argv *a, const char *depfile, const char *emit, c
 
 static int cvc_run_args(const cvc_argv *a, cvc_buf *log) {
     if (a->overflow) {
-        cvc_buf_str(log, "culvert: too many build options or objects\n");
+        cvc_buf_str(log, "culvert: out of host memory for a command line\n");
         return -1;
     }
     return cvc_run((char *const *)a->v, log);
@@ -275,7 +294,7 @@ static cvc_hash cvc_stage_sig(const cvc_options *o, int sm, const cvc_tools *too
     cvc_hash_init(&h);
     char cwd[PATH_MAX];
     cvc_hash_str(&h, getcwd(cwd, sizeof cwd) ? cwd : NULL);
-    cvc_argv *a = calloc(2, sizeof *a);
+    cvc_argv *a = cvc_argvs(2);
     if (a) {
         cvc_source_argv(&a[0], "", o, sm, tools);
         cvc_llc_argv(&a[1], "", o, sm, tools);
@@ -283,9 +302,11 @@ static cvc_hash cvc_stage_sig(const cvc_options *o, int sm, const cvc_tools *too
             for (size_t i = 0; i < a[k].n; i++)
                 cvc_hash_str(&h, a[k].v[i]);
     }
-    free(a);
+    cvc_argvs_free(a, 2);
     return cvc_hash_final(&h);
 }
+
+static const char cvc_no_tmp[] = "culvert: cannot write to the temporary directory\n";
 
 /* A stage's llc and clang, started in a new directory (log: NULL or where failures are told). */
 static bool cvc_stage_start(cvc_stage *s, const cvc_options *o, int sm, const cvc_tools *tools,
@@ -293,35 +314,46 @@ static bool cvc_stage_start(cvc_stage *s, const cvc_options *o, int sm, const cv
     memset(s, 0, sizeof *s);
     cvc_buf ignored = {0};
     cvc_buf *say = log ? log : &ignored;
-    cvc_argv *a = calloc(2, sizeof *a);
+    cvc_argv *a = cvc_argvs(2);
     bool ok = a && cvc_tmp_create(&s->dir);
     if (!ok)
         cvc_buf_str(say, "culvert: cannot create a temporary directory\n");
+    /* Every library place holds the empty module until a build links a library there: written
+     * now, ahead of the build. */
+    for (size_t i = 0; ok && i < CVC_LIB_COUNT; i++) {
+        char path[4200], name[32];
+        snprintf(name, sizeof name, "lib%zu.bc", i);
+        cvc_tmp_path(&s->dir, name, path);
+        ok = cvc_write_file(path, cvc_empty_bc, cvc_empty_bc_size);
+        if (!ok)
+            cvc_buf_str(say, cvc_no_tmp);
+    }
     if (ok) {
         cvc_source_argv(&a[0], s->dir.dir, o, sm, tools);
         cvc_llc_argv(&a[1], s->dir.dir, o, sm, tools);
         ok = !a[0].overflow && !a[1].overflow;
         if (!ok)
-            cvc_buf_str(say, "culvert: too many build options\n");
+            cvc_buf_str(say, "culvert: out of host memory for a command line\n");
     }
     ok = ok && cvc_child_start(a[1].v, true, &s->llc, say) &&
          cvc_child_start(a[0].v, true, &s->clang, say);
-    free(a);
+    cvc_argvs_free(a, 2);
     free(ignored.data);
     if (!ok)
         cvc_stage_stop(s);
     return ok;
 }
 
-static const char cvc_no_tmp[] = "culvert: cannot write to the temporary directory\n";
-
 /* The stage's clang: the plan's libraries become its dir/libN.bc, the source goes to its stdin;
  * the optimized IR, or NULL (the log says why). A stage whose clang has run (the first try of a
  * partial plan) gets a new one. */
 static char *cvc_stage_clang(cvc_stage *s, const cvc_link_plan *plan, const char *text, size_t len,
                              const cvc_options *o, int sm, const cvc_tools *tools, cvc_buf *log) {
+    /* Places past the plan's hold the empty module (written at the stage's start; again where an
+     * earlier try linked more). */
     bool ok = true;
-    for (size_t i = 0; ok && i < CVC_LIB_COUNT; i++) {
+    size_t places = plan->count > s->linked ? plan->count : s->linked;
+    for (size_t i = 0; ok && i < places; i++) {
         char link[4200], real[PATH_MAX], name[32];
         snprintf(name, sizeof name, "lib%zu.bc", i);
         cvc_tmp_path(&s->dir, name, link);
@@ -336,16 +368,17 @@ static char *cvc_stage_clang(cvc_stage *s, const cvc_link_plan *plan, const char
             target = real;
         ok = symlink(target, link) == 0;
     }
+    s->linked = plan->count;
     if (!ok) {
         cvc_buf_str(log, cvc_no_tmp);
         return NULL;
     }
     if (!s->clang.pid) {
-        cvc_argv *a = calloc(1, sizeof *a);
+        cvc_argv *a = cvc_argvs(1);
         if (a)
             cvc_source_argv(a, s->dir.dir, o, sm, tools);
         ok = a && !a->overflow && cvc_child_start(a->v, true, &s->clang, log);
-        free(a);
+        cvc_argvs_free(a, 1);
         if (!ok)
             return NULL;
     }
@@ -468,13 +501,13 @@ static cl_int cvc_codegen_ir(const cvc_tmp *tmp, const char *input, const cvc_op
     cvc_tmp_path(tmp, "program.ptx", ptx_path);
     cvc_tmp_path(tmp, "program-full.bc", full);
     /* llc starts now: its start-up overlaps llvm-link's and clang's work. */
-    cvc_argv *a = calloc(3, sizeof *a);
+    cvc_argv *a = cvc_argvs(3);
     cvc_child llc = {0};
     if (!a)
         return CL_OUT_OF_HOST_MEMORY;
     cvc_llc_argv(&a[0], tmp->dir, o, sm, tools);
     if (a[0].overflow || !cvc_child_start(a[0].v, true, &llc, log)) {
-        free(a);
+        cvc_argvs_free(a, 3);
         return CL_BUILD_PROGRAM_FAILURE;
     }
     cvc_link_plan plan;
@@ -498,7 +531,7 @@ static cl_int cvc_codegen_ir(const cvc_tmp *tmp, const char *input, const cvc_op
             ll = (char *)cvc_read_file(ll_path, &ll_len);
     }
     cvc_link_plan_end(&plan);
-    free(a);
+    cvc_argvs_free(a, 3);
     if (!ll) {
         cvc_child_cancel(&llc);
         return CL_BUILD_PROGRAM_FAILURE;
@@ -680,18 +713,21 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
         mkdir(inc, 0700);
         if (cvc_write_file(src, source, len) &&
             cvc_write_headers(&tmp, headers, num_headers, &log)) {
-            cvc_argv a = {0};
-            cvc_clang_common(&a, tools, &o, cvc_sm(target, tools), true);
-            cvc_arg(&a, "-I");
-            cvc_arg(&a, inc);
-            cvc_tmp_path(&tmp, "program.d", depfile);
-            cvc_clang_tail(&a, depfile, "-emit-llvm-bc", obj, src);
-            if (cvc_run_args(&a, &log) == 0) {
+            cvc_argv *a = cvc_argvs(1);
+            if (a) {
+                cvc_clang_common(a, tools, &o, cvc_sm(target, tools), true);
+                cvc_arg(a, "-I");
+                cvc_arg(a, inc);
+                cvc_tmp_path(&tmp, "program.d", depfile);
+                cvc_clang_tail(a, depfile, "-emit-llvm-bc", obj, src);
+            }
+            if (a && cvc_run_args(a, &log) == 0) {
                 out->data = cvc_read_file(obj, &out->size);
                 if (out->data)
                     err = CL_SUCCESS;
                 deps = cvc_deps_text(depfile, tmp.dir);
             }
+            cvc_argvs_free(a, 1);
         }
     }
     cvc_tmp_remove(&tmp);
@@ -746,18 +782,21 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
         else {
             char linked[4096];
             cvc_tmp_path(&tmp, "linked.bc", linked);
-            cvc_argv a = {0};
-            cvc_arg(&a, tools->llvm_link);
-            bool written = true;
+            cvc_argv *a = cvc_argvs(1);
+            bool written = a != NULL;
             char(*paths)[4200] = calloc(num_objects, sizeof *paths);
+            if (a)
+                cvc_arg(a, tools->llvm_link);
             for (size_t i = 0; paths && written && i < num_objects; i++) {
                 snprintf(paths[i], sizeof paths[i], "%s/object%zu.bc", tmp.dir, i);
                 written = cvc_write_file(paths[i], objects[i]->data, objects[i]->size);
-                cvc_arg(&a, paths[i]);
+                cvc_arg(a, paths[i]);
             }
-            cvc_arg(&a, "-o");
-            cvc_arg(&a, linked);
-            if (paths && written && cvc_run_args(&a, &log) == 0) {
+            if (a) {
+                cvc_arg(a, "-o");
+                cvc_arg(a, linked);
+            }
+            if (paths && written && cvc_run_args(a, &log) == 0) {
                 if (library) {
                     out->data = cvc_read_file(linked, &out->size);
                     err = out->data ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
@@ -768,6 +807,7 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
                 }
             }
             free(paths);
+            cvc_argvs_free(a, 1);
         }
     }
     cvc_tmp_remove(&tmp);

@@ -180,6 +180,7 @@ extern const size_t cvc_empty_bc_size;
 typedef struct cvc_stage {
     cvc_tmp dir;
     cvc_child clang, llc;
+    size_t linked; /* lib0.bc .. up to here link a library; the others the empty module */
 } cvc_stage;
 /* A stage started earlier for this command line (sig, a hash of both) that is still waiting:
  * true and *s is it, now the caller's. */

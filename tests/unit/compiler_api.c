@@ -201,6 +201,18 @@ static void test_defines_includes(void) {
         build("__kernel void k(__global int *p) { p[0] = VALUE; }\n", "-D \"VALUE=(1 + 2)\"", &out);
     CVT_CHECK(err == CL_SUCCESS, "quoted define: %d %s", err, out.log);
     cvc_output_free(&out);
+    /* Many options (a generated configuration): the command line has no fixed length (it was
+     * 512 arguments: "too many build options"); the last define is the one used. */
+    size_t cap = 1000 * 24;
+    char *many = malloc(cap), *at = many;
+    for (int i = 0; many && i < 1000; i++)
+        at += snprintf(at, cap - (size_t)(at - many), "-D CV_MANY_%d=%d ", i, i);
+    const char *uses = "__kernel void k(__global int *p) { p[0] = CV_MANY_999 * 3; }\n";
+    err = many ? build(uses, many, &out) : CL_OUT_OF_HOST_MEMORY;
+    CVT_CHECK(err == CL_SUCCESS && strstr((char *)out.data, "2997"), "1000 defines: %d %s", err,
+              out.log ? out.log : "");
+    cvc_output_free(&out);
+    free(many);
     cvt_rmdir(dir);
 }
 
