@@ -11,7 +11,7 @@ find .devbuild/slim \( -name '*.o' -o -name '*.a' \) -delete
 find .devbuild/slim -name CMakeFiles -type d -prune -exec rm -rf {} +
 # The GPU machine runs the gpu-labelled tests, conformance, benchmarks and tools: the host-only
 # unit tests, the warp emulators and the generated data sources stay here (64 MiB carry limit).
-rm -rf .devbuild/slim/tests/unit_* .devbuild/slim/tests/warp_emu* .devbuild/slim/tests/mock \
+rm -rf .devbuild/slim/tests/unit_* .devbuild/slim/tests/warp_emu* .devbuild/slim/tests/fake_cuda \
     .devbuild/slim/tests/*.ll .devbuild/slim/src/*_data.c
 find .devbuild/slim -type f -perm -u+x ! -name 'libculvert.so*' -exec sh -c \
     'for f; do head -c4 "$f" | grep -q ELF && strip --strip-debug "$f"; done' _ {} +

@@ -1,7 +1,7 @@
 #!/bin/sh
 # Instructions culvert executes per repetition of each latency path of tests/unit/hot_path_mock.c
-# (cv-bench's enqueue, round-trip, user-event and cross-queue rows), without the stand-in driver's
-# own instructions (every cu* function of the mock libcuda.so.1, inclusive, is subtracted): the
+# (cv-bench's enqueue, round-trip, user-event and cross-queue rows), without the fake driver's
+# own instructions (every cu* function of the fake libcuda.so.1, inclusive, is subtracted): the
 # host work culvert adds to the raw CUDA calls. Needs valgrind. Usage, from the repository root
 # after a build in build/:  scripts/hot-path-ir.sh [build-dir]
 set -eu
@@ -16,14 +16,14 @@ for entry in enqueue_noevent:64 enqueue_event:64 enqueue_profiling:64 roundtrip_
              cross_enqueue:65 cross_wait:65; do
     fn=hot_${entry%%:*}
     reps=${entry##*:}
-    LD_LIBRARY_PATH=$tests/mock OCL_ICD_VENDORS=$build/vendors \
+    LD_LIBRARY_PATH=$tests/fake_cuda OCL_ICD_VENDORS=$build/vendors \
         valgrind --tool=callgrind --callgrind-out-file="$out/$fn" --collect-atstart=no \
         --toggle-collect="$fn" "$tests/unit_hot_path_mock" >/dev/null 2>&1 || true
     callgrind_annotate --inclusive=yes --threshold=100 "$out/$fn" 2>/dev/null | awk -v fn="$fn" \
         -v reps="$reps" '
         function num(s) { gsub(",", "", s); return s + 0 }
         /PROGRAM TOTALS/ { total = num($1) }
-        /libcuda\.so\.1\]$/ && $0 ~ /:cu[A-Z][A-Za-z0-9_]*\ \[/ { mock += num($1) }
+        /libcuda\.so\.1\]$/ && $0 ~ /:cu[A-Z][A-Za-z0-9_]*\ \[/ { fake += num($1) }
         END { printf "%-22s %7.0f instructions (driver stand-in excluded: %.0f)\n", fn,
-              (total - mock) / reps, mock / reps }'
+              (total - fake) / reps, fake / reps }'
 done

@@ -1,8 +1,10 @@
-/* The gates' bookkeeping (src/cuda/cu_gates.c, compiled into this test) on a driver table of
- * the test's own: the conditions of cuStreamWaitValue64 evaluated on the host (all four, GEQ's
- * wrap-around), a gate closed while its slot does not meet its condition, dropped once seen met
- * or once its stream is idle, forgotten with its slot or its stream, and new gates held back while
- * a device-wide call runs. No GPU, no libcuda. */
+/* The gates' bookkeeping (src/cuda/cu_gates.c, compiled into this test) on the symbol table
+ * culvert loads (src/cuda/cu_driver.c), from the fake driver of tests/fake_cuda: the conditions
+ * of cuStreamWaitValue64 evaluated on the host (all four, GEQ's wrap-around), a gate closed while
+ * its slot does not meet its condition, dropped once seen met or once its stream is idle,
+ * forgotten with its slot or its stream, and new gates held back while a device-wide call runs.
+ * The fake's streams run the waits; what their queries answer is the test's (query_answer). */
+#include "fake_cuda.h"
 #include "test_util.h"
 
 #include "cuda/cu_driver.h"
@@ -12,52 +14,22 @@
 #include <stdint.h>
 #include <unistd.h>
 
-/* What cu_gates.c links against: the symbol table and the error conversion. */
-cvcu_driver cvcu;
-
+/* What cu_gates.c links against besides the symbol table: the error conversion. */
 cl_int cvcu_error(CUresult r, cl_int fallback, const char *what) {
     (void)what;
     return r == CUDA_SUCCESS ? CL_SUCCESS : fallback;
 }
 
-/* The fake driver: waits are counted (or refused), streams are idle or busy as the test says. */
-static int waits_enqueued;
-static CUresult wait_result = CUDA_SUCCESS;
-static CUresult stream_state = CUDA_ERROR_NOT_READY;
-static int stream_queries;
-static int the_ctx;
-static __thread CUcontext current;
-
-static CUresult fake_wait(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f) {
-    (void)s, (void)a, (void)v, (void)f;
-    if (wait_result == CUDA_SUCCESS)
-        waits_enqueued++;
-    return wait_result;
-}
-static CUresult fake_query(CUstream s) {
-    (void)s;
-    stream_queries++;
-    return stream_state;
-}
-static CUresult fake_get_ctx(CUstream s, CUcontext *c) {
-    (void)s;
-    *c = (CUcontext)&the_ctx;
-    return CUDA_SUCCESS;
-}
-static CUresult fake_ctx_get(CUcontext *c) {
-    *c = current;
-    return CUDA_SUCCESS;
-}
-static CUresult fake_ctx_set(CUcontext c) {
-    current = c;
-    return CUDA_SUCCESS;
-}
-
-static _Atomic uint64_t words[4];
-static const CUstream stream_a = (CUstream)0x1000, stream_b = (CUstream)0x2000;
+static fakecuda_state *fake;
+static CUcontext ctx;
+static CUstream stream_a, stream_b;
+/* Four slots in mapped pinned memory, as culvert's are; never freed (a free waits for every
+ * stream, and some of the streams' waits are never met). */
+static _Atomic uint64_t *words;
+static CUdeviceptr words_device;
 
 static cvcu_slot slot(int i) {
-    return (cvcu_slot){&words[i], 0x10000 + 8 * (cl_ulong)i};
+    return (cvcu_slot){&words[i], words_device + 8 * (cl_ulong)i};
 }
 
 static void set(int i, uint64_t v) {
@@ -101,7 +73,7 @@ static void test_closed_until_met(void) {
         {CVCU_WAIT_AND, 0x10, 0x01, 0x30},
         {CVCU_WAIT_NOR, 0x0f, UINT64_MAX, 0xf0},
     };
-    stream_state = CUDA_ERROR_NOT_READY;
+    fake->query_answer = CUDA_ERROR_NOT_READY;
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         cvcu_slot s = slot(0);
         set(0, cases[i].unmet);
@@ -121,14 +93,14 @@ static void test_closed_until_met(void) {
 static void test_met_or_refused(void) {
     cvcu_slot s = slot(1);
     set(1, 1);
-    int before = waits_enqueued;
+    fake->calls_begin();
     CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s, 1, CVCU_WAIT_GEQ));
-    CHECK(waits_enqueued == before + 1); /* the wait still goes to the stream */
+    CHECK(fake->calls("cuStreamWaitValue64") == 1); /* the wait still goes to the stream */
+    fake->calls_end();
     set(1, 0);
     CHECK(cvcu_gates_closed() == false);
-    wait_result = CUDA_ERROR_INVALID_VALUE;
-    CHECK_ERR(CL_OUT_OF_RESOURCES, cvcu_gate_enqueue(stream_a, &s, 1, CVCU_WAIT_GEQ));
-    wait_result = CUDA_SUCCESS;
+    cvcu_slot misaligned = {&words[1], s.device + 4}; /* a wait the driver refuses */
+    CHECK_ERR(CL_OUT_OF_RESOURCES, cvcu_gate_enqueue(stream_a, &misaligned, 1, CVCU_WAIT_GEQ));
     CHECK(!cvcu_gates_closed());
 }
 
@@ -139,14 +111,15 @@ static void test_many(void) {
     set(0, 0);
     set(1, 0);
     set(2, 0);
-    stream_state = CUDA_ERROR_NOT_READY;
+    fake->query_answer = CUDA_ERROR_NOT_READY;
     for (int i = 0; i < 64; i++) /* one user event gating 64 commands: one entry */
         CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s0, 1, CVCU_WAIT_GEQ));
     CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_b, &s1, 1, CVCU_WAIT_GEQ));
     CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_b, &s2, 5, CVCU_WAIT_EQ));
-    stream_queries = 0;
+    fake->calls_begin();
     CHECK(cvcu_gates_closed());
-    CHECK(stream_queries == 3); /* one entry per condition and stream */
+    CHECK(fake->calls("cuStreamQuery") == 3); /* one entry per condition and stream */
+    fake->calls_end();
     set(0, 1);
     CHECK(cvcu_gates_closed());
     cvcu_gates_forget_slot(&s1);
@@ -157,18 +130,21 @@ static void test_many(void) {
     set(0, 0);
     CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s0, 1, CVCU_WAIT_GEQ));
     CHECK(cvcu_gates_closed());
-    stream_state = CUDA_SUCCESS; /* idle: the GPU passed it */
+    fake->query_answer = CUDA_SUCCESS; /* idle: the GPU passed it */
     CHECK(!cvcu_gates_closed());
-    stream_state = CUDA_ERROR_NOT_READY;
+    fake->query_answer = CUDA_ERROR_NOT_READY;
     CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s0, 1, CVCU_WAIT_GEQ));
-    stream_state = CUDA_ERROR_ILLEGAL_ADDRESS; /* a failed stream waits for nothing */
+    fake->query_answer = CUDA_ERROR_ILLEGAL_ADDRESS; /* a failed stream waits for nothing */
     CHECK(!cvcu_gates_closed());
-    stream_state = CUDA_ERROR_NOT_READY;
+    fake->query_answer = CUDA_ERROR_NOT_READY;
     /* The caller's context survives the queries in the streams' contexts. */
     CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s0, 1, CVCU_WAIT_GEQ));
-    current = NULL;
+    CUcontext current = ctx;
+    REQUIRE(cvcu.cuCtxSetCurrent(NULL) == CUDA_SUCCESS);
     CHECK(cvcu_gates_closed());
+    REQUIRE(cvcu.cuCtxGetCurrent(&current) == CUDA_SUCCESS);
     CHECK(current == NULL);
+    REQUIRE(cvcu.cuCtxSetCurrent(ctx) == CUDA_SUCCESS);
     cvcu_gates_forget_slot(&s0);
     CHECK(!cvcu_gates_closed());
 }
@@ -188,7 +164,7 @@ static void *enqueue_thread(void *arg) {
 static void test_quiet(void) {
     cvcu_slot s = slot(3);
     set(3, 0);
-    stream_state = CUDA_ERROR_NOT_READY;
+    fake->query_answer = CUDA_ERROR_NOT_READY;
     CHECK_ERR(CL_SUCCESS, cvcu_gate_enqueue(stream_a, &s, 1, CVCU_WAIT_GEQ));
     atomic_store(&stop_waiting, true);
     CHECK(!cvcu_gates_quiet_begin(&stop_waiting)); /* closed, and told to stop */
@@ -209,11 +185,21 @@ static void test_quiet(void) {
 }
 
 int main(void) {
-    cvcu.cuStreamWaitValue64 = fake_wait;
-    cvcu.cuStreamQuery = fake_query;
-    cvcu.cuStreamGetCtx = fake_get_ctx;
-    cvcu.cuCtxGetCurrent = fake_ctx_get;
-    cvcu.cuCtxSetCurrent = fake_ctx_set;
+    REQUIRE(cvcu_load());
+    fake = fakecuda_find();
+    if (!fake) {
+        fprintf(stderr, "the fake libcuda.so.1 is not the one found (LD_LIBRARY_PATH)\n");
+        return 1;
+    }
+    void *pinned = NULL;
+    REQUIRE(cvcu.cuDevicePrimaryCtxRetain(&ctx, 0) == CUDA_SUCCESS);
+    REQUIRE(cvcu.cuCtxSetCurrent(ctx) == CUDA_SUCCESS);
+    REQUIRE(cvcu.cuMemHostAlloc(&pinned, 4 * sizeof *words, CU_MEMHOSTALLOC_DEVICEMAP) ==
+            CUDA_SUCCESS);
+    REQUIRE(cvcu.cuMemHostGetDevicePointer(&words_device, pinned, 0) == CUDA_SUCCESS);
+    words = pinned;
+    REQUIRE(cvcu.cuStreamCreate(&stream_a, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
+    REQUIRE(cvcu.cuStreamCreate(&stream_b, CU_STREAM_NON_BLOCKING) == CUDA_SUCCESS);
     test_conditions();
     test_closed_until_met();
     test_met_or_refused();

@@ -1,5 +1,6 @@
-/* The CUDA calls culvert makes on the latency paths of cv-bench (issue 3), counted on the stand-in
- * driver of tests/mock for the calling thread only (the tracker's calls are its own): every call
+/* The CUDA calls culvert makes on the latency paths of cv-bench (issue 3), counted on the fake
+ * driver of tests/fake_cuda for the calling thread only (the tracker's calls are its own), in its
+ * instant mode (no call depends on when a stream thread runs): every call
  * beyond the raw CUDA sequence is host time on the path, and every extra stream operation is GPU
  * front-end work before the dependent command. The expected numbers are the raw sequences of
  * bench/bench_raw.c plus what OpenCL asks for (cuCtxGetCurrent: culvert binds its context on
@@ -9,17 +10,16 @@
  * Also: clSetUserEventStatus opens the gate, the very slot the dependent command's
  * cuStreamWaitValue64 reads, with no CUDA call; a cross-queue wait is one cuStreamWaitEvent on
  * the CUDA event of the other queue's command. */
-#include "cuda_mock.h"
+#include "fake_cuda.h"
 #include "test_util.h"
 
 #include <stdint.h>
 #include <string.h>
 
-static cvmock_state *mock;
-static cvmock_calls_begin_fn calls_begin;
-static cvmock_calls_end_fn calls_end;
-static cvmock_calls_fn calls;
-static cvmock_set_pending_fn set_pending;
+static fakecuda_state *fake;
+static void (*calls_begin)(void);
+static void (*calls_end)(void);
+static unsigned long (*calls)(const char *name);
 
 static cl_device_id dev;
 static cl_context ctx;
@@ -38,7 +38,7 @@ typedef struct expect {
 } expect;
 
 static cl_int enqueue(cl_command_queue queue, cl_uint n, const cl_event *wait, cl_event *ev) {
-    mock->num_launches = 0; /* the mock keeps at most CVMOCK_MAX_LAUNCHES records */
+    fake->num_launches = 0; /* the fake keeps at most FAKECUDA_MAX_LAUNCHES records */
     return clEnqueueNDRangeKernel(queue, k, 1, NULL, &g32, &g32, n, wait, ev);
 }
 
@@ -160,8 +160,8 @@ HOT static cl_event hot_roundtrip_event(void) {
 }
 
 /* Round trips. Raw: launch + cuStreamSynchronize, or launch + record + cuEventSynchronize.
- * culvert's waits have the GPU write a flag behind the work (cuStreamWriteValue64; the mock
- * writes it at once) and spin on it, querying only every 20 us (none here), instead of the
+ * culvert's waits have the GPU write a flag behind the work (cuStreamWriteValue64; the instant
+ * fake writes it at once) and spin on it, querying only every 20 us (none here), instead of the
  * driver's spinning synchronize, for its CPU use on long waits. The waited event's CUDA event
  * serves the next command: no cuEventCreate. A wait that finds the event complete already (the
  * tracker thread settled it) writes no flag. */
@@ -238,16 +238,16 @@ static void user_event_row(void) {
         CHECK(!counted || calls(NULL) == calls("cuCtxGetCurrent"));
 
         calls_begin();
-        mock->wait_value_addr = 0;
+        fake->wait_value_addr = 0;
         cl_event ev = hot_user_enqueue(u);
         if (counted)
             CHECK_CALLS("user event: enqueue (waits on it) + flush", 1,
                         {"cuCtxGetCurrent", 1, false}, {"cuStreamWaitValue64", 1, false},
                         {"cuLaunchKernel", 1, false}, {"cuEventRecord", 1, false});
         /* the gate: the slot, still closed, waited for on the kernel's stream */
-        const _Atomic uint64_t *slot = (const _Atomic uint64_t *)(uintptr_t)mock->wait_value_addr;
+        const _Atomic uint64_t *slot = (const _Atomic uint64_t *)(uintptr_t)fake->wait_value_addr;
         REQUIRE(slot != NULL);
-        CHECK(mock->wait_value == 1 && *slot == 0 && mock->wait_value_stream == stream);
+        CHECK(fake->wait_value == 1 && *slot == 0 && fake->wait_value_stream == stream);
 
         calls_begin();
         hot_user_set(u);
@@ -283,7 +283,7 @@ static void cross_queue_row(void) {
     for (int i = 0; i < REPS + 1; i++) {
         bool counted = i > 0; /* the first may find no CUDA events to take over */
         cl_event a = NULL, b = NULL;
-        set_pending(true); /* A still runs when B is enqueued */
+        fake->query_answer = CUDA_ERROR_NOT_READY; /* A still runs when B is enqueued */
         calls_begin();
         hot_cross_enqueue(&a, &b);
         if (counted)
@@ -293,8 +293,8 @@ static void cross_queue_row(void) {
         calls_end();
         void *cu_a = NULL;
         clGetEventInfo(a, CL_EVENT_CUDA_EVENT_CULVERT, sizeof cu_a, &cu_a, NULL);
-        CHECK(mock->wait_event == cu_a && mock->wait_event_stream == s2);
-        set_pending(false);
+        CHECK(fake->wait_event == cu_a && fake->wait_event_stream == s2);
+        fake->query_answer = FAKECUDA_TRUTH;
         calls_begin();
         hot_cross_wait(b);
         if (counted)
@@ -306,16 +306,15 @@ static void cross_queue_row(void) {
 }
 
 int main(void) {
-    cvmock_state_fn get = (cvmock_state_fn)cvmock_fn("cvmock_state_get");
-    calls_begin = (cvmock_calls_begin_fn)cvmock_fn("cvmock_calls_begin");
-    calls_end = (cvmock_calls_end_fn)cvmock_fn("cvmock_calls_end");
-    calls = (cvmock_calls_fn)cvmock_fn("cvmock_calls");
-    set_pending = (cvmock_set_pending_fn)cvmock_fn("cvmock_set_pending");
-    if (!get || !calls_begin || !calls_end || !calls || !set_pending) {
-        fprintf(stderr, "the mock libcuda.so.1 is not the one found (LD_LIBRARY_PATH)\n");
+    fake = fakecuda_find();
+    if (!fake) {
+        fprintf(stderr, "the fake libcuda.so.1 is not the one found (LD_LIBRARY_PATH)\n");
         return 1;
     }
-    mock = get();
+    fake->instant = true;
+    calls_begin = fake->calls_begin;
+    calls_end = fake->calls_end;
+    calls = fake->calls;
     cl_platform_id platform;
     dev = cv_test_gpu_device_or_skip(&platform);
     cl_int err;

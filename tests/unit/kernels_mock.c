@@ -1,16 +1,16 @@
-/* Programs and kernels against the stand-in driver of tests/mock (no GPU needed): culvert loads
- * the mock's libcuda.so.1, which parses the PTX culvert hands it and records launches. Checks the
+/* Programs and kernels against the fake driver of tests/fake_cuda (no GPU needed): culvert loads
+ * the fake's libcuda.so.1, which parses the PTX culvert hands it and records launches. Checks the
  * host side of the launch path: JIT options, build logs, info queries, argument buffers, grids
  * and work-group sizes (given, NULL, non-uniform, split past CUDA's limits), launch
  * information, __local slices and the shared memory opt-in, clusters, cooperative launches. */
-#include "cuda_mock.h"
+#include "fake_cuda.h"
 #include "test_util.h"
 
 #include <stdint.h>
 #include <string.h>
 #include <time.h>
 
-static cvmock_state *mock;
+static fakecuda_state *fake;
 static cl_device_id dev;
 static cl_context ctx;
 static cl_command_queue queue;
@@ -53,25 +53,25 @@ static cl_kernel kernel(cl_program p, const char *name) {
     return k;
 }
 
-static const cvmock_launch *last(void) {
-    REQUIRE(mock->num_launches > 0);
-    return &mock->launches[mock->num_launches - 1];
+static const fakecuda_launch *last(void) {
+    REQUIRE(fake->num_launches > 0);
+    return &fake->launches[fake->num_launches - 1];
 }
 
-static uint64_t param_u64(const cvmock_launch *l, unsigned i) {
+static uint64_t param_u64(const fakecuda_launch *l, unsigned i) {
     uint64_t v = 0;
     memcpy(&v, l->params + l->param_offset[i], 8);
     return v;
 }
 
-static uint32_t param_u32(const cvmock_launch *l, unsigned i) {
+static uint32_t param_u32(const fakecuda_launch *l, unsigned i) {
     uint32_t v = 0;
     memcpy(&v, l->params + l->param_offset[i], 4);
     return v;
 }
 
 /* The launch-information block (the last parameter of a launch-info kernel). */
-static void launch_info(const cvmock_launch *l, uint64_t *off, uint64_t *size, uint32_t *goff,
+static void launch_info(const fakecuda_launch *l, uint64_t *off, uint64_t *size, uint32_t *goff,
                         uint32_t *dim) {
     const unsigned char *p = l->params + l->param_offset[l->num_params - 1];
     memcpy(off, p, 24);
@@ -81,7 +81,7 @@ static void launch_info(const cvmock_launch *l, uint64_t *off, uint64_t *size, u
 }
 
 /* Its group limits (the launch's groups that belong to the NDRange). */
-static bool group_limits_are(const cvmock_launch *l, uint32_t x, uint32_t y, uint32_t z) {
+static bool group_limits_are(const fakecuda_launch *l, uint32_t x, uint32_t y, uint32_t z) {
     uint32_t lim[3];
     memcpy(lim, l->params + l->param_offset[l->num_params - 1] + 64, 12);
     return lim[0] == x && lim[1] == y && lim[2] == z;
@@ -93,14 +93,14 @@ static bool dims_are(const unsigned *v, unsigned x, unsigned y, unsigned z) {
 
 static void test_build(void) {
     cl_program p = build("basic.ptx", "-cl-nv-maxrregcount=40 -cl-nv-opt-level 2 -cl-nv-verbose");
-    CHECK(mock->jit_max_registers == 40);
-    CHECK(mock->jit_opt_level == 2);
-    CHECK(mock->jit_target == 90);
-    CHECK(mock->jit_verbose == 1);
+    CHECK(fake->jit_max_registers == 40);
+    CHECK(fake->jit_opt_level == 2);
+    CHECK(fake->jit_target == 90);
+    CHECK(fake->jit_verbose == 1);
     char log[8192] = ""; /* the JIT log and a line per kernel */
     CHECK_ERR(CL_SUCCESS,
               clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log, log, NULL));
-    CHECK(strstr(log, "mock verbose log") != NULL);
+    CHECK(strstr(log, "fake verbose log") != NULL);
     size_t n = 0;
     CHECK_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_NUM_KERNELS, sizeof n, &n, NULL));
     CHECK(n == 12);
@@ -197,11 +197,11 @@ static void test_plain_launches(cl_program p) {
     CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
     CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof n, &n));
     size_t global = n, local = 256;
-    unsigned before = mock->num_launches;
+    unsigned before = fake->num_launches;
     CHECK_ERR(CL_SUCCESS,
               clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
-    REQUIRE(mock->num_launches == before + 1);
-    const cvmock_launch *l = last();
+    REQUIRE(fake->num_launches == before + 1);
+    const fakecuda_launch *l = last();
     CHECK(strcmp(l->func, "add_one") == 0);
     CHECK(dims_are(l->grid, 4096, 1, 1) && dims_are(l->block, 256, 1, 1) && l->smem == 0);
     CHECK(l->num_params == 2 && param_u64(l, 0) == addr && param_u32(l, 1) == n);
@@ -221,9 +221,9 @@ static void test_plain_launches(cl_program p) {
     CHECK(dims_are(l->grid, 1, 1, 1) && dims_are(l->block, 1, 1, 1) && param_u32(l, 1) == 77);
     /* a zero global size launches nothing */
     size_t zero = 0;
-    before = mock->num_launches;
+    before = fake->num_launches;
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &zero, NULL, 0, NULL, NULL));
-    CHECK(mock->num_launches == before);
+    CHECK(fake->num_launches == before);
     clReleaseKernel(k);
 
     /* 2D/3D with NULL local sizes: each dimension divided, limits kept */
@@ -294,7 +294,7 @@ static void test_clusters_coop(cl_program p) {
     local = 32;
     CHECK_ERR(CL_SUCCESS,
               clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
-    const cvmock_launch *l = last();
+    const fakecuda_launch *l = last();
     CHECK(l->ex && dims_are(l->cluster, 4, 1, 1) && l->grid[0] == 16);
     size_t six = 6 * 32;
     CHECK_ERR(CL_INVALID_WORK_GROUP_SIZE,
@@ -324,7 +324,7 @@ static void test_clusters_coop(cl_program p) {
                                               sizeof extra, &extra));
     CHECK_ERR(CL_SUCCESS,
               clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
-    CHECK(last()->smem == extra && mock->last_max_dynamic_smem == (int)extra);
+    CHECK(last()->smem == extra && fake->last_max_dynamic_smem == (int)extra);
     clReleaseKernel(k);
 }
 
@@ -339,7 +339,7 @@ static void test_launch_info(void) {
     /* 1D, an offset and a non-uniform size */
     size_t g = 1000, lsz = 128, off = 5;
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, &off, &g, &lsz, 0, NULL, NULL));
-    const cvmock_launch *l = last();
+    const fakecuda_launch *l = last();
     uint64_t o[3], s[3];
     uint32_t go[3], dim;
     CHECK(l->num_params == 2 && dims_are(l->grid, 8, 1, 1) && dims_are(l->block, 128, 1, 1));
@@ -363,12 +363,12 @@ static void test_launch_info(void) {
     CHECK(l->block[0] == 768 && l->grid[0] == 2);
     /* past CUDA's y limit: split launches with group offsets */
     size_t g2[2] = {8, 140000}, l2[2] = {8, 1};
-    unsigned before = mock->num_launches;
+    unsigned before = fake->num_launches;
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 2, NULL, g2, l2, 0, NULL, NULL));
-    REQUIRE(mock->num_launches == before + 3);
+    REQUIRE(fake->num_launches == before + 3);
     static const uint32_t starts[3] = {0, 65535, 131070}, rows[3] = {65535, 65535, 8930};
     for (unsigned i = 0; i < 3; i++) {
-        l = &mock->launches[before + i];
+        l = &fake->launches[before + i];
         launch_info(l, o, s, go, &dim);
         CHECK(l->grid[0] == 1 && l->grid[1] == rows[i] && go[1] == starts[i]);
         CHECK(group_limits_are(l, 1, 140000 - starts[i], 1));
@@ -405,7 +405,7 @@ static void test_launch_info(void) {
     CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 2, 51200, NULL));
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &lsz, 0, NULL, NULL));
     l = last();
-    CHECK(l->smem == 102400 && param_u64(l, 2) == 51200 && mock->last_max_dynamic_smem == 102400);
+    CHECK(l->smem == 102400 && param_u64(l, 2) == 51200 && fake->last_max_dynamic_smem == 102400);
     CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, 300 * 1024, NULL));
     CHECK_ERR(CL_OUT_OF_RESOURCES,
               clEnqueueNDRangeKernel(queue, k, 1, NULL, &g, &lsz, 0, NULL, NULL));
@@ -425,28 +425,27 @@ static void test_launch_info(void) {
  * (the queue drops what commands kept as they complete, possibly from its own thread). */
 static void check_all_unloaded(void) {
     CHECK_ERR(CL_SUCCESS, clFinish(queue));
-    for (int i = 0; i < 500 && mock->modules_unloaded != mock->modules_loaded; i++) {
+    for (int i = 0; i < 500 && fake->modules_unloaded != fake->modules_loaded; i++) {
         struct timespec ms = {0, 10 * 1000 * 1000};
         nanosleep(&ms, NULL);
     }
-    CHECK(mock->modules_loaded > 0 && mock->modules_unloaded == mock->modules_loaded);
-    if (mock->modules_unloaded != mock->modules_loaded)
-        fprintf(stderr, "modules: %u loaded, %u unloaded\n", mock->modules_loaded,
-                mock->modules_unloaded);
+    CHECK(fake->modules_loaded > 0 && fake->modules_unloaded == fake->modules_loaded);
+    if (fake->modules_unloaded != fake->modules_loaded)
+        fprintf(stderr, "modules: %u loaded, %u unloaded\n", fake->modules_loaded,
+                fake->modules_unloaded);
 }
 
 int main(void) {
-    cvmock_state_fn get = (cvmock_state_fn)cvmock_fn("cvmock_state_get");
-    if (!get) {
-        fprintf(stderr, "the mock libcuda.so.1 is not the one found (LD_LIBRARY_PATH)\n");
+    fake = fakecuda_find();
+    if (!fake) {
+        fprintf(stderr, "the fake libcuda.so.1 is not the one found (LD_LIBRARY_PATH)\n");
         return 1;
     }
-    mock = get();
     cl_platform_id platform;
     dev = cv_test_gpu_device_or_skip(&platform);
     char name[64] = "";
     clGetDeviceInfo(dev, CL_DEVICE_NAME, sizeof name, name, NULL);
-    REQUIRE(strstr(name, "Mock") != NULL);
+    REQUIRE(strstr(name, "Fake") != NULL);
     cl_int err;
     ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     REQUIRE(err == CL_SUCCESS);

@@ -1,0 +1,69 @@
+/* The fake CUDA driver (tests/fake_cuda, a libcuda.so.1 for tests without a GPU), as its tests
+ * see it: its state, looked up with dlsym through one accessor, holds the knobs a test turns and
+ * what the fake recorded (launches, JIT options, modules, value and event waits, call counts).
+ * The environment knob FAKECUDA_NODEV=1 hides the device. */
+#ifndef CV_TEST_FAKE_CUDA_H
+#define CV_TEST_FAKE_CUDA_H
+
+#include <cuda.h>
+#include <dlfcn.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#define FAKECUDA_MAX_LAUNCHES 1024
+#define FAKECUDA_PARAM_BYTES  512
+/* query_answer's default: queries answer what the streams and events really are. */
+#define FAKECUDA_TRUTH (-1)
+
+typedef struct fakecuda_launch {
+    char func[64];
+    unsigned grid[3], block[3], smem, cluster[3];
+    bool cooperative, ex;
+    unsigned num_params;
+    unsigned param_offset[16]; /* where each parameter's bytes start in params */
+    unsigned char params[FAKECUDA_PARAM_BYTES];
+} fakecuda_launch;
+
+typedef struct fakecuda_state {
+    /* Knobs. instant: a device of infinite speed whose value waits never block (for tests that
+     * count calls and must not depend on the stream threads' timing): an operation enqueued on
+     * an idle stream takes effect in the calling thread before the call returns (host functions
+     * still run on the stream's thread), and value waits pass at once. query_answer: what every
+     * cuStreamQuery and cuEventQuery answers (CUDA_ERROR_NOT_READY: the work still runs), or
+     * FAKECUDA_TRUTH. */
+    _Atomic bool instant;
+    _Atomic int query_answer;
+
+    /* Call counting: the driver calls the calling thread makes between calls_begin and
+     * calls_end are counted per function name (other threads' calls are not), so a test can
+     * hold culvert's enqueue and wait paths to a number of CUDA calls. calls(name): the calls of
+     * `name` (as culvert names it: "cuMemHostGetDevicePointer", not the _v2) since the last
+     * calls_begin; calls(NULL): all of them. */
+    void (*calls_begin)(void);
+    void (*calls_end)(void);
+    unsigned long (*calls)(const char *name);
+
+    /* Launches, recorded when they are made (kernels do not run). A test may reset
+     * num_launches; past FAKECUDA_MAX_LAUNCHES a launch fails (out of resources). */
+    unsigned num_launches;
+    fakecuda_launch launches[FAKECUDA_MAX_LAUNCHES];
+    /* the last cuModuleLoadDataEx's JIT options (-1: not given) */
+    int jit_max_registers, jit_opt_level, jit_target, jit_verbose;
+    _Atomic unsigned modules_loaded, modules_unloaded;
+    int last_max_dynamic_smem; /* the last cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) */
+    /* the last cuStreamWaitValue64 (address, value, stream) and cuStreamWaitEvent (stream,
+     * event) of a counting thread (calls_begin) */
+    unsigned long long wait_value_addr, wait_value;
+    void *wait_value_stream, *wait_event_stream, *wait_event;
+} fakecuda_state;
+
+/* The fake's state when the libcuda.so.1 the process finds is the fake; NULL when it is another
+ * driver (LD_LIBRARY_PATH does not lead to tests/fake_cuda). */
+static inline fakecuda_state *fakecuda_find(void) {
+    void *lib = dlopen("libcuda.so.1", RTLD_NOW);
+    fakecuda_state *(*get)(void) =
+        lib ? (fakecuda_state * (*)(void)) dlsym(lib, "fakecuda_get_state") : NULL;
+    return get ? get() : NULL;
+}
+
+#endif

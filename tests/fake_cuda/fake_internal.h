@@ -1,0 +1,103 @@
+/* What the fake driver's files share: its one lock, device-wide calls, call counting, the current
+ * context, the state the tests read, memory ranges and stream operations. Everything declared here
+ * stays inside libcuda.so.1 (hidden); the cu* functions and fakecuda_get_state are its exports. */
+#ifndef CV_TEST_FAKE_INTERNAL_H
+#define CV_TEST_FAKE_INTERNAL_H
+
+#include "fake_cuda.h"
+
+#include <cuda.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#pragma GCC visibility push(hidden)
+
+/* ---- the lock: L guards memory ranges, streams, events and the recorded state; C is signalled
+ * whenever a stream, an event or a device-wide call makes progress */
+extern pthread_mutex_t fake_L;
+extern pthread_cond_t fake_C;
+/* Takes L; while a device-wide call (fake_device_wide_wait) runs, other threads' calls wait
+ * (the streams' threads and the caller itself go on), as the real driver holds them up. */
+void fake_lock(void);
+#define LOCK   fake_lock()
+#define UNLOCK pthread_mutex_unlock(&fake_L)
+/* Under L: waits until every stream has drained, holding up every other thread's calls
+ * meanwhile (the real driver's frees and module loads). */
+void fake_device_wide_wait(void);
+
+/* ---- call counting (fake_calls.c); every cu* function starts with FAKE_CALL */
+void fake_count(const char *name);
+/* Counts a call of a function the fake does not implement, logs it once per name, and answers
+ * CUDA_ERROR_NOT_SUPPORTED (the generated stubs, fake_stubs.c). */
+CUresult fake_unsupported(const char *name);
+/* Records a value or event wait of a counting thread in the state. */
+void fake_note_wait_value(CUstream s, CUdeviceptr addr, uint64_t value);
+void fake_note_wait_event(CUstream s, CUevent e);
+#define FAKE_CALL fake_count(__func__)
+extern fakecuda_state fake_state;
+
+/* ---- context: one device, one primary context */
+extern int fake_ctx_storage;
+#define FAKE_CTX ((CUcontext)&fake_ctx_storage)
+/* CUDA_SUCCESS when the calling thread's current context is the fake's. */
+CUresult fake_need_ctx(void);
+/* A device attribute (0 for those the fake does not list). */
+int fake_attribute(CUdevice_attribute a);
+
+#define P(x) ((void *)(uintptr_t)(x))
+
+/* ---- memory (fake_memory.c) */
+/* Aborts unless [p, p+n) lies within one allocation (device, pinned or registered). */
+void fake_check_range(CUdeviceptr p, size_t n);
+
+/* ---- streams (fake_stream.c): a queue of operations each, run by the stream's own thread */
+struct CUevent_st {
+    unsigned flags;
+    unsigned long recorded, done; /* sequence numbers */
+    double t;
+    int destroyed;
+};
+
+typedef enum fake_op_kind {
+    OP_RECORD,
+    OP_WAIT_EVENT,
+    OP_WAIT_VALUE,
+    OP_WRITE_VALUE,
+    OP_COPY,
+    OP_COPY3D,
+    OP_SET,
+    OP_HOST
+} fake_op_kind;
+
+typedef struct fake_op {
+    fake_op_kind kind;
+    CUevent ev;
+    unsigned long seq;
+    volatile uint64_t *addr;
+    uint64_t value;
+    unsigned flags;
+    void *dst;
+    const void *src;
+    size_t n, esz, pitch, w, h;
+    CUDA_MEMCPY3D m3;
+    CUhostFn fn;
+    void *arg;
+    struct fake_op *next;
+} fake_op;
+
+/* Queues o on s (NULL: the legacy stream), or, in instant mode, runs it at once. */
+CUresult fake_enqueue(CUstream s, fake_op o);
+/* Under L: s itself, or the legacy stream for NULL. */
+CUstream fake_stream(CUstream s);
+/* Under L: waits until s has run everything queued on it; fake_drain_all: every stream. */
+void fake_drain(CUstream s);
+void fake_drain_all(void);
+/* Under L: runs a copy (OP_COPY or OP_COPY3D) in the calling thread. */
+void fake_copy_now(const fake_op *o);
+/* What a stream or event query answers: the test's query_answer, or the truth. */
+CUresult fake_query_answer(bool done);
+
+#pragma GCC visibility pop
+
+#endif

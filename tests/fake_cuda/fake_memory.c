@@ -1,0 +1,308 @@
+/* Memory: device memory is host memory, 1 GiB of it. Every allocation (device, pinned host,
+ * registered host) is tracked, so copies, fills and value operations outside one abort. Copies
+ * from or to pageable host memory behave as CUDA documents for them: the stream is drained,
+ * then the copy happens at once. Like the real driver (H100, driver 580), cuMemFree,
+ * cuMemFreeHost and cuMemHostUnregister first wait until every stream has drained, holding up
+ * every other call meanwhile: a free while a stream is gated by a value wait that the freeing
+ * process itself must release deadlocks here as it does there. */
+#include "fake_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* 64 MiB are taken from the start (as a context takes some). */
+static const size_t DEV_TOTAL = (size_t)1 << 30, DEV_FREE = DEV_TOTAL - ((size_t)64 << 20);
+
+typedef enum range_kind { DEVICE, PINNED, REGISTERED } range_kind;
+typedef struct range {
+    char *p;
+    size_t n;
+    range_kind kind;
+    unsigned long long id;
+    struct range *next;
+} range;
+static range *ranges;
+static unsigned long long next_id = 1;
+static size_t dev_used;
+
+static range *find(const void *p) { /* under L */
+    for (range *r = ranges; r; r = r->next)
+        if ((const char *)p >= r->p && (const char *)p < r->p + r->n)
+            return r;
+    return NULL;
+}
+static void add(void *p, size_t n, range_kind kind) { /* under L */
+    range *r = calloc(1, sizeof *r);
+    if (!r)
+        abort();
+    *r = (range){p, n, kind, next_id++, ranges};
+    ranges = r;
+}
+static range *unlink_range(const void *p, range_kind kind) { /* under L; NULL unless p starts one */
+    for (range **r = &ranges; *r; r = &(*r)->next)
+        if ((*r)->p == p && (*r)->kind == kind) {
+            range *x = *r;
+            *r = x->next;
+            return x;
+        }
+    return NULL;
+}
+
+/* Under L: true when p lies in pinned or registered host memory. */
+static bool pinned(const void *p) {
+    range *r = find(p);
+    return r && r->kind != DEVICE;
+}
+
+void fake_check_range(CUdeviceptr p, size_t n) {
+    LOCK;
+    range *r = find(P(p));
+    UNLOCK;
+    if (!r || (char *)P(p) + n > r->p + r->n) {
+        fprintf(stderr, "fake: device range %p+%zu outside any allocation\n", P(p), n);
+        abort();
+    }
+}
+
+static CUresult release(const void *p, range_kind kind) {
+    LOCK;
+    fake_device_wide_wait();
+    range *r = unlink_range(p, kind);
+    if (r && kind == DEVICE)
+        dev_used -= r->n;
+    UNLOCK;
+    if (!r && kind != REGISTERED) {
+        fprintf(stderr, "fake: freeing %p, which is no allocation of its kind\n", p);
+        abort();
+    }
+    if (r && kind != REGISTERED)
+        free(r->p);
+    free(r);
+    return r ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
+}
+
+static CUresult host_alloc(void **p, size_t n) {
+    if (fake_need_ctx())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    void *m = aligned_alloc(4096, (n + 4095) / 4096 * 4096);
+    if (!m)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    memset(m, 0, n);
+    LOCK;
+    add(m, n, PINNED);
+    UNLOCK;
+    *p = m;
+    return CUDA_SUCCESS;
+}
+
+/* CU_POINTER_ATTRIBUTE_MEMORY_TYPE and _BUFFER_ID only. */
+static CUresult pointer_attribute(void *data, CUpointer_attribute a, const range *r) {
+    if (a == CU_POINTER_ATTRIBUTE_MEMORY_TYPE)
+        *(unsigned *)data = !r ? 0 : r->kind != DEVICE ? CU_MEMORYTYPE_HOST : CU_MEMORYTYPE_DEVICE;
+    else if (a == CU_POINTER_ATTRIBUTE_BUFFER_ID)
+        *(unsigned long long *)data = r ? r->id : 0;
+    else
+        return CUDA_ERROR_INVALID_VALUE;
+    return CUDA_SUCCESS;
+}
+
+/* An async copy of pinned host or device memory is queued; one with a pageable host side drains
+ * the stream and copies at once. o is an OP_COPY or OP_COPY3D. */
+static CUresult copy(CUstream hs, fake_op o, const void *host_dst, const void *host_src) {
+    if (fake_need_ctx())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    LOCK;
+    bool pageable = (host_dst && !pinned(host_dst)) || (host_src && !pinned(host_src));
+    if (pageable) {
+        fake_drain(fake_stream(hs));
+        fake_copy_now(&o);
+    }
+    UNLOCK;
+    return pageable ? CUDA_SUCCESS : fake_enqueue(hs, o);
+}
+#define COPY_OP(d, s, bytes) ((fake_op){.kind = OP_COPY, .dst = (d), .src = (s), .n = (bytes)})
+
+static CUresult htod(CUdeviceptr d, const void *s, size_t n, CUstream hs) {
+    fake_check_range(d, n);
+    return copy(hs, COPY_OP(P(d), s, n), NULL, s);
+}
+static CUresult dtoh(void *d, CUdeviceptr s, size_t n, CUstream hs) {
+    fake_check_range(s, n);
+    return copy(hs, COPY_OP(d, P(s), n), d, NULL);
+}
+static CUresult dtod(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream hs) {
+    fake_check_range(d, n);
+    fake_check_range(s, n);
+    return copy(hs, COPY_OP(P(d), P(s), n), NULL, NULL);
+}
+/* The synchronous copies: on the legacy stream, which is then drained. */
+static CUresult sync_legacy(CUresult r) {
+    LOCK;
+    fake_drain(fake_stream(NULL));
+    UNLOCK;
+    return r;
+}
+
+static CUresult set(CUdeviceptr d, size_t pitch, unsigned v, size_t esz, size_t w, size_t h,
+                    CUstream hs) {
+    if (fake_need_ctx())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if ((uintptr_t)d % esz || (h > 1 && pitch % esz))
+        return CUDA_ERROR_INVALID_VALUE;
+    fake_check_range(d, (h - 1) * pitch + w * esz);
+    return fake_enqueue(
+        hs,
+        (fake_op){
+            .kind = OP_SET, .dst = P(d), .value = v, .esz = esz, .w = w, .h = h, .pitch = pitch});
+}
+
+#pragma GCC visibility push(default)
+
+CUresult cuMemGetInfo(size_t *f, size_t *t) {
+    FAKE_CALL;
+    LOCK;
+    *f = DEV_FREE - dev_used;
+    *t = DEV_TOTAL;
+    UNLOCK;
+    return CUDA_SUCCESS;
+}
+CUresult cuDeviceTotalMem(size_t *b, CUdevice d) {
+    FAKE_CALL;
+    (void)d;
+    *b = DEV_TOTAL;
+    return CUDA_SUCCESS;
+}
+CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
+    FAKE_CALL;
+    CUresult r = fake_need_ctx();
+    LOCK;
+    if (!r && n == 0)
+        r = CUDA_ERROR_INVALID_VALUE;
+    else if (!r && n > DEV_FREE - dev_used)
+        r = CUDA_ERROR_OUT_OF_MEMORY;
+    void *m = r ? NULL : aligned_alloc(256, (n + 255) / 256 * 256);
+    if (!r && !m)
+        r = CUDA_ERROR_OUT_OF_MEMORY;
+    if (m) {
+        memset(m, 0xcd, n); /* garbage, as fresh device memory may hold */
+        add(m, n, DEVICE);
+        dev_used += n;
+        *p = (CUdeviceptr)(uintptr_t)m;
+    }
+    UNLOCK;
+    return r;
+}
+CUresult cuMemFree(CUdeviceptr p) {
+    FAKE_CALL;
+    return fake_need_ctx() ? CUDA_ERROR_INVALID_CONTEXT : release(P(p), DEVICE);
+}
+CUresult cuMemHostAlloc(void **p, size_t n, unsigned f) {
+    FAKE_CALL;
+    (void)f;
+    return host_alloc(p, n);
+}
+CUresult cuMemAllocHost(void **p, size_t n) {
+    FAKE_CALL;
+    return host_alloc(p, n);
+}
+CUresult cuMemFreeHost(void *p) {
+    FAKE_CALL;
+    return fake_need_ctx() ? CUDA_ERROR_INVALID_CONTEXT : release(p, PINNED);
+}
+/* Mapped pinned memory: the device sees it at the host address (unified addressing). */
+CUresult cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned f) {
+    FAKE_CALL;
+    (void)f;
+    *d = (CUdeviceptr)(uintptr_t)p;
+    return CUDA_SUCCESS;
+}
+CUresult cuMemHostRegister(void *p, size_t n, unsigned f) {
+    FAKE_CALL;
+    (void)f;
+    if (fake_need_ctx())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult r = CUDA_SUCCESS;
+    LOCK;
+    for (range *x = ranges; x; x = x->next)
+        if (x->kind != DEVICE && (char *)p < x->p + x->n && x->p < (char *)p + n)
+            r = CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED;
+    if (!r)
+        add(p, n, REGISTERED);
+    UNLOCK;
+    return r;
+}
+CUresult cuMemHostUnregister(void *p) {
+    FAKE_CALL;
+    return fake_need_ctx() ? CUDA_ERROR_INVALID_CONTEXT : release(p, REGISTERED);
+}
+CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) {
+    FAKE_CALL;
+    LOCK;
+    range *r = find(P(p));
+    UNLOCK;
+    return r ? pointer_attribute(data, a, r) : CUDA_ERROR_INVALID_VALUE;
+}
+CUresult cuPointerGetAttributes(unsigned n, CUpointer_attribute *a, void **data, CUdeviceptr p) {
+    FAKE_CALL;
+    LOCK;
+    range *r = find(P(p));
+    UNLOCK;
+    CUresult res = CUDA_SUCCESS;
+    for (unsigned i = 0; i < n && !res; i++)
+        res = pointer_attribute(data[i], a[i], r);
+    return res;
+}
+
+CUresult cuMemcpyHtoDAsync(CUdeviceptr d, const void *s, size_t n, CUstream hs) {
+    FAKE_CALL;
+    return htod(d, s, n, hs);
+}
+CUresult cuMemcpyDtoHAsync(void *d, CUdeviceptr s, size_t n, CUstream hs) {
+    FAKE_CALL;
+    return dtoh(d, s, n, hs);
+}
+CUresult cuMemcpyDtoDAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream hs) {
+    FAKE_CALL;
+    return dtod(d, s, n, hs);
+}
+CUresult cuMemcpyAsync(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream hs) {
+    FAKE_CALL;
+    return dtod(d, s, n, hs);
+}
+CUresult cuMemcpyHtoD(CUdeviceptr d, const void *s, size_t n) {
+    FAKE_CALL;
+    return sync_legacy(htod(d, s, n, NULL));
+}
+CUresult cuMemcpyDtoH(void *d, CUdeviceptr s, size_t n) {
+    FAKE_CALL;
+    return sync_legacy(dtoh(d, s, n, NULL));
+}
+CUresult cuMemcpy3DAsync(const CUDA_MEMCPY3D *m, CUstream hs) {
+    FAKE_CALL;
+    if (m->WidthInBytes > m->srcPitch || m->WidthInBytes > m->dstPitch ||
+        m->Height > m->srcHeight || m->Height > m->dstHeight)
+        return CUDA_ERROR_INVALID_VALUE;
+    return copy(hs, (fake_op){.kind = OP_COPY3D, .m3 = *m},
+                m->dstMemoryType == CU_MEMORYTYPE_HOST ? m->dstHost : NULL,
+                m->srcMemoryType == CU_MEMORYTYPE_HOST ? m->srcHost : NULL);
+}
+CUresult cuMemsetD8Async(CUdeviceptr d, unsigned char v, size_t n, CUstream s) {
+    FAKE_CALL;
+    return set(d, 0, v, 1, n, 1, s);
+}
+CUresult cuMemsetD16Async(CUdeviceptr d, unsigned short v, size_t n, CUstream s) {
+    FAKE_CALL;
+    return set(d, 0, v, 2, n, 1, s);
+}
+CUresult cuMemsetD32Async(CUdeviceptr d, unsigned v, size_t n, CUstream s) {
+    FAKE_CALL;
+    return set(d, 0, v, 4, n, 1, s);
+}
+CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned v, size_t w, size_t h,
+                            CUstream s) {
+    FAKE_CALL;
+    return set(d, pitch, v, 4, w, h, s);
+}
+
+#pragma GCC visibility pop

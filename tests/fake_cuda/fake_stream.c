@@ -1,0 +1,328 @@
+/* Streams: host threads that execute, in order, copies, fills, host functions, event records,
+ * event waits and 64-bit value waits/writes (events: fake_event.c). The one lock of the fake, and
+ * the device-wide calls that wait for every stream to drain while holding up every other thread's
+ * calls. */
+#include "fake_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+pthread_mutex_t fake_L = PTHREAD_MUTEX_INITIALIZER;
+pthread_cond_t fake_C = PTHREAD_COND_INITIALIZER;
+static __thread bool is_stream_thread;
+/* A device-wide call in progress: other threads' calls wait, the streams' threads and the
+ * caller itself go on. */
+static bool wide_busy;
+static pthread_t wide_owner;
+
+void fake_lock(void) {
+    pthread_mutex_lock(&fake_L);
+    while (wide_busy && !is_stream_thread && !pthread_equal(wide_owner, pthread_self()))
+        pthread_cond_wait(&fake_C, &fake_L);
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec * 1e-6;
+}
+
+struct CUstream_st {
+    fake_op *head, *tail;
+    int destroyed;
+    pthread_t thread;
+    struct CUstream_st *next; /* all live streams, for cuCtxSynchronize and device-wide calls */
+};
+static CUstream streams, legacy;
+
+static int value_met(uint64_t v, uint64_t want, unsigned flags) {
+    switch (flags & 3) {
+    case CU_STREAM_WAIT_VALUE_GEQ:
+        return (int64_t)(v - want) >= 0;
+    case CU_STREAM_WAIT_VALUE_EQ:
+        return v == want;
+    case CU_STREAM_WAIT_VALUE_AND:
+        return (v & want) != 0;
+    default: /* NOR */
+        return ~(v | want) != 0;
+    }
+}
+
+static void copy3d(const CUDA_MEMCPY3D *m) {
+    char *d = m->dstMemoryType == CU_MEMORYTYPE_HOST ? (char *)m->dstHost : P(m->dstDevice);
+    const char *s =
+        m->srcMemoryType == CU_MEMORYTYPE_HOST ? (const char *)m->srcHost : P(m->srcDevice);
+    for (size_t z = 0; z < m->Depth; z++)
+        for (size_t y = 0; y < m->Height; y++)
+            memmove(d + ((m->dstZ + z) * m->dstHeight + m->dstY + y) * m->dstPitch + m->dstXInBytes,
+                    s + ((m->srcZ + z) * m->srcHeight + m->srcY + y) * m->srcPitch + m->srcXInBytes,
+                    m->WidthInBytes);
+}
+
+void fake_copy_now(const fake_op *o) {
+    if (o->kind == OP_COPY)
+        memmove(o->dst, o->src, o->n);
+    else
+        copy3d(&o->m3);
+}
+
+static void fill(const fake_op *o) {
+    for (size_t r = 0; r < o->h; r++)
+        for (size_t i = 0; i < o->w; i++) {
+            char *d = (char *)o->dst + r * o->pitch + i * o->esz;
+            if (o->esz == 1)
+                *(uint8_t *)d = (uint8_t)o->value;
+            else if (o->esz == 2)
+                *(uint16_t *)d = (uint16_t)o->value;
+            else
+                *(uint32_t *)d = (uint32_t)o->value;
+        }
+}
+
+/* The host writes a value without telling the fake: a value wait polls (and passes at once in
+ * instant mode). */
+static void wait_value(const fake_op *o) { /* under L */
+    while (!fake_state.instant &&
+           !value_met(__atomic_load_n(o->addr, __ATOMIC_ACQUIRE), o->value, o->flags)) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        ts.tv_nsec += 50000;
+        if (ts.tv_nsec >= 1000000000) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000;
+        }
+        pthread_cond_timedwait(&fake_C, &fake_L, &ts);
+    }
+}
+
+static void execute(fake_op *o) { /* under L, on the stream's thread (or at once: instant) */
+    switch (o->kind) {
+    case OP_RECORD:
+        o->ev->t = now_ms();
+        if (o->seq > o->ev->done)
+            o->ev->done = o->seq;
+        break;
+    case OP_WAIT_EVENT:
+        while (o->ev->done < o->seq)
+            pthread_cond_wait(&fake_C, &fake_L);
+        break;
+    case OP_WAIT_VALUE:
+        wait_value(o);
+        break;
+    case OP_WRITE_VALUE:
+        __atomic_store_n(o->addr, o->value, __ATOMIC_RELEASE);
+        break;
+    case OP_COPY:
+    case OP_COPY3D:
+        fake_copy_now(o);
+        break;
+    case OP_SET:
+        fill(o);
+        break;
+    case OP_HOST:
+        UNLOCK;
+        o->fn(o->arg);
+        LOCK;
+        break;
+    }
+}
+
+static void *worker(void *arg) {
+    CUstream s = arg;
+    is_stream_thread = true;
+    LOCK;
+    for (;;) {
+        while (!s->head && !s->destroyed)
+            pthread_cond_wait(&fake_C, &fake_L);
+        if (!s->head)
+            break;
+        fake_op *o = s->head;
+        execute(o); /* the op stays at the head while it runs: the stream is busy */
+        s->head = o->next;
+        if (!s->head)
+            s->tail = NULL;
+        free(o);
+        pthread_cond_broadcast(&fake_C);
+    }
+    UNLOCK;
+    free(s);
+    return NULL;
+}
+
+static CUstream new_stream(void) { /* under L */
+    CUstream n = calloc(1, sizeof *n);
+    n->next = streams;
+    streams = n;
+    pthread_create(&n->thread, NULL, worker, n);
+    pthread_detach(n->thread);
+    return n;
+}
+
+CUstream fake_stream(CUstream s) {
+    if (s)
+        return s;
+    if (!legacy)
+        legacy = new_stream();
+    return legacy;
+}
+
+void fake_drain(CUstream s) {
+    while (s->head)
+        pthread_cond_wait(&fake_C, &fake_L);
+}
+
+void fake_drain_all(void) {
+    for (CUstream s = streams; s; s = s->next)
+        fake_drain(s);
+}
+
+void fake_device_wide_wait(void) {
+    wide_busy = true;
+    wide_owner = pthread_self();
+    fake_drain_all();
+    wide_busy = false;
+    pthread_cond_broadcast(&fake_C);
+}
+
+/* Instant mode runs an operation in the caller's thread when nothing is queued before it and
+ * it cannot block; host functions always run on the stream's thread. */
+static bool runs_at_once(CUstream s, const fake_op *o) { /* under L */
+    if (!fake_state.instant || s->head || o->kind == OP_HOST)
+        return false;
+    return o->kind != OP_WAIT_EVENT || o->ev->done >= o->seq;
+}
+
+CUresult fake_enqueue(CUstream s, fake_op o) {
+    fake_op *n = malloc(sizeof *n);
+    if (!n)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    *n = o;
+    n->next = NULL;
+    LOCK;
+    s = fake_stream(s);
+    if (o.kind == OP_RECORD) /* the sequence number this record completes */
+        n->seq = ++n->ev->recorded;
+    else if (o.kind == OP_WAIT_EVENT) /* waits for the event's latest record */
+        n->seq = n->ev->recorded;
+    if (runs_at_once(s, n)) {
+        execute(n);
+        free(n);
+    } else {
+        if (s->tail)
+            s->tail->next = n;
+        else
+            s->head = n;
+        s->tail = n;
+    }
+    pthread_cond_broadcast(&fake_C);
+    UNLOCK;
+    return CUDA_SUCCESS;
+}
+
+CUresult fake_query_answer(bool done) {
+    int forced = fake_state.query_answer;
+    if (forced != FAKECUDA_TRUTH)
+        return (CUresult)forced;
+    return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
+}
+
+/* A 64-bit value operation's address: 8-byte aligned (the driver refuses others), inside memory
+ * the device sees. */
+static CUresult value_address(CUdeviceptr a) {
+    if (a % 8)
+        return CUDA_ERROR_INVALID_VALUE;
+    fake_check_range(a, 8);
+    return CUDA_SUCCESS;
+}
+
+#pragma GCC visibility push(default)
+
+static CUresult create_stream(CUstream *s) {
+    if (fake_need_ctx())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    LOCK;
+    *s = new_stream();
+    UNLOCK;
+    return CUDA_SUCCESS;
+}
+CUresult cuStreamCreateWithPriority(CUstream *s, unsigned f, int prio) {
+    FAKE_CALL;
+    (void)f;
+    (void)prio;
+    return create_stream(s);
+}
+CUresult cuStreamCreate(CUstream *s, unsigned f) {
+    FAKE_CALL;
+    (void)f;
+    return create_stream(s);
+}
+CUresult cuStreamDestroy(CUstream s) { /* its thread finishes the queued work, then frees it */
+    FAKE_CALL;
+    LOCK;
+    for (CUstream *p = &streams; *p; p = &(*p)->next)
+        if (*p == s) {
+            *p = s->next;
+            break;
+        }
+    s->destroyed = 1;
+    pthread_cond_broadcast(&fake_C);
+    UNLOCK;
+    return CUDA_SUCCESS;
+}
+CUresult cuStreamQuery(CUstream s) {
+    FAKE_CALL;
+    LOCK;
+    bool idle = !fake_stream(s)->head;
+    UNLOCK;
+    return fake_query_answer(idle);
+}
+CUresult cuStreamSynchronize(CUstream s) {
+    FAKE_CALL;
+    LOCK;
+    fake_drain(fake_stream(s));
+    UNLOCK;
+    return CUDA_SUCCESS;
+}
+CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned f) {
+    FAKE_CALL;
+    (void)f;
+    if (fake_need_ctx())
+        return CUDA_ERROR_INVALID_CONTEXT;
+    fake_note_wait_event(s, e);
+    return fake_enqueue(s, (fake_op){.kind = OP_WAIT_EVENT, .ev = e});
+}
+CUresult cuStreamGetCtx(CUstream s, CUcontext *c) {
+    FAKE_CALL;
+    if ((uintptr_t)s < 4096)
+        return CUDA_ERROR_INVALID_HANDLE;
+    *c = FAKE_CTX;
+    return CUDA_SUCCESS;
+}
+CUresult cuStreamGetPriority(CUstream s, int *p) {
+    FAKE_CALL;
+    (void)s;
+    *p = 0;
+    return CUDA_SUCCESS;
+}
+CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *arg) {
+    FAKE_CALL;
+    return fake_enqueue(s, (fake_op){.kind = OP_HOST, .fn = fn, .arg = arg});
+}
+CUresult cuStreamWaitValue64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f) {
+    FAKE_CALL;
+    CUresult r = value_address(a);
+    if (r)
+        return r;
+    fake_note_wait_value(s, a, v);
+    return fake_enqueue(s, (fake_op){.kind = OP_WAIT_VALUE, .addr = P(a), .value = v, .flags = f});
+}
+CUresult cuStreamWriteValue64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f) {
+    FAKE_CALL;
+    (void)f;
+    CUresult r = value_address(a);
+    return r ? r : fake_enqueue(s, (fake_op){.kind = OP_WRITE_VALUE, .addr = P(a), .value = v});
+}
+
+#pragma GCC visibility pop
