@@ -3,7 +3,7 @@
 #include "api/entry_points.h"
 #include "core/event.h"
 #include "core/host_value.h"
-#include "core/log.h"
+#include "util/log.h"
 
 cl_mem CL_API_CALL clCreateHostValue(cl_context context, cl_ulong initial_value,
                                      cl_int *errcode_ret) {

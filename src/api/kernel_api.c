@@ -1,7 +1,7 @@
 /* Kernel entry points: kernel objects, arguments, queries, and the NDRange enqueues. */
 #include "api/entry_points.h"
 #include "core/kernel.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/queue.h"
 #include "core/event.h"
 

@@ -1,7 +1,7 @@
 /* Memory object entry points: buffers, sub-buffers, references, queries, destructor callbacks. */
 #include "api/entry_points.h"
 #include "api/mem_check.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/mem.h"
 
 #define CV_MEM_KNOWN_FLAGS                                                                         \

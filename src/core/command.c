@@ -2,6 +2,7 @@
 #include "core/platform.h"
 #include "core/tracker.h"
 #include "cuda/cu_device.h"
+#include "util/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -84,7 +85,7 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
         cmd->locked = true;
         profile = event_ret && (q->properties & CL_QUEUE_PROFILING_ENABLE);
         /* QUEUED: the properties change only under the lock, so it is taken here. */
-        queued = profile ? cv_host_time_ns() : 0;
+        queued = profile ? cvu_host_time_ns() : 0;
         err = cvcu_device_bind(q->device->cu);
     }
     if (err == CL_SUCCESS)
@@ -100,7 +101,7 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
         err = cv_command_need_event(cmd, profile);
     if (err == CL_SUCCESS && profile) {
         cmd->event->times[CV_T_QUEUED] = queued;
-        cmd->event->times[CV_T_SUBMIT] = cv_host_time_ns();
+        cmd->event->times[CV_T_SUBMIT] = cvu_host_time_ns();
         err = cvcu_event_record(cmd->event->start, cmd->stream);
     }
     if (err != CL_SUCCESS)

@@ -4,9 +4,10 @@
  * CULVERT_HOST_VALUE_WARN_MS (default 5000 ms), naming the queue, the host value, the condition
  * and the value the slot holds. The thread exists only while waits are watched. */
 #include "core/host_value.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/platform.h"
 #include "cuda/cu_device.h"
+#include "util/clock.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -39,8 +40,8 @@ static void cv_watch_init(void) {
         if (*end == '\0')
             ms = n;
         else
-            cv_log(CV_LOG_ERROR, "CULVERT_HOST_VALUE_WARN_MS=%s is not a number of milliseconds",
-                   v);
+            cvu_log(CVU_LOG_ERROR, "CULVERT_HOST_VALUE_WARN_MS=%s is not a number of milliseconds",
+                    v);
     }
     cv_watch_warn_ns = (cl_ulong)ms * 1000000u;
 }
@@ -62,16 +63,16 @@ static bool cv_watch_over(const cv_watched *w) {
 static void cv_watch_report(cv_watched *w, cl_ulong now, bool over) {
     double s = (double)(now - w->since_ns) / 1e9;
     if (over && w->warned)
-        cv_log(CV_LOG_ERROR, "host value %p: the wait on queue %p is over after %.1f s",
-               (void *)w->hv, (void *)w->queue, s);
+        cvu_log(CVU_LOG_ERROR, "host value %p: the wait on queue %p is over after %.1f s",
+                (void *)w->hv, (void *)w->queue, s);
     else if (!over && !w->warned && now - w->since_ns >= cv_watch_warn_ns) {
         w->warned = true;
-        cv_log(CV_LOG_ERROR,
-               "warning: queue %p has waited %.1f s for host value %p (%s %llu; it holds %llu): "
-               "clFinish and waits for this queue's later commands block until clSignalHostValue "
-               "or clEnqueueWriteHostValue meets the condition",
-               (void *)w->queue, s, (void *)w->hv, cv_watch_condition_name(w->cond),
-               (unsigned long long)w->value, (unsigned long long)cv_host_value_load(w->hv));
+        cvu_log(CVU_LOG_ERROR,
+                "warning: queue %p has waited %.1f s for host value %p (%s %llu; it holds %llu): "
+                "clFinish and waits for this queue's later commands block until clSignalHostValue "
+                "or clEnqueueWriteHostValue meets the condition",
+                (void *)w->queue, s, (void *)w->hv, cv_watch_condition_name(w->cond),
+                (unsigned long long)w->value, (unsigned long long)cv_host_value_load(w->hv));
     }
 }
 
@@ -97,7 +98,7 @@ static void *cv_watch_thread(void *arg) {
     while (running) {
         cv_watched *done = NULL;
         pthread_mutex_lock(&cv_watch_lock);
-        cl_ulong now = cv_host_time_ns();
+        cl_ulong now = cvu_host_time_ns();
         for (cv_watched **p = &cv_watch_list; *p;) {
             cv_watched *w = *p;
             bool over = cv_watch_over(w);
@@ -123,7 +124,7 @@ static void *cv_watch_thread(void *arg) {
 }
 
 void cv_host_value_watch(cl_command_queue q, cl_mem hv, cl_ulong value, cvcu_wait_condition cond) {
-    if (cv_log_threshold < CV_LOG_ERROR)
+    if (cvu_log_threshold < CVU_LOG_ERROR)
         return;
     pthread_once(&cv_watch_once, cv_watch_init);
     cv_watched *w = cv_watch_warn_ns ? calloc(1, sizeof *w) : NULL;
@@ -133,7 +134,7 @@ void cv_host_value_watch(cl_command_queue q, cl_mem hv, cl_ulong value, cvcu_wai
     w->hv = hv;
     w->value = value;
     w->cond = cond;
-    w->since_ns = cv_host_time_ns();
+    w->since_ns = cvu_host_time_ns();
     cv_hold(&q->obj);
     cv_hold(&hv->obj);
     bool watched = true;
@@ -154,7 +155,7 @@ void cv_host_value_watch(cl_command_queue q, cl_mem hv, cl_ulong value, cvcu_wai
     }
     pthread_mutex_unlock(&cv_watch_lock);
     if (!watched) {
-        cv_log(CV_LOG_ERROR, "host value waits are not watched: cannot start a thread");
+        cvu_log(CVU_LOG_ERROR, "host value waits are not watched: cannot start a thread");
         w->next = NULL;
         cv_watch_drop(w);
     }

@@ -7,7 +7,7 @@
  * (cv_mem_locate). Sub-buffers have no backing: they view their parent's at an offset. */
 #include "core/mem.h"
 #include "core/command.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "cuda/cu_device.h"
 #include "cuda/cu_memory.h"
 

@@ -1,6 +1,6 @@
 /* cl_program objects: creation, info queries, release. Builds are in program_build.c. */
 #include "core/program.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "cuda/cu_device.h"
 
 #include <stdlib.h>
@@ -121,7 +121,7 @@ static cl_int cv_program_set_binary(cv_program_device *pd, const unsigned char *
         char msg[256];
         err = cv_ptx_parse((const char *)b, n, &pd->ptx, msg, sizeof msg);
         if (err != CL_SUCCESS)
-            cv_log(CV_LOG_ERROR, "invalid PTX binary: %s", msg);
+            cvu_log(CVU_LOG_ERROR, "invalid PTX binary: %s", msg);
         pd->binary_is_ptx = err == CL_SUCCESS;
     }
     if (err == CL_SUCCESS) {

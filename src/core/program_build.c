@@ -2,10 +2,11 @@
  * (src/compiler/compiler.h) to PTX; PTX is rewritten (core/ptx_rewrite.c) and loaded with
  * cuModuleLoadDataEx; the JIT's log joins the build log. */
 #include "compiler/compiler.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/platform.h"
 #include "core/program.h"
 #include "cuda/cu_device.h"
+#include "util/clock.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -399,12 +400,12 @@ static cl_int cv_build_device(cl_program p, cv_program_device *pd, const char *o
     free(pd->options);
     pd->options = cv_strdup0(options);
     pd->status = CL_BUILD_IN_PROGRESS;
-    cl_ulong start = cv_host_time_ns(), compiled = start;
+    cl_ulong start = cvu_host_time_ns(), compiled = start;
     if (p->source) {
         cvc_output o = {0};
         cvc_target t = cv_target_of(pd->device);
         err = cvc_build(p->source, p->source_len, options, &t, &o);
-        compiled = cv_host_time_ns();
+        compiled = cvu_host_time_ns();
         cv_log_append(pd, o.log);
         if (err == CL_SUCCESS)
             err = cv_program_take_output(pd, &o, true, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
@@ -434,9 +435,9 @@ static cl_int cv_build_device(cl_program p, cv_program_device *pd, const char *o
     if (err == CL_SUCCESS)
         err = cv_program_load(p, pd, jit);
     /* Where a slow build's time goes: culvert's compiler (cache hits included) or CUDA's. */
-    cv_log(CV_LOG_INFO, "program %p built (%d): compiler %.1f ms, CUDA module load %.1f ms",
-           (void *)p, (int)err, (double)(compiled - start) / 1e6,
-           (double)(cv_host_time_ns() - compiled) / 1e6);
+    cvu_log(CVU_LOG_INFO, "program %p built (%d): compiler %.1f ms, CUDA module load %.1f ms",
+            (void *)p, (int)err, (double)(compiled - start) / 1e6,
+            (double)(cvu_host_time_ns() - compiled) / 1e6);
     pd->status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     if (err == CL_SUCCESS)
         pd->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;

@@ -3,6 +3,7 @@
 #include "core/event.h"
 #include "core/platform.h"
 #include "cuda/cu_device.h"
+#include "util/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -187,10 +188,10 @@ uint64_t cv_queue_flag_locked(cl_command_queue q, unsigned i) {
 }
 
 cl_int cv_spin_wait(cl_command_queue q, unsigned i, cvcu_event *ev, uint64_t token) {
-    cl_ulong t0 = cv_host_time_ns(), asked = t0;
+    cl_ulong t0 = cvu_host_time_ns(), asked = t0;
     const _Atomic uint64_t *flag = token ? q->flag[i].host : NULL;
     cl_int now = CL_SUBMITTED;
-    for (cl_ulong t = t0; now == CL_SUBMITTED && t - t0 < CV_SPIN_NS; t = cv_host_time_ns()) {
+    for (cl_ulong t = t0; now == CL_SUBMITTED && t - t0 < CV_SPIN_NS; t = cvu_host_time_ns()) {
         /* The GPU wrote the token: everything before it on the stream is done, with no
          * driver call. */
         if (flag && cvcu_wait_condition_met(atomic_load_explicit(flag, memory_order_acquire), token,

@@ -1,5 +1,5 @@
 #include "cuda/cu_device.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "cuda/cu_driver.h"
 
 #include <stdlib.h>

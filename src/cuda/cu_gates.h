@@ -3,7 +3,7 @@
 #ifndef CV_CUDA_GATES_H
 #define CV_CUDA_GATES_H
 
-#include "api/cl_headers.h"
+#include "util/cl_headers.h"
 #include "cuda/cu_slots.h"
 
 #include <cuda.h>

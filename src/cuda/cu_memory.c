@@ -16,8 +16,8 @@
  * Bounce buffers come back through a free list (host functions may not call CUDA). Small copies
  * (< CVCU_SMALL) of a blocking command go straight to CUDA, which has the lowest latency. */
 #include "cuda/cu_memory.h"
-#include "core/host_copy.h"
-#include "core/log.h"
+#include "util/host_copy.h"
+#include "util/log.h"
 #include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
@@ -235,8 +235,8 @@ cl_int cvcu_host_register(void *ptr, size_t size) {
      * by staging. */
     CUresult r = cvcu.cuMemHostRegister(ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
     if (r != CUDA_SUCCESS)
-        cv_log(CV_LOG_INFO, "cuMemHostRegister(%p, %zu) refused (%d): staged copies", ptr, size,
-               (int)r);
+        cvu_log(CVU_LOG_INFO, "cuMemHostRegister(%p, %zu) refused (%d): staged copies", ptr, size,
+                (int)r);
     return r == CUDA_SUCCESS ? CL_SUCCESS : CL_INVALID_HOST_PTR;
 }
 
@@ -383,7 +383,7 @@ static cl_int cvcu_staged_to_device(cvcu_staging *p, CUstream s, cl_ulong dst, c
         unsigned c = (unsigned)(i % CVCU_CHUNKS);
         err = cvcu_chunk_wait(p, c);
         if (err == CL_SUCCESS) {
-            cv_host_memcpy(cvcu_chunk(p, c), src + off, len);
+            cvu_host_memcpy(cvcu_chunk(p, c), src + off, len);
             err = CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst + off), cvcu_chunk(p, c), len, s),
                             CL_OUT_OF_RESOURCES);
         }
@@ -418,7 +418,7 @@ static cl_int cvcu_staged_to_host(cvcu_staging *p, CUstream s, char *dst, cl_ulo
         size_t off = i * CVCU_CHUNK;
         err = cvcu_chunk_wait(p, c);
         if (err == CL_SUCCESS)
-            cv_host_memcpy(dst + off, cvcu_chunk(p, c), cvcu_min(CVCU_CHUNK, n - off));
+            cvu_host_memcpy(dst + off, cvcu_chunk(p, c), cvcu_min(CVCU_CHUNK, n - off));
         if (err == CL_SUCCESS && i + CVCU_CHUNKS < chunks)
             err = cvcu_staged_issue_read(p, s, src, n, i + CVCU_CHUNKS);
     }
@@ -451,7 +451,7 @@ static void CUDA_CB cvcu_bounce_finish(void *arg) {
     if (b->rect)
         cvcu_copy_rows(NULL, &b->unpack, &b->packed, b->region);
     else if (b->copy_to)
-        cv_host_memcpy(b->copy_to, b->pinned, b->n);
+        cvu_host_memcpy(b->copy_to, b->pinned, b->n);
     pthread_mutex_lock(&cvcu_bounce_lock);
     b->next = cvcu_bounces_free;
     cvcu_bounces_free = b;
@@ -517,7 +517,7 @@ static cl_int cvcu_bounced_to_device(CUstream s, cl_ulong dst, const void *src, 
     cvcu_bounce *b = NULL;
     cl_int err = cvcu_bounce_get(n, &b);
     if (err == CL_SUCCESS) {
-        cv_host_memcpy(b->pinned, src, n);
+        cvu_host_memcpy(b->pinned, src, n);
         b->copy_to = NULL;
         b->rect = false;
         err =

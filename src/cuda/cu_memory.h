@@ -6,7 +6,7 @@
 #ifndef CV_CUDA_MEMORY_H
 #define CV_CUDA_MEMORY_H
 
-#include "api/cl_headers.h"
+#include "util/cl_headers.h"
 #include "cuda/cu_stream.h"
 
 #include <stdbool.h>

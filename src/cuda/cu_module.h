@@ -3,7 +3,7 @@
 #ifndef CV_CUDA_MODULE_H
 #define CV_CUDA_MODULE_H
 
-#include "api/cl_headers.h"
+#include "util/cl_headers.h"
 #include <stdbool.h>
 #include <stddef.h>
 

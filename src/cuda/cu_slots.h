@@ -4,7 +4,7 @@
 #ifndef CV_CUDA_SLOTS_H
 #define CV_CUDA_SLOTS_H
 
-#include "api/cl_headers.h"
+#include "util/cl_headers.h"
 #include "cuda/cu_stream.h"
 
 #include <stdatomic.h>

@@ -3,7 +3,7 @@
 #ifndef CV_CUDA_STREAM_H
 #define CV_CUDA_STREAM_H
 
-#include "api/cl_headers.h"
+#include "util/cl_headers.h"
 #include <stdbool.h>
 
 struct cvcu_device;
@@ -34,7 +34,7 @@ cl_int cvcu_event_sync(cvcu_event *e);
 /* Milliseconds from start to end, as cuEventElapsedTime. */
 cl_int cvcu_event_elapsed_ms(cvcu_event *start, cvcu_event *end, float *ms);
 
-/* Device timestamps on the host clock (cv_host_time_ns). An anchor, a timing event recorded on an
+/* Device timestamps on the host clock (cvu_host_time_ns). An anchor, a timing event recorded on an
  * idle stream at a known host time, is renewed every CULVERT_PROFILING_ANCHOR_MS (default 1000)
  * so that float milliseconds from cuEventElapsedTime stay finer than 0.1 us. Testing hook:
  * CULVERT_PROFILING_DRIFT_PPM scales every device interval, as a device clock that runs fast by
