@@ -1,6 +1,6 @@
 #include "core/context.h"
 #include "util/log.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -6,7 +6,7 @@
 #include "core/host_value.h"
 #include "util/log.h"
 #include "core/platform.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
 #include "util/clock.h"
 
 #include <pthread.h>
@@ -159,13 +159,4 @@ void cv_host_value_watch(cl_command_queue q, cl_mem hv, cl_ulong value, cvcu_wai
         w->next = NULL;
         cv_watch_drop(w);
     }
-}
-
-size_t cv_host_value_pending_waits(cl_command_queue q) {
-    size_t n = 0;
-    pthread_mutex_lock(&cv_watch_lock);
-    for (cv_watched *w = cv_watch_list; w; w = w->next)
-        n += w->queue == q;
-    pthread_mutex_unlock(&cv_watch_lock);
-    return n;
 }

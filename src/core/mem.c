@@ -8,8 +8,7 @@
 #include "core/mem.h"
 #include "core/command.h"
 #include "util/log.h"
-#include "cuda/cu_device.h"
-#include "cuda/cu_memory.h"
+#include "core/backend.h"
 
 #include <stdlib.h>
 #include <string.h>

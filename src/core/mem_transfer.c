@@ -1,7 +1,7 @@
 #include "core/mem_transfer.h"
 #include "core/command.h"
 #include "core/platform.h"
-#include "cuda/cu_memory.h"
+#include "core/backend.h"
 #include "util/clock.h"
 
 /* How long a blocking transfer's wait spins before it sleeps: a fixed part, plus the time the

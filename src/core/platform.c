@@ -1,7 +1,7 @@
 #include "core/platform.h"
 #include "core/extensions.h"
 #include "util/log.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -25,7 +25,7 @@ static void cv_platform_discover(void) {
     cv_object_init(&p->obj, CV_TAG_PLATFORM, NULL);
     int n = cvcu_device_count();
     p->devices = n > 0 ? calloc((size_t)n, sizeof *p->devices) : NULL;
-    const cv_device_props **props = n > 0 ? calloc((size_t)n, sizeof *props) : NULL;
+    const cvcu_device_props **props = n > 0 ? calloc((size_t)n, sizeof *props) : NULL;
     for (int i = 0; i < n && p->devices && props; i++) {
         cl_device_id d = calloc(1, sizeof *d);
         if (!d)
@@ -37,10 +37,10 @@ static void cv_platform_discover(void) {
             free(d);
             continue;
         }
-        props[p->num_devices] = &d->props;
+        props[p->num_devices] = d->props;
         p->devices[p->num_devices++] = d;
-        cvu_log(CVU_LOG_INFO, "device %d: %s, compute capability %d.%d", i, d->props.name,
-                d->props.cc_major, d->props.cc_minor);
+        cvu_log(CVU_LOG_INFO, "device %d: %s, compute capability %d.%d", i, d->props->name,
+                d->props->cc_major, d->props->cc_minor);
     }
     for (cl_uint i = 0; i < p->num_devices; i++)
         p->devices[i]->extensions = cv_extension_string(&props[i], 1, false);

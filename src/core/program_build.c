@@ -5,8 +5,9 @@
 #include "util/log.h"
 #include "core/platform.h"
 #include "core/program.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
 #include "util/clock.h"
+#include "core/program_function.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -92,7 +93,8 @@ static int cv_option_number(const char *word, size_t name_len, const char **rest
     return (*v && *end == '\0' && n >= 0 && n < 1 << 20) ? (int)n : -1;
 }
 
-cl_int cv_program_parse_options(const char *options, cvcu_jit_options *jit) {
+/* Validates build options (CL_INVALID_BUILD_OPTIONS) and reads the JIT's among them. */
+static cl_int cv_program_parse_options(const char *options, cvcu_jit_options *jit) {
     char word[4096];
     const char *s = options ? options : "";
     cl_int err = CL_SUCCESS;
@@ -208,7 +210,7 @@ static cl_int cv_program_signatures_from_driver(cv_program_device *pd) {
 /* Loads the device's binary: PTX (rewritten) or a CUDA image, then its functions. */
 static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_jit_options *jit0) {
     cvcu_jit_options jit = *jit0;
-    const cv_device_props *props = &pd->device->props;
+    const cvcu_device_props *props = pd->device->props;
     char *text = NULL;
     size_t text_len = 0;
     cl_int err = cvcu_device_bind(pd->device->cu);
@@ -308,7 +310,7 @@ static cl_int cv_program_collect_names(cl_program p) {
 }
 
 static cvc_target cv_target_of(cl_device_id d) {
-    cvc_target t = {d->props.cc_major, d->props.cc_minor};
+    cvc_target t = {d->props->cc_major, d->props->cc_minor};
     return t;
 }
 

@@ -1,5 +1,6 @@
 #include "core/tracker.h"
 #include "util/log.h"
+#include "core/backend.h"
 
 #include <errno.h>
 #include <stdlib.h>

@@ -1,8 +1,6 @@
 /* Device timestamps on the host clock, through an anchor event per device context. */
-#include "core/platform.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
 #include "cuda/cu_driver.h"
-#include "cuda/cu_stream.h"
 #include "util/clock.h"
 
 #include <pthread.h>
@@ -75,6 +73,12 @@ static cl_int cvcu_clock_renew(cvcu_clock *c) {
         c->prev_ns = 0;
     }
     return err;
+}
+
+/* Milliseconds from start to end, as cuEventElapsedTime. */
+static cl_int cvcu_event_elapsed_ms(cvcu_event *start, cvcu_event *end, float *ms) {
+    return CVCU_CALL(cvcu.cuEventElapsedTime(ms, (CUevent)start, (CUevent)end),
+                     CL_PROFILING_INFO_NOT_AVAILABLE);
 }
 
 static float cvcu_abs(float x) {

@@ -4,7 +4,7 @@
 #define CV_CUDA_GATES_H
 
 #include "util/cl_headers.h"
-#include "cuda/cu_slots.h"
+#include "core/backend.h"
 
 #include <cuda.h>
 #include <stdatomic.h>

@@ -18,7 +18,7 @@
 #include "cuda/cu_memory.h"
 #include "util/host_copy.h"
 #include "util/log.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
 
@@ -262,7 +262,8 @@ static void cvcu_pointer_info(const void *p, unsigned int *type, unsigned long l
         *type = 0;
 }
 
-bool cvcu_host_is_pinned(const void *ptr, size_t n) {
+/* Are all n bytes at ptr page-locked memory CUDA knows (so an async copy is a pure DMA)? */
+static bool cvcu_host_is_pinned(const void *ptr, size_t n) {
     unsigned int t0 = 0, t1 = 0;
     unsigned long long id0 = 0, id1 = 0;
     if (n == 0)
