@@ -102,8 +102,9 @@ cl_int cvcu_clock_interval_ns(cvcu_event *start, cvcu_event *end, cl_ulong *ns);
 /* --- host flags: 64-bit slots in mapped pinned host memory ----------------------------------- */
 
 /* A slot that the host and the GPU both see: the one mechanism behind GPU-gated user events,
- * queues' completion flags and cl_culvert_host_value. Slots are carved from shared pinned pages
- * (cuMemHostAlloc DEVICEMAP|PORTABLE), so thousands of them do not cost a page each. */
+ * queues' completion flags and cl_culvert_host_value (cuda/cu_slots.c, cuda/cu_gates.c). Slots are
+ * carved from shared pinned pages (cuMemHostAlloc DEVICEMAP|PORTABLE), so thousands of them do not
+ * cost a page each. */
 typedef struct cvcu_slot {
     _Atomic uint64_t *host; /* the host's view */
     cl_ulong device;        /* the device's address of the same 8 bytes */
@@ -145,9 +146,19 @@ static inline bool cvcu_wait_condition_met(uint64_t slot, uint64_t value,
     return met;
 }
 
-/* The stream waits, on the GPU, until the slot's 64-bit value meets the condition (a gate). */
+/* Who waits at a gate, for the warning about a wait that stays closed: printed, never
+ * dereferenced. */
+typedef struct cvcu_wait_watch {
+    const void *queue;      /* the cl_command_queue */
+    const void *host_value; /* the cl_mem waited for */
+} cvcu_wait_watch;
+
+/* The stream waits, on the GPU, until the slot's 64-bit value meets the condition (a gate,
+ * which only the host opens: cuda/cu_gates.c). watch: NULL, or who waits; then, with
+ * CULVERT_LOG on, a background thread logs a warning once the gate has stayed closed for
+ * CULVERT_HOST_VALUE_WARN_MS (default 5000; 0: never), and the end of a wait it warned about. */
 cl_int cvcu_stream_wait_value(cvcu_stream *s, const cvcu_slot *slot, cl_ulong value,
-                              cvcu_wait_condition cond);
+                              cvcu_wait_condition cond, const cvcu_wait_watch *watch);
 /* The GPU writes `value` to `address` once the stream's earlier work is done. */
 cl_int cvcu_stream_write_value(cvcu_stream *s, cl_ulong address, cl_ulong value);
 

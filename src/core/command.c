@@ -20,7 +20,7 @@ static cl_int cv_command_wait_on(cv_command *cmd, cl_event w) {
     if (s == CL_COMPLETE)
         return CL_SUCCESS;
     if (w->is_user && s > CL_COMPLETE)
-        err = cvcu_stream_wait_value(cmd->stream, w->slot, 1, CVCU_WAIT_GEQ);
+        err = cvcu_stream_wait_value(cmd->stream, w->slot, 1, CVCU_WAIT_GEQ, NULL);
     /* Commands of this very stream are ordered by it already. */
     else if (!w->is_user && s > CL_COMPLETE && w->stream != cmd->stream)
         err = cvcu_stream_wait_event(cmd->stream, w->done);

@@ -8,12 +8,6 @@ struct cv_host_value {
     cvcu_slot *slot; /* back to the pool only when the cl_mem is destroyed */
 };
 
-/* The deadlock aid (core/host_value_watch.c). When logging is on (CULVERT_LOG) and
- * CULVERT_HOST_VALUE_WARN_MS (default 5000) is not 0, every wait is watched by a background
- * thread that logs a warning once the wait has stayed unmet that long: clFinish on its queue is
- * then blocked by it. With logging off this costs one load and a branch per wait. */
-void cv_host_value_watch(cl_command_queue q, cl_mem hv, cl_ulong value, cvcu_wait_condition cond);
-
 bool cv_host_value_device_supported(cl_device_id device) {
     return device->props->stream_mem_ops64 && device->props->can_map_host;
 }
@@ -109,7 +103,8 @@ static cl_int cv_host_value_enqueue(cl_command_queue q, cl_mem hv, cl_command_ty
     if (err == CL_SUCCESS) {
         err = cv_command_keep(&cmd, &hv->obj);
         if (err == CL_SUCCESS && type == CL_COMMAND_WAIT_HOST_VALUE_CULVERT)
-            err = cvcu_stream_wait_value(cmd.stream, hv->host_value->slot, value, cond);
+            err = cvcu_stream_wait_value(cmd.stream, hv->host_value->slot, value, cond,
+                                         &(cvcu_wait_watch){q, hv});
         else if (err == CL_SUCCESS)
             err = cvcu_stream_write_value(cmd.stream, hv->device_address, value);
         err = cv_command_end(&cmd, err, false, event);
@@ -131,8 +126,6 @@ cl_int cv_host_value_enqueue_wait(cl_command_queue q, cl_mem hv, cl_ulong value,
     if (err == CL_SUCCESS)
         err = cv_host_value_enqueue(q, hv, CL_COMMAND_WAIT_HOST_VALUE_CULVERT, value, cond,
                                     num_wait, wait_list, event);
-    if (err == CL_SUCCESS)
-        cv_host_value_watch(q, hv, value, cond);
     return err;
 }
 

@@ -18,6 +18,7 @@
 #include "cuda/cu_memory.h"
 #include "util/host_copy.h"
 #include "util/log.h"
+#include "util/thread.h"
 #include "core/backend.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
@@ -142,12 +143,7 @@ static void cvcu_reaper_shutdown(void) {
 }
 
 static void cvcu_reaper_start(void) {
-    pthread_t t;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    cvcu_reaper_running = pthread_create(&t, &attr, cvcu_reaper_main, NULL) == 0;
-    pthread_attr_destroy(&attr);
+    cvcu_reaper_running = cvu_thread_start(cvcu_reaper_main, NULL);
     if (cvcu_reaper_running)
         atexit(cvcu_reaper_shutdown);
 }

@@ -1,3 +1,5 @@
+/* The host flags' slots (core/backend.h: cvcu_slot) and the GPU's writes to them. The GPU's
+ * waits on them, the gates, are cu_gates.c's. */
 #include "core/backend.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
@@ -86,11 +88,6 @@ void cvcu_slot_free(cvcu_slot *slot) {
     n->next = cvcu_free_slots;
     cvcu_free_slots = n;
     pthread_mutex_unlock(&cvcu_slot_lock);
-}
-
-cl_int cvcu_stream_wait_value(cvcu_stream *s, const cvcu_slot *slot, cl_ulong value,
-                              cvcu_wait_condition cond) {
-    return cvcu_gate_enqueue((CUstream)s, slot, value, cond);
 }
 
 cl_int cvcu_stream_write_value(cvcu_stream *s, cl_ulong address, cl_ulong value) {

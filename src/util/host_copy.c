@@ -1,5 +1,6 @@
 #include "util/host_copy.h"
 #include "util/log.h"
+#include "util/thread.h"
 
 #include <pthread.h>
 #include <stdbool.h>
@@ -73,15 +74,8 @@ static void cvu_copy_start(void) {
     if (want > CVU_COPY_MAX_HELPERS + 1)
         want = CVU_COPY_MAX_HELPERS + 1;
     unsigned started = 0;
-    for (long i = 1; i < want; i++) {
-        pthread_t t;
-        pthread_attr_t attr;
-        pthread_attr_init(&attr);
-        pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-        if (pthread_create(&t, &attr, cvu_copy_helper, (void *)(uintptr_t)(started + 1)) == 0)
-            started++;
-        pthread_attr_destroy(&attr);
-    }
+    for (long i = 1; i < want; i++)
+        started += cvu_thread_start(cvu_copy_helper, (void *)(uintptr_t)(started + 1));
     cvu_copy.helpers = started;
     cvu_log(CVU_LOG_INFO, "host copies: %u helper thread(s)", started);
 }
