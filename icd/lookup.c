@@ -1,6 +1,6 @@
 /* clGetExtensionFunctionAddress*: extension functions by name, from icd/entry_points.def. */
 #include "api/entry_points.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/platform.h"
 
 #include <string.h>
@@ -25,7 +25,7 @@ static void *cv_lookup(const char *name) {
         if (strcmp(cv_named_functions[i].name, name) == 0)
             fn = cv_named_functions[i].fn;
     if (!fn)
-        cv_log(CV_LOG_CALLS, "no extension function named %s", name ? name : "(null)");
+        cvu_log(CVU_LOG_CALLS, "no extension function named %s", name ? name : "(null)");
     return fn;
 }
 

@@ -9,8 +9,8 @@ set -uo pipefail
 [ -f .gpu/extra-lib.tar.xz ] && tar -C "$GPU_ROOT/usr/lib/x86_64-linux-gnu" -xJf .gpu/extra-lib.tar.xz
 out=${OUT:-$PWD/gpu-out}
 mkdir -p "$out"
-# A slim build carried as .devbuild/slim (scripts/gpu-pack-build.sh) goes back to build/.
-[ -d build ] || { [ -d .devbuild/slim ] && mv .devbuild/slim build; }
+# A slim build carried as .devbuild/carry/build.tar.xz (scripts/gpu-pack-build.sh) becomes build/.
+[ -d build ] || { [ -f .devbuild/carry/build.tar.xz ] && mkdir build && tar -C build -xJf .devbuild/carry/build.tar.xz; }
 # The build records absolute paths: make the checkout reachable where it was built.
 built=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' build/CMakeCache.txt)
 [ "$built" = "$PWD" ] || { mkdir -p "$(dirname "$built")"; ln -sfn "$PWD" "$built"; }

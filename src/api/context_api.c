@@ -1,7 +1,7 @@
 /* Context entry points. */
 #include "api/entry_points.h"
 #include "core/context.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/platform.h"
 
 #include <stdlib.h>

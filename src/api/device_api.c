@@ -1,6 +1,6 @@
 /* Device entry points. */
 #include "api/entry_points.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/platform.h"
 
 cl_int CL_API_CALL clGetDeviceIDs(cl_platform_id platform, cl_device_type device_type,

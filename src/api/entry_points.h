@@ -4,7 +4,8 @@
 #ifndef CV_API_ENTRY_POINTS_H
 #define CV_API_ENTRY_POINTS_H
 
-#include "api/cl_headers.h"
+#include "util/cl_headers.h"
+#include "util/log.h"
 
 #define CV_EP(kind, ret, name, params) CV_EP_##kind(ret, name, params)
 #define CV_EP_HIDDEN(ret, name, params)                                                            \
@@ -23,5 +24,12 @@
 #undef CV_EP_N
 #undef CV_EP_DX
 #undef CV_EP_NX
+
+/* API entry points log the error they return, with the function's name. */
+#define CV_API_ERROR(err)                                                                          \
+    do {                                                                                           \
+        if ((err) != CL_SUCCESS)                                                                   \
+            cvu_log(CVU_LOG_ERROR, "%s returns %d", __func__, (int)(err));                         \
+    } while (0)
 
 #endif

@@ -1,7 +1,7 @@
 /* Event, marker and barrier entry points. */
 #include "api/entry_points.h"
 #include "core/command.h"
-#include "core/log.h"
+#include "util/log.h"
 
 cl_int CL_API_CALL clWaitForEvents(cl_uint num_events, const cl_event *event_list) {
     cl_int err = CL_SUCCESS;

@@ -3,7 +3,7 @@
 #include "api/entry_points.h"
 #include "core/event.h"
 #include "core/host_value.h"
-#include "core/log.h"
+#include "util/log.h"
 
 cl_mem CL_API_CALL clCreateHostValue(cl_context context, cl_ulong initial_value,
                                      cl_int *errcode_ret) {
@@ -71,7 +71,7 @@ static cl_int cv_check_host_value_enqueue(cl_command_queue queue, cl_mem host_va
     if (err == CL_SUCCESS && host_value->context != queue->context)
         err = CL_INVALID_CONTEXT;
     /* "CL_INVALID_OPERATION if the queue's device does not support cl_culvert_host_value" */
-    else if (err == CL_SUCCESS && !cv_host_value_device_supported(&queue->device->props))
+    else if (err == CL_SUCCESS && !cv_host_value_device_supported(queue->device))
         err = CL_INVALID_OPERATION;
     /* "CL_INVALID_EVENT_WAIT_LIST as for any enqueue" */
     if (err == CL_SUCCESS)
@@ -83,15 +83,14 @@ cl_int CL_API_CALL clEnqueueWaitHostValue(cl_command_queue queue, cl_mem host_va
                                           cl_host_value_condition condition,
                                           cl_uint num_events_in_wait_list,
                                           const cl_event *event_wait_list, cl_event *event) {
-    cvcu_wait_condition cond = CVCU_WAIT_GEQ;
     cl_int err =
         cv_check_host_value_enqueue(queue, host_value, num_events_in_wait_list, event_wait_list);
     /* "CL_INVALID_VALUE if condition is not a cl_host_value_condition the device supports" */
-    if (err == CL_SUCCESS && !cv_host_value_condition(&queue->device->props, condition, &cond))
+    if (err == CL_SUCCESS && !cv_host_value_condition_supported(queue->device, condition))
         err = CL_INVALID_VALUE;
     if (err == CL_SUCCESS)
-        err = cv_host_value_enqueue_wait(queue, host_value, value, cond, num_events_in_wait_list,
-                                         event_wait_list, event);
+        err = cv_host_value_enqueue_wait(queue, host_value, value, condition,
+                                         num_events_in_wait_list, event_wait_list, event);
     CV_API_ERROR(err);
     return err;
 }

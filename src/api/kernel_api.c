@@ -1,7 +1,7 @@
 /* Kernel entry points: kernel objects, arguments, queries, and the NDRange enqueues. */
 #include "api/entry_points.h"
 #include "core/kernel.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/queue.h"
 #include "core/event.h"
 
@@ -41,13 +41,12 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
         err = CL_INVALID_VALUE;
     if (err == CL_SUCCESS && kernels) {
         /* The names from the first built device, in module order. */
-        const cv_program_device *pd = NULL;
-        for (cl_uint i = 0; i < program->num_devices && !pd; i++)
-            if (program->devs[i].module)
-                pd = &program->devs[i];
         size_t made = 0;
-        for (; err == CL_SUCCESS && pd && made < n; made++)
-            kernels[made] = cv_kernel_create(program, pd->functions[made].sig->name, &err);
+        const char *name = NULL;
+        for (; err == CL_SUCCESS && made < n &&
+               (name = cv_program_kernel_name(program, made)) != NULL;
+             made++)
+            kernels[made] = cv_kernel_create(program, name, &err);
         /* All or nothing: the ones made before a failure are released. */
         for (size_t i = 0; err != CL_SUCCESS && i + 1 < made; i++)
             cv_release(&kernels[i]->obj);

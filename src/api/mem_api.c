@@ -1,7 +1,7 @@
 /* Memory object entry points: buffers, sub-buffers, references, queries, destructor callbacks. */
 #include "api/entry_points.h"
 #include "api/mem_check.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/mem.h"
 
 #define CV_MEM_KNOWN_FLAGS                                                                         \
@@ -37,7 +37,7 @@ static size_t cv_mem_props_len(const cl_mem_properties *props) {
 static bool cv_fits_some_device(cl_context ctx, size_t size) {
     bool fits = false;
     for (cl_uint i = 0; i < ctx->num_devices && !fits; i++)
-        fits = size <= ctx->devices[i]->props.max_alloc;
+        fits = size <= cv_device_max_alloc(ctx->devices[i]);
     return fits;
 }
 

@@ -3,7 +3,7 @@
 #include "api/entry_points.h"
 #include "api/mem_check.h"
 #include "core/event.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/mem_transfer.h"
 #include "core/queue.h"
 

@@ -1,8 +1,9 @@
 /* Platform entry points. */
 #include "api/entry_points.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/platform.h"
 #include "core/program.h"
+#include "util/clock.h"
 
 static cl_int cv_platform_ids(cl_uint num_entries, cl_platform_id *platforms,
                               cl_uint *num_platforms) {
@@ -61,7 +62,7 @@ cl_int CL_API_CALL clGetHostTimer(cl_device_id device, cl_ulong *host_timestamp)
     else if (!host_timestamp)
         err = CL_INVALID_VALUE;
     else
-        *host_timestamp = cv_host_time_ns();
+        *host_timestamp = cvu_host_time_ns();
     CV_API_ERROR(err);
     return err;
 }
@@ -78,7 +79,7 @@ cl_int CL_API_CALL clGetDeviceAndHostTimer(cl_device_id device, cl_ulong *device
     else
         /* culvert maps every device timestamp onto the host clock (see the event profiling
          * code), so the two timers are one. */
-        *device_timestamp = *host_timestamp = cv_host_time_ns();
+        *device_timestamp = *host_timestamp = cvu_host_time_ns();
     CV_API_ERROR(err);
     return err;
 }

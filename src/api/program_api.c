@@ -1,6 +1,6 @@
 /* Program entry points: creation from source and binaries, build, compile, link, queries. */
 #include "api/entry_points.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/program.h"
 
 typedef void(CL_CALLBACK *cv_notify_fn)(cl_program program, void *user_data);

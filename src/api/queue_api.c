@@ -1,6 +1,6 @@
 /* Command-queue entry points. */
 #include "api/entry_points.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/command.h"
 #include "core/queue.h"
 

@@ -3,7 +3,7 @@
  * it is given, then answers the error the spec gives for a device without the feature: the
  * application learns why, and takes its fallback path. */
 #include "api/entry_points.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/mem.h"
 #include "core/queue.h"
 

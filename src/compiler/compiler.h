@@ -4,7 +4,7 @@
 #ifndef CV_COMPILER_H
 #define CV_COMPILER_H
 
-#include "api/cl_headers.h"
+#include "util/cl_headers.h"
 #include <stdbool.h>
 #include <stddef.h>
 

@@ -1,7 +1,8 @@
 #include "core/command.h"
 #include "core/platform.h"
 #include "core/tracker.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
+#include "util/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -19,7 +20,7 @@ static cl_int cv_command_wait_on(cv_command *cmd, cl_event w) {
     if (s == CL_COMPLETE)
         return CL_SUCCESS;
     if (w->is_user && s > CL_COMPLETE)
-        err = cvcu_stream_wait_value(cmd->stream, &w->slot, 1, CVCU_WAIT_GEQ);
+        err = cvcu_stream_wait_value(cmd->stream, w->slot, 1, CVCU_WAIT_GEQ, NULL);
     /* Commands of this very stream are ordered by it already. */
     else if (!w->is_user && s > CL_COMPLETE && w->stream != cmd->stream)
         err = cvcu_stream_wait_event(cmd->stream, w->done);
@@ -84,7 +85,7 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
         cmd->locked = true;
         profile = event_ret && (q->properties & CL_QUEUE_PROFILING_ENABLE);
         /* QUEUED: the properties change only under the lock, so it is taken here. */
-        queued = profile ? cv_host_time_ns() : 0;
+        queued = profile ? cvu_host_time_ns() : 0;
         err = cvcu_device_bind(q->device->cu);
     }
     if (err == CL_SUCCESS)
@@ -100,7 +101,7 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
         err = cv_command_need_event(cmd, profile);
     if (err == CL_SUCCESS && profile) {
         cmd->event->times[CV_T_QUEUED] = queued;
-        cmd->event->times[CV_T_SUBMIT] = cv_host_time_ns();
+        cmd->event->times[CV_T_SUBMIT] = cvu_host_time_ns();
         err = cvcu_event_record(cmd->event->start, cmd->stream);
     }
     if (err != CL_SUCCESS)

@@ -8,8 +8,8 @@
 
 typedef struct cv_command {
     cl_command_queue queue;
-    cvcu_stream *stream; /* where the command's work goes */
-    cl_event event;      /* created when the caller, a wait list, a hold or a barrier needs one */
+    struct cvcu_stream *stream; /* where the command's work goes */
+    cl_event event; /* created when the caller, a wait list, a hold or a barrier needs one */
     bool locked;
     cl_command_type type;
     cl_uint num_wait;  /* the wait list had events (barriers of out-of-order queues) */

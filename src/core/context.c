@@ -1,6 +1,6 @@
 #include "core/context.h"
-#include "core/log.h"
-#include "cuda/cu_device.h"
+#include "util/log.h"
+#include "core/backend.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -65,7 +65,7 @@ bool cv_context_has_device(cl_context ctx, cl_device_id dev) {
 }
 
 void cv_context_notify(cl_context ctx, const char *errinfo) {
-    cv_log(CV_LOG_ERROR, "context %p: %s", (void *)ctx, errinfo);
+    cvu_log(CVU_LOG_ERROR, "context %p: %s", (void *)ctx, errinfo);
     if (ctx->notify)
         ctx->notify(errinfo, NULL, 0, ctx->notify_data);
 }

@@ -2,7 +2,7 @@
  * Plain values come from tables; the few computed answers from the switch below. */
 #include "compiler/compiler.h"
 #include "core/extensions.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
 #include "core/nv_ext.h"
 #include "core/platform.h"
 
@@ -21,7 +21,7 @@ typedef enum { CV_UINT, CV_ULONG, CV_SIZE, CV_BOOL } cv_kind;
      CL_DEVICE_GLOBAL_FP_ATOMIC_MIN_MAX_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_LOAD_STORE_EXT |           \
      CL_DEVICE_LOCAL_FP_ATOMIC_ADD_EXT | CL_DEVICE_LOCAL_FP_ATOMIC_MIN_MAX_EXT)
 
-/* Queries answered by a field of cv_device_props. */
+/* Queries answered by a field of cvcu_device_props. */
 static const struct {
     cl_device_info param;
     cv_kind kind;
@@ -34,7 +34,7 @@ static const struct {
 #define CV_GLOBAL_VARIABLE_MAX ((size_t)64 << 20)
 
 #define CV_F(param, kind, field)                                                                   \
-    { param, kind, offsetof(cv_device_props, field), sizeof(((cv_device_props *)0)->field) }
+    { param, kind, offsetof(cvcu_device_props, field), sizeof(((cvcu_device_props *)0)->field) }
     CV_F(CL_DEVICE_MAX_COMPUTE_UNITS, CV_UINT, compute_units),
     CV_F(CL_DEVICE_MAX_WORK_GROUP_SIZE, CV_SIZE, max_threads_per_block),
     CV_F(CL_DEVICE_MAX_CLOCK_FREQUENCY, CV_UINT, clock_mhz),
@@ -189,7 +189,7 @@ static cl_int cv_write_kind(const cv_info *out, cv_kind kind, cl_ulong v) {
     return err;
 }
 
-static cl_ulong cv_read_field(const cv_device_props *p, size_t offset, size_t size) {
+static cl_ulong cv_read_field(const cvcu_device_props *p, size_t offset, size_t size) {
     const char *f = (const char *)p + offset;
     cl_ulong v;
     if (size == sizeof(cl_ulong))
@@ -203,7 +203,7 @@ static cl_ulong cv_read_field(const cv_device_props *p, size_t offset, size_t si
 
 /* Answers the queries the tables cannot; CL_INVALID_VALUE for unknown ones. */
 static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const cv_info *out) {
-    const cv_device_props *p = &d->props;
+    const cvcu_device_props *p = d->props;
     char buf[512];
     cl_int err;
     switch (param) {
@@ -247,7 +247,7 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         err = cv_info_str(out, d->extensions ? d->extensions : "");
         break;
     case CL_DEVICE_EXTENSIONS_WITH_VERSION: {
-        const cv_device_props *one = p;
+        const cvcu_device_props *one = p;
         size_t n = 0;
         cl_name_version *v = cv_extension_versions(&one, 1, false, &n);
         err = v ? cv_info_bytes(out, v, n * sizeof *v) : CL_OUT_OF_HOST_MEMORY;
@@ -378,7 +378,7 @@ cl_int cv_device_info(cl_device_id d, cl_device_info param, const cv_info *out) 
         if (cv_field_queries[i].param == param)
             return cv_write_kind(
                 out, cv_field_queries[i].kind,
-                cv_read_field(&d->props, cv_field_queries[i].offset, cv_field_queries[i].size));
+                cv_read_field(d->props, cv_field_queries[i].offset, cv_field_queries[i].size));
     for (size_t i = 0; i < sizeof cv_constant_queries / sizeof cv_constant_queries[0]; i++)
         if (cv_constant_queries[i].param == param)
             return cv_write_kind(out, cv_constant_queries[i].kind, cv_constant_queries[i].value);
@@ -386,4 +386,8 @@ cl_int cv_device_info(cl_device_id d, cl_device_info param, const cv_info *out) 
         if (cv_string_queries[i].param == param)
             return cv_info_str(out, cv_string_queries[i].value);
     return cv_device_info_special(d, param, out);
+}
+
+cl_ulong cv_device_max_alloc(cl_device_id device) {
+    return device->props->max_alloc;
 }

@@ -1,7 +1,7 @@
 #include "core/event.h"
 #include "core/queue.h"
 #include "core/tracker.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -33,8 +33,8 @@ static void cv_user_event_unlink(cl_event e) {
 void cv_user_events_open_gates(void) {
     pthread_mutex_lock(&cv_user_lock);
     for (cl_event e = cv_user_events; e; e = e->user_next)
-        if (e->slot.host && !cv_final(atomic_load(&e->status)))
-            atomic_store_explicit(e->slot.host, 1, memory_order_release);
+        if (e->slot && !cv_final(atomic_load(&e->status)))
+            atomic_store_explicit(e->slot->host, 1, memory_order_release);
     pthread_mutex_unlock(&cv_user_lock);
 }
 
@@ -97,7 +97,8 @@ static void cv_event_destroy(cv_object *obj) {
     }
     if (e->is_user) {
         cv_user_event_unlink(e);
-        cvcu_slot_free(&e->slot);
+        cvcu_slot_free(e->slot);
+        e->slot = NULL;
     }
     /* Nothing locks e any more; a spare's mutex is made anew when it is used again. */
     pthread_mutex_destroy(&e->lock);
@@ -258,7 +259,7 @@ cl_int cv_user_event_set(cl_event e, cl_int status) {
         cv_unhold(&e->obj);
         return CL_INVALID_OPERATION;
     }
-    atomic_store_explicit(e->slot.host, 1, memory_order_release);
+    atomic_store_explicit(e->slot->host, 1, memory_order_release);
     /* Host waiters (cv_event_wait) count themselves under the lock before they look at the
      * status: with none, there is nobody to wake. */
     if (atomic_load(&cv_user_waiters)) {

@@ -6,8 +6,6 @@
 #define CV_CORE_EVENT_H
 
 #include "core/context.h"
-#include "cuda/cu_slots.h"
-#include "cuda/cu_stream.h"
 
 typedef void(CL_CALLBACK *cv_event_callback_fn)(cl_event, cl_int, void *);
 
@@ -34,13 +32,13 @@ struct _cl_event {
     cl_context context;
     cl_command_queue queue; /* NULL for user events */
     cl_command_type type;
-    _Atomic cl_int status; /* the last status seen; CL_COMPLETE or negative are final */
-    cvcu_event *done;      /* recorded after the command; NULL for user events */
-    cvcu_stream *stream;   /* where done was recorded */
-    cvcu_event *start;     /* profiled commands: recorded before the command */
-    bool timing;           /* done is a timing event (the END timestamp) */
-    cl_int enqueue_error;  /* the command never reached the stream: its status once done passed */
-    pthread_mutex_t lock;  /* guards what follows */
+    _Atomic cl_int status;      /* the last status seen; CL_COMPLETE or negative are final */
+    struct cvcu_event *done;    /* recorded after the command; NULL for user events */
+    struct cvcu_stream *stream; /* where done was recorded */
+    struct cvcu_event *start;   /* profiled commands: recorded before the command */
+    bool timing;                /* done is a timing event (the END timestamp) */
+    cl_int enqueue_error; /* the command never reached the stream: its status once done passed */
+    pthread_mutex_t lock; /* guards what follows */
     /* Events of the wait list not complete at enqueue (held): their error becomes ours, and
      * user events stay alive (their slot gates this command on the GPU) until we complete. */
     cl_event *sources; /* sources_inline, or allocated for longer wait lists */
@@ -52,7 +50,7 @@ struct _cl_event {
     cl_ulong times[CV_T_COUNT];
     bool is_user;
     cl_event user_prev, user_next; /* user events: the live ones, for process exit */
-    cvcu_slot slot;                /* user events: 0, then 1 once a status was set */
+    struct cvcu_slot *slot;        /* user events: holds 0, then 1 once a status was set */
     cl_event tracker_next;         /* the tracker's lists */
     uint64_t seq;                  /* done's number on its stream (queue.h: recorded) */
     unsigned stream_index;         /* of stream in its queue */

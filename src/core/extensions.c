@@ -4,12 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool cv_has_stream_mem_ops64(const cv_device_props *p) {
+static bool cv_has_stream_mem_ops64(const cvcu_device_props *p) {
     return p->stream_mem_ops64 && p->can_map_host;
 }
 
 /* OpenCL C extensions: there when the compiler is (src/compiler). */
-static bool cv_has_opencl_c(const cv_device_props *p) {
+static bool cv_has_opencl_c(const cvcu_device_props *p) {
     (void)p;
     return cvc_available();
 }
@@ -65,11 +65,11 @@ const cv_extension *cv_extensions(size_t *count) {
     return cv_extension_table;
 }
 
-bool cv_extension_supported(const cv_extension *e, const cv_device_props *props) {
+bool cv_extension_supported(const cv_extension *e, const cvcu_device_props *props) {
     return cv_extension_ready(e) && (e->supported == NULL || e->supported(props));
 }
 
-static bool cv_extension_listed(const cv_extension *e, const cv_device_props *const *devices,
+static bool cv_extension_listed(const cv_extension *e, const cvcu_device_props *const *devices,
                                 size_t n, bool platform) {
     if (!cv_extension_ready(e))
         return false;
@@ -82,7 +82,7 @@ static bool cv_extension_listed(const cv_extension *e, const cv_device_props *co
     return true;
 }
 
-char *cv_extension_string(const cv_device_props *const *devices, size_t n, bool platform) {
+char *cv_extension_string(const cvcu_device_props *const *devices, size_t n, bool platform) {
     size_t count, len = 1;
     const cv_extension *t = cv_extensions(&count);
     for (size_t i = 0; i < count; i++)
@@ -100,7 +100,7 @@ char *cv_extension_string(const cv_device_props *const *devices, size_t n, bool 
     return s;
 }
 
-cl_name_version *cv_extension_versions(const cv_device_props *const *devices, size_t n,
+cl_name_version *cv_extension_versions(const cvcu_device_props *const *devices, size_t n,
                                        bool platform, size_t *count) {
     size_t total;
     const cv_extension *t = cv_extensions(&total);

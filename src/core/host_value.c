@@ -1,18 +1,22 @@
 #include "core/host_value.h"
+#include "core/backend.h"
 #include "core/command.h"
-#include "cuda/cu_device.h"
 
 #include <stdlib.h>
 
-bool cv_host_value_device_supported(const cv_device_props *props) {
-    return props->stream_mem_ops64 && props->can_map_host;
+struct cv_host_value {
+    cvcu_slot *slot; /* back to the pool only when the cl_mem is destroyed */
+};
+
+bool cv_host_value_device_supported(cl_device_id device) {
+    return device->props->stream_mem_ops64 && device->props->can_map_host;
 }
 
 /* The first device of the context that can use host values, or NULL. */
 static cl_device_id cv_host_value_device(cl_context ctx) {
     cl_device_id found = NULL;
     for (cl_uint i = 0; i < ctx->num_devices && !found; i++)
-        if (cv_host_value_device_supported(&ctx->devices[i]->props))
+        if (cv_host_value_device_supported(ctx->devices[i]))
             found = ctx->devices[i];
     return found;
 }
@@ -26,7 +30,7 @@ static void cv_host_value_destroy(cv_object *obj) {
     cl_context ctx = m->context;
     /* The last hold is gone: no command waits on or writes the slot any more (cv_command_keep
      * holds the host value until its command has finished). */
-    cvcu_slot_free(&m->host_value->slot);
+    cvcu_slot_free(m->host_value->slot);
     free(m->host_value);
     free(m);
     cv_unhold(&ctx->obj);
@@ -44,7 +48,7 @@ cl_mem cv_host_value_create(cl_context ctx, cl_ulong initial, cl_int *err) {
     if (*err == CL_SUCCESS)
         *err = cvcu_slot_alloc(&hv->slot);
     if (*err == CL_SUCCESS) {
-        atomic_store_explicit(hv->slot.host, initial, memory_order_release);
+        atomic_store_explicit(hv->slot->host, initial, memory_order_release);
         cv_object_init(&m->obj, CV_TAG_MEM, cv_host_value_destroy);
         m->context = ctx;
         cv_hold(&ctx->obj);
@@ -52,8 +56,8 @@ cl_mem cv_host_value_create(cl_context ctx, cl_ulong initial, cl_int *err) {
         /* Read-write for host and kernels, allocated by culvert in host memory. */
         m->flags = CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR;
         m->size = sizeof(cl_ulong);
-        m->host_ptr = (void *)hv->slot.host;
-        m->device_address = hv->slot.device;
+        m->host_ptr = (void *)hv->slot->host;
+        m->device_address = hv->slot->device;
         m->host_value = hv;
     } else {
         free(hv);
@@ -74,13 +78,15 @@ static const struct {
     {CL_HOST_VALUE_NOR_CULVERT, CVCU_WAIT_NOR, true},
 };
 
-bool cv_host_value_condition(const cv_device_props *props, cl_host_value_condition c,
-                             cvcu_wait_condition *out) {
+/* cl_host_value_condition -> the backend's condition, for this device. False for a condition
+ * that is unknown or that the device cannot wait on. */
+static bool cv_host_value_condition(cl_device_id device, cl_host_value_condition c,
+                                    cvcu_wait_condition *out) {
     bool ok = false;
     for (size_t i = 0; i < sizeof cv_host_value_conditions / sizeof cv_host_value_conditions[0];
          i++) {
         if (cv_host_value_conditions[i].cl == c) {
-            ok = !cv_host_value_conditions[i].needs_nor || props->stream_wait_nor;
+            ok = !cv_host_value_conditions[i].needs_nor || device->props->stream_wait_nor;
             *out = cv_host_value_conditions[i].cu;
         }
     }
@@ -97,7 +103,8 @@ static cl_int cv_host_value_enqueue(cl_command_queue q, cl_mem hv, cl_command_ty
     if (err == CL_SUCCESS) {
         err = cv_command_keep(&cmd, &hv->obj);
         if (err == CL_SUCCESS && type == CL_COMMAND_WAIT_HOST_VALUE_CULVERT)
-            err = cvcu_stream_wait_value(cmd.stream, &hv->host_value->slot, value, cond);
+            err = cvcu_stream_wait_value(cmd.stream, hv->host_value->slot, value, cond,
+                                         &(cvcu_wait_watch){q, hv});
         else if (err == CL_SUCCESS)
             err = cvcu_stream_write_value(cmd.stream, hv->device_address, value);
         err = cv_command_end(&cmd, err, false, event);
@@ -105,13 +112,20 @@ static cl_int cv_host_value_enqueue(cl_command_queue q, cl_mem hv, cl_command_ty
     return err;
 }
 
+bool cv_host_value_condition_supported(cl_device_id device, cl_host_value_condition c) {
+    cvcu_wait_condition cond;
+    return cv_host_value_condition(device, c, &cond);
+}
+
 cl_int cv_host_value_enqueue_wait(cl_command_queue q, cl_mem hv, cl_ulong value,
-                                  cvcu_wait_condition cond, cl_uint num_wait,
+                                  cl_host_value_condition condition, cl_uint num_wait,
                                   const cl_event *wait_list, cl_event *event) {
-    cl_int err = cv_host_value_enqueue(q, hv, CL_COMMAND_WAIT_HOST_VALUE_CULVERT, value, cond,
-                                       num_wait, wait_list, event);
+    cvcu_wait_condition cond = CVCU_WAIT_GEQ;
+    cl_int err =
+        cv_host_value_condition(q->device, condition, &cond) ? CL_SUCCESS : CL_INVALID_VALUE;
     if (err == CL_SUCCESS)
-        cv_host_value_watch(q, hv, value, cond);
+        err = cv_host_value_enqueue(q, hv, CL_COMMAND_WAIT_HOST_VALUE_CULVERT, value, cond,
+                                    num_wait, wait_list, event);
     return err;
 }
 

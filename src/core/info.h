@@ -2,7 +2,7 @@
 #ifndef CV_CORE_INFO_H
 #define CV_CORE_INFO_H
 
-#include "api/cl_headers.h"
+#include "util/cl_headers.h"
 #include <stddef.h>
 
 typedef struct cv_info {

@@ -1,7 +1,8 @@
 /* cl_kernel objects: creation from a built program, arguments, clones, info queries. */
 #include "core/kernel.h"
 #include "core/mem.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
+#include "core/program_function.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -374,7 +375,7 @@ cl_int cv_kernel_work_group_info(cl_kernel k, cl_device_id device, cl_kernel_wor
         err = cv_info_ulong(out, (cl_ulong)f->attrs.static_smem + k->smem);
         break;
     case CL_KERNEL_PREFERRED_WORK_GROUP_SIZE_MULTIPLE:
-        err = cv_info_size(out, device->props.warp_size ? device->props.warp_size : 32);
+        err = cv_info_size(out, device->props->warp_size ? device->props->warp_size : 32);
         break;
     case CL_KERNEL_PRIVATE_MEM_SIZE:
         err = cv_info_ulong(out, (cl_ulong)f->attrs.local_bytes);
@@ -402,7 +403,7 @@ cl_int cv_kernel_sub_group_info(cl_kernel k, cl_device_id device, cl_kernel_sub_
         err = CL_INVALID_OPERATION;
     if (err != CL_SUCCESS)
         return err;
-    size_t warp = device->props.warp_size ? device->props.warp_size : 32;
+    size_t warp = device->props->warp_size ? device->props->warp_size : 32;
     size_t max_wg = (size_t)f->attrs.max_threads;
     size_t local_total = 1;
     switch (param) {
@@ -456,8 +457,8 @@ cl_int cv_kernel_exec_info(cl_kernel k, cl_kernel_exec_info param, size_t size, 
     cl_context ctx = k->context;
     bool clusters = true, cooperative = true;
     for (cl_uint i = 0; i < ctx->num_devices; i++) {
-        clusters &= ctx->devices[i]->props.cluster_launch;
-        cooperative &= ctx->devices[i]->props.cooperative_launch;
+        clusters &= ctx->devices[i]->props->cluster_launch;
+        cooperative &= ctx->devices[i]->props->cooperative_launch;
     }
     switch (param) {
     case CL_KERNEL_EXEC_INFO_SVM_PTRS:

@@ -4,8 +4,8 @@
 #include "core/command.h"
 #include "core/kernel.h"
 #include "core/mem.h"
-#include "cuda/cu_device.h"
-#include "cuda/cu_launch.h"
+#include "core/backend.h"
+#include "core/program_function.h"
 
 #include <string.h>
 
@@ -24,7 +24,7 @@ static size_t cv_divisor_at_most(size_t g, size_t cap) {
  * function (cached per dynamic shared memory size), spread over the dimensions. */
 static cl_int cv_default_local(cl_device_id dev, cv_program_function *f, bool any_size, size_t smem,
                                cl_uint dim, const size_t *global, size_t *local) {
-    const cv_device_props *props = &dev->props;
+    const cvcu_device_props *props = dev->props;
     uint64_t cached = atomic_load_explicit(&f->default_block, memory_order_relaxed);
     int block = 0;
     cl_int err = CL_SUCCESS;
@@ -70,7 +70,7 @@ static bool cv_kernel_nonuniform_ok(cl_kernel k, const cv_ptx_kernel *sig) {
 static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f, cl_device_id dev,
                                     cl_uint dim, const size_t *offset, const size_t *global,
                                     const size_t *local, size_t block[3], uint64_t groups[3]) {
-    const cv_device_props *props = &dev->props;
+    const cvcu_device_props *props = dev->props;
     const cv_ptx_kernel *sig = f->sig;
     bool reqd = sig->reqd_work_group_size[0] != 0;
     bool nonuniform = cv_kernel_nonuniform_ok(k, sig);
@@ -156,7 +156,7 @@ static cl_int cv_kernel_clusters(cl_kernel k, const cv_ptx_kernel *sig, uint64_t
 
 /* Raises the function's dynamic shared memory limit when a launch needs more. */
 static cl_int cv_kernel_smem(cv_program_function *f, cl_device_id dev, size_t smem) {
-    const cv_device_props *props = &dev->props;
+    const cvcu_device_props *props = dev->props;
     cl_int err = CL_SUCCESS;
     /* "CL_OUT_OF_RESOURCES if there is a failure to queue the execution instance of kernel on
      * the command-queue because of insufficient resources needed to execute the kernel" */
@@ -178,7 +178,7 @@ static cl_int cv_kernel_smem(cv_program_function *f, cl_device_id dev, size_t sm
 /* The launches of one NDRange on the command's stream. real: the NDRange's own work-groups per
  * dimension; groups: with those that only fill clusters. */
 static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream *s, cvcu_launch *l,
-                               const cv_device_props *props, cl_uint dim, const size_t *offset,
+                               const cvcu_device_props *props, cl_uint dim, const size_t *offset,
                                const size_t *global, const uint64_t real[3],
                                const uint64_t groups[3]) {
     if (!k->launch_info) {
@@ -241,7 +241,7 @@ static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream 
 cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, cl_uint work_dim,
                          const size_t *offset, const size_t *global, const size_t *local,
                          cl_uint num_wait, const cl_event *wait_list, cl_event *event) {
-    const cv_device_props *props = &q->device->props;
+    const cvcu_device_props *props = q->device->props;
     cv_program_function *f = cv_kernel_function(k, q->device);
     cl_int err = CL_SUCCESS;
     bool empty = false;

@@ -7,9 +7,8 @@
  * (cv_mem_locate). Sub-buffers have no backing: they view their parent's at an offset. */
 #include "core/mem.h"
 #include "core/command.h"
-#include "core/log.h"
-#include "cuda/cu_device.h"
-#include "cuda/cu_memory.h"
+#include "util/log.h"
+#include "core/backend.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -1,7 +1,8 @@
 #include "core/mem_transfer.h"
 #include "core/command.h"
 #include "core/platform.h"
-#include "cuda/cu_memory.h"
+#include "core/backend.h"
+#include "util/clock.h"
 
 /* How long a blocking transfer's wait spins before it sleeps: a fixed part, plus the time the
  * transfer's own bytes take at a rate below every copy path's (8 GB/s), capped. Measured on an
@@ -42,9 +43,9 @@ static cl_int cv_wait_transfer(cvcu_event *ev, size_t bytes) {
     cl_ulong budget = CV_WAIT_SPIN_NS + (cl_ulong)(bytes >> 20) * CV_WAIT_SPIN_PER_MB;
     if (budget > CV_WAIT_SPIN_MAX_NS)
         budget = CV_WAIT_SPIN_MAX_NS;
-    cl_ulong t0 = cv_host_time_ns();
+    cl_ulong t0 = cvu_host_time_ns();
     cl_int s = cvcu_event_query(ev);
-    while (s == CL_SUBMITTED && cv_host_time_ns() - t0 < budget)
+    while (s == CL_SUBMITTED && cvu_host_time_ns() - t0 < budget)
         s = cvcu_event_query(ev);
     if (s == CL_SUBMITTED)
         s = cvcu_event_sync(ev);

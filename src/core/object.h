@@ -2,7 +2,7 @@
 #ifndef CV_CORE_OBJECT_H
 #define CV_CORE_OBJECT_H
 
-#include "api/cl_headers.h"
+#include "util/cl_headers.h"
 #include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>

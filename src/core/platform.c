@@ -1,12 +1,11 @@
 #include "core/platform.h"
 #include "core/extensions.h"
-#include "core/log.h"
-#include "cuda/cu_device.h"
+#include "util/log.h"
+#include "core/backend.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 static struct _cl_platform_id cv_the_platform;
 static bool cv_platform_shown;
@@ -15,12 +14,6 @@ static void *cv_dispatch_data;
 
 void *cv_platform_dispatch_data(void) {
     return cv_dispatch_data;
-}
-
-cl_ulong cv_host_time_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
-    return (cl_ulong)ts.tv_sec * 1000000000ull + (cl_ulong)ts.tv_nsec;
 }
 
 static void cv_device_destroy_never(cv_object *obj) {
@@ -32,7 +25,7 @@ static void cv_platform_discover(void) {
     cv_object_init(&p->obj, CV_TAG_PLATFORM, NULL);
     int n = cvcu_device_count();
     p->devices = n > 0 ? calloc((size_t)n, sizeof *p->devices) : NULL;
-    const cv_device_props **props = n > 0 ? calloc((size_t)n, sizeof *props) : NULL;
+    const cvcu_device_props **props = n > 0 ? calloc((size_t)n, sizeof *props) : NULL;
     for (int i = 0; i < n && p->devices && props; i++) {
         cl_device_id d = calloc(1, sizeof *d);
         if (!d)
@@ -40,14 +33,14 @@ static void cv_platform_discover(void) {
         cv_object_init(&d->obj, CV_TAG_DEVICE, cv_device_destroy_never);
         d->platform = p;
         if (cvcu_device_open(i, &d->cu, &d->props) != CL_SUCCESS) {
-            cv_log(CV_LOG_INFO, "CUDA device %d cannot be used; skipped", i);
+            cvu_log(CVU_LOG_INFO, "CUDA device %d cannot be used; skipped", i);
             free(d);
             continue;
         }
-        props[p->num_devices] = &d->props;
+        props[p->num_devices] = d->props;
         p->devices[p->num_devices++] = d;
-        cv_log(CV_LOG_INFO, "device %d: %s, compute capability %d.%d", i, d->props.name,
-               d->props.cc_major, d->props.cc_minor);
+        cvu_log(CVU_LOG_INFO, "device %d: %s, compute capability %d.%d", i, d->props->name,
+                d->props->cc_major, d->props->cc_minor);
     }
     for (cl_uint i = 0; i < p->num_devices; i++)
         p->devices[i]->extensions = cv_extension_string(&props[i], 1, false);
@@ -56,8 +49,8 @@ static void cv_platform_discover(void) {
     const char *empty = getenv("CULVERT_EMPTY_PLATFORM");
     cv_platform_shown = p->num_devices > 0 || (empty && strcmp(empty, "1") == 0);
     if (p->num_devices == 0)
-        cv_log(CV_LOG_INFO, "no usable CUDA device (%s); %s", cvcu_load_error(),
-               cv_platform_shown ? "showing an empty platform" : "showing no platform");
+        cvu_log(CVU_LOG_INFO, "no usable CUDA device (%s); %s", cvcu_load_error(),
+                cv_platform_shown ? "showing an empty platform" : "showing no platform");
 }
 
 cl_platform_id cv_platform_get(void) {

@@ -20,7 +20,5 @@ cl_platform_id cv_platform_get(void);
 bool cv_is_platform(const void *h);
 void *cv_platform_dispatch_data(void);
 cl_int cv_platform_info(cl_platform_id p, cl_platform_info param, const cv_info *out);
-/* Host clock in nanoseconds: CLOCK_MONOTONIC_RAW, the clock of every culvert timestamp. */
-cl_ulong cv_host_time_ns(void);
 
 #endif

@@ -27,11 +27,11 @@ cl_int cv_platform_info(cl_platform_id p, cl_platform_info param, const cv_info 
         err = cv_info_str(out, p->extensions ? p->extensions : "");
         break;
     case CL_PLATFORM_EXTENSIONS_WITH_VERSION: {
-        const cv_device_props **props = calloc(p->num_devices + 1, sizeof *props);
+        const cvcu_device_props **props = calloc(p->num_devices + 1, sizeof *props);
         size_t n = 0;
         cl_name_version *v = NULL;
         for (cl_uint i = 0; props && i < p->num_devices; i++)
-            props[i] = &p->devices[i]->props;
+            props[i] = p->devices[i]->props;
         if (props)
             v = cv_extension_versions(props, p->num_devices, true, &n);
         err = v ? cv_info_bytes(out, v, n * sizeof *v) : CL_OUT_OF_HOST_MEMORY;

@@ -1,7 +1,8 @@
 /* cl_program objects: creation, info queries, release. Builds are in program_build.c. */
 #include "core/program.h"
-#include "core/log.h"
-#include "cuda/cu_device.h"
+#include "util/log.h"
+#include "core/backend.h"
+#include "core/program_function.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -121,7 +122,7 @@ static cl_int cv_program_set_binary(cv_program_device *pd, const unsigned char *
         char msg[256];
         err = cv_ptx_parse((const char *)b, n, &pd->ptx, msg, sizeof msg);
         if (err != CL_SUCCESS)
-            cv_log(CV_LOG_ERROR, "invalid PTX binary: %s", msg);
+            cvu_log(CVU_LOG_ERROR, "invalid PTX binary: %s", msg);
         pd->binary_is_ptx = err == CL_SUCCESS;
     }
     if (err == CL_SUCCESS) {
@@ -187,6 +188,14 @@ cv_program_function *cv_program_function_of(cv_program_device *pd, const char *n
         if (strcmp(pd->functions[i].sig->name, name) == 0)
             return &pd->functions[i];
     return NULL;
+}
+
+const char *cv_program_kernel_name(cl_program p, size_t i) {
+    const cv_program_device *pd = NULL;
+    for (cl_uint d = 0; d < p->num_devices && !pd; d++)
+        if (p->devs[d].module)
+            pd = &p->devs[d];
+    return pd && i < pd->num_functions ? pd->functions[i].sig->name : NULL;
 }
 
 cl_int cv_program_add_release_callback(cl_program p, cv_program_notify_fn fn, void *user_data) {

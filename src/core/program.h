@@ -5,25 +5,13 @@
 
 #include "core/context.h"
 #include "core/ptx.h"
-#include "cuda/cu_module.h"
 
 #include <stdatomic.h>
 
 typedef void(CL_CALLBACK *cv_program_notify_fn)(cl_program program, void *user_data);
 
-/* A kernel function of a built module, shared by every cl_kernel made from it. */
-typedef struct cv_program_function {
-    const cv_ptx_kernel *sig; /* parameters and metadata (in the device's cv_ptx_module) */
-    cvcu_function *func;
-    cvcu_func_attrs attrs;
-    /* The dynamic shared memory limit opted into so far (cuFuncSetAttribute once per raise). */
-    _Atomic int smem_optin;
-    /* Cached occupancy answer for a NULL local size: (smem << 16) | block, 0 when none. */
-    _Atomic uint64_t default_block;
-    /* Its module calls CUDA's vprintf: the driver prints the output at synchronizations only,
-     * so waits on the queue synchronize once the work is done (core/queue.c). */
-    bool prints;
-} cv_program_function;
+/* A kernel function of a built module (core/program_function.h). */
+typedef struct cv_program_function cv_program_function;
 
 typedef struct cv_program_device {
     cl_device_id device;
@@ -37,7 +25,7 @@ typedef struct cv_program_device {
     size_t binary_size;
     bool binary_is_ptx;
     cv_ptx_module ptx; /* parsed, when binary_is_ptx */
-    cvcu_module *module;
+    struct cvcu_module *module;
     cv_program_function *functions;
     uint32_t num_functions;
 } cv_program_device;
@@ -98,7 +86,8 @@ cv_program_device *cv_program_device_of(cl_program p, cl_device_id d);
 bool cv_program_has_executable(cl_program p);
 /* The function named `name` on device index i, or NULL. */
 cv_program_function *cv_program_function_of(cv_program_device *pd, const char *name);
-/* Validates build options (CL_INVALID_BUILD_OPTIONS) and reads the JIT's among them. */
-cl_int cv_program_parse_options(const char *options, cvcu_jit_options *jit);
+/* The name of function i of the program's first built device (module order), or NULL past the
+ * last or where no device is built. */
+const char *cv_program_kernel_name(cl_program p, size_t i);
 
 #endif

@@ -2,10 +2,12 @@
  * (src/compiler/compiler.h) to PTX; PTX is rewritten (core/ptx_rewrite.c) and loaded with
  * cuModuleLoadDataEx; the JIT's log joins the build log. */
 #include "compiler/compiler.h"
-#include "core/log.h"
+#include "util/log.h"
 #include "core/platform.h"
 #include "core/program.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
+#include "util/clock.h"
+#include "core/program_function.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -91,7 +93,8 @@ static int cv_option_number(const char *word, size_t name_len, const char **rest
     return (*v && *end == '\0' && n >= 0 && n < 1 << 20) ? (int)n : -1;
 }
 
-cl_int cv_program_parse_options(const char *options, cvcu_jit_options *jit) {
+/* Validates build options (CL_INVALID_BUILD_OPTIONS) and reads the JIT's among them. */
+static cl_int cv_program_parse_options(const char *options, cvcu_jit_options *jit) {
     char word[4096];
     const char *s = options ? options : "";
     cl_int err = CL_SUCCESS;
@@ -207,7 +210,7 @@ static cl_int cv_program_signatures_from_driver(cv_program_device *pd) {
 /* Loads the device's binary: PTX (rewritten) or a CUDA image, then its functions. */
 static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_jit_options *jit0) {
     cvcu_jit_options jit = *jit0;
-    const cv_device_props *props = &pd->device->props;
+    const cvcu_device_props *props = pd->device->props;
     char *text = NULL;
     size_t text_len = 0;
     cl_int err = cvcu_device_bind(pd->device->cu);
@@ -307,7 +310,7 @@ static cl_int cv_program_collect_names(cl_program p) {
 }
 
 static cvc_target cv_target_of(cl_device_id d) {
-    cvc_target t = {d->props.cc_major, d->props.cc_minor};
+    cvc_target t = {d->props->cc_major, d->props->cc_minor};
     return t;
 }
 
@@ -399,12 +402,12 @@ static cl_int cv_build_device(cl_program p, cv_program_device *pd, const char *o
     free(pd->options);
     pd->options = cv_strdup0(options);
     pd->status = CL_BUILD_IN_PROGRESS;
-    cl_ulong start = cv_host_time_ns(), compiled = start;
+    cl_ulong start = cvu_host_time_ns(), compiled = start;
     if (p->source) {
         cvc_output o = {0};
         cvc_target t = cv_target_of(pd->device);
         err = cvc_build(p->source, p->source_len, options, &t, &o);
-        compiled = cv_host_time_ns();
+        compiled = cvu_host_time_ns();
         cv_log_append(pd, o.log);
         if (err == CL_SUCCESS)
             err = cv_program_take_output(pd, &o, true, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
@@ -434,9 +437,9 @@ static cl_int cv_build_device(cl_program p, cv_program_device *pd, const char *o
     if (err == CL_SUCCESS)
         err = cv_program_load(p, pd, jit);
     /* Where a slow build's time goes: culvert's compiler (cache hits included) or CUDA's. */
-    cv_log(CV_LOG_INFO, "program %p built (%d): compiler %.1f ms, CUDA module load %.1f ms",
-           (void *)p, (int)err, (double)(compiled - start) / 1e6,
-           (double)(cv_host_time_ns() - compiled) / 1e6);
+    cvu_log(CVU_LOG_INFO, "program %p built (%d): compiler %.1f ms, CUDA module load %.1f ms",
+            (void *)p, (int)err, (double)(compiled - start) / 1e6,
+            (double)(cvu_host_time_ns() - compiled) / 1e6);
     pd->status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     if (err == CL_SUCCESS)
         pd->binary_type = CL_PROGRAM_BINARY_TYPE_EXECUTABLE;

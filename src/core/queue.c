@@ -2,7 +2,8 @@
 #include "core/command.h"
 #include "core/event.h"
 #include "core/platform.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
+#include "util/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -29,8 +30,8 @@ static void cv_queue_destroy(cv_object *obj) {
         /* A wait that ended on a query may leave its flag's write still in the stream: such a
          * slot stays out of the pool (8 bytes), or a later write would open a gate of whoever
          * got it next. */
-        if (q->flag[i].host && atomic_load(q->flag[i].host) == q->flag_token[i])
-            cvcu_slot_free(&q->flag[i]);
+        if (q->flag[i] && atomic_load(q->flag[i]->host) == q->flag_token[i])
+            cvcu_slot_free(q->flag[i]);
     }
     for (int t = 0; t < 2; t++)
         cv_event_free_spares(q->spares[t]);
@@ -65,7 +66,7 @@ static cl_int cv_queue_grow(cl_command_queue q, unsigned n) {
             err = cvcu_event_create(false, false, &q->join[i]);
         /* Without a flag slot, waits on the stream poll the driver. */
         if (err == CL_SUCCESS && cvcu_slot_alloc(&q->flag[i]) != CL_SUCCESS)
-            q->flag[i] = (cvcu_slot){NULL, 0};
+            q->flag[i] = NULL;
         if (err == CL_SUCCESS)
             q->num_streams++;
     }
@@ -74,7 +75,7 @@ static cl_int cv_queue_grow(cl_command_queue q, unsigned n) {
 
 /* cl_khr_priority_hints: HIGH is CUDA's greatest priority (its lowest number), LOW its least,
  * MED (also the default) halfway. */
-static int cv_queue_priority(const cv_device_props *p, cl_queue_priority_khr hint) {
+static int cv_queue_priority(const cvcu_device_props *p, cl_queue_priority_khr hint) {
     int least = p->stream_priority_low, greatest = p->stream_priority_high;
     return hint == CL_QUEUE_PRIORITY_HIGH_KHR  ? greatest
            : hint == CL_QUEUE_PRIORITY_LOW_KHR ? least
@@ -106,7 +107,7 @@ cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev, const cv_queu
     q->num_properties = list_len;
     q->priority_hint = cfg->priority_hint ? cfg->priority_hint : CL_QUEUE_PRIORITY_MED_KHR;
     q->throttle_hint = cfg->throttle_hint ? cfg->throttle_hint : CL_QUEUE_THROTTLE_MED_KHR;
-    q->priority = cv_queue_priority(&dev->props, q->priority_hint);
+    q->priority = cv_queue_priority(dev->props, q->priority_hint);
     q->foreign = cfg->foreign_stream != NULL;
     q->streams[0] = cfg->foreign_stream;
     q->num_streams = 0;
@@ -179,18 +180,18 @@ cl_int cv_sleep_wait(cvcu_event *ev) {
 
 uint64_t cv_queue_flag_locked(cl_command_queue q, unsigned i) {
     uint64_t token = q->flag_token[i] + 1;
-    if (!q->flag[i].host ||
-        cvcu_stream_write_value(q->streams[i], q->flag[i].device, token) != CL_SUCCESS)
+    if (!q->flag[i] ||
+        cvcu_stream_write_value(q->streams[i], q->flag[i]->device, token) != CL_SUCCESS)
         return 0;
     q->flag_token[i] = token;
     return token;
 }
 
 cl_int cv_spin_wait(cl_command_queue q, unsigned i, cvcu_event *ev, uint64_t token) {
-    cl_ulong t0 = cv_host_time_ns(), asked = t0;
-    const _Atomic uint64_t *flag = token ? q->flag[i].host : NULL;
+    cl_ulong t0 = cvu_host_time_ns(), asked = t0;
+    const _Atomic uint64_t *flag = token ? q->flag[i]->host : NULL;
     cl_int now = CL_SUBMITTED;
-    for (cl_ulong t = t0; now == CL_SUBMITTED && t - t0 < CV_SPIN_NS; t = cv_host_time_ns()) {
+    for (cl_ulong t = t0; now == CL_SUBMITTED && t - t0 < CV_SPIN_NS; t = cvu_host_time_ns()) {
         /* The GPU wrote the token: everything before it on the stream is done, with no
          * driver call. */
         if (flag && cvcu_wait_condition_met(atomic_load_explicit(flag, memory_order_acquire), token,

@@ -4,13 +4,11 @@
 #define CV_CORE_QUEUE_H
 
 #include "core/context.h"
-#include "cuda/cu_slots.h"
-#include "cuda/cu_stream.h"
 
 /* The CUDA events of one command's event: done recorded after it, start before it (profiling
  * only). */
 typedef struct cv_cuda_events {
-    cvcu_event *done, *start;
+    struct cvcu_event *done, *start;
 } cv_cuda_events;
 
 /* A growable stack of them. */
@@ -30,8 +28,8 @@ struct _cl_command_queue {
     cl_command_queue_properties properties; /* changes only under lock */
     cl_queue_properties *property_list;     /* as given, 0-terminated; NULL if none were */
     size_t num_properties;
-    cvcu_stream *stream; /* streams[0] */
-    cvcu_stream *streams[CV_QUEUE_MAX_STREAMS];
+    struct cvcu_stream *stream; /* streams[0] */
+    struct cvcu_stream *streams[CV_QUEUE_MAX_STREAMS];
     unsigned num_streams; /* created; an in-order queue uses streams[0] only */
     unsigned next_stream; /* round robin of an out-of-order queue */
     bool foreign;         /* streams[0] is the application's (CL_QUEUE_CUDA_STREAM_CULVERT) */
@@ -40,7 +38,7 @@ struct _cl_command_queue {
     cl_queue_throttle_khr throttle_hint;
     /* Events that make one stream wait for another (scratch: a wait captures the event's state
      * when it is issued, so they are re-recorded at once). */
-    cvcu_event *join[CV_QUEUE_MAX_STREAMS];
+    struct cvcu_event *join[CV_QUEUE_MAX_STREAMS];
     pthread_mutex_t lock; /* orders enqueues from several host threads */
     /* Under spare_lock: events of finished commands kept for the next ones, with their CUDA
      * events (index: timing or not; a completion event may have gone loose, below), linked
@@ -61,11 +59,11 @@ struct _cl_command_queue {
      * streams' barriers put there): an event whose op is the stream's last has nothing behind
      * it, so a flag written now lands right after it. */
     uint64_t ops[CV_QUEUE_MAX_STREAMS];
-    /* Per stream: a slot in mapped pinned memory (host NULL where none could be had) that host
+    /* Per stream: a slot in mapped pinned memory (NULL where none could be had) that host
      * waits have the GPU write, behind the work they wait for, instead of asking the driver
      * (cuEventQuery on a finished event costs ~1.5 us on the H100). The tokens written grow
      * (flag_token, the last issued, under lock), and the stream writes them in order. */
-    cvcu_slot flag[CV_QUEUE_MAX_STREAMS];
+    struct cvcu_slot *flag[CV_QUEUE_MAX_STREAMS];
     uint64_t flag_token[CV_QUEUE_MAX_STREAMS];
     /* Per stream, under lock: the holds of recent commands without events of their own, and
      * how many commands they are (core/command.c). */
@@ -102,11 +100,11 @@ cl_int cv_queue_set_properties(cl_command_queue q, cl_command_queue_properties p
                                cl_bool enable, cl_command_queue_properties *old);
 
 /* With q->lock held and the device bound: the stream of the next command. */
-cvcu_stream *cv_queue_next_stream(cl_command_queue q);
+struct cvcu_stream *cv_queue_next_stream(cl_command_queue q);
 /* With q->lock held: stream s waits (on the GPU) for all work of the queue's other streams. */
-cl_int cv_queue_join_into(cl_command_queue q, cvcu_stream *s);
+cl_int cv_queue_join_into(cl_command_queue q, struct cvcu_stream *s);
 /* With q->lock held: every other stream waits for ev (recorded on s) before its next command. */
-cl_int cv_queue_fence_from(cl_command_queue q, cvcu_stream *s, cvcu_event *ev);
+cl_int cv_queue_fence_from(cl_command_queue q, struct cvcu_stream *s, struct cvcu_event *ev);
 /* With q->lock held and the device bound: the GPU writes a new token into stream i's flag once
  * everything put on the stream so far is done. Returns the token, or 0 where no flag could be
  * written (no slot, or the write failed): the wait polls the driver then. */
@@ -116,10 +114,10 @@ uint64_t cv_queue_flag_locked(cl_command_queue q, unsigned i);
  * with one (a failed command never writes its flag). Returns CL_COMPLETE, an error, or
  * CL_SUBMITTED when it is still running. Blocking waits spin this long, then sleep
  * (cv_sleep_wait). */
-cl_int cv_spin_wait(cl_command_queue q, unsigned i, cvcu_event *ev, uint64_t token);
+cl_int cv_spin_wait(cl_command_queue q, unsigned i, struct cvcu_event *ev, uint64_t token);
 /* After the spin: sleeps until ev completed (polling with short sleeps, or cuEventSynchronize
  * on a blocking-sync event when CULVERT_BLOCKING_SYNC=1). */
-cl_int cv_sleep_wait(cvcu_event *ev);
+cl_int cv_sleep_wait(struct cvcu_event *ev);
 /* Blocks until the work put on stream i so far is done (spin briefly, then sleep); locked: the
  * caller holds q->lock. */
 cl_int cv_queue_wait_stream(cl_command_queue q, unsigned i, bool locked);

@@ -1,5 +1,6 @@
 #include "core/tracker.h"
-#include "core/log.h"
+#include "util/log.h"
+#include "core/backend.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -188,7 +189,7 @@ static void *cv_tracker_main(void *arg) {
  * process); nothing waits for the GPU. The gates of user events never set are opened, so that the
  * driver's own teardown finds no stream blocked forever. */
 static void cv_tracker_shutdown(void) {
-    cv_log(CV_LOG_INFO, "process exit: stopping the tracker");
+    cvu_log(CVU_LOG_INFO, "process exit: stopping the tracker");
     pthread_mutex_lock(&cv_tracker_lock);
     cv_tracker_stop = true;
     bool self = cv_tracker_running && pthread_equal(pthread_self(), cv_tracker_thread);
@@ -205,7 +206,7 @@ static void cv_tracker_shutdown(void) {
     pthread_mutex_unlock(&cv_tracker_lock);
     if (join)
         pthread_join(cv_tracker_thread, NULL);
-    cv_log(CV_LOG_INFO, "process exit: tracker %s", join ? "stopped" : "left running");
+    cvu_log(CVU_LOG_INFO, "process exit: tracker %s", join ? "stopped" : "left running");
     /* A stream gated forever on a user event would hold up the driver's teardown. */
     cv_user_events_open_gates();
 }
@@ -221,8 +222,8 @@ static void cv_tracker_start(void) {
     atexit(cv_tracker_shutdown);
     cv_tracker_running = pthread_create(&cv_tracker_thread, NULL, cv_tracker_main, NULL) == 0;
     if (!cv_tracker_running)
-        cv_log(CV_LOG_ERROR, "culvert: cannot start the tracker thread: events advance only "
-                             "when waited on");
+        cvu_log(CVU_LOG_ERROR, "culvert: cannot start the tracker thread: events advance only "
+                               "when waited on");
 }
 
 void cv_tracker_track(cl_event e) {

@@ -1,8 +1,7 @@
 /* Device timestamps on the host clock, through an anchor event per device context. */
-#include "core/platform.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
 #include "cuda/cu_driver.h"
-#include "cuda/cu_stream.h"
+#include "util/clock.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -51,11 +50,11 @@ static cl_int cvcu_clock_renew(cvcu_clock *c) {
         spare = c->anchor;
     cl_ulong t0 = 0, t1 = ~0ull;
     for (int i = 0; i < CVCU_CLOCK_SAMPLES && err == CL_SUCCESS && t1 - t0 > 4000; i++) {
-        t0 = cv_host_time_ns();
+        t0 = cvu_host_time_ns();
         err = CVCU_CALL(cvcu.cuEventRecord(spare, c->idle), CL_OUT_OF_RESOURCES);
         if (err == CL_SUCCESS)
             err = CVCU_CALL(cvcu.cuEventSynchronize(spare), CL_OUT_OF_RESOURCES);
-        t1 = cv_host_time_ns();
+        t1 = cvu_host_time_ns();
     }
     if (err == CL_SUCCESS && (first || t1 - t0 < c->best_ns))
         c->best_ns = t1 - t0;
@@ -74,6 +73,12 @@ static cl_int cvcu_clock_renew(cvcu_clock *c) {
         c->prev_ns = 0;
     }
     return err;
+}
+
+/* Milliseconds from start to end, as cuEventElapsedTime. */
+static cl_int cvcu_event_elapsed_ms(cvcu_event *start, cvcu_event *end, float *ms) {
+    return CVCU_CALL(cvcu.cuEventElapsedTime(ms, (CUevent)start, (CUevent)end),
+                     CL_PROFILING_INFO_NOT_AVAILABLE);
 }
 
 static float cvcu_abs(float x) {
@@ -96,7 +101,7 @@ static cl_int cvcu_clock_get(struct cvcu_device *dev, cvcu_clock **out) {
             err = cvcu_clock_renew(c);
         if (err == CL_SUCCESS)
             c->dev = dev;
-    } else if (cv_host_time_ns() - c->renewed_ns > cvcu_clock_period_ns)
+    } else if (cvu_host_time_ns() - c->renewed_ns > cvcu_clock_period_ns)
         err = cvcu_clock_renew(c);
     *out = c;
     return err;

@@ -1,5 +1,5 @@
-#include "cuda/cu_device.h"
-#include "core/log.h"
+#include "core/backend.h"
+#include "util/log.h"
 #include "cuda/cu_driver.h"
 
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 struct cvcu_device {
     CUdevice dev;
     CUcontext ctx;
+    cvcu_device_props props;
 };
 
 int cvcu_device_count(void) {
@@ -17,13 +18,13 @@ int cvcu_device_count(void) {
     return n;
 }
 
-/* Device attributes copied into cv_device_props as cl_uint fields. */
+/* Device attributes copied into cvcu_device_props as cl_uint fields. */
 static const struct {
     CUdevice_attribute attr;
     size_t offset;
 } cvcu_uint_attrs[] = {
 #define CVCU_ATTR(a, f)                                                                            \
-    { a, offsetof(cv_device_props, f) }
+    { a, offsetof(cvcu_device_props, f) }
     CVCU_ATTR(CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, compute_units),
     CVCU_ATTR(CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, max_threads_per_block),
     CVCU_ATTR(CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, max_block_dim[0]),
@@ -48,7 +49,7 @@ static const struct {
     size_t offset;
 } cvcu_bool_attrs[] = {
 #define CVCU_ATTR(a, f)                                                                            \
-    { a, offsetof(cv_device_props, f) }
+    { a, offsetof(cvcu_device_props, f) }
     CVCU_ATTR(CU_DEVICE_ATTRIBUTE_GPU_OVERLAP, gpu_overlap),
     CVCU_ATTR(CU_DEVICE_ATTRIBUTE_KERNEL_EXEC_TIMEOUT, exec_timeout),
     CVCU_ATTR(CU_DEVICE_ATTRIBUTE_INTEGRATED, integrated),
@@ -69,7 +70,7 @@ static int cvcu_attr(CUdevice dev, CUdevice_attribute a) {
     return v;
 }
 
-static void cvcu_read_props(CUdevice dev, cv_device_props *p) {
+static void cvcu_read_props(CUdevice dev, cvcu_device_props *p) {
     for (size_t i = 0; i < sizeof cvcu_uint_attrs / sizeof cvcu_uint_attrs[0]; i++)
         *(cl_uint *)((char *)p + cvcu_uint_attrs[i].offset) =
             (cl_uint)cvcu_attr(dev, cvcu_uint_attrs[i].attr);
@@ -99,15 +100,15 @@ static void cvcu_read_props(CUdevice dev, cv_device_props *p) {
     }
 }
 
-cl_int cvcu_device_open(int ordinal, struct cvcu_device **out, cv_device_props *props) {
-    struct cvcu_device *d = calloc(1, sizeof *d);
+cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props **props_out) {
+    cvcu_device *d = calloc(1, sizeof *d);
+    cvcu_device_props *props = d ? &d->props : NULL;
     cl_int err = d ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     if (err == CL_SUCCESS)
         err = CVCU_CALL(cvcu.cuDeviceGet(&d->dev, ordinal), CL_DEVICE_NOT_AVAILABLE);
     if (err == CL_SUCCESS)
         err = CVCU_CALL(cvcu.cuDevicePrimaryCtxRetain(&d->ctx, d->dev), CL_DEVICE_NOT_AVAILABLE);
     if (err == CL_SUCCESS) {
-        memset(props, 0, sizeof *props);
         props->ordinal = ordinal;
         cvcu_read_props(d->dev, props);
         err = cvcu_device_bind(d);
@@ -126,8 +127,10 @@ cl_int cvcu_device_open(int ordinal, struct cvcu_device **out, cv_device_props *
             cvcu.cuDevicePrimaryCtxRelease(d->dev);
         free(d);
         d = NULL;
+        props = NULL;
     }
     *out = d;
+    *props_out = props;
     return err;
 }
 
@@ -142,16 +145,4 @@ cl_int cvcu_device_bind(struct cvcu_device *dev) {
 
 void *cvcu_device_context(struct cvcu_device *dev) {
     return dev->ctx;
-}
-
-int cvcu_device_ordinal(struct cvcu_device *dev) {
-    return (int)dev->dev;
-}
-
-cl_ulong cvcu_device_free_memory(struct cvcu_device *dev) {
-    size_t free_bytes = 0, total = 0;
-    if (cvcu_device_bind(dev) != CL_SUCCESS ||
-        cvcu.cuMemGetInfo(&free_bytes, &total) != CUDA_SUCCESS)
-        free_bytes = 0;
-    return free_bytes;
 }

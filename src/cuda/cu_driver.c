@@ -1,5 +1,5 @@
 #include "cuda/cu_driver.h"
-#include "core/log.h"
+#include "util/log.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -43,7 +43,7 @@ static void cvcu_load_once(void) {
         snprintf(cvcu_why, sizeof cvcu_why, "cuInit failed: %s (%d)", name, (int)r);
     }
     /* Keep the library mapped: unloading a half-initialised driver is not worth the risk. */
-    cv_log(CV_LOG_INFO, "no CUDA devices: %s", cvcu_why);
+    cvu_log(CVU_LOG_INFO, "no CUDA devices: %s", cvcu_why);
 }
 
 bool cvcu_load(void) {

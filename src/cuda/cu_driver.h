@@ -7,7 +7,7 @@
 #include <cuda.h>
 #include <stdbool.h>
 
-#include "api/cl_headers.h"
+#include "util/cl_headers.h"
 
 typedef struct cvcu_driver {
 #define CU_SYM(name)          __typeof__(name) *name;

@@ -1,5 +1,5 @@
 /* CUresult -> cl_int in one table. */
-#include "core/log.h"
+#include "util/log.h"
 #include "cuda/cu_driver.h"
 
 static const struct {
@@ -44,6 +44,6 @@ cl_int cvcu_error(CUresult r, cl_int fallback, const char *what) {
     const char *name = "?";
     if (cvcu.cuGetErrorName)
         cvcu.cuGetErrorName(r, &name);
-    cv_log(CV_LOG_ERROR, "%s failed: %s (%d) -> %d", what, name, (int)r, (int)cl);
+    cvu_log(CVU_LOG_ERROR, "%s failed: %s (%d) -> %d", what, name, (int)r, (int)cl);
     return cl;
 }

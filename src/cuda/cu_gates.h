@@ -1,19 +1,18 @@
-/* Gates (cuStreamWaitValue64 on a host-memory slot, which only the host opens) and the driver
- * calls that must not run while one is closed. */
+/* The gates' side that only src/cuda uses: the driver calls that must not run while a gate is
+ * closed (cu_memory.c's frees), and the ends of a slot's or a stream's use. A gate is a
+ * cuStreamWaitValue64 on a host flag (cvcu_stream_wait_value, core/backend.h) that only the host
+ * opens. The host flags are one mechanism in three files: cu_slots.c (the slots and the GPU's
+ * writes), cu_gates.c (the waits, their bookkeeping and the warning about waits that stay
+ * closed), this header. */
 #ifndef CV_CUDA_GATES_H
 #define CV_CUDA_GATES_H
 
-#include "api/cl_headers.h"
-#include "cuda/cu_slots.h"
+#include "core/backend.h"
 
 #include <cuda.h>
 #include <stdatomic.h>
 #include <stdbool.h>
 
-/* Enqueues the gate on the stream and remembers it while its condition is not met. Waits for a
- * release that is already running (cvcu_gates_quiet_begin) to finish first. */
-cl_int cvcu_gate_enqueue(CUstream s, const cvcu_slot *slot, uint64_t value,
-                         cvcu_wait_condition cond);
 /* No GPU work waits on the slot any more (it goes back to the pool): its gates are forgotten. */
 void cvcu_gates_forget_slot(const cvcu_slot *slot);
 /* culvert stops using the stream (its queue is gone, so every tracked command on it finished):

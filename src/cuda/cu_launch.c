@@ -1,4 +1,4 @@
-#include "cuda/cu_launch.h"
+#include "core/backend.h"
 #include "cuda/cu_driver.h"
 
 #define CVCU_FUNCTION(f) ((CUfunction)(f))
@@ -49,21 +49,10 @@ cl_int cvcu_launch_kernel(const cvcu_launch *l, cvcu_stream *s, void **params) {
     return r == CUDA_SUCCESS ? CL_SUCCESS : CVCU_CALL(r, CL_OUT_OF_RESOURCES);
 }
 
-bool cvcu_launch_ex_available(void) {
-    return cvcu.cuLaunchKernelEx != NULL;
-}
-
 cl_int cvcu_occupancy_block_size(cvcu_function *f, size_t smem, int limit, int *block) {
     int min_grid = 0;
     *block = 0;
     return CVCU_CALL(cvcu.cuOccupancyMaxPotentialBlockSize(&min_grid, block, CVCU_FUNCTION(f), NULL,
                                                            smem, limit),
                      CL_OUT_OF_RESOURCES);
-}
-
-cl_int cvcu_occupancy_blocks_per_sm(cvcu_function *f, int block, size_t smem, int *blocks) {
-    *blocks = 0;
-    return CVCU_CALL(
-        cvcu.cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, CVCU_FUNCTION(f), block, smem),
-        CL_OUT_OF_RESOURCES);
 }

@@ -16,9 +16,10 @@
  * Bounce buffers come back through a free list (host functions may not call CUDA). Small copies
  * (< CVCU_SMALL) of a blocking command go straight to CUDA, which has the lowest latency. */
 #include "cuda/cu_memory.h"
-#include "core/host_copy.h"
-#include "core/log.h"
-#include "cuda/cu_device.h"
+#include "util/host_copy.h"
+#include "util/log.h"
+#include "util/thread.h"
+#include "core/backend.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
 
@@ -142,12 +143,7 @@ static void cvcu_reaper_shutdown(void) {
 }
 
 static void cvcu_reaper_start(void) {
-    pthread_t t;
-    pthread_attr_t attr;
-    pthread_attr_init(&attr);
-    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
-    cvcu_reaper_running = pthread_create(&t, &attr, cvcu_reaper_main, NULL) == 0;
-    pthread_attr_destroy(&attr);
+    cvcu_reaper_running = cvu_thread_start(cvcu_reaper_main, NULL);
     if (cvcu_reaper_running)
         atexit(cvcu_reaper_shutdown);
 }
@@ -235,8 +231,8 @@ cl_int cvcu_host_register(void *ptr, size_t size) {
      * by staging. */
     CUresult r = cvcu.cuMemHostRegister(ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
     if (r != CUDA_SUCCESS)
-        cv_log(CV_LOG_INFO, "cuMemHostRegister(%p, %zu) refused (%d): staged copies", ptr, size,
-               (int)r);
+        cvu_log(CVU_LOG_INFO, "cuMemHostRegister(%p, %zu) refused (%d): staged copies", ptr, size,
+                (int)r);
     return r == CUDA_SUCCESS ? CL_SUCCESS : CL_INVALID_HOST_PTR;
 }
 
@@ -262,7 +258,8 @@ static void cvcu_pointer_info(const void *p, unsigned int *type, unsigned long l
         *type = 0;
 }
 
-bool cvcu_host_is_pinned(const void *ptr, size_t n) {
+/* Are all n bytes at ptr page-locked memory CUDA knows (so an async copy is a pure DMA)? */
+static bool cvcu_host_is_pinned(const void *ptr, size_t n) {
     unsigned int t0 = 0, t1 = 0;
     unsigned long long id0 = 0, id1 = 0;
     if (n == 0)
@@ -383,7 +380,7 @@ static cl_int cvcu_staged_to_device(cvcu_staging *p, CUstream s, cl_ulong dst, c
         unsigned c = (unsigned)(i % CVCU_CHUNKS);
         err = cvcu_chunk_wait(p, c);
         if (err == CL_SUCCESS) {
-            cv_host_memcpy(cvcu_chunk(p, c), src + off, len);
+            cvu_host_memcpy(cvcu_chunk(p, c), src + off, len);
             err = CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst + off), cvcu_chunk(p, c), len, s),
                             CL_OUT_OF_RESOURCES);
         }
@@ -418,7 +415,7 @@ static cl_int cvcu_staged_to_host(cvcu_staging *p, CUstream s, char *dst, cl_ulo
         size_t off = i * CVCU_CHUNK;
         err = cvcu_chunk_wait(p, c);
         if (err == CL_SUCCESS)
-            cv_host_memcpy(dst + off, cvcu_chunk(p, c), cvcu_min(CVCU_CHUNK, n - off));
+            cvu_host_memcpy(dst + off, cvcu_chunk(p, c), cvcu_min(CVCU_CHUNK, n - off));
         if (err == CL_SUCCESS && i + CVCU_CHUNKS < chunks)
             err = cvcu_staged_issue_read(p, s, src, n, i + CVCU_CHUNKS);
     }
@@ -451,7 +448,7 @@ static void CUDA_CB cvcu_bounce_finish(void *arg) {
     if (b->rect)
         cvcu_copy_rows(NULL, &b->unpack, &b->packed, b->region);
     else if (b->copy_to)
-        cv_host_memcpy(b->copy_to, b->pinned, b->n);
+        cvu_host_memcpy(b->copy_to, b->pinned, b->n);
     pthread_mutex_lock(&cvcu_bounce_lock);
     b->next = cvcu_bounces_free;
     cvcu_bounces_free = b;
@@ -517,7 +514,7 @@ static cl_int cvcu_bounced_to_device(CUstream s, cl_ulong dst, const void *src, 
     cvcu_bounce *b = NULL;
     cl_int err = cvcu_bounce_get(n, &b);
     if (err == CL_SUCCESS) {
-        cv_host_memcpy(b->pinned, src, n);
+        cvu_host_memcpy(b->pinned, src, n);
         b->copy_to = NULL;
         b->rect = false;
         err =

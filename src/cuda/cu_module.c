@@ -1,4 +1,4 @@
-#include "cuda/cu_module.h"
+#include "core/backend.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_memory.h"
 

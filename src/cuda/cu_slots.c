@@ -1,11 +1,13 @@
-#include "cuda/cu_slots.h"
+/* The host flags' slots (core/backend.h: cvcu_slot) and the GPU's writes to them. The GPU's
+ * waits on them, the gates, are cu_gates.c's. */
+#include "core/backend.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
 
 #include <pthread.h>
 #include <stdlib.h>
 
-/* One pinned page holds this many slots; free slots form a list through their own memory. */
+/* One pinned page holds this many slots, each with a node of its own (the free ones listed). */
 #define CVCU_SLOT_PAGE  4096
 #define CVCU_SLOTS_PAGE (CVCU_SLOT_PAGE / sizeof(uint64_t))
 
@@ -15,20 +17,21 @@ typedef struct cvcu_slot_page {
     struct cvcu_slot_page *next;
 } cvcu_slot_page;
 
-typedef struct cvcu_free_slot {
+/* A slot's node: the slot handed out while in use, linked into the free list while not. */
+typedef struct cvcu_slot_node {
     cvcu_slot slot;
-    struct cvcu_free_slot *next;
-} cvcu_free_slot;
+    struct cvcu_slot_node *next;
+} cvcu_slot_node;
 
 static pthread_mutex_t cvcu_slot_lock = PTHREAD_MUTEX_INITIALIZER;
 static cvcu_slot_page *cvcu_slot_pages;
-static cvcu_free_slot *cvcu_free_slots;
+static cvcu_slot_node *cvcu_free_slots;
 
 static cl_int cvcu_slot_grow(void) {
     void *host = NULL;
     CUdeviceptr dev = 0;
     cvcu_slot_page *page = calloc(1, sizeof *page);
-    cvcu_free_slot *list = calloc(CVCU_SLOTS_PAGE, sizeof *list);
+    cvcu_slot_node *list = calloc(CVCU_SLOTS_PAGE, sizeof *list);
     cl_int err = page && list ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     if (err == CL_SUCCESS)
         err = CVCU_CALL(cvcu.cuMemHostAlloc(&host, CVCU_SLOT_PAGE,
@@ -48,7 +51,7 @@ static cl_int cvcu_slot_grow(void) {
     page->device = dev;
     page->next = cvcu_slot_pages;
     cvcu_slot_pages = page;
-    /* The list nodes live as long as the page: slots are handed out by value. */
+    /* The nodes live as long as the page. */
     for (size_t i = 0; i < CVCU_SLOTS_PAGE; i++) {
         list[i].slot.host = (_Atomic uint64_t *)&page->host[i];
         list[i].slot.device = (cl_ulong)(dev + i * sizeof(uint64_t));
@@ -58,46 +61,33 @@ static cl_int cvcu_slot_grow(void) {
     return CL_SUCCESS;
 }
 
-/* Slots by value need their node back on free: nodes are found from the host address. */
-static cvcu_free_slot *cvcu_spare_nodes;
-
-cl_int cvcu_slot_alloc(cvcu_slot *out) {
+cl_int cvcu_slot_alloc(cvcu_slot **out) {
     cl_int err = CL_SUCCESS;
+    *out = NULL;
     pthread_mutex_lock(&cvcu_slot_lock);
     if (!cvcu_free_slots)
         err = cvcu_slot_grow();
     if (err == CL_SUCCESS) {
-        cvcu_free_slot *n = cvcu_free_slots;
+        cvcu_slot_node *n = cvcu_free_slots;
         cvcu_free_slots = n->next;
-        *out = n->slot;
-        n->next = cvcu_spare_nodes;
-        cvcu_spare_nodes = n;
-        atomic_store_explicit(out->host, 0, memory_order_release);
+        n->next = NULL;
+        *out = &n->slot;
+        atomic_store_explicit(n->slot.host, 0, memory_order_release);
     }
     pthread_mutex_unlock(&cvcu_slot_lock);
     return err;
 }
 
 void cvcu_slot_free(cvcu_slot *slot) {
-    if (!slot || !slot->host)
+    if (!slot)
         return;
     cvcu_gates_forget_slot(slot);
+    /* slot is the first member of its node. */
+    cvcu_slot_node *n = (cvcu_slot_node *)slot;
     pthread_mutex_lock(&cvcu_slot_lock);
-    cvcu_free_slot *n = cvcu_spare_nodes;
-    if (n) {
-        cvcu_spare_nodes = n->next;
-        n->slot = *slot;
-        n->next = cvcu_free_slots;
-        cvcu_free_slots = n;
-    }
+    n->next = cvcu_free_slots;
+    cvcu_free_slots = n;
     pthread_mutex_unlock(&cvcu_slot_lock);
-    slot->host = NULL;
-    slot->device = 0;
-}
-
-cl_int cvcu_stream_wait_value(cvcu_stream *s, const cvcu_slot *slot, cl_ulong value,
-                              cvcu_wait_condition cond) {
-    return cvcu_gate_enqueue((CUstream)s, slot, value, cond);
 }
 
 cl_int cvcu_stream_write_value(cvcu_stream *s, cl_ulong address, cl_ulong value) {

@@ -1,5 +1,4 @@
-#include "cuda/cu_stream.h"
-#include "cuda/cu_device.h"
+#include "core/backend.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
 
@@ -70,9 +69,4 @@ cl_int cvcu_event_query(cvcu_event *e) {
 
 cl_int cvcu_event_sync(cvcu_event *e) {
     return CVCU_CALL(cvcu.cuEventSynchronize(CVCU_EVENT(e)), CL_OUT_OF_RESOURCES);
-}
-
-cl_int cvcu_event_elapsed_ms(cvcu_event *start, cvcu_event *end, float *ms) {
-    return CVCU_CALL(cvcu.cuEventElapsedTime(ms, CVCU_EVENT(start), CVCU_EVENT(end)),
-                     CL_PROFILING_INFO_NOT_AVAILABLE);
 }

@@ -1,6 +1,6 @@
 /* The Khronos headers culvert is built against, in one place. */
-#ifndef CV_API_CL_HEADERS_H
-#define CV_API_CL_HEADERS_H
+#ifndef CVU_CL_HEADERS_H
+#define CVU_CL_HEADERS_H
 
 #ifndef CL_TARGET_OPENCL_VERSION
 #define CL_TARGET_OPENCL_VERSION 300

@@ -1,0 +1,270 @@
+/* The backend interface: everything core asks of the GPU backend, which src/cuda implements (one
+ * CUDA driver API symbol table, dlopen'ed). It is the one core header that src/cuda includes, and
+ * no header that src/api includes (directly or through core's headers) includes it: api never
+ * sees backend types, and core's api-facing headers hold backend handles only as pointers to
+ * incomplete types (scripts/check-layers.sh checks both). Every name here is cvcu_: declared by
+ * core, defined by the backend. The handles are opaque (the CUDA handles themselves); the structs
+ * are what the two sides exchange. */
+#ifndef CV_CORE_BACKEND_H
+#define CV_CORE_BACKEND_H
+
+#include "util/cl_headers.h"
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct cvcu_device cvcu_device;
+typedef struct cvcu_stream cvcu_stream;
+typedef struct cvcu_event cvcu_event;
+typedef struct cvcu_module cvcu_module;
+typedef struct cvcu_function cvcu_function;
+
+/* --- devices: the CUDA device and its primary context --------------------------------------- */
+
+/* What the backend reads of a device, once. */
+typedef struct cvcu_device_props {
+    char name[256];
+    int ordinal;
+    int cc_major, cc_minor;
+    int driver_version; /* CUDA driver version, e.g. 13000 */
+    cl_uint compute_units;
+    cl_uint clock_mhz;
+    cl_uint max_threads_per_block;
+    cl_uint max_block_dim[3];
+    cl_uint max_grid_dim[3];
+    cl_uint warp_size;
+    cl_uint regs_per_block;
+    cl_uint async_engines;
+    cl_uint pci_domain, pci_bus, pci_device;
+    cl_uint mem_bus_width;
+    cl_ulong global_mem; /* total */
+    cl_ulong max_alloc;  /* free memory when culvert started: one allocation may take it all */
+    cl_ulong l2_size;
+    cl_ulong const_mem;
+    cl_ulong local_mem;          /* per work-group, with the opt-in (227 KiB on an H100) */
+    cl_ulong local_mem_static;   /* without the opt-in (48 KiB) */
+    cl_ulong reserved_local_mem; /* the driver's own share of each block's shared memory */
+    int stream_priority_low, stream_priority_high;
+    unsigned char uuid[16];
+    bool gpu_overlap, exec_timeout, integrated, ecc, can_map_host, unified_addressing;
+    bool stream_mem_ops64, cooperative_launch, cluster_launch;
+    bool stream_wait_nor; /* cuStreamWaitValue's NOR condition */
+} cvcu_device_props;
+
+/* Why the driver could not be used (for logs). */
+const char *cvcu_load_error(void);
+/* Number of CUDA devices; 0 when the driver is missing or has none. */
+int cvcu_device_count(void);
+/* Retains the device's primary context (shared with CUDA libraries in the same process) and
+ * reads its properties; *props points into the device, which lives as long as the process. */
+cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props **props);
+/* Makes the device's context current on the calling thread (cheap when it already is). */
+cl_int cvcu_device_bind(cvcu_device *dev);
+/* Interop: the CUcontext behind a device. */
+void *cvcu_device_context(cvcu_device *dev);
+
+/* --- streams and events ---------------------------------------------------------------------- */
+
+/* priority: CUDA's number (lower is higher priority; 0 is the default). */
+cl_int cvcu_stream_create(int priority, cvcu_stream **out);
+/* culvert stops using s (its commands finished): forgets its gates and destroys it where
+ * culvert owns it. */
+void cvcu_stream_release(cvcu_stream *s, bool owned);
+cl_int cvcu_stream_sync(cvcu_stream *s);
+/* CL_COMPLETE when everything enqueued has finished, CL_SUBMITTED while work is pending. */
+cl_int cvcu_stream_query(cvcu_stream *s);
+cl_int cvcu_stream_wait_event(cvcu_stream *s, cvcu_event *e);
+/* An application's CUstream (interop): CL_SUCCESS when it is a stream of dev's context. culvert
+ * never destroys such a stream. */
+cl_int cvcu_stream_check_foreign(void *handle, cvcu_device *dev);
+
+/* timing: the event can be used for elapsed times (costs a little more to record). blocking: a
+ * host wait on it sleeps instead of spinning. */
+cl_int cvcu_event_create(bool timing, bool blocking, cvcu_event **out);
+void cvcu_event_destroy(cvcu_event *e);
+cl_int cvcu_event_record(cvcu_event *e, cvcu_stream *s);
+/* CL_COMPLETE, CL_SUBMITTED, or a negative error of the work before it. */
+cl_int cvcu_event_query(cvcu_event *e);
+cl_int cvcu_event_sync(cvcu_event *e);
+
+/* Device timestamps on the host clock (cvu_host_time_ns). An anchor, a timing event recorded on an
+ * idle stream at a known host time, is renewed every CULVERT_PROFILING_ANCHOR_MS (default 1000)
+ * so that float milliseconds from cuEventElapsedTime stay finer than 0.1 us. Testing hook:
+ * CULVERT_PROFILING_DRIFT_PPM scales every device interval, as a device clock that runs fast by
+ * that many parts per million would; renewal bounds the error to period x drift. ev: a completed
+ * timing event of dev's context. */
+cl_int cvcu_clock_host_ns(cvcu_device *dev, cvcu_event *ev, cl_ulong *ns);
+/* Nanoseconds from start to end, with the same drift hook. */
+cl_int cvcu_clock_interval_ns(cvcu_event *start, cvcu_event *end, cl_ulong *ns);
+
+/* --- host flags: 64-bit slots in mapped pinned host memory ----------------------------------- */
+
+/* A slot that the host and the GPU both see: the one mechanism behind GPU-gated user events,
+ * queues' completion flags and cl_culvert_host_value (cuda/cu_slots.c, cuda/cu_gates.c). Slots are
+ * carved from shared pinned pages (cuMemHostAlloc DEVICEMAP|PORTABLE), so thousands of them do not
+ * cost a page each. */
+typedef struct cvcu_slot {
+    _Atomic uint64_t *host; /* the host's view */
+    cl_ulong device;        /* the device's address of the same 8 bytes */
+} cvcu_slot;
+
+/* A slot from the pool, starting at 0. Bind the device's context first (the pages are portable:
+ * any context of the process can use them). */
+cl_int cvcu_slot_alloc(cvcu_slot **out);
+/* Back to the pool (NULL: nothing). The caller guarantees no GPU work still waits on or writes
+ * the slot. */
+void cvcu_slot_free(cvcu_slot *slot);
+
+/* Conditions of cuStreamWaitValue64, in CUDA's numbering. */
+typedef enum cvcu_wait_condition {
+    CVCU_WAIT_GEQ = 0, /* (int64_t)(*slot - value) >= 0 */
+    CVCU_WAIT_EQ = 1,
+    CVCU_WAIT_AND = 2, /* (*slot & value) != 0 */
+    CVCU_WAIT_NOR = 3, /* ~(*slot | value) != 0 */
+} cvcu_wait_condition;
+
+/* Whether `slot` meets the condition against `value` (the GPU's test, on the host). */
+static inline bool cvcu_wait_condition_met(uint64_t slot, uint64_t value,
+                                           cvcu_wait_condition cond) {
+    bool met = false;
+    switch (cond) {
+    case CVCU_WAIT_GEQ: /* cyclic: ignores wrap-around, as cuStreamWaitValue64 */
+        met = (int64_t)(slot - value) >= 0;
+        break;
+    case CVCU_WAIT_EQ:
+        met = slot == value;
+        break;
+    case CVCU_WAIT_AND:
+        met = (slot & value) != 0;
+        break;
+    case CVCU_WAIT_NOR:
+        met = ~(slot | value) != 0;
+        break;
+    }
+    return met;
+}
+
+/* Who waits at a gate, for the warning about a wait that stays closed: printed, never
+ * dereferenced. */
+typedef struct cvcu_wait_watch {
+    const void *queue;      /* the cl_command_queue */
+    const void *host_value; /* the cl_mem waited for */
+} cvcu_wait_watch;
+
+/* The stream waits, on the GPU, until the slot's 64-bit value meets the condition (a gate,
+ * which only the host opens: cuda/cu_gates.c). watch: NULL, or who waits; then, with
+ * CULVERT_LOG on, a background thread logs a warning once the gate has stayed closed for
+ * CULVERT_HOST_VALUE_WARN_MS (default 5000; 0: never), and the end of a wait it warned about. */
+cl_int cvcu_stream_wait_value(cvcu_stream *s, const cvcu_slot *slot, cl_ulong value,
+                              cvcu_wait_condition cond, const cvcu_wait_watch *watch);
+/* The GPU writes `value` to `address` once the stream's earlier work is done. */
+cl_int cvcu_stream_write_value(cvcu_stream *s, cl_ulong address, cl_ulong value);
+
+/* --- memory: device memory, pinned host memory, copies and fills ----------------------------- */
+
+/* The copies take the stream the command runs on; the caller has bound the device's context
+ * (cv_command_begin does). Host pointers may be pageable (plain malloc) or pinned (cuMemHostAlloc,
+ * registered): pinned ones are recognised and copied directly; pageable ones go through the
+ * staging paths described in cuda/cu_memory.c. */
+
+/* Device memory of the bound context. CL_MEM_OBJECT_ALLOCATION_FAILURE when it does not fit. */
+cl_int cvcu_mem_alloc(size_t size, cl_ulong *address);
+/* Binds dev first: frees are also called from destructors on any thread. */
+void cvcu_mem_free(cvcu_device *dev, cl_ulong address);
+
+/* Pinned, portable host memory (usable from every context of the process). */
+cl_int cvcu_host_alloc(size_t size, void **ptr);
+void cvcu_host_free(void *ptr);
+/* Pins the application's memory (CL_MEM_USE_HOST_PTR) so copies to and from it run at pinned
+ * speed. Fails, harmlessly, where CUDA refuses (already registered, not ordinary memory). */
+cl_int cvcu_host_register(void *ptr, size_t size);
+void cvcu_host_unregister(void *ptr);
+
+/* How a host-side copy may behave. blocking: the caller waits for the command anyway, so the
+ * copy may wait for the stream. When not blocking, the copy never waits for work before it on
+ * the stream (that work may be gated on a user event the caller sets later). */
+typedef struct cvcu_host_copy {
+    cvcu_device *dev; /* whose staging buffers to use */
+    cvcu_stream *stream;
+    bool blocking;
+} cvcu_host_copy;
+
+cl_int cvcu_copy_to_device(const cvcu_host_copy *c, cl_ulong dst, const void *src, size_t n);
+cl_int cvcu_copy_to_host(const cvcu_host_copy *c, void *dst, cl_ulong src, size_t n);
+/* Device to device (also between devices of one process: unified addressing). */
+cl_int cvcu_copy_device(cvcu_stream *s, cl_ulong dst, cl_ulong src, size_t n);
+
+/* One side of a rectangular copy: a device address or a host pointer, with its pitches. */
+typedef struct cvcu_rect_side {
+    cl_ulong device; /* used when host is NULL */
+    void *host;
+    size_t origin[3]; /* bytes, rows, slices */
+    size_t row_pitch, slice_pitch;
+} cvcu_rect_side;
+
+/* region: bytes, rows, slices. Pitches are validated by the caller (slice_pitch a multiple of
+ * row_pitch). */
+cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const cvcu_rect_side *src,
+                      const size_t region[3]);
+
+/* Fills n bytes at dst (n a multiple of pattern_size; dst aligned to the pattern size up to 4)
+ * with a pattern of 1, 2, 4, ..., 128 bytes. The pattern is read before the call returns. */
+cl_int cvcu_fill(cvcu_stream *s, cl_ulong dst, const void *pattern, size_t pattern_size, size_t n);
+
+/* --- modules and functions: cuModuleLoadDataEx with JIT options, cuFuncGetAttribute ---------- */
+
+typedef struct cvcu_jit_options {
+    int max_registers; /* 0: the JIT's choice (-cl-nv-maxrregcount) */
+    int opt_level;     /* 0..4, or -1: the default (-cl-nv-opt-level) */
+    bool verbose;      /* -cl-nv-verbose: the JIT's info log (registers, spills) */
+    int target;        /* compute capability as major*10+minor for CU_JIT_TARGET; 0: none */
+} cvcu_jit_options;
+
+/* Loads a module (PTX text, 0-terminated, or a cubin/fatbin image) into the current context.
+ * *log receives the JIT's error and info logs (malloc'ed, possibly empty; NULL when out of
+ * memory). CL_BUILD_PROGRAM_FAILURE / CL_INVALID_BINARY when the driver refuses the image. */
+cl_int cvcu_module_load(const void *image, const cvcu_jit_options *opts, cvcu_module **out,
+                        char **log);
+void cvcu_module_unload(cvcu_module *m);
+/* CL_INVALID_KERNEL_NAME when the module has no such function. */
+cl_int cvcu_module_function(cvcu_module *m, const char *name, cvcu_function **out);
+/* Functions of a module (cubin/fatbin without PTX to read): names, malloc'ed array of strdup'ed
+ * names. CL_INVALID_OPERATION when the driver cannot enumerate (before CUDA 12.4). */
+cl_int cvcu_module_function_names(cvcu_module *m, char ***names, unsigned *count);
+/* Parameter offsets and sizes of a function (CUDA 12.4+); CL_INVALID_OPERATION otherwise. */
+cl_int cvcu_function_param(cvcu_function *f, unsigned index, size_t *offset, size_t *size);
+
+typedef struct cvcu_func_attrs {
+    int max_threads; /* per block, for this function */
+    int static_smem; /* bytes of static shared memory */
+    int local_bytes; /* per-thread local (private) memory */
+    int num_regs;
+    int max_dynamic_smem; /* current opt-in limit */
+    int cluster[3];       /* compile-time cluster dimensions, 0 when none */
+} cvcu_func_attrs;
+
+cl_int cvcu_function_attrs(cvcu_function *f, cvcu_func_attrs *out);
+/* Raises the function's dynamic shared memory limit (the opt-in past 48 KiB). */
+cl_int cvcu_function_set_max_dynamic_smem(cvcu_function *f, int bytes);
+/* Allows cluster sizes past the portable 8 blocks. */
+cl_int cvcu_function_allow_large_clusters(cvcu_function *f);
+
+/* --- launches: cuLaunchKernel, cuLaunchKernelEx (clusters), cuLaunchCooperativeKernel -------- */
+
+typedef struct cvcu_launch {
+    cvcu_function *func;
+    unsigned grid[3], block[3];
+    unsigned smem;       /* dynamic shared memory bytes */
+    unsigned cluster[3]; /* 0 0 0: no cluster attribute */
+    bool cooperative;
+} cvcu_launch;
+
+/* One launch on the stream. params: one pointer per kernel parameter. */
+cl_int cvcu_launch_kernel(const cvcu_launch *l, cvcu_stream *s, void **params);
+/* The block size with the best occupancy for this much dynamic shared memory (the occupancy
+ * calculator, for a default work-group size). */
+cl_int cvcu_occupancy_block_size(cvcu_function *f, size_t smem, int limit, int *block);
+
+#endif

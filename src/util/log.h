@@ -1,0 +1,23 @@
+/* CULVERT_LOG=error|info|calls (or 1..3) turns on a log to stderr. Off by default. */
+#ifndef CVU_LOG_H
+#define CVU_LOG_H
+
+typedef enum cvu_log_level {
+    CVU_LOG_OFF = 0,
+    CVU_LOG_ERROR = 1, /* API errors and CUDA failures */
+    CVU_LOG_INFO = 2,  /* set-up facts: devices found, why none, compiler paths */
+    CVU_LOG_CALLS = 3, /* every API call that fails its validation, and more */
+} cvu_log_level;
+
+extern int cvu_log_threshold;
+void cvu_log_init(void);
+void cvu_log_write(cvu_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+/* Cheap when logging is off: one load and a branch. */
+#define cvu_log(level, ...)                                                                        \
+    do {                                                                                           \
+        if ((int)(level) <= cvu_log_threshold)                                                     \
+            cvu_log_write((level), __VA_ARGS__);                                                   \
+    } while (0)
+
+#endif

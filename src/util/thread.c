@@ -1,0 +1,13 @@
+#include "util/thread.h"
+
+#include <pthread.h>
+
+bool cvu_thread_start(void *(*fn)(void *), void *arg) {
+    pthread_t t;
+    pthread_attr_t attr;
+    pthread_attr_init(&attr);
+    pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+    bool started = pthread_create(&t, &attr, fn, arg) == 0;
+    pthread_attr_destroy(&attr);
+    return started;
+}
