@@ -104,7 +104,7 @@ run_one() { # root platform_index platform_tag job outdir timeout
   case $spec in *%*) shard=${spec#*%}; spec=${spec%%%*} ;; esac
   local bin=$spec exe dir log name
   exe=$(find_binary "$root" "$bin")
-  name=$(echo "$job" | tr -c 'A-Za-z0-9_.-' '_')
+  name=$(printf %s "$job" | tr -c 'A-Za-z0-9_.-' '_')
   log="$out/$tag.$name.log"
   if [ -z "$exe" ]; then echo "no binary test_$bin" >"$log"; echo "exit=127 time=0" >>"$log"; return; fi
   dir=$(dirname "$exe")
