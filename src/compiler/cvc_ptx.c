@@ -456,6 +456,8 @@ static void cvc_ir_drop_duplicate_declarations(char *ll) {
  * addrspace(N)..." (N 1 or 3). Its operand "%p" (not 0-terminated) and N, or 0. */
 static int cvc_ir_cast(const char *line, const char **op, size_t *op_len) {
     static const char cast[] = " = addrspacecast ptr %", to[] = " to ptr addrspace(";
+    *op = NULL;
+    *op_len = 0;
     const char *c = memmem(line, strcspn(line, "\n"), cast, sizeof cast - 1);
     if (!c || line[strspn(line, " ")] != '%')
         return 0;

@@ -201,8 +201,8 @@ static void test_defines_includes(void) {
         build("__kernel void k(__global int *p) { p[0] = VALUE; }\n", "-D \"VALUE=(1 + 2)\"", &out);
     CVT_CHECK(err == CL_SUCCESS, "quoted define: %d %s", err, out.log);
     cvc_output_free(&out);
-    /* Many options (a generated configuration): the command line has no fixed length (it was
-     * 512 arguments: "too many build options"); the last define is the one used. */
+    /* Many options (a generated configuration): the command line has no fixed length (a fixed
+     * 512 arguments would refuse this: "too many build options"); the last define is used. */
     size_t cap = 1000 * 24;
     char *many = malloc(cap), *at = many;
     for (int i = 0; many && i < 1000; i++)

@@ -86,20 +86,28 @@ __attribute__((unused)) static int cvt_count_files(const char *dir) {
     return n;
 }
 
-/* Runs ptxas -arch=sm_90 on PTX text; 0 when it assembles. */
-__attribute__((unused)) static int cvt_ptxas(const char *ptx, const char *what) {
+/* Runs ptxas -arch=sm_90 at optimization level opt (0..3) on PTX text; 0 when it assembles.
+ * -O0 checks that the PTX is valid in a fraction of the time (large kernels take ptxas -O3
+ * tens of seconds). */
+__attribute__((unused)) static int cvt_ptxas_at(const char *ptx, const char *what, int opt) {
     char dir[256], path[512], cmd[2048];
     cvt_tempdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/k.ptx", dir);
     FILE *f = fopen(path, "wb");
     fputs(ptx, f);
     fclose(f);
-    snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 '%s' -o '%s/k.cubin'", CV_PTXAS, path, dir);
+    snprintf(cmd, sizeof cmd, "'%s' -O%d -arch=sm_90 '%s' -o '%s/k.cubin'", CV_PTXAS, opt, path,
+             dir);
     int rc = system(cmd);
     if (rc != 0)
         fprintf(stderr, "ptxas failed on %s\n", what);
     cvt_rmdir(dir);
     return rc;
+}
+
+/* ptxas -O3, as the driver compiles PTX. */
+__attribute__((unused)) static int cvt_ptxas(const char *ptx, const char *what) {
+    return cvt_ptxas_at(ptx, what, 3);
 }
 
 /* Skip (77) when no clang/libclc is there, or no ptxas. */
