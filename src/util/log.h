@@ -5,7 +5,7 @@
 typedef enum cvu_log_level {
     CVU_LOG_OFF = 0,
     CVU_LOG_ERROR = 1, /* API errors and CUDA failures */
-    CVU_LOG_INFO = 2,  /* set-up facts: devices found, why none, compiler paths */
+    CVU_LOG_INFO = 2,  /* set-up facts: devices found, why none; build timings */
     CVU_LOG_CALLS = 3, /* every API call that fails its validation, and more */
 } cvu_log_level;
 
