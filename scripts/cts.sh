@@ -168,8 +168,8 @@ cmd_run() {
 # Per log: passed / failed / skipped sub-tests as the harness counts them, the failing names, the
 # exit status and the time; "cut" where the time limit ended the process.
 cmd_table() {
-  echo "| platform | job | passed | failed | skipped | exit | s | failing |"
-  echo "|---|---|---|---|---|---|---|---|"
+  echo "| platform | job | passed | failed | skipped | harness summary | exit | s | failing |"
+  echo "|---|---|---|---|---|---|---|---|---|"
   local d f
   for d in "$@"; do
     for f in "$d"/*.log; do
@@ -179,11 +179,14 @@ cmd_table() {
         /^[A-Za-z0-9_]+ FAILED$/ { fail++; names = names (names ? " " : "") $1 }
         /^[A-Za-z0-9_]+ test not supported$/ || /^[A-Za-z0-9_]+ test currently not implemented$/ ||
           /^[A-Za-z0-9_]+ skipped \(requires/ { skip++ }
+        /^[A-Za-z0-9_]+\.\.\.$/ { started = substr($0, 1, length($0) - 3) }
+        /^(PASSED|FAILED) [0-9]+ of [0-9]+ tests?\.$/ || /^(PASSED|FAILED) tests?\.$/ { summary = $0 }
         /^exit=/ { split($1, e, "="); split($2, t, "="); rc = e[2]; secs = t[2] }
         END {
           plat = file; sub(/\..*/, "", plat); job = file; sub(/^[^.]*\./, "", job)
-          status = rc; if (rc == 124 || rc == 137) status = "cut"
-          printf "| %s | %s | %d | %d | %d | %s | %s | %s |\n", plat, job, pass, fail, skip, status, secs, names
+          status = rc
+          if (rc == 124 || rc == 137 || rc == "") { status = "cut"; names = names (names ? " " : "") "(cut in " started ")" }
+          printf "| %s | %s | %d | %d | %d | %s | %s | %s | %s |\n", plat, job, pass, fail, skip, summary, status, secs, names
         }' "$f"
     done
   done
