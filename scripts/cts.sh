@@ -175,8 +175,9 @@ cmd_table() {
     for f in "$d"/*.log; do
       [ -e "$f" ] || continue
       awk -v file="$(basename "$f" .log)" '
-        /^[A-Za-z0-9_]+ passed$/ { pass++ }
-        /^[A-Za-z0-9_]+ FAILED$/ { fail++; names = names (names ? " " : "") $1 }
+        /^([A-Za-z0-9_]+|.*\.\.\.[A-Za-z0-9_]+) passed$/ { pass++ }
+        /^([A-Za-z0-9_]+|.*\.\.\.[A-Za-z0-9_]+) FAILED$/ {
+          fail++; n = $1; sub(/.*\.\.\./, "", n); names = names (names ? " " : "") n }
         /^[A-Za-z0-9_]+ test not supported$/ || /^[A-Za-z0-9_]+ test currently not implemented$/ ||
           /^[A-Za-z0-9_]+ skipped \(requires/ { skip++ }
         /^[A-Za-z0-9_]+\.\.\.$/ { started = substr($0, 1, length($0) - 3) }
