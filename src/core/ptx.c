@@ -338,16 +338,23 @@ static size_t cv_line_end(const char *s, size_t len, size_t p) {
     return p < len ? p + 1 : len;
 }
 
-/* A module-scope `.global [.align N] .type name[count]` (with an initializer or not). */
+/* A module-scope `.global [.align N] .type name[count]` (with an initializer or not). It counts
+ * its size rounded up to its alignment: the next variable starts aligned, and an OpenCL C
+ * 3-component vector, which has the size of a 4-component one, is `.align 4 .b8 v[3]` for a
+ * char3 (its loads read 4 bytes). */
 static void cv_parse_global(cv_parse *ps) {
     cv_lexer *lx = &ps->lx;
     cv_tok t;
-    uint64_t elem = 0, count = 1;
+    uint64_t elem = 0, count = 1, align = 1;
     size_t save = lx->pos;
     while (cv_lex(lx, &t) && !cv_tok_is(lx, &t, ";") && !cv_tok_is(lx, &t, "=")) {
         if (cv_ptx_type_size(lx, &t))
             elem = cv_ptx_type_size(lx, &t);
-        else if (cv_tok_is(lx, &t, "[")) {
+        else if (cv_tok_is(lx, &t, ".align")) {
+            cv_tok n;
+            if (cv_lex(lx, &n) && isdigit((unsigned char)lx->s[n.start]) && cv_tok_num(lx, &n))
+                align = cv_tok_num(lx, &n);
+        } else if (cv_tok_is(lx, &t, "[")) {
             cv_tok n;
             if (cv_lex(lx, &n) && isdigit((unsigned char)lx->s[n.start]))
                 count *= cv_tok_num(lx, &n);
@@ -357,7 +364,8 @@ static void cv_parse_global(cv_parse *ps) {
             return;
         }
     }
-    ps->m->global_bytes += elem * count;
+    uint64_t bytes = elem * count;
+    ps->m->global_bytes += bytes + (align - bytes % align) % align;
     /* An initializer's braces are skipped by the caller's depth tracking; the ';' is left to
      * the caller too, which starts the next statement there (the launch-information
      * declaration a rewrite removes starts at its statement's first token). */

@@ -81,7 +81,7 @@ typedef struct cv_ptx_module {
     int envreg_unknown;
     int target_sm;        /* .target sm_XY -> XY; 0 when unknown */
     bool target_specific; /* sm_90a and the like: arch-specific target */
-    size_t global_bytes;  /* sum of module-scope .global variables */
+    size_t global_bytes;  /* module-scope .global variables, each rounded up to its .align */
     /* Offsets in the text, for the rewrite. */
     size_t header_end;                         /* after .version/.target/.address_size */
     size_t launch_decl_start, launch_decl_end; /* the __cv_launch_info declaration */

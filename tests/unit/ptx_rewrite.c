@@ -297,6 +297,17 @@ static void test_synthetic(void) {
     CHECK_ERR(CL_SUCCESS, cv_ptx_parse(no_params, strlen(no_params), &m, msg, sizeof msg));
     CHECK(m.launch_info);
     CHECK(m.global_bytes == 56);
+    /* Program-scope char3 variables as clang emits them (the CTS's basic progvar_prog_scope_init:
+     * two char3, a char3[2], a pointer): a 3-component vector takes a 4-component one's size. */
+    static const char char3s[] = ".version 7.8\n.target sm_90\n.address_size 64\n"
+                                 ".visible .global .align 4 .b8 var[3] = {1, 2, 3};\n"
+                                 ".visible .global .align 4 .b8 g_var[3];\n"
+                                 ".visible .global .align 4 .b8 a_var[8];\n"
+                                 ".visible .global .align 8 .u64 p_var = a_var+4;\n";
+    cv_ptx_module globals;
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(char3s, strlen(char3s), &globals, msg, sizeof msg));
+    CHECK(globals.global_bytes == 24);
+    cv_ptx_free(&globals);
     CHECK(m.num_kernels == 3);
     const cv_ptx_kernel *k = cv_ptx_find(&m, "k1");
     REQUIRE(k != NULL);
