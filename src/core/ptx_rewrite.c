@@ -173,7 +173,9 @@ char *cv_ptx_rewrite(const char *text, size_t len, const cv_ptx_module *m, size_
         cv_replace_envregs(text, len, &ed);
     char *out = NULL;
     if (!ed.oom) {
-        qsort(ed.e, ed.n, sizeof *ed.e, cv_edit_cmp);
+        /* No edits: ed.e is NULL, which qsort must not get even with a count of 0. */
+        if (ed.n)
+            qsort(ed.e, ed.n, sizeof *ed.e, cv_edit_cmp);
         size_t total = len + 1;
         for (size_t i = 0; i < ed.n; i++)
             total += strlen(ed.e[i].text);
