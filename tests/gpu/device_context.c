@@ -295,6 +295,13 @@ int main(void) {
     if (ctx)
         clReleaseContext(ctx);
 
+    /* The arguments, then the 80-byte launch parameter at an 8-aligned offset, fit the
+     * driver's parameter space: 32764 bytes (CUDA 12.1+, Volta and newer) or 4096. */
+    size_t max_param = 0;
+    CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(dev, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof max_param,
+                                          &max_param, NULL));
+    CHECK(max_param == 32680 || max_param == 4016);
+
     /* Timers: the host clock and the device's agree in direction. */
     cl_ulong h1 = 0, h2 = 0, d1 = 0;
     CHECK_ERR(CL_SUCCESS, clGetHostTimer(dev, &h1));
