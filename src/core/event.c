@@ -272,11 +272,30 @@ cl_int cv_user_event_set(cl_event e, cl_int status) {
      * and notifies the tracker itself (cv_event_add_callback). */
     pthread_mutex_lock(&e->lock);
     bool callbacks = e->callbacks != NULL;
+    cv_user_hook *hooks = e->hooks;
+    e->hooks = NULL;
     pthread_mutex_unlock(&e->lock);
     if (callbacks)
         cv_tracker_notify(e);
+    for (cv_user_hook *h = hooks, *next; h; h = next) {
+        next = h->next;
+        h->fn(h, status);
+    }
     cv_unhold(&e->obj);
     return CL_SUCCESS;
+}
+
+bool cv_user_event_hook(cl_event e, cv_user_hook *h) {
+    /* The status is set (cv_user_event_set) before it takes the hooks under the lock: a hook
+     * added while the status is not final yet is run. */
+    pthread_mutex_lock(&e->lock);
+    bool added = atomic_load(&e->status) == CL_SUBMITTED;
+    if (added) {
+        h->next = e->hooks;
+        e->hooks = h;
+    }
+    pthread_mutex_unlock(&e->lock);
+    return added;
 }
 
 /* The status of a source of a command that completed: its own where it is final (a user event's
