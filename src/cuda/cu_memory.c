@@ -19,7 +19,7 @@
 #include "util/host_copy.h"
 #include "util/log.h"
 #include "util/thread.h"
-#include "core/backend.h"
+#include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
 
@@ -48,7 +48,9 @@
  * releases go to one reaper thread, in order, which also waits until no gate is closed (while
  * such a call waits, every other driver call of the process waits behind it: cu_gates.c); an
  * allocation that finds the device full waits for the reaper's pending frees and tries once
- * more, unless a gate is closed. */
+ * more, unless a gate is closed. A release of a lost device, or of one reset since it was
+ * queued, is dropped (the reset frees everything of the context; a later allocation may have
+ * the same address); a reset waits for the release in progress and runs none meanwhile. */
 
 typedef enum {
     CVCU_REAP_DEVICE,
@@ -60,6 +62,8 @@ typedef enum {
 typedef struct cvcu_reap {
     cvcu_reap_kind kind;
     CUcontext ctx;
+    struct cvcu_device *dev; /* ctx's device (NULL: none of culvert's) */
+    unsigned generation;     /* dev's when queued */
     CUdeviceptr address;
     void *ptr;
     struct cvcu_reap *next;
@@ -73,11 +77,23 @@ static cvcu_reap *cvcu_reap_head, **cvcu_reap_tail = &cvcu_reap_head;
 static unsigned long cvcu_reap_queued, cvcu_reap_finished;
 static bool cvcu_reaper_running, cvcu_reaper_busy;
 static _Atomic bool cvcu_reaper_stop;
+/* Held around each release's driver call, and by a reset (cvcu_reap_pause). */
+static pthread_mutex_t cvcu_reap_call_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void cvcu_reap_now(const cvcu_reap *r) {
-    /* Not while a gate is closed (cu_gates.c says why); at exit, left to the process's end. */
-    if (!cvcu_gates_quiet_begin(&cvcu_reaper_stop))
-        return;
+void cvcu_reap_pause(void) {
+    pthread_mutex_lock(&cvcu_reap_call_lock);
+}
+
+void cvcu_reap_resume(void) {
+    pthread_mutex_unlock(&cvcu_reap_call_lock);
+}
+
+/* The release still means something: its device is neither lost nor reset since. */
+static bool cvcu_reap_valid(const cvcu_reap *r) {
+    return !r->dev || (!cvcu_device_lost(r->dev) && cvcu_device_current(r->dev, r->generation));
+}
+
+static void cvcu_reap_call(const cvcu_reap *r) {
     CUcontext cur = NULL;
     if (r->ctx && (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != r->ctx))
         cvcu.cuCtxSetCurrent(r->ctx);
@@ -95,6 +111,16 @@ static void cvcu_reap_now(const cvcu_reap *r) {
         CVCU_CALL(cvcu.cuModuleUnload((CUmodule)r->ptr), CL_OUT_OF_RESOURCES);
         break;
     }
+}
+
+static void cvcu_reap_now(const cvcu_reap *r) {
+    /* Not while a gate is closed (cu_gates.c says why); at exit, left to the process's end. */
+    if (!cvcu_gates_quiet_begin(&cvcu_reaper_stop))
+        return;
+    pthread_mutex_lock(&cvcu_reap_call_lock);
+    if (cvcu_reap_valid(r))
+        cvcu_reap_call(r);
+    pthread_mutex_unlock(&cvcu_reap_call_lock);
     cvcu_gates_quiet_end();
 }
 
@@ -152,8 +178,10 @@ static void cvcu_reaper_start(void) {
 static void cvcu_reap_later(cvcu_reap_kind kind, CUdeviceptr address, void *ptr) {
     pthread_once(&cvcu_reaper_once, cvcu_reaper_start);
     cvcu_reap *r = calloc(1, sizeof *r);
-    cvcu_reap local = {kind, NULL, address, ptr, NULL};
+    cvcu_reap local = {.kind = kind, .address = address, .ptr = ptr};
     cvcu.cuCtxGetCurrent(&local.ctx);
+    local.dev = cvcu_device_of_context(local.ctx);
+    local.generation = cvcu_device_generation(local.dev);
     bool queued = false;
     if (r) {
         *r = local;
@@ -199,7 +227,7 @@ cl_int cvcu_mem_alloc(size_t size, cl_ulong *address) {
     if (r == CUDA_ERROR_OUT_OF_MEMORY)
         err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
     else
-        err = CVCU_CALL(r, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+        err = cvcu_error(r, CL_MEM_OBJECT_ALLOCATION_FAILURE, "cuMemAlloc");
     *address = err == CL_SUCCESS ? (cl_ulong)p : 0;
     return err;
 }
@@ -215,7 +243,7 @@ cl_int cvcu_host_alloc(size_t size, void **ptr) {
     if (r != CUDA_SUCCESS)
         *ptr = NULL;
     return r == CUDA_ERROR_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY
-                                         : CVCU_CALL(r, CL_OUT_OF_HOST_MEMORY);
+                                         : cvcu_error(r, CL_OUT_OF_HOST_MEMORY, "cuMemHostAlloc");
 }
 
 void cvcu_host_free(void *ptr) {
@@ -280,7 +308,8 @@ static bool cvcu_host_is_pinned(const void *ptr, size_t n) {
 typedef struct cvcu_staging {
     pthread_mutex_t lock; /* held for a whole transfer */
     struct cvcu_device *dev;
-    char *base; /* CVCU_CHUNKS chunks of CVCU_CHUNK bytes */
+    unsigned generation; /* dev's when base and done were made */
+    char *base;          /* CVCU_CHUNKS chunks of CVCU_CHUNK bytes */
     CUevent done[CVCU_CHUNKS];
     bool pending[CVCU_CHUNKS]; /* done[i] recorded after the last DMA touching chunk i */
 } cvcu_staging;
@@ -293,11 +322,18 @@ static char *cvcu_chunk(cvcu_staging *p, unsigned c) {
     return p->base + (size_t)c * CVCU_CHUNK;
 }
 
-/* Sets up a pool's memory and events on first use (the device's context is bound). */
+/* Sets up a pool's memory and events on first use, and again after a reset of its device, which
+ * destroyed them (the device's context is bound). */
 static cl_int cvcu_staging_init(cvcu_staging *p) {
     cl_int err = CL_SUCCESS;
-    if (p->base)
+    if (p->base && cvcu_device_current(p->dev, p->generation))
         return err;
+    p->base = NULL;
+    for (unsigned c = 0; c < CVCU_CHUNKS; c++) {
+        p->done[c] = NULL;
+        p->pending[c] = false;
+    }
+    p->generation = cvcu_device_generation(p->dev);
     void *base = NULL;
     err = cvcu_host_alloc((size_t)CVCU_CHUNKS * CVCU_CHUNK, &base);
     for (unsigned c = 0; c < CVCU_CHUNKS && err == CL_SUCCESS; c++)
@@ -425,7 +461,9 @@ static cl_int cvcu_staged_to_host(cvcu_staging *p, CUstream s, char *dst, cl_ulo
 /* --- bounce buffers for asynchronous pageable copies --------------------------------------- */
 
 typedef struct cvcu_bounce {
-    void *pinned;
+    void *pinned; /* allocated in dev's primary context, of this generation */
+    struct cvcu_device *dev;
+    unsigned generation;
     size_t capacity;
     void *copy_to; /* reads: where the host function copies the bytes */
     size_t n;
@@ -455,15 +493,23 @@ static void CUDA_CB cvcu_bounce_finish(void *arg) {
     pthread_mutex_unlock(&cvcu_bounce_lock);
 }
 
-/* A bounce buffer of at least n bytes: a free one that fits, else a new one. Frees the large
- * ones that came back and keeps a few small ones (called from API threads: CUDA calls are fine). */
-static cl_int cvcu_bounce_get(size_t n, cvcu_bounce **out) {
+/* A bounce buffer of dev of at least n bytes: a free one that fits, else a new one. Frees the
+ * large ones of dev that came back and keeps a few small ones (called from API threads, dev
+ * bound: CUDA calls are fine). Those of other devices stay; those a reset freed are forgotten.
+ * Each device has its own: pinned memory goes with the reset of the context it was allocated
+ * in, which may come while another device's copies still run. */
+static cl_int cvcu_bounce_get(struct cvcu_device *dev, size_t n, cvcu_bounce **out) {
     cvcu_bounce *got = NULL, *drop = NULL, *keep = NULL;
     unsigned kept = 0;
     pthread_mutex_lock(&cvcu_bounce_lock);
     for (cvcu_bounce *b = cvcu_bounces_free, *next; b; b = next) {
         next = b->next;
-        if (!got && b->capacity >= n) {
+        if (!cvcu_device_current(b->dev, b->generation)) {
+            free(b);
+        } else if (b->dev != dev) {
+            b->next = keep;
+            keep = b;
+        } else if (!got && b->capacity >= n) {
             got = b;
         } else if (b->capacity == CVCU_SMALL && kept < CVCU_KEEP_BOUNCES) {
             b->next = keep;
@@ -486,6 +532,8 @@ static cl_int cvcu_bounce_get(size_t n, cvcu_bounce **out) {
         got = calloc(1, sizeof *got);
         err = got ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
         if (got) {
+            got->dev = dev;
+            got->generation = cvcu_device_generation(dev);
             got->capacity = n > CVCU_SMALL ? n : CVCU_SMALL;
             err = cvcu_host_alloc(got->capacity, &got->pinned);
         }
@@ -510,9 +558,11 @@ static cl_int cvcu_bounce_release_after(cvcu_bounce *b, CUstream s) {
     return err;
 }
 
-static cl_int cvcu_bounced_to_device(CUstream s, cl_ulong dst, const void *src, size_t n) {
+static cl_int cvcu_bounced_to_device(const cvcu_host_copy *c, cl_ulong dst, const void *src,
+                                     size_t n) {
+    CUstream s = CVCU_STREAM(c->stream);
     cvcu_bounce *b = NULL;
-    cl_int err = cvcu_bounce_get(n, &b);
+    cl_int err = cvcu_bounce_get(c->dev, n, &b);
     if (err == CL_SUCCESS) {
         cvu_host_memcpy(b->pinned, src, n);
         b->copy_to = NULL;
@@ -526,9 +576,10 @@ static cl_int cvcu_bounced_to_device(CUstream s, cl_ulong dst, const void *src, 
     return err;
 }
 
-static cl_int cvcu_bounced_to_host(CUstream s, void *dst, cl_ulong src, size_t n) {
+static cl_int cvcu_bounced_to_host(const cvcu_host_copy *c, void *dst, cl_ulong src, size_t n) {
+    CUstream s = CVCU_STREAM(c->stream);
     cvcu_bounce *b = NULL;
-    cl_int err = cvcu_bounce_get(n, &b);
+    cl_int err = cvcu_bounce_get(c->dev, n, &b);
     if (err == CL_SUCCESS) {
         b->n = n;
         err =
@@ -593,8 +644,8 @@ static cl_int cvcu_copy_host(const cvcu_host_copy *c, bool to_host, void *host, 
         pthread_mutex_unlock(&pool->lock);
         break;
     case CVCU_BOUNCED:
-        err = to_host ? cvcu_bounced_to_host(s, host, device, n)
-                      : cvcu_bounced_to_device(s, device, host, n);
+        err = to_host ? cvcu_bounced_to_host(c, host, device, n)
+                      : cvcu_bounced_to_device(c, device, host, n);
         break;
     }
     return err;
@@ -686,7 +737,7 @@ static cl_int cvcu_rect_direct(const cvcu_host_copy *c, const cvcu_rect_side *ds
 static cl_int cvcu_rect_bounced(const cvcu_host_copy *c, const cvcu_rect_side *dst,
                                 const cvcu_rect_side *src, const size_t region[3]) {
     cvcu_bounce *b = NULL;
-    cl_int err = cvcu_bounce_get(region[0] * region[1] * region[2], &b);
+    cl_int err = cvcu_bounce_get(c->dev, region[0] * region[1] * region[2], &b);
     if (err != CL_SUCCESS)
         return err;
     cvcu_rect_side packed = {0, b->pinned, {0, 0, 0}, region[0], region[0] * region[1]};
