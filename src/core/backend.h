@@ -200,7 +200,10 @@ void cvcu_host_free(void *ptr);
 /* Pins the application's memory (CL_MEM_USE_HOST_PTR) so copies to and from it run at pinned
  * speed. Fails, harmlessly, where CUDA refuses (already registered, not ordinary memory). */
 cl_int cvcu_host_register(void *ptr, size_t size);
-void cvcu_host_unregister(void *ptr);
+/* Undoes cvcu_host_register(ptr, size). From this call on, copies treat the range as pageable
+ * memory (the application may use it for another buffer at once): none goes through the
+ * registration while it is being removed. */
+void cvcu_host_unregister(void *ptr, size_t size);
 
 /* How a host-side copy may behave. blocking: the caller waits for the command anyway, so the
  * copy may wait for the stream. When not blocking, the copy never waits for work before it on

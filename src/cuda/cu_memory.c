@@ -88,6 +88,72 @@ void cvcu_reap_resume(void) {
     pthread_mutex_unlock(&cvcu_reap_call_lock);
 }
 
+/* --- registrations on their way out ---------------------------------------------------------
+ *
+ * A USE_HOST_PTR buffer's registration is removed by the reaper, later; meanwhile CUDA still
+ * calls the range pinned, and the application may already use the memory for another buffer
+ * (free and malloc give the same address back; the CTS creates a COPY_HOST_PTR buffer from the
+ * pointer of the USE_HOST_PTR buffer it just released). A copy handed that pointer would be a DMA
+ * through the registration the reaper is removing (on the H100, under several processes, the
+ * reaper runs behind), and nothing orders the two: the DMA may run through unmapped memory (a
+ * fault, which poisons the context) or through pages the application no longer has. So from
+ * cvcu_host_unregister until the reaper is done, copies treat the range (whole pages, as CUDA
+ * registers them) as pageable and never hand it to CUDA: they stage or bounce it. */
+
+typedef struct cvcu_dying {
+    uintptr_t lo, hi; /* page-aligned */
+    const void *ptr;  /* what was registered */
+    struct cvcu_dying *next;
+} cvcu_dying;
+
+static pthread_mutex_t cvcu_dying_lock = PTHREAD_MUTEX_INITIALIZER;
+static cvcu_dying *cvcu_dying_list;
+static _Atomic unsigned cvcu_dying_count;
+
+#define CVCU_PAGE ((uintptr_t)4096)
+
+/* Does [p, p+n) touch a registration on its way out? One load while there is none. */
+static bool cvcu_host_dying(const void *p, size_t n) {
+    if (!atomic_load_explicit(&cvcu_dying_count, memory_order_acquire))
+        return false;
+    uintptr_t lo = (uintptr_t)p, hi = lo + (n ? n : 1);
+    bool dying = false;
+    pthread_mutex_lock(&cvcu_dying_lock);
+    for (cvcu_dying *d = cvcu_dying_list; d && !dying; d = d->next)
+        dying = lo < d->hi && d->lo < hi;
+    pthread_mutex_unlock(&cvcu_dying_lock);
+    return dying;
+}
+
+/* Without memory for the entry the range goes unprotected (as every range did before). */
+static void cvcu_dying_add(const void *ptr, size_t n) {
+    cvcu_dying *d = malloc(sizeof *d);
+    if (!d)
+        return;
+    d->ptr = ptr;
+    d->lo = (uintptr_t)ptr & ~(CVCU_PAGE - 1);
+    d->hi = ((uintptr_t)ptr + n + CVCU_PAGE - 1) & ~(CVCU_PAGE - 1);
+    pthread_mutex_lock(&cvcu_dying_lock);
+    d->next = cvcu_dying_list;
+    cvcu_dying_list = d;
+    atomic_fetch_add(&cvcu_dying_count, 1);
+    pthread_mutex_unlock(&cvcu_dying_lock);
+}
+
+static void cvcu_dying_remove(const void *ptr) {
+    pthread_mutex_lock(&cvcu_dying_lock);
+    for (cvcu_dying **d = &cvcu_dying_list; *d; d = &(*d)->next) {
+        if ((*d)->ptr == ptr) {
+            cvcu_dying *gone = *d;
+            *d = gone->next;
+            free(gone);
+            atomic_fetch_sub(&cvcu_dying_count, 1);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&cvcu_dying_lock);
+}
+
 /* The release still means something: its device is neither lost nor reset since. */
 static bool cvcu_reap_valid(const cvcu_reap *r) {
     return !r->dev || (!cvcu_device_lost(r->dev) && cvcu_device_current(r->dev, r->generation));
@@ -121,6 +187,9 @@ static void cvcu_reap_now(const cvcu_reap *r) {
     if (cvcu_reap_valid(r))
         cvcu_reap_call(r);
     pthread_mutex_unlock(&cvcu_reap_call_lock);
+    /* Unregistered (or gone with its context): copies may hand the range to CUDA again. */
+    if (r->kind == CVCU_REAP_UNREGISTER)
+        cvcu_dying_remove(r->ptr);
     cvcu_gates_quiet_end();
 }
 
@@ -258,15 +327,22 @@ cl_int cvcu_host_register(void *ptr, size_t size) {
     /* No error log: refusal is expected (memory registered twice, file mappings) and handled
      * by staging. */
     CUresult r = cvcu.cuMemHostRegister(ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
+    /* Still registered for a buffer released a moment ago: free once the reaper is done (unless
+     * a gate holds it up). */
+    if (r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED && cvcu_host_dying(ptr, size) &&
+        cvcu_reap_wait())
+        r = cvcu.cuMemHostRegister(ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
     if (r != CUDA_SUCCESS)
         cvu_log(CVU_LOG_INFO, "cuMemHostRegister(%p, %zu) refused (%d): staged copies", ptr, size,
                 (int)r);
     return r == CUDA_SUCCESS ? CL_SUCCESS : CL_INVALID_HOST_PTR;
 }
 
-void cvcu_host_unregister(void *ptr) {
-    if (ptr)
+void cvcu_host_unregister(void *ptr, size_t size) {
+    if (ptr) {
+        cvcu_dying_add(ptr, size);
         cvcu_reap_later(CVCU_REAP_UNREGISTER, 0, ptr);
+    }
 }
 
 void cvcu_module_unload_later(void *module) {
@@ -286,11 +362,12 @@ static void cvcu_pointer_info(const void *p, unsigned int *type, unsigned long l
         *type = 0;
 }
 
-/* Are all n bytes at ptr page-locked memory CUDA knows (so an async copy is a pure DMA)? */
+/* Are all n bytes at ptr page-locked memory CUDA knows (so an async copy is a pure DMA), and not
+ * on their way out (cvcu_host_dying)? */
 static bool cvcu_host_is_pinned(const void *ptr, size_t n) {
     unsigned int t0 = 0, t1 = 0;
     unsigned long long id0 = 0, id1 = 0;
-    if (n == 0)
+    if (n == 0 || cvcu_host_dying(ptr, n))
         return false;
     cvcu_pointer_info(ptr, &t0, &id0);
     if (t0 != CU_MEMORYTYPE_HOST)
@@ -603,24 +680,26 @@ typedef enum cvcu_path {
 static cvcu_path cvcu_choose(const cvcu_host_copy *c, bool to_host, const void *host, size_t n,
                              cvcu_staging **pool) {
     *pool = NULL;
+    /* A range on its way out is never handed to CUDA, which still calls it pinned. */
+    bool dying = cvcu_host_dying(host, n);
     /* A small blocking write takes the same one call for pinned and pageable memory (CUDA
      * stages pageable data at once): no need to look up which kind it is. */
-    if (c->blocking && !to_host && n < CVCU_SMALL)
+    if (c->blocking && !to_host && n < CVCU_SMALL && !dying)
         return CVCU_DIRECT;
-    if (cvcu_host_is_pinned(host, n))
+    if (!dying && cvcu_host_is_pinned(host, n))
         return CVCU_DIRECT;
     /* With nothing left on the stream, waiting for it cannot wait on the application. */
     bool may_wait = c->blocking || cvcu_stream_query(c->stream) == CL_COMPLETE;
     /* A small blocking read DMAs into a staging chunk and copies out: on the H100 that is
      * 0.3-0.5 us faster than CUDA's own pageable path (which does the same plus more). */
-    if (n < CVCU_SMALL && !(c->blocking && to_host))
+    if (n < CVCU_SMALL && !(c->blocking && to_host) && !dying)
         return may_wait ? CVCU_DIRECT : CVCU_BOUNCED;
     if (may_wait)
         *pool = cvcu_staging_acquire(c->dev, c->blocking);
     if (*pool)
         return CVCU_STAGED;
     /* Every pool busy with another thread's transfer: CUDA's own staging for blocking ones. */
-    return c->blocking ? CVCU_DIRECT : CVCU_BOUNCED;
+    return c->blocking && !dying ? CVCU_DIRECT : CVCU_BOUNCED;
 }
 
 /* Host memory <-> device memory by the path cvcu_choose picks. */
@@ -760,7 +839,10 @@ static cl_int cvcu_rect_bounced(const cvcu_host_copy *c, const cvcu_rect_side *d
 cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const cvcu_rect_side *src,
                       const size_t region[3]) {
     const cvcu_rect_side *host = dst->host ? dst : src->host ? src : NULL;
-    bool bounce = host && !c->blocking && !cvcu_host_is_pinned(host->host, 1);
+    /* The host side's extent: a range on its way out is bounced, never handed to CUDA. */
+    size_t end = host ? cvcu_rect_offset(host, region[1] - 1, region[2] - 1) + region[0] : 0;
+    bool bounce = host && (cvcu_host_dying(host->host, end) ||
+                           (!c->blocking && !cvcu_host_is_pinned(host->host, 1)));
     return bounce ? cvcu_rect_bounced(c, dst, src, region) : cvcu_rect_direct(c, dst, src, region);
 }
 

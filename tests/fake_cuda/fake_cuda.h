@@ -58,6 +58,9 @@ typedef struct fakecuda_state {
      * event) of a counting thread (calls_begin) */
     unsigned long long wait_value_addr, wait_value;
     void *wait_value_stream, *wait_event_stream, *wait_event;
+    /* the host side of the last copy the fake queued as a DMA (of pinned or registered memory,
+     * as CUDA's table has it when the copy is made) */
+    const void *_Atomic last_dma_host;
 } fakecuda_state;
 
 /* The fake's state when the libcuda.so.1 the process finds is the fake; NULL when it is another

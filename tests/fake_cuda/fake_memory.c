@@ -136,6 +136,8 @@ static CUresult copy(CUstream hs, fake_op o, const void *host_dst, const void *h
     if (pageable) {
         fake_drain(fake_stream(hs));
         fake_copy_now(&o);
+    } else if (host_dst || host_src) {
+        fake_state.last_dma_host = host_dst ? host_dst : host_src;
     }
     UNLOCK;
     return pageable ? CUDA_SUCCESS : fake_enqueue(hs, o);
