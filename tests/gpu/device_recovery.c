@@ -47,7 +47,7 @@ static const char inc_ptx[] = ".version 7.0\n"
 #define N (1u << 18) /* uints: 1 MiB, past the staged and registered thresholds */
 
 static atomic_int lost_told;   /* notify messages that said the context is lost */
-static atomic_int error_named; /* ... and named the CUDA error */
+static atomic_int error_named; /* ... and named the CUDA error (the fake's: FAKE_ERROR_700) */
 
 static void CL_CALLBACK notify(const char *info, const void *p, size_t cb, void *data) {
     (void)p;
@@ -55,7 +55,7 @@ static void CL_CALLBACK notify(const char *info, const void *p, size_t cb, void 
     (void)data;
     if (strstr(info, "context is lost")) {
         atomic_fetch_add(&lost_told, 1);
-        if (strstr(info, "ILLEGAL_ADDRESS") || strstr(info, "(700)"))
+        if (strstr(info, "CUDA_ERROR_") || strstr(info, "FAKE_ERROR_"))
             atomic_fetch_add(&error_named, 1);
         printf("notify: %s\n", info);
     }
@@ -182,15 +182,26 @@ static void use_everything(unsigned base) {
     clReleaseCommandQueue(q);
 }
 
+/* A new context of the device (after a fault: the device recovers here). */
+static void new_context(void) {
+    cl_int err = CL_SUCCESS;
+    qt_context = clCreateContext(NULL, 1, &qt_device, notify, NULL, &err);
+    if (err != CL_SUCCESS)
+        fprintf(stderr,
+                "clCreateContext returned %d: the device did not recover from the fault "
+                "(cuDevicePrimaryCtxReset; CULVERT_LOG=info says more)\n",
+                (int)err);
+    CHECK_ERR(CL_SUCCESS, err);
+    REQUIRE(qt_context);
+}
+
 /* One round: a healthy context is used, then faults, is checked lost, and released whole. */
 static void fault_round(unsigned round) {
     cl_int err = CL_SUCCESS;
     atomic_int context_released = 0, buffer_released = 0;
     atomic_store(&lost_told, 0);
     atomic_store(&error_named, 0);
-    qt_context = clCreateContext(NULL, 1, &qt_device, notify, NULL, &err);
-    CHECK_ERR(CL_SUCCESS, err);
-    REQUIRE(qt_context);
+    new_context();
     CHECK_ERR(CL_SUCCESS,
               clSetContextDestructorCallback(qt_context, context_gone, (void *)&context_released));
     use_everything(round * 1000);
@@ -251,15 +262,7 @@ int main(void) {
     for (unsigned round = 1; round <= 2; round++)
         fault_round(round);
     /* A third context, after the second recovery, works as on a fresh device. */
-    cl_int err = CL_SUCCESS;
-    qt_context = clCreateContext(NULL, 1, &qt_device, notify, NULL, &err);
-    if (err != CL_SUCCESS)
-        fprintf(stderr,
-                "clCreateContext after the fault returned %d: the device did not recover "
-                "(cuDevicePrimaryCtxReset; CULVERT_LOG=info says more)\n",
-                (int)err);
-    CHECK_ERR(CL_SUCCESS, err);
-    REQUIRE(qt_context);
+    new_context();
     use_everything(5000);
     clReleaseContext(qt_context);
     return cv_test_report("device_recovery");
