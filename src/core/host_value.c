@@ -47,7 +47,7 @@ cl_mem cv_host_value_create(cl_context ctx, cl_ulong initial, cl_int *err) {
     if (*err == CL_SUCCESS)
         *err = cvcu_device_bind(dev->cu);
     if (*err == CL_SUCCESS)
-        *err = cvcu_slot_alloc(&hv->slot);
+        *err = cvcu_slot_alloc(dev->cu, &hv->slot);
     if (*err == CL_SUCCESS) {
         atomic_store_explicit(hv->slot->host, initial, memory_order_release);
         cv_object_init(&m->obj, CV_TAG_MEM, cv_host_value_destroy);
