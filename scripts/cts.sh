@@ -95,7 +95,8 @@ find_binary() { # root name
 }
 
 # One CTS process: JOB for one platform, its log and an exit line. The CTS picks the platform
-# with CL_PLATFORM_INDEX; culvert is listed first (scripts/gpu-run.sh writes the vendors folder).
+# with CL_PLATFORM_INDEX; calls without a platform (clCreateContextFromType(NULL, ...)) go where
+# ocl-icd's OCL_ICD_DEFAULT_PLATFORM points, the same platform.
 run_one() { # root platform_index platform_tag job outdir timeout
   local root=$1 pidx=$2 tag=$3 job=$4 out=$5 limit=$6
   local spec=$job args="" subs="" shard=""
@@ -119,7 +120,7 @@ run_one() { # root platform_index platform_tag job outdir timeout
   local t0 t1 rc
   t0=$(date +%s)
   # shellcheck disable=SC2086
-  (cd "$dir" && CL_PLATFORM_INDEX=$pidx CL_DEVICE_TYPE=${CTS_DEVICE_TYPE:-gpu} timeout -k 5 "$limit" "$exe" $args $subs) \
+  (cd "$dir" && OCL_ICD_DEFAULT_PLATFORM=$pidx CL_PLATFORM_INDEX=$pidx CL_DEVICE_TYPE=${CTS_DEVICE_TYPE:-gpu} timeout -k 5 "$limit" "$exe" $args $subs) \
     >"$log" 2>&1 && rc=0 || rc=$?
   t1=$(date +%s)
   echo "exit=$rc time=$((t1 - t0))" >>"$log"
