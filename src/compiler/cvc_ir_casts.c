@@ -133,8 +133,18 @@ static bool cvc_cast_instruction(const char *line, size_t len, cvc_cast *c, size
     return cvc_cast_parse(at + 3, c) && c->end <= line + len;
 }
 
+/* Is there a cast to fix (most modules have none: they are not copied)? */
+static bool cvc_casts_to_fix(const char *ll) {
+    for (const char *at = strstr(ll, "addrspacecast "); at; at = strstr(at + 1, "addrspacecast ")) {
+        cvc_cast c;
+        if (cvc_cast_parse(at, &c) && (cvc_cast_of_null(&c) || cvc_cast_between_named(&c)))
+            return true;
+    }
+    return false;
+}
+
 char *cvc_ir_fix_casts(const char *ll) {
-    if (!strstr(ll, "addrspacecast"))
+    if (!cvc_casts_to_fix(ll))
         return NULL;
     cvc_buf b = {0};
     bool changed = false;
