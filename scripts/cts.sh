@@ -109,9 +109,13 @@ run_one() { # root platform_index platform_tag job outdir timeout
   log="$out/$tag.$name.log"
   if [ -z "$exe" ]; then echo "no binary test_$bin" >"$log"; echo "exit=127 time=0" >>"$log"; return; fi
   dir=$(dirname "$exe")
-  # test_compiler and test_spirv_new read their data from the working directory.
+  # test_compiler and test_spirv_new read their data from the working directory; test_compiler
+  # looks for its include folders beside its binary, which the pack keeps in compiler/.
   case $bin in compiler) dir=$root/compiler ;; spirv_new) dir=$root/spirv_new ;; esac
   [ -d "$dir" ] || dir=$(dirname "$exe")
+  if [ "$bin" = compiler ] && [ -d "$dir/includeTestDirectory" ]; then
+    args="--include-test-directory $dir/includeTestDirectory --second-include-test-directory $dir/secondIncludeTestDirectory $args"
+  fi
   # Shard K/N: every N-th sub-test of the binary's --list, starting with the K-th.
   if [ -n "$shard" ]; then
     subs=$(cd "$dir" && "$exe" --list 2>/dev/null | awk -v k="${shard%/*}" -v n="${shard#*/}" \

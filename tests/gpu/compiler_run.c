@@ -2,8 +2,8 @@
  * kernels run and compared with the CPU (vectors, __constant and __local arguments, fp64,
  * 32- and 64-bit atomics, work-item functions with a global offset and, where the device
  * claims it, non-uniform work-groups), build errors and their log, bad options,
- * clCompileProgram + clLinkProgram with an embedded header and -create-library, and
- * clGetKernelArgInfo from the compiler's metadata. */
+ * clCompileProgram + clLinkProgram with an embedded header and -create-library, a kernel
+ * calling another kernel, and clGetKernelArgInfo from the compiler's metadata. */
 #include "test_util.h"
 
 #include <math.h>
@@ -180,13 +180,13 @@ static void test_atomics(cl_program p) {
 }
 
 /* One launch of `ids` checked field by field against what the spec says each function returns. */
-static void check_ids(cl_program p, const size_t *offset, const size_t *global,
+static void check_ids(cl_program p, const char *name, const size_t *offset, const size_t *global,
                       const size_t *local) {
     cl_int err;
     size_t total = global[0] * global[1] * global[2];
     cl_ulong *out = calloc(total * 8, sizeof *out);
     cl_mem b = buffer(total * 8 * sizeof *out, out);
-    cl_kernel k = clCreateKernel(p, "ids", &err);
+    cl_kernel k = clCreateKernel(p, name, &err);
     REQUIRE(err == CL_SUCCESS);
     clSetKernelArg(k, 0, sizeof b, &b);
     run(k, 3, offset, global, local);
@@ -221,6 +221,22 @@ static void check_ids(cl_program p, const size_t *offset, const size_t *global,
     clReleaseKernel(k);
     clReleaseMemObject(b);
     free(out);
+}
+
+/* A kernel calling another kernel runs it as a function of its own work-item: the work-item
+ * functions of the called kernel answer for the caller's launch (offsets, split grids). */
+static void test_kernel_calls(const size_t *offset, const size_t *global, const size_t *local) {
+    cl_int err;
+    const char *srcs[2] = {source, "__kernel void ids_call(__global ulong *out) { ids(out); }\n"};
+    cl_program p = cv_test_build(ctx, dev, 2, srcs, "-cl-std=CL1.2", "kernel calls", &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    if (err != CL_SUCCESS)
+        return;
+    check_ids(p, "ids_call", offset, global, local);
+    size_t g_big[3] = {2, 70000, 1}, l_big[3] = {2, 1, 1};
+    check_ids(p, "ids_call", offset, g_big, l_big);
+    check_ids(p, "ids", offset, global, local);
+    clReleaseProgram(p);
 }
 
 /* printf: one line per call, each whole, written to stdout by the time clFinish returns. */
@@ -539,11 +555,11 @@ int main(void) {
     test_atomics(p);
     size_t zero[3] = {0, 0, 0}, off[3] = {3, 100, 7};
     size_t g1[3] = {64, 8, 4}, l1[3] = {16, 4, 2};
-    check_ids(p, zero, g1, l1);
-    check_ids(p, off, g1, l1);
+    check_ids(p, "ids", zero, g1, l1);
+    check_ids(p, "ids", off, g1, l1);
     /* 70000 groups in y: past CUDA's 65535, so the launch is split and group_offset is used. */
     size_t g_big[3] = {2, 70000, 1}, l_big[3] = {2, 1, 1};
-    check_ids(p, off, g_big, l_big);
+    check_ids(p, "ids", off, g_big, l_big);
     cl_bool non_uniform = CL_FALSE;
     clGetDeviceInfo(dev, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof non_uniform, &non_uniform,
                     NULL);
@@ -552,11 +568,12 @@ int main(void) {
         cl_program p3 = build_source(source, "-cl-std=CL3.0", "CL3.0 program", &err);
         CHECK(err == CL_SUCCESS);
         size_t g2[3] = {37, 5, 3}, l2[3] = {8, 2, 2};
-        check_ids(p3, off, g2, l2);
+        check_ids(p3, "ids", off, g2, l2);
         clReleaseProgram(p3);
     } else {
         printf("non-uniform work-groups not claimed: that part skipped\n");
     }
+    test_kernel_calls(off, g1, l1);
     test_printf();
     test_c11_atomics();
     test_subgroups();
