@@ -2,11 +2,12 @@
  * kernels run and compared with the CPU (vectors, __constant and __local arguments, fp64,
  * 32- and 64-bit atomics, work-item functions with a global offset and, where the device
  * claims it, non-uniform work-groups), build errors and their log, bad options,
- * clCompileProgram + clLinkProgram with an embedded header and -create-library, and
- * clGetKernelArgInfo from the compiler's metadata. */
+ * clCompileProgram + clLinkProgram with an embedded header and -create-library,
+ * clGetKernelArgInfo from the compiler's metadata, and nan()'s quiet NaNs. */
 #include "test_util.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -290,6 +291,62 @@ static void test_printf(void) {
     clReleaseProgram(p);
 }
 
+/* nan(code) is a quiet NaN for every code, 0 among them (libclc's double nan(0UL) was
+ * infinity): float, double, half; scalars and a vector. */
+static void test_nan(void) {
+    cl_int err;
+    const char *src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                      "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                      "__kernel void nans(__global const ulong *c, __global uint *f,\n"
+                      "                   __global ulong *d, __global ushort *h) {\n"
+                      "    size_t i = get_global_id(0);\n"
+                      "    f[2 * i] = as_uint(nan((uint)c[i]));\n"
+                      "    f[2 * i + 1] = as_uint(nan((uint2)((uint)c[i])).y);\n"
+                      "    d[2 * i] = as_ulong(nan(c[i]));\n"
+                      "    d[2 * i + 1] = as_ulong(nan((ulong4)(c[i])).z);\n"
+                      "    h[2 * i] = as_ushort(nan((ushort)c[i]));\n"
+                      "    h[2 * i + 1] = as_ushort(nan((ushort8)((ushort)c[i])).s7);\n"
+                      "}\n";
+    cl_program p = build_source(src, "", "nan", &err);
+    CHECK(err == CL_SUCCESS);
+    if (err != CL_SUCCESS)
+        return;
+    enum { N = 6 };
+    cl_ulong codes[N] = {0, 1, 0x12345, 0xffffffffu, 0xfffffffffffffull, ~0ull};
+    cl_uint f[2 * N];
+    cl_ulong d[2 * N];
+    cl_ushort h[2 * N];
+    cl_mem bc = buffer(sizeof codes, codes), bf = buffer(sizeof f, NULL),
+           bd = buffer(sizeof d, NULL), bh = buffer(sizeof h, NULL);
+    cl_kernel k = clCreateKernel(p, "nans", &err);
+    CHECK(err == CL_SUCCESS);
+    clSetKernelArg(k, 0, sizeof bc, &bc);
+    clSetKernelArg(k, 1, sizeof bf, &bf);
+    clSetKernelArg(k, 2, sizeof bd, &bd);
+    clSetKernelArg(k, 3, sizeof bh, &bh);
+    size_t global = N;
+    run(k, 1, NULL, &global, NULL);
+    CHECK(clEnqueueReadBuffer(queue, bf, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL) == CL_SUCCESS);
+    CHECK(clEnqueueReadBuffer(queue, bd, CL_TRUE, 0, sizeof d, d, 0, NULL, NULL) == CL_SUCCESS);
+    CHECK(clEnqueueReadBuffer(queue, bh, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL) == CL_SUCCESS);
+    for (int i = 0; i < 2 * N; i++) {
+        bool qf = (f[i] & 0x7fc00000u) == 0x7fc00000u;
+        bool qd = (d[i] & 0x7ff8000000000000ull) == 0x7ff8000000000000ull;
+        bool qh = (h[i] & 0x7e00u) == 0x7e00u;
+        if (!qf || !qd || !qh)
+            fprintf(stderr,
+                    "nan(%#llx) #%d: float %#x, double %#llx, half %#x (not all quiet NaNs)\n",
+                    (unsigned long long)codes[i / 2], i % 2, f[i], (unsigned long long)d[i], h[i]);
+        CHECK(qf && qd && qh);
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(bc);
+    clReleaseMemObject(bf);
+    clReleaseMemObject(bd);
+    clReleaseMemObject(bh);
+    clReleaseProgram(p);
+}
+
 /* Inline PTX (NVIDIA's OpenCL takes it; hashcat uses it): lop3 0x96 is a ^ b ^ c. */
 static void test_inline_ptx(void) {
     cl_int err;
@@ -558,6 +615,7 @@ int main(void) {
         printf("non-uniform work-groups not claimed: that part skipped\n");
     }
     test_printf();
+    test_nan();
     test_c11_atomics();
     test_subgroups();
     if (!strcmp(pname, "culvert"))

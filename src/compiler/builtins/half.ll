@@ -13406,7 +13406,7 @@ define ptr @_Z21async_work_group_copyPU3AS1Dv2_DhPU3AS3KS_m9ocl_event(ptr addrsp
 }
 
 define ptr @_Z21async_work_group_copyPU3AS1Dv3_DhPU3AS3KS_m9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, ptr %p3) alwaysinline {
-  %r = call ptr @_Z21async_work_group_copyPU3AS1Dv4_tPU3AS3KS_m9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, ptr %p3)
+  %r = call ptr @_Z21async_work_group_copyPU3AS1Dv3_tPU3AS3KS_m9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, ptr %p3)
   ret ptr %r
 }
 
@@ -13436,7 +13436,7 @@ define ptr @_Z21async_work_group_copyPU3AS3Dv2_DhPU3AS1KS_m9ocl_event(ptr addrsp
 }
 
 define ptr @_Z21async_work_group_copyPU3AS3Dv3_DhPU3AS1KS_m9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, ptr %p3) alwaysinline {
-  %r = call ptr @_Z21async_work_group_copyPU3AS3Dv4_tPU3AS1KS_m9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, ptr %p3)
+  %r = call ptr @_Z21async_work_group_copyPU3AS3Dv3_tPU3AS1KS_m9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, ptr %p3)
   ret ptr %r
 }
 
@@ -18174,7 +18174,7 @@ define ptr @_Z29async_work_group_strided_copyPU3AS1Dv2_DhPU3AS3KS_mm9ocl_event(p
 }
 
 define ptr @_Z29async_work_group_strided_copyPU3AS1Dv3_DhPU3AS3KS_mm9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, i64 %p3, ptr %p4) alwaysinline {
-  %r = call ptr @_Z29async_work_group_strided_copyPU3AS1Dv4_tPU3AS3KS_mm9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, i64 %p3, ptr %p4)
+  %r = call ptr @_Z29async_work_group_strided_copyPU3AS1Dv3_tPU3AS3KS_mm9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, i64 %p3, ptr %p4)
   ret ptr %r
 }
 
@@ -18204,7 +18204,7 @@ define ptr @_Z29async_work_group_strided_copyPU3AS3Dv2_DhPU3AS1KS_mm9ocl_event(p
 }
 
 define ptr @_Z29async_work_group_strided_copyPU3AS3Dv3_DhPU3AS1KS_mm9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, i64 %p3, ptr %p4) alwaysinline {
-  %r = call ptr @_Z29async_work_group_strided_copyPU3AS3Dv4_tPU3AS1KS_mm9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, i64 %p3, ptr %p4)
+  %r = call ptr @_Z29async_work_group_strided_copyPU3AS3Dv3_tPU3AS1KS_mm9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, i64 %p3, ptr %p4)
   ret ptr %r
 }
 
@@ -24186,7 +24186,7 @@ define void @_Z8prefetchPU3AS1KDv2_Dhm(ptr addrspace(1) %p0, i64 %p1) alwaysinli
 }
 
 define void @_Z8prefetchPU3AS1KDv3_Dhm(ptr addrspace(1) %p0, i64 %p1) alwaysinline {
-  call void @_Z8prefetchPU3AS1KDv4_tm(ptr addrspace(1) %p0, i64 %p1)
+  call void @_Z8prefetchPU3AS1KDv3_tm(ptr addrspace(1) %p0, i64 %p1)
   ret void
 }
 
@@ -26376,26 +26376,31 @@ declare i32 @_Z9isgreaterff(float, float)
 declare i32 @_Z9isorderedff(float, float)
 declare ptr @_Z21async_work_group_copyPU3AS1Dv16_tPU3AS3KS_m9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS1Dv2_tPU3AS3KS_m9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
+declare ptr @_Z21async_work_group_copyPU3AS1Dv3_tPU3AS3KS_m9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS1Dv4_tPU3AS3KS_m9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS1Dv8_tPU3AS3KS_m9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS1tPU3AS3Ktm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS3Dv16_tPU3AS1KS_m9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS3Dv2_tPU3AS1KS_m9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
+declare ptr @_Z21async_work_group_copyPU3AS3Dv3_tPU3AS1KS_m9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS3Dv4_tPU3AS1KS_m9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS3Dv8_tPU3AS1KS_m9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS3tPU3AS1Ktm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS1Dv16_tPU3AS3KS_mm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS1Dv2_tPU3AS3KS_mm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
+declare ptr @_Z29async_work_group_strided_copyPU3AS1Dv3_tPU3AS3KS_mm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS1Dv4_tPU3AS3KS_mm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS1Dv8_tPU3AS3KS_mm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS1tPU3AS3Ktmm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS3Dv16_tPU3AS1KS_mm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS3Dv2_tPU3AS1KS_mm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
+declare ptr @_Z29async_work_group_strided_copyPU3AS3Dv3_tPU3AS1KS_mm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS3Dv4_tPU3AS1KS_mm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS3Dv8_tPU3AS1KS_mm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS3tPU3AS1Ktmm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
 declare void @_Z8prefetchPU3AS1KDv16_tm(ptr addrspace(1), i64)
 declare void @_Z8prefetchPU3AS1KDv2_tm(ptr addrspace(1), i64)
+declare void @_Z8prefetchPU3AS1KDv3_tm(ptr addrspace(1), i64)
 declare void @_Z8prefetchPU3AS1KDv4_tm(ptr addrspace(1), i64)
 declare void @_Z8prefetchPU3AS1KDv8_tm(ptr addrspace(1), i64)
 declare void @_Z8prefetchPU3AS1Ktm(ptr addrspace(1), i64)
