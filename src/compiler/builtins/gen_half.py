@@ -55,6 +55,27 @@ def float_name(mangled):
     return re.sub(r"PU3AS\d", "P", mangled.replace("Dh", "f"))
 
 
+def widen(ty, value, name, wide):
+    """Lines computing %name = `value` (of half type ty) widened to `wide`, a vector element by
+    element: LLVM 16's NVPTX back end folds the fpext of a loaded vector of 4 halves (2, to
+    double) into one extending vector load, which it emits as ld.v4.b16 into f32 registers (the
+    raw bits, not the value: half8/half16 functions on loaded values got garbage). Scalar
+    conversions never meet the fold; the loads stay vector loads (ld.v4.b32, then cvt.f32.f16
+    of each half)."""
+    if ty.n == 1:
+        return ["%%%s = fpext %s %s to %s" % (name, ty.ir(), value, wide)]
+    scalar = wide[wide.index(" x ") + 3:-1]
+    lines, prev = [], "poison"
+    for k in range(ty.n):
+        lines += ["%%%s.h%d = extractelement %s %s, i32 %d" % (name, k, ty.ir(), value, k),
+                  "%%%s.w%d = fpext half %%%s.h%d to %s" % (name, k, name, k, scalar)]
+        cur = "%%%s" % name if k == ty.n - 1 else "%%%s.v%d" % (name, k)
+        lines.append("%s = insertelement %s %s, %s %%%s.w%d, i32 %d" %
+                     (cur, wide, prev, scalar, name, k, k))
+        prev = cur
+    return lines
+
+
 def forward(ret, params, target):
     """Calls `target` with the same arguments (the ushort function of the same shape)."""
     declare(target, ret.ir() if ret else "void", [p.arg() for p in params])
@@ -81,7 +102,7 @@ def via(ret, params, target):
             after.append("store %s %s, ptr addrspace(%d) %%p%d, align 2" % (p.ir(), v, p.ptr, i))
         elif p.base == "half":
             fty = p.ir("float")
-            body.append("%%w%d = fpext %s %%p%d to %s" % (i, p.ir(), i, fty))
+            body += widen(p, "%%p%d" % i, "w%d" % i, fty)
             args.append("%s %%w%d" % (fty, i))
             arg_irs.append(fty)
         else:
@@ -178,7 +199,7 @@ def convert(mangled, name, ret, params):
     if dst == src.base:
         return ["ret %s %%p0" % ret.ir()]
     if dst in ("float", "double"):  # exact
-        return ["%%r = fpext %s %%p0 to %s" % (src.ir(), ret.ir()), "ret %s %%r" % ret.ir()]
+        return widen(src, "%p0", "r", ret.ir()) + ["ret %s %%r" % ret.ir()]
     if dst == "half" and rnd in ("", "_rte") and src.base in ("float", "double"):
         return ["%%r = fptrunc %s %%p0 to %s" % (src.ir(), ret.ir()), "ret %s %%r" % ret.ir()]
     if dst == "half" and rnd in ("", "_rte"):
