@@ -4,7 +4,8 @@
  * relational functions (scalar 1/0, vector -1/0) and select, vloadN/vstoreN and
  * vload_half/vstore_half of half vectors, common and geometric functions; the common and
  * relational functions and conversions of half8 and half16 values loaded from memory agree with
- * the scalar functions element by element, NaN and infinities among the inputs. */
+ * the scalar functions element by element, NaN and infinities among the inputs; the functions
+ * that move half values between work-items (work_group_broadcast) keep NaN payloads. */
 #include "half_ref.h"
 #include "test_util.h"
 
@@ -734,6 +735,54 @@ static void test_wide(void) {
     }
 }
 
+/* work_group_broadcast of half (OpenCL C 3.0) moves the bits: NaN payloads and signs too. */
+static void test_wg_broadcast(cl_device_id dev) {
+    const char *src =
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "kernel void wgb(global const ushort *in, global ushort *out) {\n"
+        "  size_t i = get_global_id(0);\n"
+        "  out[3 * i] = as_ushort(work_group_broadcast(as_half(in[i]), 5));\n"
+        "  out[3 * i + 1] = as_ushort(work_group_broadcast(as_half(in[i]), 6, 0));\n"
+        "  out[3 * i + 2] = as_ushort(work_group_broadcast(as_half(in[i]), 7, 0, 0));\n"
+        "}\n";
+    cl_int err;
+    cl_program p = cv_test_build(ctx, dev, 1, &src, "-cl-std=CL3.0", "half broadcast", &err);
+    CHECK(err == CL_SUCCESS);
+    if (err != CL_SUCCESS)
+        return;
+    enum { ITEMS = 256, LOCAL = 64 };
+    static const uint16_t nans[] = {0x7e01, 0xfe83, 0x7c01, 0x7fff, 0xfd55};
+    uint16_t in[ITEMS], out[3 * ITEMS];
+    for (int i = 0; i < ITEMS; i++)
+        in[i] = i % 2 ? nans[(size_t)i / 2 % 5] : (uint16_t)next();
+    cl_mem args[2] = {buffer(sizeof in, in), buffer(sizeof out, NULL)};
+    cl_kernel k = clCreateKernel(p, "wgb", &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    for (int a = 0; a < 2 && err == CL_SUCCESS; a++)
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, (cl_uint)a, sizeof(cl_mem), &args[a]));
+    size_t global = ITEMS, local = LOCAL;
+    if (err == CL_SUCCESS)
+        CHECK_ERR(CL_SUCCESS,
+                  clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueReadBuffer(queue, args[1], CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < ITEMS; i++)
+        for (int f = 0; f < 3; f++) {
+            uint16_t want = in[i / LOCAL * LOCAL + 5 + f];
+            if (out[3 * i + f] != want && bad++ < 4)
+                fprintf(stderr, "  work_group_broadcast(half) #%d item %d: 0x%04x, want 0x%04x\n",
+                        f, i, out[3 * i + f], want);
+        }
+    printf("%-20s %d wrong\n", "work_group_broadcast", bad);
+    CHECK(bad == 0);
+    if (k)
+        clReleaseKernel(k);
+    clReleaseMemObject(args[0]);
+    clReleaseMemObject(args[1]);
+    clReleaseProgram(p);
+}
+
 int main(void) {
     cl_platform_id platform;
     cl_device_id dev = cv_test_gpu_device_or_skip(&platform);
@@ -760,6 +809,7 @@ int main(void) {
     test_memory();
     test_funcs();
     test_wide();
+    test_wg_broadcast(dev);
     clReleaseProgram(prog);
     clReleaseCommandQueue(queue);
     clReleaseContext(ctx);

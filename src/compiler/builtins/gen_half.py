@@ -24,6 +24,8 @@ declarations of clang's opencl-c.h for OpenCL C 1.2 and 3.0 with culvert's exten
   bits the H100 does not, so NaN is picked out there).
 * vloadN/vstoreN, shuffle/shuffle2: loads, stores and element moves.
 * async copies and prefetch: the ushort functions of the same shape (gen_clc_gaps.py's).
+* the sub-group and work-group functions that only move values (broadcasts, shuffles): the
+  ushort (work_group_broadcast: uint) functions on the bits, so a NaN keeps its payload.
 Output committed; rerun after changing the script."""
 import os, re, sys
 
@@ -82,6 +84,31 @@ def forward(ret, params, target):
     call = "call %s @%s(%s)" % (ret.ir() if ret else "void", target,
                                 ", ".join("%s %%p%d" % (p.arg(), i) for i, p in enumerate(params)))
     return ["%r = " + call, "ret %s %%r" % ret.ir()] if ret else [call, "ret void"]
+
+
+def moved(mangled, name, ret, params):
+    """A function that only moves values between work-items, on the bits: the ushort function of
+    the same shape (work_group_broadcast: the uint one). Through float a NaN would come back as
+    the canonical 0x7fff, its payload and sign lost."""
+    wide = name == "work_group_broadcast"
+    target = mangled.replace("Dh", "j" if wide else "t")
+    bits = ret.ir("uint" if wide else "ushort")
+    body, args = [], []
+    for i, p in enumerate(params):
+        if p.base != "half":
+            args.append("%s %%p%d" % (p.ir(), i))
+            continue
+        body.append("%%b%d = bitcast %s %%p%d to %s" % (i, p.ir(), i, p.ir("ushort")))
+        if wide:
+            body.append("%%z%d = zext i16 %%b%d to i32" % (i, i))
+        args.append("%s %%%s%d" % (bits, "z" if wide else "b", i))
+    declare(target, bits, [a.rsplit(" ", 1)[0] for a in args])
+    body.append("%%r0 = call %s @%s(%s)" % (bits, target, ", ".join(args)))
+    if wide:
+        body.append("%r1 = trunc i32 %r0 to i16")
+    body += ["%%r = bitcast %s %%r%d to %s" % (ret.ir("ushort"), 1 if wide else 0, ret.ir()),
+             "ret %s %%r" % ret.ir()]
+    return body
 
 
 def via(ret, params, target):
@@ -356,6 +383,9 @@ NATIVE = {"vload2": vload, "vload3": vload, "vload4": vload, "vload8": vload, "v
           "nan": lambda m, n, r, p: scalar(r, p, nan)}
 ELSEWHERE = {"fma", "mad"}  # fma.ll
 USHORT = {"async_work_group_copy", "async_work_group_strided_copy", "prefetch"}
+MOVED = {"sub_group_broadcast", "sub_group_non_uniform_broadcast", "sub_group_broadcast_first",
+         "sub_group_shuffle", "sub_group_shuffle_xor", "sub_group_shuffle_up",
+         "sub_group_shuffle_down", "work_group_broadcast"}
 
 decls = declarations(clang, lambda name, t, m: "half" in t or "Dh" in m)
 for mangled in sorted(decls):
@@ -370,6 +400,8 @@ for mangled in sorted(decls):
         body = NATIVE[name](mangled, name, ret, params)
     elif name in USHORT:  # gen_clc_gaps.py's (a 3-vector is moved as 4 components)
         body = forward(ret, params, mangled.replace("Dh", "t"))
+    elif name in MOVED:
+        body = moved(mangled, name, ret, params)
     else:
         body = via(ret, params, float_name(mangled))
     define(mangled, ret, params, body)

@@ -7853,9 +7853,9 @@ define i64 @_Z17convert_ulong_satDh(half %p0) alwaysinline {
 }
 
 define half @_Z17sub_group_shuffleDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z17sub_group_shufflefj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z17sub_group_shuffletj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
@@ -14600,138 +14600,44 @@ define <8 x i16> @_Z19convert_ushort8_satDv8_Dh(<8 x half> %p0) alwaysinline {
 }
 
 define half @_Z19sub_group_broadcastDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z19sub_group_broadcastfj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z19sub_group_broadcasttj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
 define <16 x half> @_Z19sub_group_broadcastDv16_Dhj(<16 x half> %p0, i32 %p1) alwaysinline {
-  %w0.h0 = extractelement <16 x half> %p0, i32 0
-  %w0.w0 = fpext half %w0.h0 to float
-  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
-  %w0.h1 = extractelement <16 x half> %p0, i32 1
-  %w0.w1 = fpext half %w0.h1 to float
-  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
-  %w0.h2 = extractelement <16 x half> %p0, i32 2
-  %w0.w2 = fpext half %w0.h2 to float
-  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
-  %w0.h3 = extractelement <16 x half> %p0, i32 3
-  %w0.w3 = fpext half %w0.h3 to float
-  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
-  %w0.h4 = extractelement <16 x half> %p0, i32 4
-  %w0.w4 = fpext half %w0.h4 to float
-  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
-  %w0.h5 = extractelement <16 x half> %p0, i32 5
-  %w0.w5 = fpext half %w0.h5 to float
-  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
-  %w0.h6 = extractelement <16 x half> %p0, i32 6
-  %w0.w6 = fpext half %w0.h6 to float
-  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
-  %w0.h7 = extractelement <16 x half> %p0, i32 7
-  %w0.w7 = fpext half %w0.h7 to float
-  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
-  %w0.h8 = extractelement <16 x half> %p0, i32 8
-  %w0.w8 = fpext half %w0.h8 to float
-  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
-  %w0.h9 = extractelement <16 x half> %p0, i32 9
-  %w0.w9 = fpext half %w0.h9 to float
-  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
-  %w0.h10 = extractelement <16 x half> %p0, i32 10
-  %w0.w10 = fpext half %w0.h10 to float
-  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
-  %w0.h11 = extractelement <16 x half> %p0, i32 11
-  %w0.w11 = fpext half %w0.h11 to float
-  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
-  %w0.h12 = extractelement <16 x half> %p0, i32 12
-  %w0.w12 = fpext half %w0.h12 to float
-  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
-  %w0.h13 = extractelement <16 x half> %p0, i32 13
-  %w0.w13 = fpext half %w0.h13 to float
-  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
-  %w0.h14 = extractelement <16 x half> %p0, i32 14
-  %w0.w14 = fpext half %w0.h14 to float
-  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
-  %w0.h15 = extractelement <16 x half> %p0, i32 15
-  %w0.w15 = fpext half %w0.h15 to float
-  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
-  %r0 = call <16 x float> @_Z19sub_group_broadcastDv16_fj(<16 x float> %w0, i32 %p1)
-  %r = fptrunc <16 x float> %r0 to <16 x half>
+  %b0 = bitcast <16 x half> %p0 to <16 x i16>
+  %r0 = call <16 x i16> @_Z19sub_group_broadcastDv16_tj(<16 x i16> %b0, i32 %p1)
+  %r = bitcast <16 x i16> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z19sub_group_broadcastDv2_Dhj(<2 x half> %p0, i32 %p1) alwaysinline {
-  %w0.h0 = extractelement <2 x half> %p0, i32 0
-  %w0.w0 = fpext half %w0.h0 to float
-  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
-  %w0.h1 = extractelement <2 x half> %p0, i32 1
-  %w0.w1 = fpext half %w0.h1 to float
-  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
-  %r0 = call <2 x float> @_Z19sub_group_broadcastDv2_fj(<2 x float> %w0, i32 %p1)
-  %r = fptrunc <2 x float> %r0 to <2 x half>
+  %b0 = bitcast <2 x half> %p0 to <2 x i16>
+  %r0 = call <2 x i16> @_Z19sub_group_broadcastDv2_tj(<2 x i16> %b0, i32 %p1)
+  %r = bitcast <2 x i16> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z19sub_group_broadcastDv3_Dhj(<3 x half> %p0, i32 %p1) alwaysinline {
-  %w0.h0 = extractelement <3 x half> %p0, i32 0
-  %w0.w0 = fpext half %w0.h0 to float
-  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
-  %w0.h1 = extractelement <3 x half> %p0, i32 1
-  %w0.w1 = fpext half %w0.h1 to float
-  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
-  %w0.h2 = extractelement <3 x half> %p0, i32 2
-  %w0.w2 = fpext half %w0.h2 to float
-  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
-  %r0 = call <3 x float> @_Z19sub_group_broadcastDv3_fj(<3 x float> %w0, i32 %p1)
-  %r = fptrunc <3 x float> %r0 to <3 x half>
+  %b0 = bitcast <3 x half> %p0 to <3 x i16>
+  %r0 = call <3 x i16> @_Z19sub_group_broadcastDv3_tj(<3 x i16> %b0, i32 %p1)
+  %r = bitcast <3 x i16> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z19sub_group_broadcastDv4_Dhj(<4 x half> %p0, i32 %p1) alwaysinline {
-  %w0.h0 = extractelement <4 x half> %p0, i32 0
-  %w0.w0 = fpext half %w0.h0 to float
-  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
-  %w0.h1 = extractelement <4 x half> %p0, i32 1
-  %w0.w1 = fpext half %w0.h1 to float
-  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
-  %w0.h2 = extractelement <4 x half> %p0, i32 2
-  %w0.w2 = fpext half %w0.h2 to float
-  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
-  %w0.h3 = extractelement <4 x half> %p0, i32 3
-  %w0.w3 = fpext half %w0.h3 to float
-  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
-  %r0 = call <4 x float> @_Z19sub_group_broadcastDv4_fj(<4 x float> %w0, i32 %p1)
-  %r = fptrunc <4 x float> %r0 to <4 x half>
+  %b0 = bitcast <4 x half> %p0 to <4 x i16>
+  %r0 = call <4 x i16> @_Z19sub_group_broadcastDv4_tj(<4 x i16> %b0, i32 %p1)
+  %r = bitcast <4 x i16> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z19sub_group_broadcastDv8_Dhj(<8 x half> %p0, i32 %p1) alwaysinline {
-  %w0.h0 = extractelement <8 x half> %p0, i32 0
-  %w0.w0 = fpext half %w0.h0 to float
-  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
-  %w0.h1 = extractelement <8 x half> %p0, i32 1
-  %w0.w1 = fpext half %w0.h1 to float
-  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
-  %w0.h2 = extractelement <8 x half> %p0, i32 2
-  %w0.w2 = fpext half %w0.h2 to float
-  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
-  %w0.h3 = extractelement <8 x half> %p0, i32 3
-  %w0.w3 = fpext half %w0.h3 to float
-  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
-  %w0.h4 = extractelement <8 x half> %p0, i32 4
-  %w0.w4 = fpext half %w0.h4 to float
-  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
-  %w0.h5 = extractelement <8 x half> %p0, i32 5
-  %w0.w5 = fpext half %w0.h5 to float
-  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
-  %w0.h6 = extractelement <8 x half> %p0, i32 6
-  %w0.w6 = fpext half %w0.h6 to float
-  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
-  %w0.h7 = extractelement <8 x half> %p0, i32 7
-  %w0.w7 = fpext half %w0.h7 to float
-  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
-  %r0 = call <8 x float> @_Z19sub_group_broadcastDv8_fj(<8 x float> %w0, i32 %p1)
-  %r = fptrunc <8 x float> %r0 to <8 x half>
+  %b0 = bitcast <8 x half> %p0 to <8 x i16>
+  %r0 = call <8 x i16> @_Z19sub_group_broadcastDv8_tj(<8 x i16> %b0, i32 %p1)
+  %r = bitcast <8 x i16> %r0 to <8 x half>
   ret <8 x half> %r
 }
 
@@ -15713,30 +15619,36 @@ define half @_Z20sub_group_reduce_minDh(half %p0) alwaysinline {
 }
 
 define half @_Z20sub_group_shuffle_upDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z20sub_group_shuffle_upfj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z20sub_group_shuffle_uptj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
 define half @_Z20work_group_broadcastDhm(half %p0, i64 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z20work_group_broadcastfm(float %w0, i64 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %z0 = zext i16 %b0 to i32
+  %r0 = call i32 @_Z20work_group_broadcastjm(i32 %z0, i64 %p1)
+  %r1 = trunc i32 %r0 to i16
+  %r = bitcast i16 %r1 to half
   ret half %r
 }
 
 define half @_Z20work_group_broadcastDhmm(half %p0, i64 %p1, i64 %p2) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z20work_group_broadcastfmm(float %w0, i64 %p1, i64 %p2)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %z0 = zext i16 %b0 to i32
+  %r0 = call i32 @_Z20work_group_broadcastjmm(i32 %z0, i64 %p1, i64 %p2)
+  %r1 = trunc i32 %r0 to i16
+  %r = bitcast i16 %r1 to half
   ret half %r
 }
 
 define half @_Z20work_group_broadcastDhmmm(half %p0, i64 %p1, i64 %p2, i64 %p3) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z20work_group_broadcastfmmm(float %w0, i64 %p1, i64 %p2, i64 %p3)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %z0 = zext i16 %b0 to i32
+  %r0 = call i32 @_Z20work_group_broadcastjmmm(i32 %z0, i64 %p1, i64 %p2, i64 %p3)
+  %r1 = trunc i32 %r0 to i16
+  %r = bitcast i16 %r1 to half
   ret half %r
 }
 
@@ -17153,9 +17065,9 @@ define i64 @_Z21convert_ulong_sat_rtzDh(half %p0) alwaysinline {
 }
 
 define half @_Z21sub_group_shuffle_xorDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z21sub_group_shuffle_xorfj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z21sub_group_shuffle_xortj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
@@ -19029,9 +18941,9 @@ define i16 @_Z22convert_ushort_sat_rtzDh(half %p0) alwaysinline {
 }
 
 define half @_Z22sub_group_shuffle_downDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z22sub_group_shuffle_downfj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z22sub_group_shuffle_downtj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
@@ -20460,9 +20372,9 @@ define <16 x i16> @_Z24convert_ushort16_sat_rtzDv16_Dh(<16 x half> %p0) alwaysin
 }
 
 define half @_Z25sub_group_broadcast_firstDh(half %p0) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z25sub_group_broadcast_firstf(float %w0)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z25sub_group_broadcast_firstt(i16 %b0)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
@@ -20645,138 +20557,44 @@ define i32 @_Z31sub_group_non_uniform_all_equalDh(half %p0) alwaysinline {
 }
 
 define half @_Z31sub_group_non_uniform_broadcastDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z31sub_group_non_uniform_broadcastfj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
 define <16 x half> @_Z31sub_group_non_uniform_broadcastDv16_Dhj(<16 x half> %p0, i32 %p1) alwaysinline {
-  %w0.h0 = extractelement <16 x half> %p0, i32 0
-  %w0.w0 = fpext half %w0.h0 to float
-  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
-  %w0.h1 = extractelement <16 x half> %p0, i32 1
-  %w0.w1 = fpext half %w0.h1 to float
-  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
-  %w0.h2 = extractelement <16 x half> %p0, i32 2
-  %w0.w2 = fpext half %w0.h2 to float
-  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
-  %w0.h3 = extractelement <16 x half> %p0, i32 3
-  %w0.w3 = fpext half %w0.h3 to float
-  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
-  %w0.h4 = extractelement <16 x half> %p0, i32 4
-  %w0.w4 = fpext half %w0.h4 to float
-  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
-  %w0.h5 = extractelement <16 x half> %p0, i32 5
-  %w0.w5 = fpext half %w0.h5 to float
-  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
-  %w0.h6 = extractelement <16 x half> %p0, i32 6
-  %w0.w6 = fpext half %w0.h6 to float
-  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
-  %w0.h7 = extractelement <16 x half> %p0, i32 7
-  %w0.w7 = fpext half %w0.h7 to float
-  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
-  %w0.h8 = extractelement <16 x half> %p0, i32 8
-  %w0.w8 = fpext half %w0.h8 to float
-  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
-  %w0.h9 = extractelement <16 x half> %p0, i32 9
-  %w0.w9 = fpext half %w0.h9 to float
-  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
-  %w0.h10 = extractelement <16 x half> %p0, i32 10
-  %w0.w10 = fpext half %w0.h10 to float
-  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
-  %w0.h11 = extractelement <16 x half> %p0, i32 11
-  %w0.w11 = fpext half %w0.h11 to float
-  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
-  %w0.h12 = extractelement <16 x half> %p0, i32 12
-  %w0.w12 = fpext half %w0.h12 to float
-  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
-  %w0.h13 = extractelement <16 x half> %p0, i32 13
-  %w0.w13 = fpext half %w0.h13 to float
-  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
-  %w0.h14 = extractelement <16 x half> %p0, i32 14
-  %w0.w14 = fpext half %w0.h14 to float
-  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
-  %w0.h15 = extractelement <16 x half> %p0, i32 15
-  %w0.w15 = fpext half %w0.h15 to float
-  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
-  %r0 = call <16 x float> @_Z31sub_group_non_uniform_broadcastDv16_fj(<16 x float> %w0, i32 %p1)
-  %r = fptrunc <16 x float> %r0 to <16 x half>
+  %b0 = bitcast <16 x half> %p0 to <16 x i16>
+  %r0 = call <16 x i16> @_Z31sub_group_non_uniform_broadcastDv16_tj(<16 x i16> %b0, i32 %p1)
+  %r = bitcast <16 x i16> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z31sub_group_non_uniform_broadcastDv2_Dhj(<2 x half> %p0, i32 %p1) alwaysinline {
-  %w0.h0 = extractelement <2 x half> %p0, i32 0
-  %w0.w0 = fpext half %w0.h0 to float
-  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
-  %w0.h1 = extractelement <2 x half> %p0, i32 1
-  %w0.w1 = fpext half %w0.h1 to float
-  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
-  %r0 = call <2 x float> @_Z31sub_group_non_uniform_broadcastDv2_fj(<2 x float> %w0, i32 %p1)
-  %r = fptrunc <2 x float> %r0 to <2 x half>
+  %b0 = bitcast <2 x half> %p0 to <2 x i16>
+  %r0 = call <2 x i16> @_Z31sub_group_non_uniform_broadcastDv2_tj(<2 x i16> %b0, i32 %p1)
+  %r = bitcast <2 x i16> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z31sub_group_non_uniform_broadcastDv3_Dhj(<3 x half> %p0, i32 %p1) alwaysinline {
-  %w0.h0 = extractelement <3 x half> %p0, i32 0
-  %w0.w0 = fpext half %w0.h0 to float
-  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
-  %w0.h1 = extractelement <3 x half> %p0, i32 1
-  %w0.w1 = fpext half %w0.h1 to float
-  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
-  %w0.h2 = extractelement <3 x half> %p0, i32 2
-  %w0.w2 = fpext half %w0.h2 to float
-  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
-  %r0 = call <3 x float> @_Z31sub_group_non_uniform_broadcastDv3_fj(<3 x float> %w0, i32 %p1)
-  %r = fptrunc <3 x float> %r0 to <3 x half>
+  %b0 = bitcast <3 x half> %p0 to <3 x i16>
+  %r0 = call <3 x i16> @_Z31sub_group_non_uniform_broadcastDv3_tj(<3 x i16> %b0, i32 %p1)
+  %r = bitcast <3 x i16> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z31sub_group_non_uniform_broadcastDv4_Dhj(<4 x half> %p0, i32 %p1) alwaysinline {
-  %w0.h0 = extractelement <4 x half> %p0, i32 0
-  %w0.w0 = fpext half %w0.h0 to float
-  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
-  %w0.h1 = extractelement <4 x half> %p0, i32 1
-  %w0.w1 = fpext half %w0.h1 to float
-  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
-  %w0.h2 = extractelement <4 x half> %p0, i32 2
-  %w0.w2 = fpext half %w0.h2 to float
-  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
-  %w0.h3 = extractelement <4 x half> %p0, i32 3
-  %w0.w3 = fpext half %w0.h3 to float
-  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
-  %r0 = call <4 x float> @_Z31sub_group_non_uniform_broadcastDv4_fj(<4 x float> %w0, i32 %p1)
-  %r = fptrunc <4 x float> %r0 to <4 x half>
+  %b0 = bitcast <4 x half> %p0 to <4 x i16>
+  %r0 = call <4 x i16> @_Z31sub_group_non_uniform_broadcastDv4_tj(<4 x i16> %b0, i32 %p1)
+  %r = bitcast <4 x i16> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z31sub_group_non_uniform_broadcastDv8_Dhj(<8 x half> %p0, i32 %p1) alwaysinline {
-  %w0.h0 = extractelement <8 x half> %p0, i32 0
-  %w0.w0 = fpext half %w0.h0 to float
-  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
-  %w0.h1 = extractelement <8 x half> %p0, i32 1
-  %w0.w1 = fpext half %w0.h1 to float
-  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
-  %w0.h2 = extractelement <8 x half> %p0, i32 2
-  %w0.w2 = fpext half %w0.h2 to float
-  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
-  %w0.h3 = extractelement <8 x half> %p0, i32 3
-  %w0.w3 = fpext half %w0.h3 to float
-  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
-  %w0.h4 = extractelement <8 x half> %p0, i32 4
-  %w0.w4 = fpext half %w0.h4 to float
-  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
-  %w0.h5 = extractelement <8 x half> %p0, i32 5
-  %w0.w5 = fpext half %w0.h5 to float
-  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
-  %w0.h6 = extractelement <8 x half> %p0, i32 6
-  %w0.w6 = fpext half %w0.h6 to float
-  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
-  %w0.h7 = extractelement <8 x half> %p0, i32 7
-  %w0.w7 = fpext half %w0.h7 to float
-  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
-  %r0 = call <8 x float> @_Z31sub_group_non_uniform_broadcastDv8_fj(<8 x float> %w0, i32 %p1)
-  %r = fptrunc <8 x float> %r0 to <8 x half>
+  %b0 = bitcast <8 x half> %p0 to <8 x i16>
+  %r0 = call <8 x i16> @_Z31sub_group_non_uniform_broadcastDv8_tj(<8 x i16> %b0, i32 %p1)
+  %r = bitcast <8 x i16> %r0 to <8 x half>
   ret <8 x half> %r
 }
 
@@ -39948,8 +39766,6 @@ define <8 x half> @_Z9remainderDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysin
 
 declare <16 x float> @_Z10smoothstepDv16_fS_S_(<16 x float>, <16 x float>, <16 x float>)
 declare <16 x float> @_Z10smoothstepffDv16_f(float, float, <16 x float>)
-declare <16 x float> @_Z19sub_group_broadcastDv16_fj(<16 x float>, i32)
-declare <16 x float> @_Z31sub_group_non_uniform_broadcastDv16_fj(<16 x float>, i32)
 declare <16 x float> @_Z3cosDv16_f(<16 x float>)
 declare <16 x float> @_Z3erfDv16_f(<16 x float>)
 declare <16 x float> @_Z3expDv16_f(<16 x float>)
@@ -40027,6 +39843,8 @@ declare <16 x float> @_Z7radiansDv16_f(<16 x float>)
 declare <16 x float> @_Z8lgamma_rDv16_fPDv16_i(<16 x float>, ptr)
 declare <16 x float> @_Z9remainderDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x half> @llvm.copysign.v16f16(<16 x half>, <16 x half>)
+declare <16 x i16> @_Z19sub_group_broadcastDv16_tj(<16 x i16>, i32)
+declare <16 x i16> @_Z31sub_group_non_uniform_broadcastDv16_tj(<16 x i16>, i32)
 declare <16 x i32> @_Z10isnotequalDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x i32> @_Z11islessequalDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x i32> @_Z11isunorderedDv16_fS_(<16 x float>, <16 x float>)
@@ -40042,8 +39860,6 @@ declare <16 x i32> @_Z9isgreaterDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x i32> @_Z9isorderedDv16_fS_(<16 x float>, <16 x float>)
 declare <2 x float> @_Z10smoothstepDv2_fS_S_(<2 x float>, <2 x float>, <2 x float>)
 declare <2 x float> @_Z10smoothstepffDv2_f(float, float, <2 x float>)
-declare <2 x float> @_Z19sub_group_broadcastDv2_fj(<2 x float>, i32)
-declare <2 x float> @_Z31sub_group_non_uniform_broadcastDv2_fj(<2 x float>, i32)
 declare <2 x float> @_Z3cosDv2_f(<2 x float>)
 declare <2 x float> @_Z3erfDv2_f(<2 x float>)
 declare <2 x float> @_Z3expDv2_f(<2 x float>)
@@ -40122,6 +39938,8 @@ declare <2 x float> @_Z8lgamma_rDv2_fPDv2_i(<2 x float>, ptr)
 declare <2 x float> @_Z9normalizeDv2_f(<2 x float>)
 declare <2 x float> @_Z9remainderDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x half> @llvm.copysign.v2f16(<2 x half>, <2 x half>)
+declare <2 x i16> @_Z19sub_group_broadcastDv2_tj(<2 x i16>, i32)
+declare <2 x i16> @_Z31sub_group_non_uniform_broadcastDv2_tj(<2 x i16>, i32)
 declare <2 x i32> @_Z10isnotequalDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x i32> @_Z11islessequalDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x i32> @_Z11isunorderedDv2_fS_(<2 x float>, <2 x float>)
@@ -40137,8 +39955,6 @@ declare <2 x i32> @_Z9isgreaterDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x i32> @_Z9isorderedDv2_fS_(<2 x float>, <2 x float>)
 declare <3 x float> @_Z10smoothstepDv3_fS_S_(<3 x float>, <3 x float>, <3 x float>)
 declare <3 x float> @_Z10smoothstepffDv3_f(float, float, <3 x float>)
-declare <3 x float> @_Z19sub_group_broadcastDv3_fj(<3 x float>, i32)
-declare <3 x float> @_Z31sub_group_non_uniform_broadcastDv3_fj(<3 x float>, i32)
 declare <3 x float> @_Z3cosDv3_f(<3 x float>)
 declare <3 x float> @_Z3erfDv3_f(<3 x float>)
 declare <3 x float> @_Z3expDv3_f(<3 x float>)
@@ -40218,6 +40034,8 @@ declare <3 x float> @_Z8lgamma_rDv3_fPDv3_i(<3 x float>, ptr)
 declare <3 x float> @_Z9normalizeDv3_f(<3 x float>)
 declare <3 x float> @_Z9remainderDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x half> @llvm.copysign.v3f16(<3 x half>, <3 x half>)
+declare <3 x i16> @_Z19sub_group_broadcastDv3_tj(<3 x i16>, i32)
+declare <3 x i16> @_Z31sub_group_non_uniform_broadcastDv3_tj(<3 x i16>, i32)
 declare <3 x i32> @_Z10isnotequalDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x i32> @_Z11islessequalDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x i32> @_Z11isunorderedDv3_fS_(<3 x float>, <3 x float>)
@@ -40233,8 +40051,6 @@ declare <3 x i32> @_Z9isgreaterDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x i32> @_Z9isorderedDv3_fS_(<3 x float>, <3 x float>)
 declare <4 x float> @_Z10smoothstepDv4_fS_S_(<4 x float>, <4 x float>, <4 x float>)
 declare <4 x float> @_Z10smoothstepffDv4_f(float, float, <4 x float>)
-declare <4 x float> @_Z19sub_group_broadcastDv4_fj(<4 x float>, i32)
-declare <4 x float> @_Z31sub_group_non_uniform_broadcastDv4_fj(<4 x float>, i32)
 declare <4 x float> @_Z3cosDv4_f(<4 x float>)
 declare <4 x float> @_Z3erfDv4_f(<4 x float>)
 declare <4 x float> @_Z3expDv4_f(<4 x float>)
@@ -40314,6 +40130,8 @@ declare <4 x float> @_Z8lgamma_rDv4_fPDv4_i(<4 x float>, ptr)
 declare <4 x float> @_Z9normalizeDv4_f(<4 x float>)
 declare <4 x float> @_Z9remainderDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x half> @llvm.copysign.v4f16(<4 x half>, <4 x half>)
+declare <4 x i16> @_Z19sub_group_broadcastDv4_tj(<4 x i16>, i32)
+declare <4 x i16> @_Z31sub_group_non_uniform_broadcastDv4_tj(<4 x i16>, i32)
 declare <4 x i32> @_Z10isnotequalDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x i32> @_Z11islessequalDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x i32> @_Z11isunorderedDv4_fS_(<4 x float>, <4 x float>)
@@ -40329,8 +40147,6 @@ declare <4 x i32> @_Z9isgreaterDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x i32> @_Z9isorderedDv4_fS_(<4 x float>, <4 x float>)
 declare <8 x float> @_Z10smoothstepDv8_fS_S_(<8 x float>, <8 x float>, <8 x float>)
 declare <8 x float> @_Z10smoothstepffDv8_f(float, float, <8 x float>)
-declare <8 x float> @_Z19sub_group_broadcastDv8_fj(<8 x float>, i32)
-declare <8 x float> @_Z31sub_group_non_uniform_broadcastDv8_fj(<8 x float>, i32)
 declare <8 x float> @_Z3cosDv8_f(<8 x float>)
 declare <8 x float> @_Z3erfDv8_f(<8 x float>)
 declare <8 x float> @_Z3expDv8_f(<8 x float>)
@@ -40408,6 +40224,8 @@ declare <8 x float> @_Z7radiansDv8_f(<8 x float>)
 declare <8 x float> @_Z8lgamma_rDv8_fPDv8_i(<8 x float>, ptr)
 declare <8 x float> @_Z9remainderDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x half> @llvm.copysign.v8f16(<8 x half>, <8 x half>)
+declare <8 x i16> @_Z19sub_group_broadcastDv8_tj(<8 x i16>, i32)
+declare <8 x i16> @_Z31sub_group_non_uniform_broadcastDv8_tj(<8 x i16>, i32)
 declare <8 x i32> @_Z10isnotequalDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x i32> @_Z11islessequalDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x i32> @_Z11isunorderedDv8_fS_(<8 x float>, <8 x float>)
@@ -40422,21 +40240,12 @@ declare <8 x i32> @_Z8isfiniteDv8_f(<8 x float>)
 declare <8 x i32> @_Z9isgreaterDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x i32> @_Z9isorderedDv8_fS_(<8 x float>, <8 x float>)
 declare float @_Z10smoothstepfff(float, float, float)
-declare float @_Z17sub_group_shufflefj(float, i32)
-declare float @_Z19sub_group_broadcastfj(float, i32)
 declare float @_Z20sub_group_reduce_addf(float)
 declare float @_Z20sub_group_reduce_maxf(float)
 declare float @_Z20sub_group_reduce_minf(float)
-declare float @_Z20sub_group_shuffle_upfj(float, i32)
-declare float @_Z20work_group_broadcastfm(float, i64)
-declare float @_Z20work_group_broadcastfmm(float, i64, i64)
-declare float @_Z20work_group_broadcastfmmm(float, i64, i64, i64)
-declare float @_Z21sub_group_shuffle_xorfj(float, i32)
 declare float @_Z21work_group_reduce_addf(float)
 declare float @_Z21work_group_reduce_maxf(float)
 declare float @_Z21work_group_reduce_minf(float)
-declare float @_Z22sub_group_shuffle_downfj(float, i32)
-declare float @_Z25sub_group_broadcast_firstf(float)
 declare float @_Z28sub_group_scan_exclusive_addf(float)
 declare float @_Z28sub_group_scan_exclusive_maxf(float)
 declare float @_Z28sub_group_scan_exclusive_minf(float)
@@ -40453,7 +40262,6 @@ declare float @_Z30sub_group_clustered_reduce_addfj(float, i32)
 declare float @_Z30sub_group_clustered_reduce_maxfj(float, i32)
 declare float @_Z30sub_group_clustered_reduce_minfj(float, i32)
 declare float @_Z30sub_group_clustered_reduce_mulfj(float, i32)
-declare float @_Z31sub_group_non_uniform_broadcastfj(float, i32)
 declare float @_Z32sub_group_non_uniform_reduce_addf(float)
 declare float @_Z32sub_group_non_uniform_reduce_maxf(float)
 declare float @_Z32sub_group_non_uniform_reduce_minf(float)
@@ -40548,11 +40356,21 @@ declare float @_Z8lgamma_rfPi(float, ptr)
 declare float @_Z9normalizef(float)
 declare float @_Z9remainderff(float, float)
 declare half @llvm.copysign.f16(half, half)
+declare i16 @_Z17sub_group_shuffletj(i16, i32)
+declare i16 @_Z19sub_group_broadcasttj(i16, i32)
+declare i16 @_Z20sub_group_shuffle_uptj(i16, i32)
+declare i16 @_Z21sub_group_shuffle_xortj(i16, i32)
+declare i16 @_Z22sub_group_shuffle_downtj(i16, i32)
+declare i16 @_Z25sub_group_broadcast_firstt(i16)
+declare i16 @_Z31sub_group_non_uniform_broadcasttj(i16, i32)
 declare i32 @_Z10isnotequalff(float, float)
 declare i32 @_Z11islessequalff(float, float)
 declare i32 @_Z11isunorderedff(float, float)
 declare i32 @_Z13islessgreaterff(float, float)
 declare i32 @_Z14isgreaterequalff(float, float)
+declare i32 @_Z20work_group_broadcastjm(i32, i64)
+declare i32 @_Z20work_group_broadcastjmm(i32, i64, i64)
+declare i32 @_Z20work_group_broadcastjmmm(i32, i64, i64, i64)
 declare i32 @_Z31sub_group_non_uniform_all_equalf(float)
 declare i32 @_Z5ilogbf(float)
 declare i32 @_Z5isinff(float)
