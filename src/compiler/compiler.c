@@ -20,8 +20,9 @@
 /* Part of every cache key: raise it whenever the pipeline's output for a given input changes
  * (3: GNU inline semantics, one declaration per intrinsic after the __constant rewrite; 4:
  * cl_khr_fp16 always on, half builtins; 5: the ordered atomics and their feature macros; 6: the
- * generic address space), so that PTX cached by an earlier culvert is not served. */
-#define CVC_VERSION "culvert-compiler-6"
+ * generic address space; 7: printf's h/hh lengths), so that PTX cached by an earlier culvert is
+ * not served. The builtin libraries are part of the key by their hash. */
+#define CVC_VERSION "culvert-compiler-7"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX
  * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). The generic

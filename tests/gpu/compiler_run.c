@@ -3,7 +3,8 @@
  * 32- and 64-bit atomics, work-item functions with a global offset and, where the device
  * claims it, non-uniform work-groups), build errors and their log, bad options,
  * clCompileProgram + clLinkProgram with an embedded header and -create-library,
- * clGetKernelArgInfo from the compiler's metadata, and nan()'s quiet NaNs. */
+ * clGetKernelArgInfo from the compiler's metadata, printf's h/hh lengths, and nan()'s quiet
+ * NaNs. */
 #include "test_util.h"
 
 #include <math.h>
@@ -224,7 +225,8 @@ static void check_ids(cl_program p, const size_t *offset, const size_t *global,
     free(out);
 }
 
-/* printf: one line per call, each whole, written to stdout by the time clFinish returns. */
+/* printf: one line per call, each whole, written to stdout by the time clFinish returns; h and
+ * hh lengths print the int argument as a short and a char. */
 static void test_printf(void) {
     cl_int err;
     /* with cl_khr_fp16 the %f argument is a half (promoted to double, as a float is) */
@@ -240,6 +242,8 @@ static void test_printf(void) {
         "    printf(\"cvprintf %d %.1f %s %ld\\n\", i, ARG(0.5f * i), \"ok\", (long)base + i);\n"
         "    printf(\"cvvector %d %v4hld|%.1v2hlf|%v2hhu\\n\", i, (int4)(i, -i, 2 * i, 7),\n"
         "           (float2)(0.5f * i, -1.5f), (uchar2)(200, i));\n"
+        "    printf(\"cvnarrow %d %hhd %hhx %hho %hd %hx %hhu\\n\", i, 128 + i, 127 - i, i - 128,\n"
+        "           70000 + i, i - 32767, base + i);\n"
         "}\n";
     cl_program p = build_source(src, "", "kernel", &err);
     CHECK(err == CL_SUCCESS);
@@ -266,7 +270,8 @@ static void test_printf(void) {
         float x;
         char word[8];
         long v;
-        int e[4], u[2];
+        int e[4], u[2], h[4];
+        unsigned hx[2];
         float y[2];
         if (sscanf(line, "cvprintf %d %f %7s %ld", &i, &x, word, &v) == 4 && i >= 0 && i < 16 &&
             x == 0.5f * i && !strcmp(word, "ok") && v == 1000 + i)
@@ -276,6 +281,15 @@ static void test_printf(void) {
                  i >= 0 && i < 16 && e[0] == i && e[1] == -i && e[2] == 2 * i && e[3] == 7 &&
                  y[0] == 0.5f * i && y[1] == -1.5f && u[0] == 200 && u[1] == i)
             seen[i] += 16;
+        /* h, hh: the int cut to short, char (C's printf): 128 + i as signed char, 127 - i as
+         * unsigned char in hex, i - 128 in octal (128 + i), 70000 + i as short, i - 32767 as
+         * unsigned short in hex, 1000 + i as unsigned char */
+        else if (sscanf(line, "cvnarrow %d %d %x %o %d %x %d", &i, &h[0], &hx[0], &h[1], &h[2],
+                        &hx[1], &h[3]) == 7 &&
+                 i >= 0 && i < 16 && h[0] == i - 128 && hx[0] == 127u - (unsigned)i &&
+                 h[1] == 128 + i && h[2] == 4464 + i && hx[1] == 32769u + (unsigned)i &&
+                 h[3] == (1000 + i) % 256)
+            seen[i] += 256;
         else
             fprintf(stderr, "unexpected printf output: %s", line);
         lines++;
@@ -284,9 +298,9 @@ static void test_printf(void) {
         fclose(f);
     close(fd);
     unlink(path);
-    CHECK(lines == 32);
+    CHECK(lines == 48);
     for (int i = 0; i < 16; i++)
-        CHECK(seen[i] == 17); /* one scalar line and one vector line each */
+        CHECK(seen[i] == 273); /* a scalar, a vector and a narrow line each */
     clReleaseKernel(k);
     clReleaseProgram(p);
 }
