@@ -117,6 +117,19 @@ static void test_errors(void) {
                   cvt_ptxas((char *)out.data, "vector printf") == 0,
               "vector printf: %d %s", err, out.log ? out.log : "");
     cvc_output_free(&out);
+    /* h and hh lengths (which CUDA's vprintf misreads): a format without them ("%d|%x|%o|%d"),
+     * the int cut to char or short and widened back (-128, 127, 128 and 70000 as a short, 4464,
+     * folded to constants here). */
+    err = build("__kernel void k(void) {\n"
+                "    printf(\"%hhd|%hhx|%hho|%hd\\n\", -128, 127, -128, 70000);\n}\n",
+                "", &out);
+    CVT_CHECK(err == CL_SUCCESS && out.data &&
+                  strstr((char *)out.data, "{37, 100, 124, 37, 120, 124, 37, 111, 124, 37, 100, "
+                                           "10, 0}") &&
+                  strstr((char *)out.data, ", 128;") && strstr((char *)out.data, ", 4464;") &&
+                  cvt_ptxas((char *)out.data, "narrow printf") == 0,
+              "h/hh printf: %d %s", err, out.log ? out.log : "");
+    cvc_output_free(&out);
     /* A vector conversion without a vector of that size, or with a format that is not a literal:
      * refused with a message. */
     const char *bad_vectors[] = {
