@@ -22,8 +22,11 @@ extern pthread_cond_t fake_C;
 void fake_lock(void);
 #define LOCK   fake_lock()
 #define UNLOCK pthread_mutex_unlock(&fake_L)
-/* Under L: waits until every stream has drained, holding up every other thread's calls
- * meanwhile (the real driver's frees and module loads). */
+/* Under L: waits until no stream holds work that waits for something (a value or an event
+ * wait, a host function), holding up every other thread's calls meanwhile (the real driver's
+ * frees and module loads: a stream gated on a value the caller's process must write deadlocks
+ * them). Copies and fills still queued are not waited for: the H100's driver does not order a
+ * release after them (bench/unregister_probe), fake_check_unused catches it. */
 void fake_device_wide_wait(void);
 
 /* ---- call counting (fake_calls.c); every cu* function starts with FAKE_CALL */
@@ -67,6 +70,11 @@ int fake_attribute(CUdevice_attribute a);
 /* ---- memory (fake_memory.c) */
 /* Aborts unless [p, p+n) lies within one allocation (device, pinned or registered). */
 void fake_check_range(CUdeviceptr p, size_t n);
+/* Under L: aborts when an operation still queued on a stream (not yet run, or held up at the
+ * head) reads or writes [lo, hi), naming `call`: a GPU would run it through memory that
+ * cuMemFree, cuMemFreeHost or cuMemHostUnregister is taking away (a copy engine's MMU fault,
+ * Xid 31, on the H100: the driver does not order these calls after queued DMAs). */
+void fake_check_unused(const char *lo, const char *hi, const char *call);
 
 /* ---- streams (fake_stream.c): a queue of operations each, run by the stream's own thread */
 struct CUevent_st {

@@ -2,9 +2,12 @@
  * registered host) is tracked, so copies, fills and value operations outside one abort. Copies
  * from or to pageable host memory behave as CUDA documents for them: the stream is drained,
  * then the copy happens at once. Like the real driver (H100, driver 580), cuMemFree,
- * cuMemFreeHost and cuMemHostUnregister first wait until every stream has drained, holding up
- * every other call meanwhile: a free while a stream is gated by a value wait that the freeing
- * process itself must release deadlocks here as it does there. */
+ * cuMemFreeHost and cuMemHostUnregister first wait until no stream is held up by a wait or a
+ * host function, holding up every other call meanwhile: a free while a stream is gated by a
+ * value wait that the freeing process itself must release deadlocks here as it does there. They
+ * do not wait for the copies queued before them (on the H100 a DMA of a range being unregistered
+ * faulted: bench/unregister_probe): a release of memory that a queued operation still uses
+ * aborts (fake_check_unused). */
 #include "fake_internal.h"
 
 #include <stdio.h>
@@ -82,8 +85,15 @@ void fake_check_range(CUdeviceptr p, size_t n) {
     }
 }
 
+static const char *const release_names[] = {"cuMemFree", "cuMemFreeHost", "cuMemHostUnregister"};
+
 static CUresult release(const void *p, range_kind kind) {
     LOCK;
+    /* The driver does not wait for the work queued before a release to finish with the memory
+     * (the H100, driver 580: bench/unregister_probe): culvert must have ordered it first. */
+    for (range *r = ranges; r; r = r->next)
+        if (r->p == p && r->kind == kind)
+            fake_check_unused(r->p, r->p + r->n, release_names[kind]);
     fake_device_wide_wait();
     range *r = unlink_range(p, kind);
     if (r && kind == DEVICE)

@@ -1,13 +1,14 @@
 /* Streams: host threads that execute, in order, copies, fills, host functions, event records,
  * event waits and 64-bit value waits/writes (events: fake_event.c). The one lock of the fake, and
- * the device-wide calls that wait for every stream to drain while holding up every other thread's
- * calls. */
+ * the device-wide calls that wait until no stream is held up by a wait or a host function while
+ * holding up every other thread's calls. */
 #include "fake_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 pthread_mutex_t fake_L = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t fake_C = PTHREAD_COND_INITIALIZER;
@@ -99,6 +100,33 @@ static void wait_value(const fake_op *o) { /* under L */
     }
 }
 
+/* FAKECUDA_FAULT_COPY=n: the n-th copy a stream runs faults (a copy engine's MMU fault:
+ * CUDA_ERROR_LAUNCH_FAILED on the H100); 0: none. FAKECUDA_COPY_DELAY_US: copy_delay_us's
+ * start value. */
+static unsigned long fault_copy, copies_run;
+static pthread_once_t knobs_once = PTHREAD_ONCE_INIT;
+
+static void knobs_init(void) {
+    const char *f = getenv("FAKECUDA_FAULT_COPY"), *d = getenv("FAKECUDA_COPY_DELAY_US");
+    fault_copy = f ? strtoul(f, NULL, 10) : 0;
+    if (d)
+        fake_state.copy_delay_us = (unsigned)strtoul(d, NULL, 10);
+}
+
+/* A queued copy: waits copy_delay_us first (a busy GPU), still queued meanwhile; false when it
+ * is not to run (the context faulted, or this copy is the one FAKECUDA_FAULT_COPY names). */
+static bool copy_may_run(void) { /* under L, on the stream's thread */
+    unsigned delay = fake_state.copy_delay_us;
+    if (delay) {
+        UNLOCK;
+        usleep(delay);
+        LOCK;
+    }
+    if (!fake_sticky && fault_copy && ++copies_run == fault_copy)
+        fake_fault(CUDA_ERROR_LAUNCH_FAILED);
+    return !fake_sticky;
+}
+
 static void execute(fake_op *o) { /* under L, on the stream's thread (or at once: instant) */
     /* A poisoned context runs nothing more (a wait in progress gives up). */
     if (fake_sticky)
@@ -121,6 +149,8 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         break;
     case OP_COPY:
     case OP_COPY3D:
+        if (is_stream_thread && !copy_may_run())
+            break;
         fake_copy_now(o);
         break;
     case OP_SET:
@@ -162,6 +192,7 @@ static void *worker(void *arg) {
 }
 
 static CUstream new_stream(void) { /* under L */
+    pthread_once(&knobs_once, knobs_init);
     CUstream n = calloc(1, sizeof *n);
     n->generation = fake_generation;
     n->next = streams;
@@ -188,6 +219,62 @@ void fake_check_event(CUevent e) {
         fprintf(stderr, "fake: event %p used after %s\n", (void *)e,
                 e->destroyed ? "cuEventDestroy" : "the context was reset");
         abort();
+    }
+}
+
+/* The bytes [lo, hi) one side of a 3D copy touches. */
+static void side3d(const char *base, size_t x, size_t y, size_t z, size_t pitch, size_t height,
+                   const CUDA_MEMCPY3D *m, const char **lo, const char **hi) {
+    *lo = base + (z * height + y) * pitch + x;
+    *hi = base + ((z + m->Depth - 1) * height + y + m->Height - 1) * pitch + x + m->WidthInBytes;
+}
+
+/* The memory an operation reads or writes: up to two ranges [lo, hi); how many. */
+static int op_ranges(const fake_op *o, const char *lo[2], const char *hi[2]) {
+    const CUDA_MEMCPY3D *m = &o->m3;
+    switch (o->kind) {
+    case OP_COPY:
+        lo[0] = o->dst, hi[0] = lo[0] + o->n;
+        lo[1] = o->src, hi[1] = lo[1] + o->n;
+        return 2;
+    case OP_COPY3D:
+        side3d(m->dstMemoryType == CU_MEMORYTYPE_HOST ? (const char *)m->dstHost : P(m->dstDevice),
+               m->dstXInBytes, m->dstY, m->dstZ, m->dstPitch, m->dstHeight, m, &lo[0], &hi[0]);
+        side3d(m->srcMemoryType == CU_MEMORYTYPE_HOST ? (const char *)m->srcHost : P(m->srcDevice),
+               m->srcXInBytes, m->srcY, m->srcZ, m->srcPitch, m->srcHeight, m, &lo[1], &hi[1]);
+        return m->WidthInBytes && m->Height && m->Depth ? 2 : 0;
+    case OP_SET:
+        lo[0] = o->dst, hi[0] = lo[0] + (o->h - 1) * o->pitch + o->w * o->esz;
+        return o->w && o->h ? 1 : 0;
+    case OP_WAIT_VALUE:
+    case OP_WRITE_VALUE:
+        lo[0] = (const char *)o->addr, hi[0] = lo[0] + 8;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static const char *const op_names[] = {"event record", "event wait",    "value wait",
+                                       "value write",  "copy",          "3D copy",
+                                       "fill",         "host function", "fault"};
+
+void fake_check_unused(const char *lo, const char *hi, const char *call) {
+    for (CUstream s = streams; s; s = s->next) {
+        for (const fake_op *o = s->head; o; o = o->next) {
+            const char *l[2], *h[2];
+            int n = op_ranges(o, l, h);
+            for (int i = 0; i < n; i++) {
+                if (l[i] < hi && lo < h[i]) {
+                    fprintf(stderr,
+                            "fake: %s of [%p, %p) while a %s queued on stream %p still uses "
+                            "[%p, %p): on a GPU the DMA would fault (or reach memory reused)\n",
+                            call, (const void *)lo, (const void *)hi, op_names[o->kind], (void *)s,
+                            (const void *)l[i], (const void *)h[i]);
+                    abort();
+                }
+            }
+        }
     }
 }
 
@@ -232,10 +319,25 @@ void fake_drain_all(void) {
         fake_drain(s);
 }
 
+/* Does s hold work that waits for something (an event, a value, a host function)? */
+static bool held_up(CUstream s) {
+    for (const fake_op *o = s->head; o; o = o->next)
+        if (o->kind == OP_WAIT_EVENT || o->kind == OP_WAIT_VALUE || o->kind == OP_HOST)
+            return true;
+    return false;
+}
+
 void fake_device_wide_wait(void) {
     wide_busy = true;
     wide_owner = pthread_self();
-    fake_drain_all();
+    for (;;) {
+        bool any = false;
+        for (CUstream s = streams; s && !any; s = s->next)
+            any = held_up(s);
+        if (!any)
+            break;
+        pthread_cond_wait(&fake_C, &fake_L);
+    }
     wide_busy = false;
     pthread_cond_broadcast(&fake_C);
 }
