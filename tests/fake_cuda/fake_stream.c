@@ -100,7 +100,7 @@ static void wait_value(const fake_op *o) { /* under L */
     }
 }
 
-/* FAKECUDA_FAULT_COPY=n: the n-th copy a stream runs faults (a copy engine's MMU fault:
+/* FAKECUDA_FAULT_COPY=n: the n-th copy the streams run faults (a copy engine's MMU fault:
  * CUDA_ERROR_LAUNCH_FAILED on the H100); 0: none. FAKECUDA_COPY_DELAY_US: copy_delay_us's
  * start value. */
 static unsigned long fault_copy, copies_run;
@@ -222,33 +222,35 @@ void fake_check_event(CUevent e) {
     }
 }
 
-/* The bytes [lo, hi) one side of a 3D copy touches. */
-static void side3d(const char *base, size_t x, size_t y, size_t z, size_t pitch, size_t height,
-                   const CUDA_MEMCPY3D *m, const char **lo, const char **hi) {
-    *lo = base + (z * height + y) * pitch + x;
-    *hi = base + ((z + m->Depth - 1) * height + y + m->Height - 1) * pitch + x + m->WidthInBytes;
+/* The first byte of one side of a 3D copy. */
+static const char *side3d(const char *base, size_t x, size_t y, size_t z, size_t pitch,
+                          size_t height) {
+    return base + (z * height + y) * pitch + x;
 }
 
-/* The memory an operation reads or writes: up to two ranges [lo, hi); how many. */
-static int op_ranges(const fake_op *o, const char *lo[2], const char *hi[2]) {
+/* Where an operation reads or writes: up to two places, each in host memory or not (the memory
+ * a device address names: device memory, or mapped pinned memory); how many. */
+static int op_sides(const fake_op *o, const char *at[2], bool host[2]) {
     const CUDA_MEMCPY3D *m = &o->m3;
     switch (o->kind) {
     case OP_COPY:
-        lo[0] = o->dst, hi[0] = lo[0] + o->n;
-        lo[1] = o->src, hi[1] = lo[1] + o->n;
+        at[0] = o->dst, at[1] = o->src;
+        host[0] = o->host_side[0], host[1] = o->host_side[1];
         return 2;
     case OP_COPY3D:
-        side3d(m->dstMemoryType == CU_MEMORYTYPE_HOST ? (const char *)m->dstHost : P(m->dstDevice),
-               m->dstXInBytes, m->dstY, m->dstZ, m->dstPitch, m->dstHeight, m, &lo[0], &hi[0]);
-        side3d(m->srcMemoryType == CU_MEMORYTYPE_HOST ? (const char *)m->srcHost : P(m->srcDevice),
-               m->srcXInBytes, m->srcY, m->srcZ, m->srcPitch, m->srcHeight, m, &lo[1], &hi[1]);
-        return m->WidthInBytes && m->Height && m->Depth ? 2 : 0;
+        host[0] = m->dstMemoryType == CU_MEMORYTYPE_HOST;
+        host[1] = m->srcMemoryType == CU_MEMORYTYPE_HOST;
+        at[0] = side3d(host[0] ? (const char *)m->dstHost : P(m->dstDevice), m->dstXInBytes,
+                       m->dstY, m->dstZ, m->dstPitch, m->dstHeight);
+        at[1] = side3d(host[1] ? (const char *)m->srcHost : P(m->srcDevice), m->srcXInBytes,
+                       m->srcY, m->srcZ, m->srcPitch, m->srcHeight);
+        return 2;
     case OP_SET:
-        lo[0] = o->dst, hi[0] = lo[0] + (o->h - 1) * o->pitch + o->w * o->esz;
-        return o->w && o->h ? 1 : 0;
+        at[0] = o->dst, host[0] = false;
+        return 1;
     case OP_WAIT_VALUE:
     case OP_WRITE_VALUE:
-        lo[0] = (const char *)o->addr, hi[0] = lo[0] + 8;
+        at[0] = (const char *)o->addr, host[0] = false;
         return 1;
     default:
         return 0;
@@ -259,18 +261,15 @@ static const char *const op_names[] = {"event record", "event wait",    "value w
                                        "value write",  "copy",          "3D copy",
                                        "fill",         "host function", "fault"};
 
-void fake_check_unused(const char *lo, const char *hi, const char *call) {
+void fake_check_unused(unsigned long long id, const char *call, const void *p) {
     for (CUstream s = streams; s; s = s->next) {
         for (const fake_op *o = s->head; o; o = o->next) {
-            const char *l[2], *h[2];
-            int n = op_ranges(o, l, h);
-            for (int i = 0; i < n; i++) {
-                if (l[i] < hi && lo < h[i]) {
+            for (int i = 0; i < 2; i++) {
+                if (o->uses[i] == id) {
                     fprintf(stderr,
-                            "fake: %s of [%p, %p) while a %s queued on stream %p still uses "
-                            "[%p, %p): on a GPU the DMA would fault (or reach memory reused)\n",
-                            call, (const void *)lo, (const void *)hi, op_names[o->kind], (void *)s,
-                            (const void *)l[i], (const void *)h[i]);
+                            "fake: %s(%p) while a %s queued on stream %p by %s still uses the "
+                            "memory: on a GPU the DMA would fault (or reach memory reused)\n",
+                            call, p, op_names[o->kind], (void *)s, o->call ? o->call : "?");
                     abort();
                 }
             }
@@ -355,9 +354,16 @@ CUresult fake_enqueue(CUstream s, fake_op o) {
     if (!n)
         return CUDA_ERROR_OUT_OF_MEMORY;
     *n = o;
+    n->call = fake_call_name;
     n->next = NULL;
     LOCK;
     s = fake_stream(s);
+    /* The allocations it uses, as they are now (addresses may be reused once they go). */
+    const char *at[2];
+    bool host[2];
+    int sides = op_sides(n, at, host);
+    for (int i = 0; i < sides; i++)
+        n->uses[i] = fake_range_id(at[i], host[i]);
     if (o.kind == OP_RECORD || o.kind == OP_WAIT_EVENT)
         fake_check_event(o.ev);
     if (fake_sticky) {
