@@ -144,16 +144,20 @@ static void cvcu_dying_add(const void *ptr, size_t n) {
     pthread_mutex_unlock(&cvcu_dying_lock);
 }
 
+/* The oldest entry of ptr goes (the list is newest first): registrations of one address follow
+ * each other (CUDA refuses a second), so the unregister that is done is the oldest one's; a newer
+ * entry may be a larger registration of the same address, retired meanwhile. */
 static void cvcu_dying_remove(const void *ptr) {
     pthread_mutex_lock(&cvcu_dying_lock);
-    for (cvcu_dying **d = &cvcu_dying_list; *d; d = &(*d)->next) {
-        if ((*d)->ptr == ptr) {
-            cvcu_dying *gone = *d;
-            *d = gone->next;
-            free(gone);
-            atomic_fetch_sub(&cvcu_dying_count, 1);
-            break;
-        }
+    cvcu_dying **oldest = NULL;
+    for (cvcu_dying **d = &cvcu_dying_list; *d; d = &(*d)->next)
+        if ((*d)->ptr == ptr)
+            oldest = d;
+    if (oldest) {
+        cvcu_dying *gone = *oldest;
+        *oldest = gone->next;
+        free(gone);
+        atomic_fetch_sub(&cvcu_dying_count, 1);
     }
     pthread_mutex_unlock(&cvcu_dying_lock);
 }
