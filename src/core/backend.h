@@ -194,16 +194,21 @@ cl_int cvcu_mem_alloc(size_t size, cl_ulong *address);
 /* Binds dev first: frees are also called from destructors on any thread. */
 void cvcu_mem_free(cvcu_device *dev, cl_ulong address);
 
-/* Pinned, portable host memory (usable from every context of the process). */
+/* Pinned, portable host memory (usable from every context of the process). The free waits
+ * (off the caller's thread) until every copy queued before it is done: copies of other commands
+ * may DMA a pointer the application got from a map. */
 cl_int cvcu_host_alloc(size_t size, void **ptr);
 void cvcu_host_free(void *ptr);
 /* Pins the application's memory (CL_MEM_USE_HOST_PTR) so copies to and from it run at pinned
  * speed. Fails, harmlessly, where CUDA refuses (already registered, not ordinary memory). */
 cl_int cvcu_host_register(void *ptr, size_t size);
-/* Undoes cvcu_host_register(ptr, size). From this call on, copies treat the range as pageable
- * memory (the application may use it for another buffer at once): none goes through the
- * registration while it is being removed. */
-void cvcu_host_unregister(void *ptr, size_t size);
+/* The application gave up the memory of cvcu_host_register(ptr, size) (its last release of the
+ * buffer): from this call on, copies treat the range as pageable memory (the application may
+ * use it for anything at once), while commands in flight may still use the registration. */
+void cvcu_host_retire(void *ptr, size_t size);
+/* Undoes cvcu_host_register(ptr, size), retired before: after every copy queued before this call
+ * is done with the range. */
+void cvcu_host_unregister(void *ptr);
 
 /* How a host-side copy may behave. blocking: the caller waits for the command anyway, so the
  * copy may wait for the stream. When not blocking, the copy never waits for work before it on

@@ -4,7 +4,10 @@
  * The environment knobs: FAKECUDA_NODEV=1 hides the device; FAKECUDA_FAULT_KERNEL=name makes
  * every launch of that function fault once its stream reaches it (a GPU exception: the context
  * is poisoned, every call on it answers CUDA_ERROR_ILLEGAL_ADDRESS until
- * cuDevicePrimaryCtxReset). */
+ * cuDevicePrimaryCtxReset); FAKECUDA_FAULT_COPY=n makes the n-th copy the streams run fault the
+ * same way with CUDA_ERROR_LAUNCH_FAILED (a copy engine's MMU fault); FAKECUDA_COPY_DELAY_US
+ * sets copy_delay_us. A release (cuMemFree, cuMemFreeHost, cuMemHostUnregister) of memory that
+ * an operation still queued on a stream uses aborts: the real driver does not order them. */
 #ifndef CV_TEST_FAKE_CUDA_H
 #define CV_TEST_FAKE_CUDA_H
 
@@ -36,6 +39,9 @@ typedef struct fakecuda_state {
      * FAKECUDA_TRUTH. */
     _Atomic bool instant;
     _Atomic int query_answer;
+    /* How long each queued copy waits on its stream before it runs (a GPU busy with other
+     * processes' work): microseconds, FAKECUDA_COPY_DELAY_US at the start. */
+    _Atomic unsigned copy_delay_us;
 
     /* Call counting: the driver calls the calling thread makes between calls_begin and
      * calls_end are counted per function name (other threads' calls are not), so a test can

@@ -22,12 +22,17 @@ extern pthread_cond_t fake_C;
 void fake_lock(void);
 #define LOCK   fake_lock()
 #define UNLOCK pthread_mutex_unlock(&fake_L)
-/* Under L: waits until every stream has drained, holding up every other thread's calls
- * meanwhile (the real driver's frees and module loads). */
+/* Under L: waits until no stream holds work that waits for something (a value or an event
+ * wait, a host function), holding up every other thread's calls meanwhile (the real driver's
+ * frees and module loads: a stream gated on a value the caller's process must write deadlocks
+ * them). Copies and fills still queued are not waited for: the H100's driver does not order a
+ * release after them (bench/unregister_probe), fake_check_unused catches it. */
 void fake_device_wide_wait(void);
 
 /* ---- call counting (fake_calls.c); every cu* function starts with FAKE_CALL */
 void fake_count(const char *name);
+/* The cu* function the calling thread is in (named by its FAKE_CALL). */
+extern __thread const char *fake_call_name;
 /* Counts a call of a function the fake does not implement, logs it once per name, and answers
  * CUDA_ERROR_NOT_SUPPORTED (the generated stubs, fake_stubs.c). */
 CUresult fake_unsupported(const char *name);
@@ -67,6 +72,14 @@ int fake_attribute(CUdevice_attribute a);
 /* ---- memory (fake_memory.c) */
 /* Aborts unless [p, p+n) lies within one allocation (device, pinned or registered). */
 void fake_check_range(CUdeviceptr p, size_t n);
+/* Under L: the id of the allocation p lies in (0: none). host: p is a host address (pinned or
+ * registered memory); else a device address (device memory, or mapped pinned memory). */
+unsigned long long fake_range_id(const void *p, bool host);
+/* Under L: aborts when an operation still queued on a stream (not yet run, or held up at the
+ * head) uses allocation `id`, which `call`(p) is taking away: a GPU would run it through memory
+ * that cuMemFree, cuMemFreeHost or cuMemHostUnregister removes (a copy engine's MMU fault, Xid
+ * 31, on the H100: the driver does not order these calls after queued DMAs). */
+void fake_check_unused(unsigned long long id, const char *call, const void *p);
 
 /* ---- streams (fake_stream.c): a queue of operations each, run by the stream's own thread */
 struct CUevent_st {
@@ -102,6 +115,9 @@ typedef struct fake_op {
     CUDA_MEMCPY3D m3;
     CUhostFn fn;
     void *arg;
+    bool host_side[2];          /* OP_COPY: dst, src are host memory */
+    unsigned long long uses[2]; /* the allocations it uses (fake_range_id), 0: none */
+    const char *call;           /* the cu* function that queued it */
     struct fake_op *next;
 } fake_op;
 

@@ -2,8 +2,8 @@
  * with `not_an_instruction` fails to JIT, with a log), the functions' attributes from their
  * signatures, and launches recorded in the state (fake_cuda.h) instead of run, after the checks
  * the driver makes (grid and block limits, the dynamic shared memory opt-in, clusters). Loads
- * and unloads are device-wide calls, as the real driver's are: they wait for every stream to
- * drain. */
+ * and unloads are device-wide calls, as the real driver's are: they wait until no stream is held
+ * up by a wait or a host function. */
 #include "fake_internal.h"
 
 #include "core/ptx.h"
