@@ -260,6 +260,8 @@ char *cv_ptx_add_timing(const char *text, size_t len, size_t *out_len, cv_ptx_ti
         return NULL;
     stats->entries = m.num_kernels;
     stats->module_refused = cv_timing_module_refusal(text, len, &m);
+    stats->timed = calloc(m.num_kernels + 1, sizeof *stats->timed);
+    b.oom = stats->timed == NULL;
     int version = cv_timing_version(text, len);
     size_t from = 0;
     for (uint32_t i = 0; !stats->module_refused && i < m.num_kernels; i++) {
@@ -271,11 +273,14 @@ char *cv_ptx_add_timing(const char *text, size_t len, size_t *out_len, cv_ptx_ti
         cv_timing_twin(&b, text, k);
         from = after;
         stats->twins++;
+        stats->timed[i] = true;
     }
     cv_buf_add(&b, text + from, len - from);
     cv_ptx_free(&m);
     if (b.oom || !b.s) {
         free(b.s);
+        free(stats->timed);
+        stats->timed = NULL;
         return NULL;
     }
     *out_len = b.n;

@@ -26,6 +26,8 @@ typedef struct cv_ptx_timing_stats {
     /* Why a module gets none: .version below 6.2, .target below sm_70, debug sections, or an
      * `exit` in a .func (a thread ending there would never be counted); NULL when it may. */
     const char *module_refused;
+    /* Per entry, in the order of the text: has a twin (malloc'ed; the caller frees it). */
+    bool *timed;
 } cv_ptx_timing_stats;
 
 /* The text (PTX as cv_ptx_rewrite made it, len bytes) with the twins added after their entries:

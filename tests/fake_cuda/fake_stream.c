@@ -126,6 +126,9 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         o->fn(o->arg);
         LOCK;
         break;
+    case OP_RUN:
+        o->fn(o->arg);
+        break;
     }
 }
 

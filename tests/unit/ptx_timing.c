@@ -55,6 +55,7 @@ static char *timed(const char *text, unsigned twins, const char *tag) {
         snprintf(name, sizeof name, "%s%s", k->name, CV_PTX_TIMED_SUFFIX);
         /* a kernel of that name in the input is no twin */
         const cv_ptx_kernel *tw = cv_ptx_find(&m, name) ? NULL : cv_ptx_find(&t, name);
+        CHECK(st.timed[i] == (tw != NULL));
         if (tw) {
             CHECK(tw->num_params == k->num_params + 1);
             const cv_ptx_param *last = &tw->params[tw->num_params - 1];
@@ -77,6 +78,7 @@ static char *timed(const char *text, unsigned twins, const char *tag) {
     }
     cv_ptx_free(&t);
     cv_ptx_free(&m);
+    free(st.timed);
     CHECK(assembles(out, tag));
     return out;
 }
@@ -200,6 +202,8 @@ static void test_refusals(void) {
         CHECK(st.twins == 0 && st.entries == 1);
         CHECK(st.module_refused && strcmp(st.module_refused, modules[i].why) == 0);
         CHECK(strcmp(out, modules[i].text) == 0);
+        CHECK(st.timed && !st.timed[0]);
+        free(st.timed);
         free(out);
     }
     /* A function that returns (a `ret` in a .func) is fine; a label named like exit is no exit. */
