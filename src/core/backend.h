@@ -99,8 +99,9 @@ cl_int cvcu_clock_host_ns(cvcu_device *dev, cvcu_event *ev, cl_ulong *ns);
 
 /* --- kernel timing: START and END from the GPU's %globaltimer (docs/kernel-abi.md) ----------- */
 
-/* One command's slot: device words the blocks of its timed launches update, and the record of
- * START and END its last block writes to mapped pinned memory. Slots are pooled per device. */
+/* One command's slot: two words of device memory that the blocks of its timed launches raise
+ * (the command's generation keeps the newest command's apart from older ones'). Slots are pooled
+ * per device. */
 typedef struct cvcu_ktime cvcu_ktime;
 
 /* Makes kernel timing ready on dev: loads the probe (only while no gate is closed) and maps
@@ -109,17 +110,18 @@ typedef struct cvcu_ktime cvcu_ktime;
 bool cvcu_ktime_prepare(cvcu_device *dev);
 /* %globaltimer's step in ns as the probe saw it (prepares first); 0 when unknown. */
 cl_ulong cvcu_ktime_step(cvcu_device *dev);
-/* A slot for one command, its record cleared; NULL where kernel timing is not ready or no slot
+/* A slot for one command, with a new generation; NULL where kernel timing is not ready or no slot
  * could be had (the command is timed by CUDA events). */
 cvcu_ktime *cvcu_ktime_get(cvcu_device *dev);
-/* The 16 bytes of a timed launch's timing parameter; last: the command's last launch. */
-void cvcu_ktime_param(const cvcu_ktime *t, bool last, uint64_t param[2]);
-/* START and END on the host clock, once the command completed; false where the kernel wrote no
- * record. */
-bool cvcu_ktime_read(cvcu_ktime *t, cl_ulong *start, cl_ulong *end);
-/* Gives the slot back: clean, its command ran to its end (or never launched); otherwise its
- * device words may hold counts and it is not used again. NULL: nothing. */
-void cvcu_ktime_put(cvcu_ktime *t, bool clean);
+/* The 16 bytes of a timed launch's timing parameter (the same for every launch of a command). */
+void cvcu_ktime_param(const cvcu_ktime *t, uint64_t param[2]);
+/* START and END on the host clock, once the command completed; seen: the host time it was first
+ * seen complete (0: now). False where the kernel left no time (it never finished). Copies the
+ * slot's words from the device, together with those of other commands seen complete by then. */
+bool cvcu_ktime_read(cvcu_ktime *t, cl_ulong seen, cl_ulong *start, cl_ulong *end);
+/* Gives the slot back (NULL: nothing): whatever its command left, the next one's generation
+ * outranks it. */
+void cvcu_ktime_put(cvcu_ktime *t);
 
 /* --- host flags: 64-bit slots in mapped pinned host memory ----------------------------------- */
 

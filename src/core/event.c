@@ -101,9 +101,8 @@ static void cv_event_destroy(cv_object *obj) {
         cvcu_slot_free(e->slot);
         e->slot = NULL;
     }
-    /* Only a command that never completed still holds its timing slot: whatever of it ran may
-     * have left counts there, so the slot is not used again. */
-    cvcu_ktime_put(e->ktime, false);
+    /* A command that never completed may still hold its timing slot. */
+    cvcu_ktime_put(e->ktime);
     e->ktime = NULL;
     /* Nothing locks e any more; a spare's mutex is made anew when it is used again. */
     pthread_mutex_destroy(&e->lock);
@@ -306,7 +305,8 @@ static cl_int cv_source_settle(cl_event src) {
 /* The status after a query of e->done answered q; e->lock held, s the status before. */
 static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q) {
     if (q == CL_SUBMITTED) {
-        if (e->start && s == CL_SUBMITTED && cvcu_event_query(e->start) == CL_COMPLETE)
+        /* A timed kernel records no START event: it goes from CL_SUBMITTED to its end. */
+        if (e->start && !e->ktime && s == CL_SUBMITTED && cvcu_event_query(e->start) == CL_COMPLETE)
             s = CL_RUNNING;
     } else if (q < 0) {
         s = q;
@@ -420,16 +420,15 @@ cl_int cv_event_info(cl_event e, cl_event_info param, const cv_info *out) {
     return err;
 }
 
-/* START and END on the host clock: from the kernel's record (timed kernels) or from the CUDA
- * events around the command. A timed kernel that left no record (none should) gets START = END
- * = its completion event's time. The slot goes back to the pool either way: the command ran to
- * its end. */
+/* START and END on the host clock: from the kernel's own times (timed kernels) or from the CUDA
+ * events around the command. A timed kernel that left none (none should) gets START = END = its
+ * completion event's time. */
 static bool cv_event_device_times(cl_event e, cl_ulong *start, cl_ulong *end) {
     cvcu_device *dev = e->queue->device->cu;
     bool ok = false;
     if (e->ktime) {
-        ok = cvcu_ktime_read(e->ktime, start, end);
-        cvcu_ktime_put(e->ktime, true);
+        ok = cvcu_ktime_read(e->ktime, e->seen, start, end);
+        cvcu_ktime_put(e->ktime);
         e->ktime = NULL;
         if (!ok && cvcu_clock_host_ns(dev, e->done, end) == CL_SUCCESS) {
             *start = *end;
@@ -548,8 +547,8 @@ void cv_event_fire_callbacks(cl_event e) {
 void cv_event_complete(cl_event e) {
     pthread_mutex_lock(&e->lock);
     cv_event_profile(e);
-    /* A failed timed kernel: its slot may hold counts (not used again). */
-    cvcu_ktime_put(e->ktime, false);
+    /* A timed kernel that failed: nothing to read. */
+    cvcu_ktime_put(e->ktime);
     e->ktime = NULL;
     cl_event *sources = e->sources;
     cl_uint n = e->num_sources;

@@ -194,11 +194,11 @@ static bool cv_kernel_timable(cv_program_function *f, cl_device_id dev, const si
 
 /* The launches of one NDRange on the command's stream. real: the NDRange's own work-groups per
  * dimension; groups: with those that only fill clusters. timing: the timed twin's parameter (l
- * runs the twin), NULL for the entry; bit 0 of its second word marks the command's last launch. */
+ * runs the twin), NULL for the entry. */
 static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream *s, cvcu_launch *l,
                                const cvcu_device_props *props, cl_uint dim, const size_t *offset,
                                const size_t *global, const uint64_t real[3],
-                               const uint64_t groups[3], uint64_t *timing) {
+                               const uint64_t groups[3], const uint64_t *timing) {
     if (!k->launch_info && !timing) {
         for (int d = 0; d < 3; d++)
             l->grid[d] = (unsigned)groups[d];
@@ -211,7 +211,7 @@ static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream 
     memcpy(params, k->params, k->num_args * sizeof *params);
     params[k->num_args] = &info;
     if (timing)
-        params[k->num_args + (k->launch_info ? 1 : 0)] = timing;
+        params[k->num_args + (k->launch_info ? 1 : 0)] = (void *)timing;
     if (!k->launch_info) {
         for (int d = 0; d < 3; d++)
             l->grid[d] = (unsigned)groups[d];
@@ -251,17 +251,13 @@ static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream 
         for (uint64_t y = 0; y < groups[1] && err == CL_SUCCESS; y += chunk[1])
             for (uint64_t x = 0; x < groups[0] && err == CL_SUCCESS; x += chunk[0]) {
                 const uint64_t at[3] = {x, y, z};
-                bool last = true;
                 for (int d = 0; d < 3; d++) {
                     info.group_offset[d] = (uint32_t)at[d];
                     uint64_t left = groups[d] - at[d];
                     l->grid[d] = (unsigned)(left < chunk[d] ? left : chunk[d]);
                     uint64_t limit = real[d] > at[d] ? real[d] - at[d] : 0;
                     info.group_limit[d] = (uint32_t)(limit < UINT32_MAX ? limit : UINT32_MAX);
-                    last &= left <= chunk[d];
                 }
-                if (timing)
-                    timing[1] = (timing[1] & ~(uint64_t)1) | (last ? 1u : 0u);
                 err = cvcu_launch_kernel(l, s, params);
             }
     return err;
@@ -318,7 +314,7 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
     if (err == CL_SUCCESS && !empty) {
         uint64_t timing[2];
         if (cmd.ktime)
-            cvcu_ktime_param(cmd.ktime, true, timing);
+            cvcu_ktime_param(cmd.ktime, timing);
         l.func = cmd.ktime ? f->timed : f->func;
         for (int d = 0; d < 3; d++)
             l.block[d] = (unsigned)block[d];

@@ -1,6 +1,7 @@
 /* Kernel timing twins (core/ptx_timing.h, docs/kernel-abi.md "Kernel timing"). The twin is the
  * rewritten entry copied whole, with one parameter more, a prologue before its first statement
- * and every `ret` and `exit` of its body turned into a branch to an epilogue at its end. */
+ * and every `ret` and `exit` of its body turned into a branch to an epilogue at its end. Neither
+ * waits for memory: the times go to the slot by fire-and-forget reductions. */
 #include "core/ptx_timing.h"
 #include "core/ptx.h"
 #include "core/ptx_edit.h"
@@ -40,15 +41,18 @@ static void cv_buf_str(cv_buf *b, const char *s) {
 
 static const char cv_timing_param[] = ".param .align 8 .b8 __cv_timing[16]";
 
-/* The block's first thread reads %globaltimer as the block begins and keeps the earliest in the
- * slot's word 0, complemented (red.max of ~t: a zeroed slot means none yet); it zeroes the count
- * of the block's finished threads, and the barrier makes every thread see that zero. */
+/* The first thread of each of the first 4096 blocks (blocks start in the order of their index:
+ * the earliest is among them) reads %globaltimer as the block begins and keeps the earliest in
+ * the slot's word 0, as a key: the command's generation in the top 24 bits, the complement of the
+ * time's low 40 bits below (red.max of it is the earliest time of the newest generation: a slot
+ * needs no clearing between commands). It zeroes the count of the block's finished threads, and
+ * the barrier makes every thread see that zero. */
 static const char cv_timing_prologue[] = "\n\t// culvert: kernel timing (docs/kernel-abi.md)\n"
                                          "\t.shared .align 4 .u32 __cv_timed_done;\n"
                                          "\t{\n"
                                          "\t.reg .pred %cvtp;\n"
-                                         "\t.reg .b32 %cvtw<2>;\n"
-                                         "\t.reg .b64 %cvtg<2>;\n"
+                                         "\t.reg .b32 %cvtw<3>;\n"
+                                         "\t.reg .b64 %cvtg<3>;\n"
                                          "\tmov.u32 %cvtw0, %tid.x;\n"
                                          "\tmov.u32 %cvtw1, %tid.y;\n"
                                          "\tor.b32 %cvtw0, %cvtw0, %cvtw1;\n"
@@ -56,26 +60,42 @@ static const char cv_timing_prologue[] = "\n\t// culvert: kernel timing (docs/ke
                                          "\tor.b32 %cvtw0, %cvtw0, %cvtw1;\n"
                                          "\tsetp.ne.u32 %cvtp, %cvtw0, 0;\n"
                                          "\t@%cvtp bra $__cv_timed_go;\n"
+                                         "\tst.shared.u32 [__cv_timed_done], 0;\n"
+                                         "\tmov.u32 %cvtw0, %ctaid.z;\n"
+                                         "\tmov.u32 %cvtw1, %nctaid.y;\n"
+                                         "\tmov.u32 %cvtw2, %ctaid.y;\n"
+                                         "\tmul.wide.u32 %cvtg0, %cvtw0, %cvtw1;\n"
+                                         "\tcvt.u64.u32 %cvtg1, %cvtw2;\n"
+                                         "\tadd.u64 %cvtg0, %cvtg0, %cvtg1;\n"
+                                         "\tmov.u32 %cvtw0, %nctaid.x;\n"
+                                         "\tcvt.u64.u32 %cvtg1, %cvtw0;\n"
+                                         "\tmul.lo.u64 %cvtg0, %cvtg0, %cvtg1;\n"
+                                         "\tmov.u32 %cvtw0, %ctaid.x;\n"
+                                         "\tcvt.u64.u32 %cvtg1, %cvtw0;\n"
+                                         "\tadd.u64 %cvtg0, %cvtg0, %cvtg1;\n"
+                                         "\tsetp.ge.u64 %cvtp, %cvtg0, 4096;\n"
+                                         "\t@%cvtp bra $__cv_timed_go;\n"
                                          "\tmov.u64 %cvtg0, %globaltimer;\n"
                                          "\tnot.b64 %cvtg0, %cvtg0;\n"
-                                         "\tld.param.u64 %cvtg1, [__cv_timing];\n"
-                                         "\tred.relaxed.gpu.global.max.u64 [%cvtg1], %cvtg0;\n"
-                                         "\tst.shared.u32 [__cv_timed_done], 0;\n"
+                                         "\tand.b64 %cvtg0, %cvtg0, 0xffffffffff;\n"
+                                         "\tld.param.u64 %cvtg1, [__cv_timing+8];\n"
+                                         "\tshl.b64 %cvtg1, %cvtg1, 40;\n"
+                                         "\tor.b64 %cvtg0, %cvtg0, %cvtg1;\n"
+                                         "\tld.param.u64 %cvtg2, [__cv_timing];\n"
+                                         "\tred.relaxed.gpu.global.max.u64 [%cvtg2], %cvtg0;\n"
                                          "$__cv_timed_go:\n"
                                          "\tbar.sync 0;\n"
                                          "\t}\n";
 
 /* Every thread ends here. The threads that arrive together count themselves once (their highest
- * lane adds their number); the block's last thread reads %globaltimer, keeps the latest in word 1
- * and counts the block in word 2 (release: its words are seen by whoever sees the count). The
- * launch's last block publishes START and END to the host record and zeroes the count, and on the
- * command's last launch (bit 0 of the record's address) the times too: the slot is clean for the
- * next command. */
+ * lane adds their number); the block's last thread reads %globaltimer and keeps the latest in the
+ * slot's word 1, as a key (the generation above the time's low 40 bits). Nothing waits: the host
+ * reads the words once the command completed. */
 static const char cv_timing_epilogue[] = "$__cv_timed_exit:\n"
                                          "\t{\n"
                                          "\t.reg .pred %cvtp;\n"
                                          "\t.reg .b32 %cvtm, %cvtn, %cvtl, %cvtt;\n"
-                                         "\t.reg .b64 %cvta, %cvtc, %cvtd, %cvtg, %cvth;\n"
+                                         "\t.reg .b64 %cvtg, %cvth, %cvta;\n"
                                          "\tactivemask.b32 %cvtm;\n"
                                          "\tpopc.b32 %cvtn, %cvtm;\n"
                                          "\tbfind.u32 %cvtl, %cvtm;\n"
@@ -92,33 +112,12 @@ static const char cv_timing_epilogue[] = "$__cv_timed_exit:\n"
                                          "\tsetp.ne.u32 %cvtp, %cvtl, %cvtt;\n"
                                          "\t@%cvtp exit;\n"
                                          "\tmov.u64 %cvtg, %globaltimer;\n"
+                                         "\tand.b64 %cvtg, %cvtg, 0xffffffffff;\n"
+                                         "\tld.param.u64 %cvth, [__cv_timing+8];\n"
+                                         "\tshl.b64 %cvth, %cvth, 40;\n"
+                                         "\tor.b64 %cvtg, %cvtg, %cvth;\n"
                                          "\tld.param.u64 %cvta, [__cv_timing];\n"
                                          "\tred.relaxed.gpu.global.max.u64 [%cvta+8], %cvtg;\n"
-                                         "\tatom.acq_rel.gpu.global.add.u64 %cvtc, [%cvta+16], 1;\n"
-                                         "\tmov.u32 %cvtt, %nctaid.x;\n"
-                                         "\tcvt.u64.u32 %cvtd, %cvtt;\n"
-                                         "\tmov.u32 %cvtt, %nctaid.y;\n"
-                                         "\tcvt.u64.u32 %cvtg, %cvtt;\n"
-                                         "\tmul.lo.u64 %cvtd, %cvtd, %cvtg;\n"
-                                         "\tmov.u32 %cvtt, %nctaid.z;\n"
-                                         "\tcvt.u64.u32 %cvtg, %cvtt;\n"
-                                         "\tmul.lo.u64 %cvtd, %cvtd, %cvtg;\n"
-                                         "\tadd.u64 %cvtc, %cvtc, 1;\n"
-                                         "\tsetp.ne.u64 %cvtp, %cvtc, %cvtd;\n"
-                                         "\t@%cvtp exit;\n"
-                                         "\tld.relaxed.gpu.global.u64 %cvtc, [%cvta];\n"
-                                         "\tnot.b64 %cvtc, %cvtc;\n"
-                                         "\tld.relaxed.gpu.global.u64 %cvtg, [%cvta+8];\n"
-                                         "\tmov.u64 %cvtd, 0;\n"
-                                         "\tst.relaxed.gpu.global.u64 [%cvta+16], %cvtd;\n"
-                                         "\tld.param.u64 %cvth, [__cv_timing+8];\n"
-                                         "\tand.b64 %cvtd, %cvth, 1;\n"
-                                         "\tand.b64 %cvth, %cvth, -2;\n"
-                                         "\tst.global.v2.u64 [%cvth], {%cvtc, %cvtg};\n"
-                                         "\tsetp.eq.u64 %cvtp, %cvtd, 0;\n"
-                                         "\t@%cvtp exit;\n"
-                                         "\tmov.u64 %cvtd, 0;\n"
-                                         "\tst.relaxed.gpu.global.v2.u64 [%cvta], {%cvtd, %cvtd};\n"
                                          "\texit;\n"
                                          "\t}\n";
 

@@ -12,11 +12,11 @@
 
 /* The twin's name is the entry's with this appended. */
 #define CV_PTX_TIMED_SUFFIX "__cv_timed"
-/* The twin's last parameter: `.param .align 8 .b8 __cv_timing[16]`, two 64-bit words:
- * [0] the device address of the slot's 32 bytes in device memory (three 64-bit counters the
- *     blocks update, zero between commands), [1] the device address of the slot's 16-byte
- *     record in mapped host memory, which the launch's last block writes (START, END), with
- *     bit 0 set on the command's last launch (its last block zeroes the device words). */
+/* The twin's last parameter: `.param .align 8 .b8 __cv_timing[16]`, two 64-bit words: [0] the
+ * device address of the command's slot (two 64-bit words in device memory, which the blocks raise
+ * with red.max: START's key, END's key), [1] the command's generation (24 bits). A key holds the
+ * generation in its top 24 bits and a time's low 40 bits below (complemented for START, so that
+ * the largest key is the earliest time): the newest command's keys win, with no clearing. */
 #define CV_PTX_TIMING_PARAM_SIZE 16
 
 /* What cv_ptx_add_timing did. */

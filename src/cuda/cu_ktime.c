@@ -10,9 +10,12 @@
  * module is loaded only while no gate is closed (cu_gates.c: a module load waits for every stream
  * of the device, so it would wait for the thread that opens the gate).
  *
- * The slots: 32 bytes of device memory (the blocks' three counters) and 16 bytes of mapped pinned
- * memory (START and END, written by the launch's last block), in chunks that are never freed. A
- * slot whose command did not run to its end may hold counts: it is not used again. */
+ * The slots: two 64-bit words of device memory each, which the blocks raise with red.max (keys:
+ * the command's generation above a time's low 40 bits), in chunks of 1024 that are never freed.
+ * The generation makes the newest command's keys win, so nothing clears a slot between commands,
+ * not even after a command that failed half way. Once a command completed, the host copies its
+ * chunk's words into a pinned mirror (one copy serves every command of the chunk seen complete
+ * before it began) and restores the times' high bits from the host clock. */
 #include "core/backend.h"
 #include "cuda/cu_clock.h"
 #include "cuda/cu_driver.h"
@@ -24,9 +27,11 @@
 
 #define CVCU_KT_MAX    64         /* devices */
 #define CVCU_KT_CHUNK  1024       /* slots per chunk */
-#define CVCU_KT_WORDS  32         /* device bytes per slot */
-#define CVCU_KT_RECORD 16         /* host bytes per slot */
 #define CVCU_KT_STRIDE (1u << 20) /* ping values per probe */
+/* Keys: a 24-bit generation above a time's low 40 bits (18 minutes of ns). */
+#define CVCU_KT_TIME_BITS   40
+#define CVCU_KT_TIME_MASK   ((1ull << CVCU_KT_TIME_BITS) - 1)
+#define CVCU_KT_GENERATIONS ((1u << 24) - 1)
 /* Rounds of ping-pong: at the first calibration, and at each renewal. */
 #define CVCU_KT_FIRST_ROUNDS 32
 #define CVCU_KT_ROUNDS       8
@@ -34,7 +39,7 @@
  * for a busy GPU) and at a renewal (on the thread that converts a timestamp); later pings (a
  * running probe answers in microseconds: a late answer only makes its round wide). The first
  * round, which waits for the probe to start, is no sample unless it is the only one. */
-#define CVCU_KT_FIRST_WAIT_NS 100000000ull
+#define CVCU_KT_FIRST_WAIT_NS 20000000ull
 #define CVCU_KT_RENEW_WAIT_NS 500000ull
 #define CVCU_KT_PONG_WAIT_NS  20000000ull
 /* %globaltimer changes the probe counts to find its step. */
@@ -103,16 +108,23 @@ static const char cvcu_probe_ptx[] = ".version 6.0\n"
                                      "}\n";
 
 struct cvcu_ktime {
-    struct cvcu_kclock *clock;
-    volatile uint64_t *record; /* START, END as the kernel wrote them */
-    CUdeviceptr record_dev;
-    CUdeviceptr words;
+    struct cvcu_kchunk *chunk;
+    unsigned index;      /* in its chunk */
+    uint32_t generation; /* of its command: 1..CVCU_KT_GENERATIONS */
     struct cvcu_ktime *next;
 };
 
+typedef struct cvcu_kchunk {
+    struct cvcu_kclock *clock;
+    CUdeviceptr words; /* two 64-bit words per slot: START's key, END's key */
+    uint64_t *mirror;  /* pinned: the words as the last copy found them */
+    uint64_t fetched;  /* host time the last copy began; 0: none yet */
+    struct cvcu_ktime slots[CVCU_KT_CHUNK];
+} cvcu_kchunk;
+
 typedef struct cvcu_kclock {
     _Atomic(struct cvcu_device *) dev;
-    pthread_mutex_t lock; /* the probe and the anchors */
+    pthread_mutex_t lock; /* the probe, the anchors, the chunks' mirrors */
     _Atomic bool ready;   /* calibrated: slots may be handed out */
     bool loaded;          /* the probe's module, function, stream and page */
     uint64_t tried;       /* host time of the last failed calibration */
@@ -122,11 +134,12 @@ typedef struct cvcu_kclock {
     _Atomic uint64_t *page;
     CUdeviceptr page_dev;
     uint64_t next_base;
-    uint64_t origin; /* the first %globaltimer read: where the drift hook scales from */
-    uint64_t step;   /* %globaltimer's step in ns, 0 while unknown */
+    uint64_t origin;                /* the first %globaltimer read: device times count from it */
+    uint64_t anchor_g, anchor_host; /* the latest anchor as read (no drift hook) */
+    uint64_t step;                  /* %globaltimer's step in ns, 0 while unknown */
     cvcu_anchors anchors;
     pthread_mutex_t pool_lock;
-    CUstream zero; /* zeroes new chunks (never waits behind a probe) */
+    CUstream copies; /* zeroes new chunks, copies words to mirrors (never behind a probe) */
     struct cvcu_ktime *free;
 } cvcu_kclock;
 
@@ -176,7 +189,8 @@ static cl_int cvcu_kt_load(cvcu_kclock *c) {
             CVCU_CALL(cvcu.cuStreamCreateWithPriority(&c->stream, CU_STREAM_NON_BLOCKING, greatest),
                       CL_OUT_OF_RESOURCES);
     if (err == CL_SUCCESS)
-        err = CVCU_CALL(cvcu.cuStreamCreate(&c->zero, CU_STREAM_NON_BLOCKING), CL_OUT_OF_RESOURCES);
+        err =
+            CVCU_CALL(cvcu.cuStreamCreate(&c->copies, CU_STREAM_NON_BLOCKING), CL_OUT_OF_RESOURCES);
     if (err == CL_SUCCESS)
         err = CVCU_CALL(
             cvcu.cuMemHostAlloc(&page, 128, CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE),
@@ -239,7 +253,10 @@ static bool cvcu_kt_calibrate(cvcu_kclock *c, unsigned rounds, uint64_t first_wa
         c->origin = best_g;
     cvcu_anchor fresh = {cvcu_kt_device(c, best_g), best_t0 + best_window / 2,
                          best_window ? best_window : 1};
-    cvcu_anchors_offer(&c->anchors, fresh);
+    if (cvcu_anchors_offer(&c->anchors, fresh)) {
+        c->anchor_g = best_g;
+        c->anchor_host = fresh.host;
+    }
     return true;
 }
 
@@ -271,42 +288,36 @@ cl_ulong cvcu_ktime_step(struct cvcu_device *dev) {
     return c ? c->step : 0;
 }
 
-/* A chunk of slots: device words zeroed, records in mapped pinned memory. c->pool_lock held, the
- * device bound. */
+/* A chunk of slots, its words zeroed (generation 0: older than every command). c->pool_lock
+ * held, the device bound. */
 static cl_int cvcu_kt_grow(cvcu_kclock *c) {
-    struct cvcu_ktime *slots = calloc(CVCU_KT_CHUNK, sizeof *slots);
-    CUdeviceptr words = 0, records_dev = 0;
-    void *records = NULL;
-    cl_int err = slots ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    cvcu_kchunk *k = calloc(1, sizeof *k);
+    void *mirror = NULL;
+    size_t bytes = CVCU_KT_CHUNK * 2 * sizeof(uint64_t);
+    cl_int err = k ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     if (err == CL_SUCCESS)
-        err =
-            CVCU_CALL(cvcu.cuMemAlloc(&words, CVCU_KT_CHUNK * CVCU_KT_WORDS), CL_OUT_OF_RESOURCES);
+        err = CVCU_CALL(cvcu.cuMemAlloc(&k->words, bytes), CL_OUT_OF_RESOURCES);
     if (err == CL_SUCCESS)
-        err = CVCU_CALL(cvcu.cuMemsetD32Async(words, 0, CVCU_KT_CHUNK * CVCU_KT_WORDS / 4, c->zero),
+        err = CVCU_CALL(cvcu.cuMemsetD32Async(k->words, 0, bytes / 4, c->copies),
                         CL_OUT_OF_RESOURCES);
     if (err == CL_SUCCESS)
-        err = CVCU_CALL(cvcu.cuStreamSynchronize(c->zero), CL_OUT_OF_RESOURCES);
+        err = CVCU_CALL(cvcu.cuStreamSynchronize(c->copies), CL_OUT_OF_RESOURCES);
     if (err == CL_SUCCESS)
-        err = CVCU_CALL(cvcu.cuMemHostAlloc(&records, CVCU_KT_CHUNK * CVCU_KT_RECORD,
-                                            CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE),
+        err = CVCU_CALL(cvcu.cuMemHostAlloc(&mirror, bytes, CU_MEMHOSTALLOC_PORTABLE),
                         CL_OUT_OF_HOST_MEMORY);
-    if (err == CL_SUCCESS)
-        err = CVCU_CALL(cvcu.cuMemHostGetDevicePointer(&records_dev, records, 0),
-                        CL_OUT_OF_RESOURCES);
     if (err != CL_SUCCESS) {
         /* Freeing here could wait for the device (cu_gates.c): what was had stays unused. */
-        free(slots);
+        free(k);
         return err;
     }
+    k->clock = c;
+    k->mirror = mirror;
     for (unsigned i = 0; i < CVCU_KT_CHUNK; i++) {
-        struct cvcu_ktime *t = &slots[i];
-        t->clock = c;
-        t->record = (volatile uint64_t *)((char *)records + (size_t)i * CVCU_KT_RECORD);
-        t->record_dev = records_dev + (CUdeviceptr)i * CVCU_KT_RECORD;
-        t->words = words + (CUdeviceptr)i * CVCU_KT_WORDS;
-        t->next = i + 1 < CVCU_KT_CHUNK ? &slots[i + 1] : c->free;
+        k->slots[i].chunk = k;
+        k->slots[i].index = i;
+        k->slots[i].next = i + 1 < CVCU_KT_CHUNK ? &k->slots[i + 1] : c->free;
     }
-    c->free = slots;
+    c->free = &k->slots[0];
     return CL_SUCCESS;
 }
 
@@ -319,27 +330,57 @@ cvcu_ktime *cvcu_ktime_get(struct cvcu_device *dev) {
     if (!c->free)
         cvcu_kt_grow(c);
     t = c->free;
-    if (t)
-        c->free = t->next;
-    pthread_mutex_unlock(&c->pool_lock);
     if (t) {
+        c->free = t->next;
         t->next = NULL;
-        t->record[0] = 0;
-        t->record[1] = 0;
+        /* Past the last generation the words are zeroed again (once in 16 million uses). */
+        if (t->generation == CVCU_KT_GENERATIONS &&
+            (CVCU_CALL(cvcu.cuMemsetD32Async(t->chunk->words + t->index * 16, 0, 4, c->copies),
+                       CL_OUT_OF_RESOURCES) != CL_SUCCESS ||
+             CVCU_CALL(cvcu.cuStreamSynchronize(c->copies), CL_OUT_OF_RESOURCES) != CL_SUCCESS)) {
+            t = NULL; /* left out of the pool: its words are not known clean */
+        } else {
+            t->generation = t->generation % CVCU_KT_GENERATIONS + 1;
+        }
     }
+    pthread_mutex_unlock(&c->pool_lock);
     return t;
 }
 
-void cvcu_ktime_param(const cvcu_ktime *t, bool last, uint64_t param[2]) {
-    param[0] = t->words;
-    param[1] = t->record_dev | (last ? 1u : 0u);
+void cvcu_ktime_param(const cvcu_ktime *t, uint64_t param[2]) {
+    param[0] = t->chunk->words + t->index * 16;
+    param[1] = t->generation;
 }
 
-bool cvcu_ktime_read(cvcu_ktime *t, cl_ulong *start, cl_ulong *end) {
-    cvcu_kclock *c = t->clock;
-    uint64_t s = t->record[0], e = t->record[1];
-    if (!e || s > e)
-        return false;
+/* The chunk's words as they are once every command seen complete at `seen` ran: the mirror,
+ * copied again unless that copy began after `seen`. c->lock held. */
+static bool cvcu_kt_fetch(cvcu_kclock *c, cvcu_kchunk *k, uint64_t seen) {
+    if (k->fetched && k->fetched >= seen)
+        return true;
+    uint64_t began = cvu_host_time_ns();
+    bool ok = cvcu_device_bind(atomic_load(&c->dev)) == CL_SUCCESS &&
+              CVCU_CALL(cvcu.cuMemcpyDtoHAsync(k->mirror, k->words,
+                                               CVCU_KT_CHUNK * 2 * sizeof(uint64_t), c->copies),
+                        CL_OUT_OF_RESOURCES) == CL_SUCCESS &&
+              CVCU_CALL(cvcu.cuStreamSynchronize(c->copies), CL_OUT_OF_RESOURCES) == CL_SUCCESS;
+    if (ok)
+        k->fetched = began;
+    return ok;
+}
+
+/* The full %globaltimer of a key's low 40 bits: the one nearest the device's time at host time
+ * `when` (by the latest anchor: the error is microseconds, the range 18 minutes). c->lock held. */
+static uint64_t cvcu_kt_full(const cvcu_kclock *c, uint64_t low, uint64_t when) {
+    uint64_t near = c->anchor_g + (when - c->anchor_host);
+    uint64_t d = (low - near) & CVCU_KT_TIME_MASK;
+    return d & (1ull << (CVCU_KT_TIME_BITS - 1)) ? near + d - (1ull << CVCU_KT_TIME_BITS)
+                                                 : near + d;
+}
+
+bool cvcu_ktime_read(cvcu_ktime *t, cl_ulong seen, cl_ulong *start, cl_ulong *end) {
+    cvcu_kchunk *k = t->chunk;
+    cvcu_kclock *c = k->clock;
+    bool ok = false;
     pthread_mutex_lock(&c->lock);
     uint64_t now = cvu_host_time_ns();
     if (cvcu_anchors_due(&c->anchors, now)) {
@@ -347,15 +388,28 @@ bool cvcu_ktime_read(cvcu_ktime *t, cl_ulong *start, cl_ulong *end) {
         if (cvcu_device_bind(atomic_load(&c->dev)) == CL_SUCCESS)
             cvcu_kt_calibrate(c, CVCU_KT_ROUNDS, CVCU_KT_RENEW_WAIT_NS);
     }
-    *start = cvcu_anchors_host(&c->anchors, cvcu_kt_device(c, s));
-    *end = cvcu_anchors_host(&c->anchors, cvcu_kt_device(c, e));
+    if (cvcu_kt_fetch(c, k, seen ? seen : now)) {
+        uint64_t first = k->mirror[2 * t->index], last = k->mirror[2 * t->index + 1];
+        ok = last >> CVCU_KT_TIME_BITS == t->generation;
+        /* END, then START as far before it as their low bits say (a command of the first 4096
+         * blocks' generation always has both) */
+        uint64_t e = ok ? cvcu_kt_full(c, last & CVCU_KT_TIME_MASK, seen ? seen : now) : 0;
+        uint64_t s = e;
+        if (ok && first >> CVCU_KT_TIME_BITS == t->generation)
+            s = e -
+                (((last & CVCU_KT_TIME_MASK) - (~first & CVCU_KT_TIME_MASK)) & CVCU_KT_TIME_MASK);
+        if (ok) {
+            *start = cvcu_anchors_host(&c->anchors, cvcu_kt_device(c, s));
+            *end = cvcu_anchors_host(&c->anchors, cvcu_kt_device(c, e));
+        }
+    }
     pthread_mutex_unlock(&c->lock);
-    return true;
+    return ok;
 }
 
-void cvcu_ktime_put(cvcu_ktime *t, bool clean) {
-    cvcu_kclock *c = t ? t->clock : NULL;
-    if (!c || !clean)
+void cvcu_ktime_put(cvcu_ktime *t) {
+    cvcu_kclock *c = t ? t->chunk->clock : NULL;
+    if (!c)
         return;
     pthread_mutex_lock(&c->pool_lock);
     t->next = c->free;

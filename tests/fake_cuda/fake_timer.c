@@ -45,27 +45,19 @@ static void probe(void *arg) {
 }
 
 typedef struct timed_run {
-    uint64_t words, record;
+    uint64_t words, generation;
 } timed_run;
 
-/* A timed twin, as all its blocks would leave the slot: START and END are the moment it runs. A
- * slot must come clean (no count left by a command that did not finish). */
+/* A timed twin, as all its blocks would leave its slot: START and END are the moment it runs,
+ * as keys (the generation above the time's low 40 bits; START's complemented) raised with max. */
 static void timed(void *arg) {
     timed_run *r = arg;
-    uint64_t *w = P(r->words), *rec = P(r->record & ~(uint64_t)1);
-    if (w[2] != 0) {
-        fprintf(stderr, "fake: a timed kernel got a timing slot with a count left in it\n");
-        abort();
-    }
-    uint64_t t = fake_globaltimer();
-    if (~t > w[0])
-        w[0] = ~t;
-    if (t > w[1])
-        w[1] = t;
-    rec[0] = ~w[0];
-    rec[1] = w[1];
-    if (r->record & 1)
-        w[0] = w[1] = 0;
+    uint64_t *w = P(r->words), t = fake_globaltimer(), mask = (1ull << 40) - 1;
+    uint64_t first = (r->generation << 40) | (~t & mask), last = (r->generation << 40) | (t & mask);
+    if (first > w[0])
+        w[0] = first;
+    if (last > w[1])
+        w[1] = last;
     free(r);
 }
 
@@ -87,8 +79,11 @@ CUresult fake_kernel_run(CUstream s, const char *name, unsigned n, const char *l
         if (!r)
             return CUDA_ERROR_OUT_OF_MEMORY;
         *r = (timed_run){p[0], p[1]};
-        fake_check_range(r->words, 32);
-        fake_check_range(r->record & ~(uint64_t)1, 16);
+        fake_check_range(r->words, 16);
+        if (r->words % 8 || !r->generation || r->generation >= 1u << 24) {
+            fprintf(stderr, "fake: a timing parameter the twins cannot use\n");
+            abort();
+        }
         return fake_enqueue(s, (fake_op){.kind = OP_RUN, .fn = timed, .arg = r});
     }
     return CUDA_SUCCESS;
