@@ -220,9 +220,10 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
      * CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)." */
     if (err == CL_SUCCESS && (work_dim < 1 || work_dim > 3))
         err = CL_INVALID_WORK_DIMENSION;
-    /* "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL" */
-    else if (err == CL_SUCCESS && !global_work_size)
-        err = CL_INVALID_GLOBAL_WORK_SIZE;
+    /* "If global_work_size is NULL, or the value in any passed dimension is 0 then the kernel
+     * command will trivially succeed after its event dependencies are satisfied and
+     * subsequently update its completion event." (culvert's devices are OpenCL 3.0: the
+     * CL_INVALID_GLOBAL_WORK_SIZE for a NULL or zero size "is deprecated by version 2.1") */
     if (err == CL_SUCCESS)
         err = cv_kernel_enqueue(command_queue, kernel, CL_COMMAND_NDRANGE_KERNEL, work_dim,
                                 global_work_offset, global_work_size, local_work_size,

@@ -230,7 +230,7 @@ cl_event cv_user_event_create(cl_context ctx, cl_int *err) {
         /* The slot that gates waiting commands on the GPU (pinned pages need a context). */
         *err = cvcu_device_bind(ctx->devices[0]->cu);
         if (*err == CL_SUCCESS)
-            *err = cvcu_slot_alloc(&e->slot);
+            *err = cvcu_slot_alloc(ctx->devices[0]->cu, &e->slot);
     }
     if (*err == CL_SUCCESS) {
         pthread_mutex_lock(&cv_user_lock);
@@ -276,11 +276,30 @@ cl_int cv_user_event_set(cl_event e, cl_int status) {
      * and notifies the tracker itself (cv_event_add_callback). */
     pthread_mutex_lock(&e->lock);
     bool callbacks = e->callbacks != NULL;
+    cv_user_hook *hooks = e->hooks;
+    e->hooks = NULL;
     pthread_mutex_unlock(&e->lock);
     if (callbacks)
         cv_tracker_notify(e);
+    for (cv_user_hook *h = hooks, *next; h; h = next) {
+        next = h->next;
+        h->fn(h, status);
+    }
     cv_unhold(&e->obj);
     return CL_SUCCESS;
+}
+
+bool cv_user_event_hook(cl_event e, cv_user_hook *h) {
+    /* The status is set (cv_user_event_set) before it takes the hooks under the lock: a hook
+     * added while the status is not final yet is run. */
+    pthread_mutex_lock(&e->lock);
+    bool added = atomic_load(&e->status) == CL_SUBMITTED;
+    if (added) {
+        h->next = e->hooks;
+        e->hooks = h;
+    }
+    pthread_mutex_unlock(&e->lock);
+    return added;
 }
 
 /* The status of a source of a command that completed: its own where it is final (a user event's
@@ -333,8 +352,12 @@ cl_int cv_event_status(cl_event e) {
         return s;
     pthread_mutex_lock(&e->lock);
     s = atomic_load(&e->status);
-    if (!cv_final(s) && cvcu_device_bind(e->queue->device->cu) == CL_SUCCESS)
-        s = cv_event_settle_locked(e, s, cvcu_event_query(e->done));
+    /* A device that cannot be bound is lost: the command never completes, its status is the
+     * error (and what it holds can go: the GPU runs nothing more of the context). */
+    if (!cv_final(s)) {
+        cl_int bound = cvcu_device_bind(e->queue->device->cu);
+        s = cv_event_settle_locked(e, s, bound == CL_SUCCESS ? cvcu_event_query(e->done) : bound);
+    }
     pthread_mutex_unlock(&e->lock);
     return s;
 }

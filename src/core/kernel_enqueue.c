@@ -125,9 +125,13 @@ static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f, cl_devi
         uint64_t g = d < dim ? global[d] : 1;
         if (d >= dim)
             block[d] = 1;
-        groups[d] = (g + block[d] - 1) / block[d];
-        /* Past CUDA's grid limits only kernels with launch information run (split launches);
-         * the group offset is 32 bits wide. */
+        /* (g + block - 1) / block would wrap for a g near SIZE_MAX. */
+        groups[d] = g / block[d] + (g % block[d] != 0);
+        /* "CL_INVALID_GLOBAL_WORK_SIZE if any of the values specified in global_work_size[0],
+         * ... global_work_size[work_dim - 1] exceed the maximum value representable by size_t
+         * on the device on which the kernel-instance will be enqueued": the device's limit is
+         * the groups a launch can have. Past CUDA's grid limits only kernels with launch
+         * information run (split launches); the group offset is 32 bits wide. */
         if (groups[d] > (k->launch_info ? UINT32_MAX : props->max_grid_dim[d]))
             err = CL_INVALID_GLOBAL_WORK_SIZE;
     }
@@ -269,7 +273,7 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
     const cvcu_device_props *props = q->device->props;
     cv_program_function *f = cv_kernel_function(k, q->device);
     cl_int err = CL_SUCCESS;
-    bool empty = false;
+    bool empty = !global;
     size_t block[3] = {1, 1, 1};
     uint64_t groups[3] = {1, 1, 1};
     cvcu_launch l = {0};
@@ -280,9 +284,10 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
     /* "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified." */
     else if (k->unset)
         err = CL_INVALID_KERNEL_ARGS;
-    for (cl_uint d = 0; err == CL_SUCCESS && d < work_dim; d++)
-        empty |= global[d] == 0;
-    /* A zero global size is no work: the command completes like a marker (OpenCL 2.1+). */
+    /* A NULL or zero global size is no work: the command completes like a marker once its
+     * wait list has (OpenCL 2.1+). */
+    for (cl_uint d = 0; err == CL_SUCCESS && !empty && d < work_dim; d++)
+        empty = global[d] == 0;
     if (err == CL_SUCCESS && !empty)
         err =
             cv_kernel_check_range(k, f, q->device, work_dim, offset, global, local, block, groups);

@@ -29,13 +29,6 @@ static void cv_program_device_clear(cv_program_device *pd) {
 
 static void cv_program_destroy(cv_object *obj) {
     cl_program p = (cl_program)obj;
-    /* "The registered callback functions are called in the reverse order in which they were
-     * registered": the list is newest first. */
-    for (cv_program_callback *c = p->release_callbacks, *next; c; c = next) {
-        next = c->next;
-        c->fn(p, c->user_data);
-        free(c);
-    }
     for (cl_uint i = 0; i < p->num_devices; i++)
         cv_program_device_clear(&p->devs[i]);
     free(p->devs);
@@ -196,19 +189,6 @@ const char *cv_program_kernel_name(cl_program p, size_t i) {
         if (p->devs[d].module)
             pd = &p->devs[d];
     return pd && i < pd->num_functions ? pd->functions[i].sig->name : NULL;
-}
-
-cl_int cv_program_add_release_callback(cl_program p, cv_program_notify_fn fn, void *user_data) {
-    cv_program_callback *c = malloc(sizeof *c);
-    if (!c)
-        return CL_OUT_OF_HOST_MEMORY;
-    c->fn = fn;
-    c->user_data = user_data;
-    pthread_mutex_lock(&p->lock);
-    c->next = p->release_callbacks;
-    p->release_callbacks = c;
-    pthread_mutex_unlock(&p->lock);
-    return CL_SUCCESS;
 }
 
 static cl_int cv_program_binaries(cl_program p, const cv_info *out) {

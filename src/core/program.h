@@ -8,8 +8,6 @@
 
 #include <stdatomic.h>
 
-typedef void(CL_CALLBACK *cv_program_notify_fn)(cl_program program, void *user_data);
-
 /* A kernel function of a built module (core/program_function.h). */
 typedef struct cv_program_function cv_program_function;
 
@@ -30,12 +28,6 @@ typedef struct cv_program_device {
     uint32_t num_functions;
 } cv_program_device;
 
-typedef struct cv_program_callback {
-    cv_program_notify_fn fn;
-    void *user_data;
-    struct cv_program_callback *next;
-} cv_program_callback;
-
 struct _cl_program {
     cv_object obj;
     cl_context context;
@@ -48,7 +40,6 @@ struct _cl_program {
     bool building;            /* a build, compile or link is running */
     char *kernel_names;       /* ';'-separated, once built */
     size_t num_kernels;
-    cv_program_callback *release_callbacks;
 };
 
 static inline bool cv_is_program(const void *h) {
@@ -79,7 +70,6 @@ cl_program cv_program_alloc(cl_context ctx, cl_uint num_devices, const cl_device
 cl_int cv_program_info(cl_program p, cl_program_info param, const cv_info *out);
 cl_int cv_program_build_info(cl_program p, cl_device_id d, cl_program_build_info param,
                              const cv_info *out);
-cl_int cv_program_add_release_callback(cl_program p, cv_program_notify_fn fn, void *user_data);
 /* The device's entry in the program, or NULL when the program is not for that device. */
 cv_program_device *cv_program_device_of(cl_program p, cl_device_id d);
 /* Is any device built (an executable there)? */

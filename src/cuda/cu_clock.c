@@ -1,7 +1,7 @@
 /* Device timestamps on the host clock, through anchor events per device context; the anchor rules
  * both profiling clocks share (cuda/cu_clock.h). */
 #include "cuda/cu_clock.h"
-#include "core/backend.h"
+#include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
 #include "util/clock.h"
 
@@ -78,9 +78,10 @@ uint64_t cvcu_anchors_host(const cvcu_anchors *a, double dev) {
 
 typedef struct cvcu_clock {
     struct cvcu_device *dev;
-    CUstream idle;  /* never gets other work: an event recorded on it runs at once */
-    CUevent anchor; /* passed at anchors.now (device time: ns since the first anchor) */
-    CUevent before; /* passed at anchors.before (NULL until there is one) */
+    unsigned generation; /* dev's when idle and the events were made */
+    CUstream idle;       /* never gets other work: an event recorded on it runs at once */
+    CUevent anchor;      /* passed at anchors.now (device time: ns since the first anchor) */
+    CUevent before;      /* passed at anchors.before (NULL until there is one) */
     CUevent tries[CVCU_CLOCK_TRIES];
     cvcu_anchors anchors;
 } cvcu_clock;
@@ -140,9 +141,13 @@ static cl_int cvcu_clock_get(struct cvcu_device *dev, cvcu_clock **out) {
     for (int i = 0; i < CVCU_CLOCK_MAX && !c; i++)
         if (cvcu_clocks[i].dev == dev || cvcu_clocks[i].dev == NULL)
             c = &cvcu_clocks[i];
+    /* A reset of the device destroyed the stream and events: made anew, never destroyed. */
+    if (c && c->dev == dev && !cvcu_device_current(dev, c->generation))
+        *c = (cvcu_clock){0};
     if (!c)
         err = CL_OUT_OF_RESOURCES;
     else if (c->dev == NULL) {
+        c->generation = cvcu_device_generation(dev);
         c->anchors.unit_ns = 1.0;
         err = CVCU_CALL(cvcu.cuStreamCreate(&c->idle, CU_STREAM_NON_BLOCKING), CL_OUT_OF_RESOURCES);
         for (int i = 0; i < CVCU_CLOCK_TRIES && err == CL_SUCCESS; i++)

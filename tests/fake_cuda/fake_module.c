@@ -14,11 +14,13 @@
 
 typedef struct fake_function {
     const cv_ptx_kernel *sig;
+    unsigned generation; /* of its module: fake_generation when loaded */
     int max_dynamic_smem;
     int non_portable;
 } fake_function;
 
 typedef struct fake_module {
+    unsigned generation; /* fake_generation when loaded */
     char *text;
     cv_ptx_module ptx;
     bool parsed;
@@ -73,8 +75,9 @@ static CUresult check_module(const char *text, const cv_ptx_module *ptx) {
 
 static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *keys,
                      void **values) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult sticky = fake_need_ctx();
+    if (sticky)
+        return sticky;
     if (strstr(text, "not_an_instruction")) {
         jit_log(n, keys, values, CU_JIT_ERROR_LOG_BUFFER,
                 "ptxas application ptx input, line 5; error   : "
@@ -99,9 +102,11 @@ static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *
         free_module(m);
         return r;
     }
+    m->generation = fake_generation;
     for (unsigned i = 0; i < m->ptx.num_kernels; i++)
         m->functions[i] = (fake_function){
             .sig = &m->ptx.kernels[i],
+            .generation = m->generation,
             .max_dynamic_smem = fake_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)};
     if (jit_option(n, keys, values, CU_JIT_LOG_VERBOSE) == 1)
         jit_log(n, keys, values, CU_JIT_INFO_LOG_BUFFER, "ptxas info    : fake verbose log");
@@ -119,13 +124,30 @@ static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *
     return CUDA_SUCCESS;
 }
 
-/* What the driver checks, then the record (and the run, for the kernels the fake runs). */
+/* A module or function of a context that was reset since: the test aborts. */
+static void check_generation(unsigned generation, const char *what) {
+    if (generation != fake_generation) {
+        fprintf(stderr, "fake: %s used after the context was reset\n", what);
+        abort();
+    }
+}
+
+/* Does FAKECUDA_FAULT_KERNEL name this function? */
+static bool faults(const char *name) {
+    const char *fault = getenv("FAKECUDA_FAULT_KERNEL");
+    return fault && strcmp(fault, name) == 0;
+}
+
+/* What the driver checks, then the record (and the run, for the kernels the fake runs); a launch
+ * of FAKECUDA_FAULT_KERNEL faults when its stream reaches it. */
 static CUresult launch(CUstream s, CUfunction f, const unsigned grid[3], const unsigned block[3],
                        unsigned smem, void **params, const unsigned cluster[3], bool coop,
                        bool ex) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult sticky = fake_need_ctx();
+    if (sticky)
+        return sticky;
     fake_function *fn = (fake_function *)f;
+    check_generation(fn->generation, "a function");
     const cv_ptx_kernel *k = fn->sig;
     static const unsigned max_grid[3] = {2147483647u, 65535, 65535},
                           max_block[3] = {1024, 1024, 64};
@@ -169,6 +191,8 @@ static CUresult launch(CUstream s, CUfunction f, const unsigned grid[3], const u
         l->num_params = i + 1;
     }
     UNLOCK;
+    if (faults(k->name))
+        return fake_enqueue(s, (fake_op){.kind = OP_FAULT});
     return fake_kernel_run(s, k->name, k->num_params,
                            k->num_params ? k->params[k->num_params - 1].name : NULL, params);
 }
@@ -190,6 +214,7 @@ CUresult cuModuleLoadData(CUmodule *out, const void *image) {
 
 CUresult cuModuleUnload(CUmodule mod) {
     FAKE_CALL;
+    check_generation(((fake_module *)mod)->generation, "a module");
     LOCK;
     fake_device_wide_wait();
     fake_state.modules_unloaded += !((fake_module *)mod)->probe;

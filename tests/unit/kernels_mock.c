@@ -191,6 +191,38 @@ static void test_build(void) {
     clReleaseProgram(p);
 }
 
+/* "If global_work_size is NULL, or the value in any passed dimension is 0 then the kernel
+ * command will trivially succeed after its event dependencies are satisfied and subsequently
+ * update its completion event." (the CTS's api zero_sized_enqueue, profiling_timebase) */
+static void zero_sized(cl_kernel k) {
+    static const size_t zeros[][3] = {{0, 0, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 0}};
+    for (cl_uint dim = 1; dim <= 3; dim++)
+        CHECK_ERR(CL_SUCCESS,
+                  clEnqueueNDRangeKernel(queue, k, dim, NULL, NULL, NULL, 0, NULL, NULL));
+    for (size_t i = 0; i < sizeof zeros / sizeof zeros[0]; i++)
+        CHECK_ERR(CL_SUCCESS,
+                  clEnqueueNDRangeKernel(queue, k, 3, NULL, zeros[i], NULL, 0, NULL, NULL));
+    cl_int err = CL_SUCCESS;
+    cl_event gate = clCreateUserEvent(ctx, &err), ev = NULL;
+    REQUIRE(gate != NULL);
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 3, NULL, zeros[0], NULL, 1, &gate, &ev));
+    REQUIRE(ev != NULL);
+    cl_command_type type = 0;
+    CHECK_ERR(CL_SUCCESS, clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL));
+    CHECK(type == CL_COMMAND_NDRANGE_KERNEL);
+    cl_int status = CL_COMPLETE;
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    CHECK(status == CL_QUEUED || status == CL_SUBMITTED);
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(gate, CL_COMPLETE));
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &ev));
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    CHECK(status == CL_COMPLETE);
+    clReleaseEvent(ev);
+    clReleaseEvent(gate);
+}
+
 static void test_plain_launches(cl_program p) {
     cl_kernel k = kernel(p, "add_one");
     cl_ulong addr = 0x7f0012340000ull; /* a device address as a plain value (nvcc pointers) */
@@ -224,6 +256,7 @@ static void test_plain_launches(cl_program p) {
     size_t zero = 0;
     before = fake->num_launches;
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &zero, NULL, 0, NULL, NULL));
+    zero_sized(k);
     CHECK(fake->num_launches == before);
     clReleaseKernel(k);
 
@@ -389,6 +422,15 @@ static void test_launch_info(void) {
     size_t huge = SIZE_MAX - 10;
     CHECK_ERR(CL_INVALID_GLOBAL_OFFSET,
               clEnqueueNDRangeKernel(queue, k, 1, &huge, g3, l3, 0, NULL, NULL));
+    /* A global size near SIZE_MAX needs more groups than a launch can have: refused, its group
+     * count not wrapped to 0 (which reached the driver as an empty grid). */
+    size_t l128 = 128;
+    before = fake->num_launches;
+    CHECK_ERR(CL_INVALID_GLOBAL_WORK_SIZE,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &huge, &l128, 0, NULL, NULL));
+    CHECK_ERR(CL_INVALID_GLOBAL_WORK_SIZE,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &huge, NULL, 0, NULL, NULL));
+    CHECK(fake->num_launches == before);
     clReleaseKernel(k);
 
     /* __local arguments: aligned slices, offsets as values, the opt-in past 48 KiB */
