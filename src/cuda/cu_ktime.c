@@ -15,9 +15,15 @@
  * The generation makes the newest command's keys win, so nothing clears a slot between commands,
  * not even after a command that failed half way. Once a command completed, the host copies its
  * chunk's words into a pinned mirror (one copy serves every command of the chunk seen complete
- * before it began) and restores the times' high bits from the host clock. */
-#include "core/backend.h"
+ * before it began) and restores the times' high bits from the host clock.
+ *
+ * All of it lives in the device's primary context, so a reset of that context (cuda/cu_device.h)
+ * destroys it: the clock records the device's generation, and the next preparation after a reset
+ * drops the probe, the anchors and the chunks (never freeing what the reset freed) and starts
+ * afresh. A chunk's host structure outlives the drop while commands still hold its slots: their
+ * reads find no times, and the last one given back frees it. */
 #include "cuda/cu_clock.h"
+#include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
 #include "util/clock.h"
@@ -116,6 +122,10 @@ struct cvcu_ktime {
 
 typedef struct cvcu_kchunk {
     struct cvcu_kclock *clock;
+    unsigned generation; /* the device's when the words and the mirror were allocated */
+    bool retired;        /* dropped after a reset: its slots go nowhere when given back */
+    unsigned out;        /* slots handed out and not given back */
+    struct cvcu_kchunk *next;
     CUdeviceptr words; /* two 64-bit words per slot: START's key, END's key */
     uint64_t *mirror;  /* pinned: the words as the last copy found them */
     uint64_t fetched;  /* host time the last copy began; 0: none yet */
@@ -124,10 +134,11 @@ typedef struct cvcu_kchunk {
 
 typedef struct cvcu_kclock {
     _Atomic(struct cvcu_device *) dev;
-    pthread_mutex_t lock; /* the probe, the anchors, the chunks' mirrors */
-    _Atomic bool ready;   /* calibrated: slots may be handed out */
-    bool loaded;          /* the probe's module, function, stream and page */
-    uint64_t tried;       /* host time of the last failed calibration */
+    pthread_mutex_t lock;        /* the probe, the anchors, the chunks' mirrors */
+    _Atomic unsigned generation; /* the device's that all below belongs to (set under both locks) */
+    _Atomic bool ready;          /* calibrated: slots may be handed out */
+    bool loaded;                 /* the probe's module, function, stream and page */
+    uint64_t tried;              /* host time of the last failed calibration */
     CUmodule module;
     CUfunction probe;
     CUstream stream;
@@ -141,6 +152,7 @@ typedef struct cvcu_kclock {
     pthread_mutex_t pool_lock;
     CUstream copies; /* zeroes new chunks, copies words to mirrors (never behind a probe) */
     struct cvcu_ktime *free;
+    cvcu_kchunk *chunks;
 } cvcu_kclock;
 
 static pthread_mutex_t cvcu_kt_table_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -162,6 +174,7 @@ static cvcu_kclock *cvcu_kt_find(struct cvcu_device *dev, bool create) {
         pthread_mutex_init(&c->pool_lock, NULL);
         c->anchors.unit_ns = 1.0;
         c->next_base = CVCU_KT_STRIDE;
+        c->generation = cvcu_device_generation(dev);
         atomic_store(&c->dev, dev);
     }
     pthread_mutex_unlock(&cvcu_kt_table_lock);
@@ -260,13 +273,49 @@ static bool cvcu_kt_calibrate(cvcu_kclock *c, unsigned rounds, uint64_t first_wa
     return true;
 }
 
+/* After a reset of the device: the probe, its streams and page, the anchors and the chunks went
+ * with the context; forgets them (nothing is freed through the driver) so that the next try
+ * starts afresh. Chunks with slots out stay until the last comes back. c->lock held. */
+static void cvcu_kt_follow_reset(cvcu_kclock *c, struct cvcu_device *dev) {
+    if (cvcu_device_current(dev, c->generation))
+        return;
+    pthread_mutex_lock(&c->pool_lock);
+    for (cvcu_kchunk *k = c->chunks, *next; k; k = next) {
+        next = k->next;
+        k->retired = true;
+        k->next = NULL;
+        if (!k->out)
+            free(k);
+    }
+    c->chunks = NULL;
+    c->free = NULL;
+    atomic_store(&c->ready, false);
+    c->loaded = false;
+    c->tried = 0;
+    c->module = NULL;
+    c->probe = NULL;
+    c->stream = c->copies = NULL;
+    c->page = NULL;
+    c->page_dev = 0;
+    c->origin = c->anchor_g = c->anchor_host = c->step = 0;
+    c->anchors = (cvcu_anchors){.unit_ns = 1.0};
+    c->generation = cvcu_device_generation(dev);
+    pthread_mutex_unlock(&c->pool_lock);
+}
+
+/* Ready, and of the device's generation. */
+static bool cvcu_kt_ready(const cvcu_kclock *c, struct cvcu_device *dev) {
+    return atomic_load(&c->ready) && cvcu_device_current(dev, c->generation);
+}
+
 bool cvcu_ktime_prepare(struct cvcu_device *dev) {
     cvcu_kclock *c = cvcu_kt_find(dev, true);
     if (!c)
         return false;
-    if (atomic_load(&c->ready))
+    if (cvcu_kt_ready(c, dev))
         return true;
     pthread_mutex_lock(&c->lock);
+    cvcu_kt_follow_reset(c, dev);
     uint64_t now = cvu_host_time_ns();
     /* A failed try is not repeated within a period (a busy GPU, a closed gate). */
     bool try = !atomic_load(&c->ready) && (!c->tried || now - c->tried > cvcu_clock_period_ns());
@@ -311,7 +360,10 @@ static cl_int cvcu_kt_grow(cvcu_kclock *c) {
         return err;
     }
     k->clock = c;
+    k->generation = c->generation;
     k->mirror = mirror;
+    k->next = c->chunks;
+    c->chunks = k;
     for (unsigned i = 0; i < CVCU_KT_CHUNK; i++) {
         k->slots[i].chunk = k;
         k->slots[i].index = i;
@@ -327,17 +379,21 @@ cvcu_ktime *cvcu_ktime_get(struct cvcu_device *dev) {
     if (!c || !atomic_load(&c->ready))
         return NULL;
     pthread_mutex_lock(&c->pool_lock);
-    if (!c->free)
+    /* Not of a reset device's old context (the next preparation drops it). */
+    bool current = cvcu_kt_ready(c, dev);
+    if (current && !c->free)
         cvcu_kt_grow(c);
-    t = c->free;
+    t = current ? c->free : NULL;
     if (t) {
         c->free = t->next;
         t->next = NULL;
+        t->chunk->out++;
         /* Past the last generation the words are zeroed again (once in 16 million uses). */
         if (t->generation == CVCU_KT_GENERATIONS &&
             (CVCU_CALL(cvcu.cuMemsetD32Async(t->chunk->words + t->index * 16, 0, 4, c->copies),
                        CL_OUT_OF_RESOURCES) != CL_SUCCESS ||
              CVCU_CALL(cvcu.cuStreamSynchronize(c->copies), CL_OUT_OF_RESOURCES) != CL_SUCCESS)) {
+            t->chunk->out--;
             t = NULL; /* left out of the pool: its words are not known clean */
         } else {
             t->generation = t->generation % CVCU_KT_GENERATIONS + 1;
@@ -383,12 +439,14 @@ bool cvcu_ktime_read(cvcu_ktime *t, cl_ulong seen, cl_ulong *start, cl_ulong *en
     bool ok = false;
     pthread_mutex_lock(&c->lock);
     uint64_t now = cvu_host_time_ns();
-    if (cvcu_anchors_due(&c->anchors, now)) {
+    /* A reset freed the words and the mirror (and the clock's anchors are another context's). */
+    bool current = !k->retired && cvcu_device_current(atomic_load(&c->dev), k->generation);
+    if (current && cvcu_anchors_due(&c->anchors, now)) {
         c->anchors.renewed = now;
         if (cvcu_device_bind(atomic_load(&c->dev)) == CL_SUCCESS)
             cvcu_kt_calibrate(c, CVCU_KT_ROUNDS, CVCU_KT_RENEW_WAIT_NS);
     }
-    if (cvcu_kt_fetch(c, k, seen ? seen : now)) {
+    if (current && cvcu_kt_fetch(c, k, seen ? seen : now)) {
         uint64_t first = k->mirror[2 * t->index], last = k->mirror[2 * t->index + 1];
         ok = last >> CVCU_KT_TIME_BITS == t->generation;
         /* END, then START as far before it as their low bits say (a command of the first 4096
@@ -408,11 +466,17 @@ bool cvcu_ktime_read(cvcu_ktime *t, cl_ulong seen, cl_ulong *start, cl_ulong *en
 }
 
 void cvcu_ktime_put(cvcu_ktime *t) {
-    cvcu_kclock *c = t ? t->chunk->clock : NULL;
+    cvcu_kchunk *k = t ? t->chunk : NULL;
+    cvcu_kclock *c = k ? k->clock : NULL;
     if (!c)
         return;
     pthread_mutex_lock(&c->pool_lock);
-    t->next = c->free;
-    c->free = t;
+    k->out--;
+    if (!k->retired) {
+        t->next = c->free;
+        c->free = t;
+    } else if (!k->out) {
+        free(k);
+    }
     pthread_mutex_unlock(&c->pool_lock);
 }

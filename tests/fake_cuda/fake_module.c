@@ -132,10 +132,12 @@ static void check_generation(unsigned generation, const char *what) {
     }
 }
 
-/* Does FAKECUDA_FAULT_KERNEL name this function? */
+/* Does FAKECUDA_FAULT_KERNEL name this function, or the kernel it is the timed twin of? */
 static bool faults(const char *name) {
     const char *fault = getenv("FAKECUDA_FAULT_KERNEL");
-    return fault && strcmp(fault, name) == 0;
+    size_t n = fault ? strlen(fault) : 0;
+    return fault && strncmp(fault, name, n) == 0 &&
+           (name[n] == '\0' || strcmp(name + n, "__cv_timed") == 0);
 }
 
 /* What the driver checks, then the record (and the run, for the kernels the fake runs); a launch
