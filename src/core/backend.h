@@ -109,14 +109,38 @@ cl_int cvcu_event_query(cvcu_event *e);
 cl_int cvcu_event_sync(cvcu_event *e);
 
 /* Device timestamps on the host clock (cvu_host_time_ns). An anchor, a timing event recorded on an
- * idle stream at a known host time, is renewed every CULVERT_PROFILING_ANCHOR_MS (default 1000)
- * so that float milliseconds from cuEventElapsedTime stay finer than 0.1 us. Testing hook:
- * CULVERT_PROFILING_DRIFT_PPM scales every device interval, as a device clock that runs fast by
- * that many parts per million would; renewal bounds the error to period x drift. ev: a completed
- * timing event of dev's context. */
+ * idle stream within a known window of host time (the narrowest of three tries), is renewed every
+ * CULVERT_PROFILING_ANCHOR_MS (default 1000) so that float milliseconds from cuEventElapsedTime
+ * stay finer than 0.1 us; the rate of the device clock against the host's follows the anchors.
+ * Testing hook: CULVERT_PROFILING_DRIFT_PPM scales every device interval, as a device clock that
+ * runs fast by that many parts per million would. ev: a completed timing event of dev's context. */
 cl_int cvcu_clock_host_ns(cvcu_device *dev, cvcu_event *ev, cl_ulong *ns);
-/* Nanoseconds from start to end, with the same drift hook. */
-cl_int cvcu_clock_interval_ns(cvcu_event *start, cvcu_event *end, cl_ulong *ns);
+
+/* --- kernel timing: START and END from the GPU's %globaltimer (docs/kernel-abi.md) ----------- */
+
+/* One command's slot: two words of device memory that the blocks of its timed launches raise
+ * (the command's generation keeps the newest command's apart from older ones'). Slots are pooled
+ * per device. */
+typedef struct cvcu_ktime cvcu_ktime;
+
+/* Makes kernel timing ready on dev: loads the probe (only while no gate is closed) and maps
+ * %globaltimer onto the host clock. False where it cannot (yet: a failed try is repeated after a
+ * period); commands are timed by CUDA events then. Profiling queues call it when made. */
+bool cvcu_ktime_prepare(cvcu_device *dev);
+/* %globaltimer's step in ns as the probe saw it (prepares first); 0 when unknown. */
+cl_ulong cvcu_ktime_step(cvcu_device *dev);
+/* A slot for one command, with a new generation; NULL where kernel timing is not ready or no slot
+ * could be had (the command is timed by CUDA events). */
+cvcu_ktime *cvcu_ktime_get(cvcu_device *dev);
+/* The 16 bytes of a timed launch's timing parameter (the same for every launch of a command). */
+void cvcu_ktime_param(const cvcu_ktime *t, uint64_t param[2]);
+/* START and END on the host clock, once the command completed; seen: the host time it was first
+ * seen complete (0: now). False where the kernel left no time (it never finished). Copies the
+ * slot's words from the device, together with those of other commands seen complete by then. */
+bool cvcu_ktime_read(cvcu_ktime *t, cl_ulong seen, cl_ulong *start, cl_ulong *end);
+/* Gives the slot back (NULL: nothing): whatever its command left, the next one's generation
+ * outranks it. */
+void cvcu_ktime_put(cvcu_ktime *t);
 
 /* --- host flags: 64-bit slots in mapped pinned host memory ----------------------------------- */
 

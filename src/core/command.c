@@ -67,6 +67,12 @@ static void cv_command_drop(cv_command *cmd) {
 
 cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type type, cl_uint num_wait,
                         const cl_event *wait_list, cl_event *event_ret) {
+    return cv_command_begin_kernel(cmd, q, type, num_wait, wait_list, event_ret, false);
+}
+
+cl_int cv_command_begin_kernel(cv_command *cmd, cl_command_queue q, cl_command_type type,
+                               cl_uint num_wait, const cl_event *wait_list, cl_event *event_ret,
+                               bool timable) {
     cl_int err = CL_SUCCESS;
     memset(cmd, 0, sizeof *cmd);
     cmd->queue = q;
@@ -99,10 +105,14 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
     bool fence = cmd->type == CL_COMMAND_BARRIER && cv_queue_ooo(q);
     if (err == CL_SUCCESS && (event_ret || cmd->num_sources || fence))
         err = cv_command_need_event(cmd, profile);
+    /* The kernel records its own START and END: no START event. */
+    if (err == CL_SUCCESS && profile && timable)
+        cmd->ktime = cmd->event->ktime = cvcu_ktime_get(q->device->cu);
     if (err == CL_SUCCESS && profile) {
         cmd->event->times[CV_T_QUEUED] = queued;
         cmd->event->times[CV_T_SUBMIT] = cvu_host_time_ns();
-        err = cvcu_event_record(cmd->event->start, cmd->stream);
+        if (!cmd->ktime)
+            err = cvcu_event_record(cmd->event->start, cmd->stream);
     }
     if (err != CL_SUCCESS)
         cv_command_drop(cmd);

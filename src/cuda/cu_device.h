@@ -7,8 +7,9 @@
  * and once no cl_context uses it any more the next cl_context resets the primary context
  * (cuDevicePrimaryCtxReset) and starts afresh. The reset destroys everything of the context, so
  * what src/cuda keeps per device beyond one cl_context (slot pages, staging pools, bounce
- * buffers, the profiling clock, the reaper's pending releases) records the generation it was
- * made in: state of an earlier generation is dropped, never used or freed. */
+ * buffers, the profiling clock, kernel timing's probe and slot chunks, the reaper's pending
+ * releases) records the generation it was made in: state of an earlier generation is dropped,
+ * never used or freed. */
 #ifndef CV_CUDA_DEVICE_H
 #define CV_CUDA_DEVICE_H
 

@@ -52,8 +52,9 @@ typedef struct fakecuda_state {
     void (*calls_end)(void);
     unsigned long (*calls)(const char *name);
 
-    /* Launches, recorded when they are made (kernels do not run). A test may reset
-     * num_launches; past FAKECUDA_MAX_LAUNCHES a launch fails (out of resources). */
+    /* Launches, recorded when they are made (kernels do not run, but for culvert's clock probe
+     * and the timed twins: fake_timer.c). A test may reset num_launches; past
+     * FAKECUDA_MAX_LAUNCHES the records start again from the first (the last is the latest). */
     unsigned num_launches;
     fakecuda_launch launches[FAKECUDA_MAX_LAUNCHES];
     /* the last cuModuleLoadDataEx's JIT options (-1: not given) */

@@ -98,7 +98,8 @@ typedef enum fake_op_kind {
     OP_COPY,
     OP_COPY3D,
     OP_SET,
-    OP_HOST,
+    OP_HOST, /* fn(arg) on the stream's thread, the lock released */
+    OP_RUN,  /* fn(arg) under the lock (a kernel the fake runs: fake_timer.c) */
     OP_FAULT /* a kernel that faults once its stream reaches it */
 } fake_op_kind;
 
@@ -136,6 +137,13 @@ void fake_drain_all(void);
 void fake_copy_now(const fake_op *o);
 /* What a stream or event query answers: the test's query_answer, or the truth. */
 CUresult fake_query_answer(bool done);
+
+/* ---- kernels the fake runs (fake_timer.c): culvert's clock probe and timed twins */
+/* The fake %globaltimer: ns since 1970 as NVIDIA's drivers count, in steps of 32 ns. */
+uint64_t fake_globaltimer(void);
+/* Queues on s what a launch of the kernel `name` (n parameters, the last named `last`) does,
+ * for the kernels the fake runs; nothing for the others. */
+CUresult fake_kernel_run(CUstream s, const char *name, unsigned n, const char *last, void **params);
 
 #pragma GCC visibility pop
 

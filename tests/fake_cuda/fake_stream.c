@@ -161,6 +161,9 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         o->fn(o->arg);
         LOCK;
         break;
+    case OP_RUN:
+        o->fn(o->arg);
+        break;
     case OP_FAULT:
         fake_fault(CUDA_ERROR_ILLEGAL_ADDRESS);
         break;
