@@ -21,7 +21,7 @@ typedef struct cvcu_event cvcu_event;
 typedef struct cvcu_module cvcu_module;
 typedef struct cvcu_function cvcu_function;
 
-/* --- devices: the CUDA device and its primary context --------------------------------------- */
+/* --- devices: the CUDA device and the context culvert uses on it ---------------------------- */
 
 /* What the backend reads of a device, once. */
 typedef struct cvcu_device_props {
@@ -63,16 +63,18 @@ cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props 
 /* Makes the device's context current on the calling thread (cheap when it already is).
  * CL_OUT_OF_RESOURCES, bound all the same, while the device is lost (below). */
 cl_int cvcu_device_bind(cvcu_device *dev);
-/* Interop: the CUcontext behind a device. */
+/* Interop: the CUcontext behind a device: its primary context, or culvert's own where a fault's
+ * recovery had to make one (cvcu_device_attach). */
 void *cvcu_device_context(cvcu_device *dev);
 
 /* Faults. A sticky CUDA error (a kernel's illegal access, a copy into unmapped memory, ...)
- * poisons the device's primary context for the process: the device is lost. Every command in
+ * poisons the device's CUDA context for the process: the device is lost. Every command in
  * flight on it fails (its CUDA event answers the error), nothing new starts on it
  * (cvcu_device_bind fails), and the cl_contexts that use it are lost with it. Once none is left,
- * the next cvcu_device_attach resets the primary context and the device works again.
+ * the next cvcu_device_attach recovers the device: the primary context reset, or, where that
+ * does not give a working context, a context of culvert's own; then the device works again.
  * A cl_context starts using dev (binds it): recovers a lost device that no cl_context uses any
- * more; CL_DEVICE_NOT_AVAILABLE while lost cl_contexts remain or when the reset fails. */
+ * more; CL_DEVICE_NOT_AVAILABLE while lost cl_contexts remain or when no context works. */
 cl_int cvcu_device_attach(cvcu_device *dev);
 /* A cl_context stops using dev. */
 void cvcu_device_detach(cvcu_device *dev);
@@ -154,8 +156,8 @@ typedef struct cvcu_slot {
 } cvcu_slot;
 
 /* A slot from dev's pool, starting at 0. Bind dev's context first. The pages are portable (every
- * device's streams can use them) and belong to dev's primary context: they go with its reset, so
- * a slot must not outlive the cl_contexts that use dev. */
+ * device's streams can use them) and belong to dev's context: they go with its recovery, so a
+ * slot must not outlive the cl_contexts that use dev. */
 cl_int cvcu_slot_alloc(cvcu_device *dev, cvcu_slot **out);
 /* Back to the pool (NULL: nothing). The caller guarantees no GPU work still waits on or writes
  * the slot. */

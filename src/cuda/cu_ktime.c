@@ -17,9 +17,9 @@
  * chunk's words into a pinned mirror (one copy serves every command of the chunk seen complete
  * before it began) and restores the times' high bits from the host clock.
  *
- * All of it lives in the device's primary context, so a reset of that context (cuda/cu_device.h)
- * destroys it: the clock records the device's generation, and the next preparation after a reset
- * drops the probe, the anchors and the chunks (never freeing what the reset freed) and starts
+ * All of it lives in the device's context, so the device's recovery (cuda/cu_device.h) destroys
+ * it: the clock records the device's generation, and the next preparation after a recovery
+ * drops the probe, the anchors and the chunks (never freeing what the recovery freed) and starts
  * afresh. A chunk's host structure outlives the drop while commands still hold its slots: their
  * reads find no times, and the last one given back frees it. */
 #include "cuda/cu_clock.h"

@@ -216,7 +216,11 @@ static bool cvcu_reap_valid(const cvcu_reap *r) {
 
 static void cvcu_reap_call(const cvcu_reap *r) {
     CUcontext cur = NULL;
-    if (r->ctx && (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != r->ctx))
+    /* A device's context through the device: the reaper's thread may still have the handle of
+     * an earlier generation current. */
+    if (r->dev)
+        cvcu_device_set_current(r->dev);
+    else if (r->ctx && (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != r->ctx))
         cvcu.cuCtxSetCurrent(r->ctx);
     /* Every DMA queued so far is done with the memory. A fault found here loses the device,
      * whose reset frees the memory instead. */
@@ -611,7 +615,7 @@ static cl_int cvcu_staged_to_host(cvcu_staging *p, CUstream s, char *dst, cl_ulo
 /* --- bounce buffers for asynchronous pageable copies --------------------------------------- */
 
 typedef struct cvcu_bounce {
-    void *pinned; /* allocated in dev's primary context, of this generation */
+    void *pinned; /* allocated in dev's context, of this generation */
     struct cvcu_device *dev;
     unsigned generation;
     size_t capacity;

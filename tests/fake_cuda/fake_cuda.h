@@ -4,9 +4,12 @@
  * The environment knobs: FAKECUDA_NODEV=1 hides the device; FAKECUDA_FAULT_KERNEL=name makes
  * every launch of that function fault once its stream reaches it (a GPU exception: the context
  * is poisoned, every call on it answers CUDA_ERROR_ILLEGAL_ADDRESS until
- * cuDevicePrimaryCtxReset); FAKECUDA_FAULT_COPY=n makes the n-th copy the streams run fault the
- * same way with CUDA_ERROR_LAUNCH_FAILED (a copy engine's MMU fault); FAKECUDA_COPY_DELAY_US
- * sets copy_delay_us. A release (cuMemFree, cuMemFreeHost, cuMemHostUnregister) of memory that
+ * cuDevicePrimaryCtxReset, or cuCtxDestroy for a context cuCtxCreate made);
+ * FAKECUDA_FAULT_COPY=n makes the n-th copy the streams run fault the same way with
+ * CUDA_ERROR_LAUNCH_FAILED (a copy engine's MMU fault); FAKECUDA_RESET_KEEPS_FAULT=1 makes
+ * cuDevicePrimaryCtxReset destroy the primary context's objects but leave its error (as a driver
+ * may: then only a context made by cuCtxCreate works); FAKECUDA_COPY_DELAY_US sets
+ * copy_delay_us. A release (cuMemFree, cuMemFreeHost, cuMemHostUnregister) of memory that
  * an operation still queued on a stream uses aborts: the real driver does not order them. */
 #ifndef CV_TEST_FAKE_CUDA_H
 #define CV_TEST_FAKE_CUDA_H

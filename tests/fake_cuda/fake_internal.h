@@ -8,6 +8,7 @@
 
 #include <cuda.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -42,25 +43,39 @@ void fake_note_wait_event(CUstream s, CUevent e);
 #define FAKE_CALL fake_count(__func__)
 extern fakecuda_state fake_state;
 
-/* ---- context: one device, one primary context */
-extern int fake_ctx_storage;
-#define FAKE_CTX ((CUcontext)&fake_ctx_storage)
-/* CUDA_SUCCESS when the calling thread's current context is the fake's and no fault poisoned it;
- * CUDA_ERROR_INVALID_CONTEXT without it; the sticky error after a fault. */
+/* ---- contexts: the device's primary context and those cuCtxCreate makes, current per thread.
+ * The fake keeps one set of streams, events, modules and allocations: those of the context that
+ * owns them (fake_owner: the primary context, or from a cuCtxCreate on the context it made, until
+ * its cuCtxDestroy). A new owner's arrival destroys the old owner's set (culvert creates a context
+ * only once the primary one is lost): a handle of it used later aborts the test. */
+typedef struct fake_context {
+    _Atomic int sticky; /* the error of a fault (a CUresult), until a reset; 0 while healthy */
+    bool created;       /* by cuCtxCreate */
+    bool destroyed;     /* by cuCtxDestroy (kept, so that a stale use is caught) */
+} fake_context;
+extern fake_context fake_primary;
+extern fake_context *_Atomic fake_owner;
+#define FAKE_CTX ((CUcontext)&fake_primary)
+/* CUDA_SUCCESS when the calling thread's current context is the owner, healthy;
+ * CUDA_ERROR_INVALID_CONTEXT without a context, CUDA_ERROR_CONTEXT_IS_DESTROYED for a destroyed
+ * one; the sticky error of a faulted one. A healthy context other than the owner aborts (the fake
+ * models the resources of one context at a time). */
 CUresult fake_need_ctx(void);
 
 /* ---- faults: a fault (a launch of FAKECUDA_FAULT_KERNEL reaching the head of its stream)
- * poisons the context as a GPU exception does: the streams drop their work,
- * and every call on the context answers the sticky error (fake_sticky) until
- * cuDevicePrimaryCtxReset, which destroys every stream, event, module and allocation of the
- * context. generation counts the resets: a handle made before one aborts the test when used. */
-extern _Atomic int fake_sticky;
+ * poisons the owner as a GPU exception does: the streams drop their work, and every call on the
+ * context answers the sticky error (fake_sticky) until cuDevicePrimaryCtxReset (for the primary
+ * context; with FAKECUDA_RESET_KEEPS_FAULT=1 the reset destroys everything but leaves the error,
+ * as a driver may: then only a context made by cuCtxCreate works) or cuCtxDestroy. Both destroy
+ * every stream, event, module and allocation of the context; generation counts these ends: a
+ * handle made before one aborts the test when used. */
+#define fake_sticky (atomic_load(&fake_owner)->sticky)
 extern _Atomic unsigned fake_generation;
-/* Under L: poisons the context with r (the first fault wins). */
+/* Under L: poisons the owner with r (the first fault wins). */
 void fake_fault(CUresult r);
 /* Under L: every stream drops the work queued behind the operation at its head. */
 void fake_drop_queued(void);
-/* Under L, for the reset: every stream dies (fake_stream.c), every allocation goes
+/* Under L, for a reset or a destroy: every stream dies (fake_stream.c), every allocation goes
  * (fake_memory.c: pinned pages become inaccessible, as unmapped memory would). */
 void fake_reset_streams(void);
 void fake_reset_memory(void);

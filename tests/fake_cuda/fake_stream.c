@@ -475,7 +475,7 @@ CUresult cuStreamGetCtx(CUstream s, CUcontext *c) {
     FAKE_CALL;
     if ((uintptr_t)s < 4096)
         return CUDA_ERROR_INVALID_HANDLE;
-    *c = FAKE_CTX;
+    *c = (CUcontext)fake_owner;
     return CUDA_SUCCESS;
 }
 CUresult cuStreamGetPriority(CUstream s, int *p) {

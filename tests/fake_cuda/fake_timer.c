@@ -1,7 +1,7 @@
 /* The kernels the fake runs: culvert's clock probe and the timed twins of kernels
  * (docs/kernel-abi.md, "Kernel timing"), against a fake %globaltimer: CLOCK_MONOTONIC_RAW shifted
- * to 1970's epoch as NVIDIA's drivers count it, in steps of 32 ns. Every other kernel is only
- * recorded (fake_module.c). */
+ * to 1970's epoch as NVIDIA's drivers count it, in steps of 32 ns; and the check of a recovered
+ * context (cuda/cu_recover.c). Every other kernel is only recorded (fake_module.c). */
 #include "fake_internal.h"
 
 #include <sched.h>
@@ -72,6 +72,17 @@ CUresult fake_kernel_run(CUstream s, const char *name, unsigned n, const char *l
         *r = (probe_run){P(page), *(uint64_t *)params[1], *(unsigned *)params[2],
                          *(unsigned *)params[3]};
         return fake_enqueue(s, (fake_op){.kind = OP_HOST, .fn = probe, .arg = r});
+    }
+    if (strcmp(name, "__cv_context_check") == 0) { /* out[0] = value (cuda/cu_recover.c) */
+        CUdeviceptr out = *(CUdeviceptr *)params[0];
+        fake_check_range(out, 4);
+        return fake_enqueue(s, (fake_op){.kind = OP_SET,
+                                         .dst = P(out),
+                                         .value = *(unsigned *)params[1],
+                                         .esz = 4,
+                                         .w = 1,
+                                         .h = 1,
+                                         .pitch = 4});
     }
     if (n && strcmp(last, "__cv_timing") == 0) {
         const uint64_t *p = params[n - 1];

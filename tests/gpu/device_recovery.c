@@ -5,7 +5,9 @@
  * and releasing it releases everything it held (no hold leaks). Then a new context of the same
  * process works: buffers (pinned, staged, bounced, registered copies), maps, queues, user
  * events, profiling and a kernel with correct results. Two faults in a row, so that a device
- * recovers more than once.
+ * recovers more than once. Each recovery prints the context it gave: the primary one, reset, or
+ * one of culvert's own where the reset left the primary context unusable (fake.device_recovery
+ * and fake.device_recovery_own_context, FAKECUDA_RESET_KEEPS_FAULT=1, check each).
  *
  * Each round first uses everything culvert keeps per device beyond one context (slot pages,
  * staging pools, bounce buffers, the profiling clock, kernel timing's probe, anchors and slot
@@ -244,17 +246,48 @@ static void use_everything(unsigned base) {
     clReleaseCommandQueue(q);
 }
 
-/* A new context of the device (after a fault: the device recovers here). */
-static void new_context(void) {
+/* The CUDA context of the first context of the process: the device's primary context. */
+static void *primary_cuctx;
+
+static void *cuda_context(void) {
+    void *cuctx = NULL;
+    CHECK_ERR(CL_SUCCESS, clGetContextInfo(qt_context, CL_CONTEXT_CUDA_CONTEXT_CULVERT,
+                                           sizeof cuctx, &cuctx, NULL));
+    CHECK(cuctx != NULL);
+    return cuctx;
+}
+
+/* A new context of the device; after a fault (recovery > 0) the device recovers here, on its
+ * primary context reset, or on a context of culvert's own where the reset left the primary
+ * context unusable (the fake's FAKECUDA_RESET_KEEPS_FAULT=1; a GPU's driver may do the same).
+ * Which one is printed; under the fake it is checked. */
+static void new_context(unsigned recovery) {
     cl_int err = CL_SUCCESS;
     qt_context = clCreateContext(NULL, 1, &qt_device, notify, NULL, &err);
     if (err != CL_SUCCESS)
         fprintf(stderr,
                 "clCreateContext returned %d: the device did not recover from the fault "
-                "(cuDevicePrimaryCtxReset; CULVERT_LOG=info says more)\n",
+                "(neither the primary context's reset nor a context of culvert's own worked; "
+                "CULVERT_LOG=info says why)\n",
                 (int)err);
     CHECK_ERR(CL_SUCCESS, err);
     REQUIRE(qt_context);
+    void *cuctx = cuda_context();
+    if (recovery == 0) {
+        if (!primary_cuctx)
+            primary_cuctx = cuctx;
+        return;
+    }
+    bool primary = cuctx == primary_cuctx;
+    printf("recovery %u: the device works again on %s (CUcontext %p; the primary context: %p)\n",
+           recovery,
+           primary ? "its primary context, reset"
+                   : "a context of culvert's own: the primary context's reset did not recover it",
+           cuctx, primary_cuctx);
+    if (cv_test_fake_cuda()) {
+        const char *keeps = getenv("FAKECUDA_RESET_KEEPS_FAULT");
+        CHECK(primary == !(keeps && strcmp(keeps, "1") == 0));
+    }
 }
 
 /* One round: a healthy context is used, then faults, is checked lost, and released whole. */
@@ -263,7 +296,7 @@ static void fault_round(unsigned round) {
     atomic_int context_released = 0, buffer_released = 0;
     atomic_store(&lost_told, 0);
     atomic_store(&error_named, 0);
-    new_context();
+    new_context(round - 1);
     CHECK_ERR(CL_SUCCESS,
               clSetContextDestructorCallback(qt_context, context_gone, (void *)&context_released));
     use_everything(round * 1000);
@@ -327,7 +360,7 @@ int main(void) {
     for (unsigned round = 1; round <= 2; round++)
         fault_round(round);
     /* A third context, after the second recovery, works as on a fresh device. */
-    new_context();
+    new_context(2);
     use_everything(5000);
     clReleaseContext(qt_context);
     return cv_test_report("device_recovery");
