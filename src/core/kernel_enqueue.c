@@ -284,6 +284,7 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
             err = cv_command_keep(&cmd, &k->args[i].mem->obj);
     if (err == CL_SUCCESS && !empty) {
         l.func = f->func;
+        cmd.wait_key = (uint64_t)(uintptr_t)f;
         for (int d = 0; d < 3; d++)
             l.block[d] = (unsigned)block[d];
         l.smem = (unsigned)k->smem;

@@ -1,7 +1,9 @@
 /* The fake CUDA driver (tests/fake_cuda, a libcuda.so.1 for tests without a GPU), as its tests
  * see it: its state, looked up with dlsym through one accessor, holds the knobs a test turns and
  * what the fake recorded (launches, JIT options, modules, value and event waits, call counts).
- * The environment knob FAKECUDA_NODEV=1 hides the device. */
+ * The environment knob FAKECUDA_NODEV=1 hides the device; FAKECUDA_LAUNCH_US and
+ * FAKECUDA_FAULT_FUNC set launch_ns and fault_func (below) for programs that do not look at the
+ * state. */
 #ifndef CV_TEST_FAKE_CUDA_H
 #define CV_TEST_FAKE_CUDA_H
 
@@ -55,6 +57,16 @@ typedef struct fakecuda_state {
      * event) of a counting thread (calls_begin) */
     unsigned long long wait_value_addr, wait_value;
     void *wait_value_stream, *wait_event_stream, *wait_event;
+
+    /* Kernels that take time and fail, for host waits: launch_ns (FAKECUDA_LAUNCH_US at cuInit)
+     * is how long every launch runs on its stream (0: launches take no stream time);
+     * a launch of the function fault_func (FAKECUDA_FAULT_FUNC) fails there, as a kernel that
+     * faults: from then on sticky_error (CUDA_ERROR_ILLEGAL_ADDRESS) is the context's, and, as on
+     * the GPU, the streams drop their work (no flag is written, no event completes), and queries,
+     * synchronizations, launches and new stream work answer it. */
+    _Atomic unsigned long long launch_ns;
+    char fault_func[64];
+    _Atomic int sticky_error;
 } fakecuda_state;
 
 /* The fake's state when the libcuda.so.1 the process finds is the fake; NULL when it is another

@@ -55,6 +55,11 @@ int fake_attribute(CUdevice_attribute a) {
 CUresult cuInit(unsigned f) {
     FAKE_CALL;
     (void)f;
+    const char *us = getenv("FAKECUDA_LAUNCH_US"), *fault = getenv("FAKECUDA_FAULT_FUNC");
+    if (us)
+        fake_state.launch_ns = strtoull(us, NULL, 10) * 1000u;
+    if (fault)
+        snprintf(fake_state.fault_func, sizeof fake_state.fault_func, "%s", fault);
     return CUDA_SUCCESS;
 }
 CUresult cuDriverGetVersion(int *v) {

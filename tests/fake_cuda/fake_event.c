@@ -42,10 +42,11 @@ CUresult cuEventQuery(CUevent e) {
 CUresult cuEventSynchronize(CUevent e) {
     FAKE_CALL;
     LOCK;
-    while (e->done < e->recorded)
+    while (e->done < e->recorded && !fake_state.sticky_error)
         pthread_cond_wait(&fake_C, &fake_L);
+    CUresult r = (CUresult)fake_state.sticky_error;
     UNLOCK;
-    return CUDA_SUCCESS;
+    return r;
 }
 CUresult cuEventElapsedTime(float *ms, CUevent a, CUevent b) {
     FAKE_CALL;

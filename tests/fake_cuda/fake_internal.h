@@ -67,7 +67,8 @@ typedef enum fake_op_kind {
     OP_COPY,
     OP_COPY3D,
     OP_SET,
-    OP_HOST
+    OP_HOST,
+    OP_KERNEL /* n nanoseconds of stream time; flags 1: the kernel faults */
 } fake_op_kind;
 
 typedef struct fake_op {
@@ -95,7 +96,8 @@ void fake_drain(CUstream s);
 void fake_drain_all(void);
 /* Under L: runs a copy (OP_COPY or OP_COPY3D) in the calling thread. */
 void fake_copy_now(const fake_op *o);
-/* What a stream or event query answers: the test's query_answer, or the truth. */
+/* What a stream or event query answers: the context's sticky error, the test's query_answer, or
+ * the truth. */
 CUresult fake_query_answer(bool done);
 
 #pragma GCC visibility pop

@@ -117,10 +117,13 @@ static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *
 }
 
 /* What the driver checks, then the record. */
-static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned smem,
-                       void **params, const unsigned cluster[3], bool coop, bool ex) {
+static CUresult launch(CUstream s, CUfunction f, const unsigned grid[3], const unsigned block[3],
+                       unsigned smem, void **params, const unsigned cluster[3], bool coop,
+                       bool ex) {
     if (fake_need_ctx())
         return CUDA_ERROR_INVALID_CONTEXT;
+    if (fake_state.sticky_error)
+        return (CUresult)fake_state.sticky_error;
     fake_function *fn = (fake_function *)f;
     const cv_ptx_kernel *k = fn->sig;
     static const unsigned max_grid[3] = {2147483647u, 65535, 65535},
@@ -163,7 +166,12 @@ static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned bloc
         off += size;
         l->num_params = i + 1;
     }
+    bool fault = fake_state.fault_func[0] && !strcmp(k->name, fake_state.fault_func);
     UNLOCK;
+    /* A kernel that takes stream time (or faults) is an operation of its stream. */
+    if (fake_state.launch_ns || fault)
+        return fake_enqueue(
+            s, (fake_op){.kind = OP_KERNEL, .n = fake_state.launch_ns, .flags = fault});
     return CUDA_SUCCESS;
 }
 
@@ -257,19 +265,17 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                         void **extra) {
     FAKE_CALL;
-    (void)s;
     (void)extra;
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz}, none[3] = {0, 0, 0};
-    return launch(f, grid, block, smem, params, none, false, false);
+    return launch(s, f, grid, block, smem, params, none, false, false);
 }
 
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                    unsigned by, unsigned bz, unsigned smem, CUstream s,
                                    void **params) {
     FAKE_CALL;
-    (void)s;
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz}, none[3] = {0, 0, 0};
-    return launch(f, grid, block, smem, params, none, true, false);
+    return launch(s, f, grid, block, smem, params, none, true, false);
 }
 
 CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **extra) {
@@ -288,7 +294,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, 
             coop = c->attrs[i].value.cooperative != 0;
         }
     }
-    return launch(f, grid, block, c->sharedMemBytes, params, cluster, coop, true);
+    return launch(c->hStream, f, grid, block, c->sharedMemBytes, params, cluster, coop, true);
 }
 
 #pragma GCC visibility pop

@@ -84,7 +84,7 @@ static void fill(const fake_op *o) {
 /* The host writes a value without telling the fake: a value wait polls (and passes at once in
  * instant mode). */
 static void wait_value(const fake_op *o) { /* under L */
-    while (!fake_state.instant &&
+    while (!fake_state.instant && !fake_state.sticky_error &&
            !value_met(__atomic_load_n(o->addr, __ATOMIC_ACQUIRE), o->value, o->flags)) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -105,7 +105,7 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
             o->ev->done = o->seq;
         break;
     case OP_WAIT_EVENT:
-        while (o->ev->done < o->seq)
+        while (o->ev->done < o->seq && !fake_state.sticky_error)
             pthread_cond_wait(&fake_C, &fake_L);
         break;
     case OP_WAIT_VALUE:
@@ -126,6 +126,15 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         o->fn(o->arg);
         LOCK;
         break;
+    case OP_KERNEL: {
+        struct timespec ts = {(time_t)(o->n / 1000000000u), (long)(o->n % 1000000000u)};
+        UNLOCK;
+        nanosleep(&ts, NULL);
+        LOCK;
+        if (o->flags && !fake_state.sticky_error)
+            fake_state.sticky_error = CUDA_ERROR_ILLEGAL_ADDRESS;
+        break;
+    }
     }
 }
 
@@ -139,7 +148,9 @@ static void *worker(void *arg) {
         if (!s->head)
             break;
         fake_op *o = s->head;
-        execute(o); /* the op stays at the head while it runs: the stream is busy */
+        /* After a fault the context's work is dropped, as the GPU's is. */
+        if (!fake_state.sticky_error)
+            execute(o); /* the op stays at the head while it runs: the stream is busy */
         s->head = o->next;
         if (!s->head)
             s->tail = NULL;
@@ -187,9 +198,9 @@ void fake_device_wide_wait(void) {
 }
 
 /* Instant mode runs an operation in the caller's thread when nothing is queued before it and
- * it cannot block; host functions always run on the stream's thread. */
+ * it cannot block; host functions and kernels always run on the stream's thread. */
 static bool runs_at_once(CUstream s, const fake_op *o) { /* under L */
-    if (!fake_state.instant || s->head || o->kind == OP_HOST)
+    if (!fake_state.instant || s->head || o->kind == OP_HOST || o->kind == OP_KERNEL)
         return false;
     return o->kind != OP_WAIT_EVENT || o->ev->done >= o->seq;
 }
@@ -201,6 +212,11 @@ CUresult fake_enqueue(CUstream s, fake_op o) {
     *n = o;
     n->next = NULL;
     LOCK;
+    if (fake_state.sticky_error) {
+        UNLOCK;
+        free(n);
+        return (CUresult)fake_state.sticky_error;
+    }
     s = fake_stream(s);
     if (o.kind == OP_RECORD) /* the sequence number this record completes */
         n->seq = ++n->ev->recorded;
@@ -222,6 +238,8 @@ CUresult fake_enqueue(CUstream s, fake_op o) {
 }
 
 CUresult fake_query_answer(bool done) {
+    if (fake_state.sticky_error)
+        return (CUresult)fake_state.sticky_error;
     int forced = fake_state.query_answer;
     if (forced != FAKECUDA_TRUTH)
         return (CUresult)forced;
@@ -282,8 +300,9 @@ CUresult cuStreamSynchronize(CUstream s) {
     FAKE_CALL;
     LOCK;
     fake_drain(fake_stream(s));
+    CUresult r = (CUresult)fake_state.sticky_error;
     UNLOCK;
-    return CUDA_SUCCESS;
+    return r;
 }
 CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned f) {
     FAKE_CALL;
