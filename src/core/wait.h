@@ -6,8 +6,8 @@
  * never lets its flag be written) or where there is no flag. It spins first (the short commands
  * end within the spin at the driver's speed); then it sleeps on a futex, and is woken
  *   - by one polling thread for the process (it exists while waits sleep), which reads the flags
- *     of every sleeping wait and asks the driver for the others, every 20..200 us: one thread's
- *     wake-ups however many threads wait;
+ *     of every sleeping wait and asks the driver for the others, every 20 us..1 ms (a sixteenth
+ *     of the youngest wait's age): one thread's wake-ups however many threads wait;
  *   - at once, by culvert itself, when what may hold the work up is released through culvert:
  *     clSetUserEventStatus, clSignalHostValue and clResetHostValue wake the waits whose stream
  *     has a gate (a user event's or a host value's) not known passed, and a completion culvert
@@ -17,10 +17,10 @@
  *     spin before is expected to last as long again (a history by kernel), so it spins only
  *     briefly, sleeps until shortly before then and spins across the end.
  * Knobs for measuring the trade-offs (read once): CULVERT_WAIT_SPIN_US (the first spin, 300),
- * CULVERT_WAIT_POLL_US (the polling thread's longest period, 200; 0: no polling thread, a testing
+ * CULVERT_WAIT_POLL_US (the polling thread's longest period, 1000; 0: no polling thread, a testing
  * aid: a wait that no release can end spins until done, the others sleep until released (then
  * they look every 100 us) or until their predicted end, so that a lost wake-up hangs a wait),
- * CULVERT_WAIT_MARGIN_US (how long before a predicted end a wait wakes, 100, plus 1/64 of the
+ * CULVERT_WAIT_MARGIN_US (how long before a predicted end a wait wakes, 100, plus 1/128 of the
  * prediction), CULVERT_WAIT_HISTORY=0 (no predictions). */
 #ifndef CV_CORE_WAIT_H
 #define CV_CORE_WAIT_H
