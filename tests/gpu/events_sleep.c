@@ -10,6 +10,7 @@
  * one blocked thread uses under 50 % of a core, eight under 100 % together (the targets are 10
  * and 20 %: cv-bench measures them). */
 #include "queue_kernels.h"
+#include "wait_threads.h"
 
 #include <stdlib.h>
 #include <sys/resource.h>
@@ -24,9 +25,6 @@ static double cpu_s(void) {
            (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1e-6;
 }
 
-typedef enum { W_FINISH, W_EVENT, W_READ, W_KINDS } wait_kind;
-static const char *const kind_names[] = {"clFinish", "clWaitForEvents", "blocking read"};
-
 static int cmp_double(const void *x, const void *y) {
     double a = *(const double *)x, b = *(const double *)y;
     return a < b ? -1 : a > b;
@@ -35,34 +33,28 @@ static int cmp_double(const void *x, const void *y) {
 enum { ROUNDS = 6 };
 
 /* A kernel, then the wait; how late the wait returns after the kernel's length, per round. */
-static void test_after_kernel(wait_kind kind) {
+static void test_after_kernel(wt_kind kind) {
     cl_command_queue q = qt_queue(0);
-    cl_int err = CL_SUCCESS, v = 0;
+    cl_int err = CL_SUCCESS;
     cl_mem buf = clCreateBuffer(qt_context, CL_MEM_READ_WRITE, 64, NULL, &err);
     REQUIRE(buf);
     double late[ROUNDS];
     for (int r = 0; r < ROUNDS; r++) {
-        cl_event ev = NULL;
+        waiter w = {.kind = kind, .q = q, .buf = buf};
         double t0 = qt_now();
         CHECK_ERR(CL_SUCCESS, qt_spin(q, spin, (cl_ulong)(kernel_s * 1e9), 0, NULL,
-                                      kind == W_EVENT ? &ev : NULL));
-        if (kind == W_FINISH)
-            err = clFinish(q);
-        else if (kind == W_EVENT)
-            err = clWaitForEvents(1, &ev);
-        else
-            err = clEnqueueReadBuffer(q, buf, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL);
-        double t = qt_now() - t0;
-        CHECK_ERR(CL_SUCCESS, err);
-        CHECK(t >= kernel_s * 0.99);
-        late[r] = (t - kernel_s) * 1e6;
-        if (ev) {
-            CHECK(qt_status(ev) == CL_COMPLETE);
-            clReleaseEvent(ev);
+                                      kind == W_EVENT ? &w.ev : NULL));
+        wt_main(&w); /* in this thread */
+        CHECK_ERR(CL_SUCCESS, w.result);
+        CHECK(w.end - t0 >= kernel_s * 0.99);
+        late[r] = (w.end - t0 - kernel_s) * 1e6;
+        if (w.ev) {
+            CHECK(qt_status(w.ev) == CL_COMPLETE);
+            clReleaseEvent(w.ev);
         }
     }
     printf("%.0f ms kernel, %-15s returned later than its length by (us):", kernel_s * 1e3,
-           kind_names[kind]);
+           wt_names[kind]);
     for (int r = 0; r < ROUNDS; r++)
         printf(" %.0f", late[r]);
     qsort(late + 1, ROUNDS - 1, sizeof late[0], cmp_double);
@@ -94,43 +86,30 @@ static void test_work_behind(void) {
 
 enum { THREADS = 8 };
 
-typedef struct blocked {
-    cl_command_queue q;
-    cl_int result;
-    pthread_t thread;
-} blocked;
-
-static void *blocked_main(void *arg) {
-    blocked *b = arg;
-    b->result = clFinish(b->q);
-    return NULL;
-}
-
 /* n threads, each in clFinish on its own queue's long kernel: the process's CPU time over the
  * wall time, in % of a core. */
 static double cpu_while_blocked(int n) {
-    blocked b[THREADS];
+    cl_command_queue q[THREADS];
+    waiter w[THREADS];
     for (int i = 0; i < n; i++) {
-        b[i].q = qt_queue(0);
+        q[i] = qt_queue(0);
         /* warm-up: the queue's flag and events exist, a short kernel seen */
-        CHECK_ERR(CL_SUCCESS, qt_spin(b[i].q, spin, 1000000, 0, NULL, NULL));
-        CHECK_ERR(CL_SUCCESS, clFinish(b[i].q));
+        CHECK_ERR(CL_SUCCESS, qt_spin(q[i], spin, 1000000, 0, NULL, NULL));
+        CHECK_ERR(CL_SUCCESS, clFinish(q[i]));
     }
     for (int i = 0; i < n; i++)
-        CHECK_ERR(CL_SUCCESS, qt_spin(b[i].q, spin, (cl_ulong)(long_s * 1e9), 0, NULL, NULL));
+        CHECK_ERR(CL_SUCCESS, qt_spin(q[i], spin, (cl_ulong)(long_s * 1e9), 0, NULL, NULL));
     double c0 = cpu_s(), t0 = qt_now();
+    for (int i = 0; i < n; i++)
+        wt_start(&w[i], W_FINISH, q[i], NULL, NULL);
     for (int i = 0; i < n; i++) {
-        int rc = pthread_create(&b[i].thread, NULL, blocked_main, &b[i]);
-        REQUIRE(rc == 0);
-    }
-    for (int i = 0; i < n; i++) {
-        pthread_join(b[i].thread, NULL);
-        CHECK_ERR(CL_SUCCESS, b[i].result);
+        pthread_join(w[i].thread, NULL);
+        CHECK_ERR(CL_SUCCESS, w[i].result);
     }
     double c1 = cpu_s(), t1 = qt_now();
     CHECK(t1 - t0 >= long_s * 0.9);
     for (int i = 0; i < n; i++)
-        CHECK_ERR(CL_SUCCESS, clReleaseCommandQueue(b[i].q));
+        CHECK_ERR(CL_SUCCESS, clReleaseCommandQueue(q[i]));
     double pct = 100.0 * (c1 - c0) / (t1 - t0);
     printf("CPU of %d thread(s) in clFinish on %.0f ms kernels: %.1f %% of a core\n", n,
            long_s * 1e3, pct);
@@ -143,8 +122,8 @@ int main(void) {
     const char *fake_us = getenv("FAKECUDA_LAUNCH_US");
     kernel_s = cv_test_fake_cuda() && fake_us ? atof(fake_us) * 1e-6 : 0.005;
     long_s = cv_test_fake_cuda() && fake_us ? kernel_s : 0.1;
-    for (int k = 0; k < W_KINDS; k++)
-        test_after_kernel((wait_kind)k);
+    for (int k = W_EVENT; k <= W_READ; k++)
+        test_after_kernel((wt_kind)k);
     test_work_behind();
     CHECK(cpu_while_blocked(1) < 50);
     CHECK(cpu_while_blocked(THREADS) < 100);

@@ -10,57 +10,12 @@
  * machine, there is no bound; with CULVERT_WAIT_POLL_US=0 (fake.events_wake_unpolled) there is
  * no polling thread and a sleeping wait wakes only when culvert releases it, so a lost wake-up
  * leaves the wait asleep for good: a wait that has not returned after 60 s fails the test. */
-#include "queue_test.h"
+#include "wait_threads.h"
 
 #include <stdlib.h>
 
-typedef enum { W_EVENT, W_FINISH, W_READ, W_MAP } wait_kind;
-static const char *const kind_names[] = {"clWaitForEvents", "clFinish", "blocking read",
-                                         "blocking map"};
-
-typedef struct waiter {
-    wait_kind kind;
-    cl_command_queue q;
-    cl_event ev;
-    cl_mem buf;
-    cl_int result;
-    double end;
-    pthread_t thread;
-} waiter;
-
 /* A wait that does not return by then lost its wake-up (or hangs): the test fails and ends. */
 #define HANG_S 60
-
-static void *waiter_main(void *arg) {
-    waiter *w = arg;
-    cl_int v = 0;
-    switch (w->kind) {
-    case W_EVENT:
-        w->result = clWaitForEvents(1, &w->ev);
-        break;
-    case W_FINISH:
-        w->result = clFinish(w->q);
-        break;
-    case W_READ:
-        w->result = clEnqueueReadBuffer(w->q, w->buf, CL_TRUE, 0, sizeof v, &v, 0, NULL, NULL);
-        break;
-    case W_MAP: {
-        void *p = clEnqueueMapBuffer(w->q, w->buf, CL_TRUE, CL_MAP_READ, 0, sizeof v, 0, NULL, NULL,
-                                     &w->result);
-        if (p)
-            clEnqueueUnmapMemObject(w->q, w->buf, p, 0, NULL, NULL);
-        break;
-    }
-    }
-    w->end = qt_now();
-    return NULL;
-}
-
-static void waiter_start(waiter *w, wait_kind kind, cl_command_queue q, cl_event ev, cl_mem buf) {
-    *w = (waiter){.kind = kind, .q = q, .ev = ev, .buf = buf, .result = 1};
-    int rc = pthread_create(&w->thread, NULL, waiter_main, w);
-    REQUIRE(rc == 0);
-}
 
 static double bound_s;
 static clCreateHostValue_fn hv_create;
@@ -120,12 +75,9 @@ static void gate_release(gate *g) {
 /* Joins w, checks it succeeded no earlier than `opened` and (where bound_s) within the bound;
  * returns its latency in us. */
 static double waiter_join(waiter *w, double opened, const char *what) {
-    struct timespec until;
-    clock_gettime(CLOCK_REALTIME, &until);
-    until.tv_sec += HANG_S;
-    if (pthread_timedjoin_np(w->thread, NULL, &until) != 0) {
+    if (!wt_join(w, HANG_S)) {
         fprintf(stderr, "%s, %s: no return %d s after the release (a lost wake-up)\n", what,
-                kind_names[w->kind], HANG_S);
+                wt_names[w->kind], HANG_S);
         CHECK(!"the wait returned");
         exit(cv_test_report("events_wake"));
     }
@@ -134,7 +86,7 @@ static double waiter_join(waiter *w, double opened, const char *what) {
     CHECK(w->end >= opened);
     CHECK(!bound_s || us < bound_s * 1e6);
     if ((bound_s && us >= bound_s * 1e6) || w->end < opened)
-        fprintf(stderr, "%s, %s: returned %.0f us after the release\n", what, kind_names[w->kind],
+        fprintf(stderr, "%s, %s: returned %.0f us after the release\n", what, wt_names[w->kind],
                 us);
     return us;
 }
@@ -152,19 +104,19 @@ static void test_gate(gate_kind kind) {
     cl_event m = gate_close(&g, kind, a);
     cl_event mb = qt_marker(b, 1, &m);
     waiter w[GATED_WAITERS];
-    waiter_start(&w[0], W_EVENT, a, m, NULL);
-    waiter_start(&w[1], W_FINISH, a, NULL, NULL);
-    waiter_start(&w[2], W_READ, a, NULL, buf);
-    waiter_start(&w[3], W_MAP, a, NULL, buf);
-    waiter_start(&w[4], W_EVENT, b, mb, NULL);
-    waiter_start(&w[5], W_FINISH, b, NULL, NULL);
-    waiter_start(&w[6], W_READ, b, NULL, buf);
+    wt_start(&w[0], W_EVENT, a, m, NULL);
+    wt_start(&w[1], W_FINISH, a, NULL, NULL);
+    wt_start(&w[2], W_READ, a, NULL, buf);
+    wt_start(&w[3], W_MAP, a, NULL, buf);
+    wt_start(&w[4], W_EVENT, b, mb, NULL);
+    wt_start(&w[5], W_FINISH, b, NULL, NULL);
+    wt_start(&w[6], W_READ, b, NULL, buf);
     usleep(20000);
     CHECK(qt_status(m) == CL_SUBMITTED);
     double opened = gate_open(&g);
     printf("%-18s released, waits returned after (us):", gate_names[kind]);
     for (int i = 0; i < GATED_WAITERS; i++)
-        printf(" %s%s %.0f%s", i == 4 ? "| queue b: " : "", kind_names[w[i].kind],
+        printf(" %s%s %.0f%s", i == 4 ? "| queue b: " : "", wt_names[w[i].kind],
                waiter_join(&w[i], opened, gate_names[kind]), i + 1 < GATED_WAITERS ? "," : "");
     printf("\n");
     CHECK(qt_status(m) == CL_COMPLETE);
@@ -189,8 +141,8 @@ static void test_queues(void) {
         q[i] = qt_queue(i % 2 ? CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE : 0);
         u[i] = qt_user_event();
         m[i] = qt_marker(q[i], 1, &u[i]);
-        waiter_start(&w[i][0], W_EVENT, q[i], m[i], NULL);
-        waiter_start(&w[i][1], W_FINISH, q[i], NULL, NULL);
+        wt_start(&w[i][0], W_EVENT, q[i], m[i], NULL);
+        wt_start(&w[i][1], W_FINISH, q[i], NULL, NULL);
     }
     double opened[QUEUES];
     for (int i = QUEUES - 1; i >= 0; i--) {
@@ -231,8 +183,8 @@ static void test_stress(unsigned spin_us) {
         cl_event u = qt_user_event();
         cl_event m = qt_marker(q, 1, &u);
         waiter w[2];
-        waiter_start(&w[0], W_EVENT, q, m, NULL);
-        waiter_start(&w[1], W_FINISH, q, NULL, NULL);
+        wt_start(&w[0], W_EVENT, q, m, NULL);
+        wt_start(&w[1], W_FINISH, q, NULL, NULL);
         usleep((useconds_t)(rand() % (2 * spin_us + 300)));
         double opened = qt_now();
         CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(u, CL_COMPLETE));
