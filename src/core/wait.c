@@ -91,15 +91,35 @@ static uint64_t cv_wait_predict(uint64_t key) {
     return ours && ns > cv_wait_cfg.spin_ns ? ns : 0;
 }
 
-/* A duration close to the last one smooths it; a far one replaces it. */
-static void cv_wait_learn(uint64_t key, uint64_t ns) {
+/* The polling thread's period for a wait of this age, and how long before a predicted end of
+ * this length a wait wakes. */
+static uint64_t cv_wait_period(uint64_t age) {
+    uint64_t p = age / 16;
+    return p < CV_WAIT_POLL_MIN_NS       ? CV_WAIT_POLL_MIN_NS
+           : p > cv_wait_cfg.poll_max_ns ? cv_wait_cfg.poll_max_ns
+                                         : p;
+}
+
+static uint64_t cv_wait_margin(uint64_t predicted) {
+    return cv_wait_cfg.margin_ns + predicted / 128;
+}
+
+/* A wait lasted ns. exact: a spin saw the end (the work pending a look before); otherwise the end
+ * came up to a polling period or a margin before (a wake-up came late), so ns is taken that much
+ * shorter and only ever lowers a prediction: a late prediction would otherwise teach itself. A
+ * duration close to the last one smooths it; a far one replaces it. */
+static void cv_wait_learn(uint64_t key, uint64_t ns, bool exact) {
     if (!key || !cv_wait_cfg.history)
         return;
+    if (!exact) {
+        uint64_t p = cv_wait_period(ns), m = cv_wait_margin(ns), early = p > m ? p : m;
+        ns = ns > early ? ns - early : 0;
+    }
     unsigned i = cv_wait_history_slot(key);
     uint64_t was = atomic_load_explicit(&cv_wait_history[i].ns, memory_order_relaxed);
     if (atomic_load_explicit(&cv_wait_history[i].key, memory_order_relaxed) == key &&
         ns >= was / 2 && ns <= was * 2)
-        ns = (3 * was + ns) / 4;
+        ns = exact ? (was + ns) / 2 : ns < was ? ns : was;
     atomic_store_explicit(&cv_wait_history[i].ns, ns, memory_order_relaxed);
     atomic_store_explicit(&cv_wait_history[i].key, key, memory_order_relaxed);
 }
@@ -117,11 +137,13 @@ static cl_int cv_wait_query(const cv_wait *w) {
 }
 
 /* Spins until the work is done or `until`: the flag every turn, the driver every turn without a
- * flag, every CV_WAIT_QUERY_NS with one. Looks at least once. */
+ * flag, every CV_WAIT_QUERY_NS with one. Looks at least once. w->exact: it ended the wait after
+ * seeing the work pending. */
 static cl_int cv_wait_spin(cv_wait *w, uint64_t until) {
     cl_int r = CL_SUBMITTED;
     uint64_t asked = cvu_host_time_ns();
-    for (uint64_t t = asked; r == CL_SUBMITTED; t = cvu_host_time_ns()) {
+    w->exact = false;
+    for (uint64_t t = asked; r == CL_SUBMITTED; t = cvu_host_time_ns(), w->exact = true) {
         /* The GPU wrote the token: everything before it on the stream is done, with no driver
          * call. */
         if (cv_wait_flag_met(w))
@@ -253,10 +275,7 @@ static void *cv_poller_main(void *arg) {
         }
         if (n)
             pthread_cond_broadcast(&cv_wait_unpinned);
-        uint64_t period = youngest == UINT64_MAX ? CV_WAIT_POLL_MIN_NS : youngest / 16;
-        period = period < CV_WAIT_POLL_MIN_NS       ? CV_WAIT_POLL_MIN_NS
-                 : period > cv_wait_cfg.poll_max_ns ? cv_wait_cfg.poll_max_ns
-                                                    : period;
+        uint64_t period = cv_wait_period(youngest == UINT64_MAX ? 0 : youngest);
         pthread_mutex_unlock(&cv_wait_lock);
         cvu_futex_wait(&cv_poller_word, word, period);
         pthread_mutex_lock(&cv_wait_lock);
@@ -341,6 +360,7 @@ static cl_int cv_wait_sleep(cv_wait *w, uint64_t wake_at, uint64_t late_until) {
         r = atomic_load_explicit(&w->outcome, memory_order_acquire);
         if (r == CL_SUBMITTED && cv_wait_flag_met(w))
             r = CL_COMPLETE;
+        w->exact = false;
         now = cvu_host_time_ns();
         uint64_t look = !alone               ? 0
                         : released           ? CV_WAIT_ALONE_RELEASED_NS
@@ -410,7 +430,7 @@ cl_int cv_wait_run(cv_wait *w) {
     if (r == CL_SUBMITTED && !cv_wait_cfg.poller && !w->opened_by && !predicted)
         r = cv_wait_spin_yielding(w);
     if (r == CL_SUBMITTED) {
-        uint64_t margin = cv_wait_cfg.margin_ns + predicted / 128;
+        uint64_t margin = cv_wait_margin(predicted);
         uint64_t late = predicted / 64 > cv_wait_cfg.spin_ns ? predicted / 64 : cv_wait_cfg.spin_ns;
         r = predicted ? cv_wait_sleep(w, t0 + (predicted > margin ? predicted - margin : 0),
                                       t0 + predicted + late)
@@ -418,7 +438,7 @@ cl_int cv_wait_run(cv_wait *w) {
     }
     if (r == CL_COMPLETE) {
         if (!w->opened_by)
-            cv_wait_learn(w->key, cvu_host_time_ns() - t0);
+            cv_wait_learn(w->key, cvu_host_time_ns() - t0, w->exact);
         /* Waits for this stream's work on other streams may go on now. */
         cv_wait_release(CV_WAIT_CROSS);
     }
