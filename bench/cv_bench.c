@@ -1,10 +1,11 @@
 /* cv-bench: measures, in one run, culvert beside the raw CUDA driver API and every other OpenCL
  * platform present, and prints a markdown table of absolute figures with the ratios
  * culvert/raw and culvert/NVIDIA.
- *   cv-bench [--quick] [--out FILE] [--reps N] [--rounds R] [--timeout SECONDS]
+ *   cv-bench [--quick] [--out FILE] [--reps N] [--rounds R] [--timeout SECONDS] [--only PARTS]
  * --rounds R measures every figure R times, the backends taking turns each time, and reports
  * the median of the R results: latencies move 10-40 % from one measurement to the next on the
- * GPU machine, so ratios near 1.1x need several rounds.
+ * GPU machine, so ratios near 1.1x need several rounds. --only measures and reports only the
+ * figures whose label contains one of the comma-separated parts.
  * A figure that a backend lacks, or that fails there, prints "-"; a figure that hangs past the
  * timeout marks that backend as hung and its remaining figures "-"; the run goes on. */
 #include "bench.h"
@@ -188,6 +189,23 @@ static void ratio(char *buf, size_t size, double a, double b) {
 }
 
 static int g_rounds = 1;
+/* --only: comma-separated parts of figure labels; NULL: every figure. */
+static const char *g_only;
+
+static bool selected(int f) {
+    if (!g_only)
+        return true;
+    const char *part = g_only;
+    while (*part) {
+        size_t n = strcspn(part, ",");
+        char want[128];
+        snprintf(want, sizeof want, "%.*s", (int)(n < sizeof want ? n : sizeof want - 1), part);
+        if (n && strstr(figures[f].label, want))
+            return true;
+        part += n + (part[n] == ',');
+    }
+    return false;
+}
 
 static void report(FILE *out, column *cols, int ncols) {
     time_t now = time(NULL);
@@ -222,6 +240,8 @@ static void report(FILE *out, column *cols, int ncols) {
             nv = &cols[i];
     }
     for (int f = 0; f < F_COUNT; f++) {
+        if (!selected(f))
+            continue;
         fprintf(out, "| %s | %s |", figures[f].label, figures[f].unit);
         char buf[32];
         for (int i = 0; i < ncols; i++) {
@@ -267,7 +287,7 @@ static void report(FILE *out, column *cols, int ncols) {
 
 static void usage(void) {
     fprintf(stderr, "usage: cv-bench [--quick] [--out FILE] [--reps N] [--rounds R] "
-                    "[--timeout SECONDS]\n");
+                    "[--timeout SECONDS] [--only PART[,PART...]]\n");
 }
 
 int main(int argc, char **argv) {
@@ -286,6 +306,8 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
             rounds = atoi(argv[++i]);
             rounds = rounds < 1 ? 1 : rounds > 15 ? 15 : rounds;
+        } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+            g_only = argv[++i];
         } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
             guard_timeout_s = (unsigned)atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--cpu-probe") && i + 1 < argc &&
@@ -379,6 +401,8 @@ int main(int argc, char **argv) {
     }
     g_rounds = rounds;
     for (int f = 0; f < F_COUNT; f++) {
+        if (!selected(f))
+            continue;
         double got[16][16]; /* [column][round] */
         for (int r = 0; r < rounds; r++)
             for (int i = 0; i < ncols && i < 16; i++) {
