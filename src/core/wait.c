@@ -423,9 +423,10 @@ cl_int cv_wait_run(cv_wait *w) {
     uint64_t t0 = cvu_host_time_ns();
     w->since_ns = t0;
     /* A gated wait lasts as long as the application keeps the gate closed: its release wakes
-     * it, no history predicts it. */
-    uint64_t predicted = w->opened_by ? 0 : cv_wait_predict(w->key);
+     * it, no history predicts it. A long transfer spins as long as its bytes should take
+     * (bandwidth): a sleep that woke late would cost it. */
     uint64_t spin = w->spin_ns > cv_wait_cfg.spin_ns ? w->spin_ns : cv_wait_cfg.spin_ns;
+    uint64_t predicted = w->opened_by || spin > cv_wait_cfg.spin_ns ? 0 : cv_wait_predict(w->key);
     cl_int r = cv_wait_spin(w, t0 + (predicted ? CV_WAIT_SHORT_SPIN_NS : spin));
     if (r == CL_SUBMITTED && !cv_wait_cfg.poller && !w->opened_by && !predicted)
         r = cv_wait_spin_yielding(w);

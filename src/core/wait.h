@@ -52,7 +52,8 @@ typedef struct cv_wait {
     uint64_t key;               /* the kernel the work ends with, for the history; 0: none */
     unsigned opened_by;         /* CV_WAIT_GATED | CV_WAIT_CROSS */
     uint64_t releases[2];       /* cv_wait_releases before those were enqueued */
-    uint64_t spin_ns;           /* the first spin, where longer than the default (transfers) */
+    uint64_t spin_ns;           /* the first spin, where longer than the default (transfers: then no
+                                 * prediction) */
     /* The engine's, while the wait sleeps (under its lock unless atomic). */
     _Atomic uint32_t word;  /* the futex word: changes whenever the wait is woken */
     _Atomic cl_int outcome; /* what the polling thread's query answered, CL_SUBMITTED until */
