@@ -57,7 +57,9 @@ static cl_int cv_end(cv_command *cmd, cl_int status, bool blocking, bool lean, b
     cv_wait w;
     cl_event scratch = NULL;
     uint64_t upto = 0;
-    /* Also after a failure: part of the command may be in flight on memory nobody holds. */
+    /* Also after a failure: part of the command may be in flight on memory nobody holds, or on
+     * the application's memory, which it may free once the call returns. Without a flag or an
+     * event recorded now, the wait asks the stream (cv_queue_wait_prepare_locked). */
     if (!done) {
         upto = cv_queue_wait_prepare_locked(q, i, &w, &scratch);
         w.key ^= cv_wait_transfer_key(type, bytes);

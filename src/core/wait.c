@@ -131,8 +131,11 @@ static bool cv_wait_flag_met(const cv_wait *w) {
                                               w->token, CVCU_WAIT_GEQ);
 }
 
-/* The driver's answer: CL_COMPLETE, CL_SUBMITTED or an error. The device is bound. */
+/* The driver's answer: CL_COMPLETE, CL_SUBMITTED or an error. The device is bound. On a lost
+ * device nothing completes any more (core/backend.h): the wait ends with the error. */
 static cl_int cv_wait_query(const cv_wait *w) {
+    if (cvcu_device_lost(w->dev))
+        return CL_OUT_OF_RESOURCES;
     return w->event ? cvcu_event_query(w->event) : cvcu_stream_query(w->stream);
 }
 
@@ -261,9 +264,11 @@ static void *cv_poller_main(void *arg) {
         int n = 0;
         uint64_t youngest = cv_poller_look(cvu_host_time_ns(), ask, &n);
         pthread_mutex_unlock(&cv_wait_lock);
-        for (int i = 0; i < n; i++)
-            answer[i] =
-                cvcu_device_bind(ask[i]->dev) == CL_SUCCESS ? cv_wait_query(ask[i]) : CL_SUBMITTED;
+        /* A device that cannot be bound is lost: its waits end with the error. */
+        for (int i = 0; i < n; i++) {
+            cl_int bound = cvcu_device_bind(ask[i]->dev);
+            answer[i] = bound == CL_SUCCESS ? cv_wait_query(ask[i]) : bound;
+        }
         pthread_mutex_lock(&cv_wait_lock);
         /* A wait woken with CL_COMPLETE releases the waits for its stream's work on other
          * streams itself (cv_wait_run). */

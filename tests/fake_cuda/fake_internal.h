@@ -22,12 +22,17 @@ extern pthread_cond_t fake_C;
 void fake_lock(void);
 #define LOCK   fake_lock()
 #define UNLOCK pthread_mutex_unlock(&fake_L)
-/* Under L: waits until every stream has drained, holding up every other thread's calls
- * meanwhile (the real driver's frees and module loads). */
+/* Under L: waits until no stream holds work that waits for something (a value or an event
+ * wait, a host function), holding up every other thread's calls meanwhile (the real driver's
+ * frees and module loads: a stream gated on a value the caller's process must write deadlocks
+ * them). Copies and fills still queued are not waited for: the H100's driver does not order a
+ * release after them (bench/unregister_probe), fake_check_unused catches it. */
 void fake_device_wide_wait(void);
 
 /* ---- call counting (fake_calls.c); every cu* function starts with FAKE_CALL */
 void fake_count(const char *name);
+/* The cu* function the calling thread is in (named by its FAKE_CALL). */
+extern __thread const char *fake_call_name;
 /* Counts a call of a function the fake does not implement, logs it once per name, and answers
  * CUDA_ERROR_NOT_SUPPORTED (the generated stubs, fake_stubs.c). */
 CUresult fake_unsupported(const char *name);
@@ -40,8 +45,25 @@ extern fakecuda_state fake_state;
 /* ---- context: one device, one primary context */
 extern int fake_ctx_storage;
 #define FAKE_CTX ((CUcontext)&fake_ctx_storage)
-/* CUDA_SUCCESS when the calling thread's current context is the fake's. */
+/* CUDA_SUCCESS when the calling thread's current context is the fake's and no fault poisoned it;
+ * CUDA_ERROR_INVALID_CONTEXT without it; the sticky error after a fault. */
 CUresult fake_need_ctx(void);
+
+/* ---- faults: a fault (a launch of FAKECUDA_FAULT_KERNEL reaching the head of its stream)
+ * poisons the context as a GPU exception does: the streams drop their work,
+ * and every call on the context answers the sticky error (fake_sticky) until
+ * cuDevicePrimaryCtxReset, which destroys every stream, event, module and allocation of the
+ * context. generation counts the resets: a handle made before one aborts the test when used. */
+extern _Atomic int fake_sticky;
+extern _Atomic unsigned fake_generation;
+/* Under L: poisons the context with r (the first fault wins). */
+void fake_fault(CUresult r);
+/* Under L: every stream drops the work queued behind the operation at its head. */
+void fake_drop_queued(void);
+/* Under L, for the reset: every stream dies (fake_stream.c), every allocation goes
+ * (fake_memory.c: pinned pages become inaccessible, as unmapped memory would). */
+void fake_reset_streams(void);
+void fake_reset_memory(void);
 /* A device attribute (0 for those the fake does not list). */
 int fake_attribute(CUdevice_attribute a);
 
@@ -50,9 +72,18 @@ int fake_attribute(CUdevice_attribute a);
 /* ---- memory (fake_memory.c) */
 /* Aborts unless [p, p+n) lies within one allocation (device, pinned or registered). */
 void fake_check_range(CUdeviceptr p, size_t n);
+/* Under L: the id of the allocation p lies in (0: none). host: p is a host address (pinned or
+ * registered memory); else a device address (device memory, or mapped pinned memory). */
+unsigned long long fake_range_id(const void *p, bool host);
+/* Under L: aborts when an operation still queued on a stream (not yet run, or held up at the
+ * head) uses allocation `id`, which `call`(p) is taking away: a GPU would run it through memory
+ * that cuMemFree, cuMemFreeHost or cuMemHostUnregister removes (a copy engine's MMU fault, Xid
+ * 31, on the H100: the driver does not order these calls after queued DMAs). */
+void fake_check_unused(unsigned long long id, const char *call, const void *p);
 
 /* ---- streams (fake_stream.c): a queue of operations each, run by the stream's own thread */
 struct CUevent_st {
+    unsigned generation; /* fake_generation when created */
     unsigned flags;
     unsigned long recorded, done; /* sequence numbers */
     double t;
@@ -67,8 +98,10 @@ typedef enum fake_op_kind {
     OP_COPY,
     OP_COPY3D,
     OP_SET,
-    OP_HOST,
-    OP_KERNEL /* n nanoseconds of stream time; flags 1: the kernel faults */
+    OP_HOST,  /* fn(arg) on the stream's thread, the lock released */
+    OP_RUN,   /* fn(arg) under the lock (a kernel the fake runs: fake_timer.c) */
+    OP_FAULT, /* a kernel that faults once its stream reaches it */
+    OP_KERNEL /* a kernel's stream time: n microseconds, the lock released */
 } fake_op_kind;
 
 typedef struct fake_op {
@@ -84,21 +117,36 @@ typedef struct fake_op {
     CUDA_MEMCPY3D m3;
     CUhostFn fn;
     void *arg;
+    bool host_side[2];          /* OP_COPY: dst, src are host memory */
+    unsigned long long uses[2]; /* the allocations it uses (fake_range_id), 0: none */
+    const char *call;           /* the cu* function that queued it */
     struct fake_op *next;
 } fake_op;
 
-/* Queues o on s (NULL: the legacy stream), or, in instant mode, runs it at once. */
+/* Queues o on s (NULL: the legacy stream), or, in instant mode, runs it at once; the sticky error
+ * after a fault. */
 CUresult fake_enqueue(CUstream s, fake_op o);
-/* Under L: s itself, or the legacy stream for NULL. */
+/* Under L: s itself, or the legacy stream for NULL. Aborts for a stream of an earlier
+ * generation (made before a reset). */
 CUstream fake_stream(CUstream s);
+/* Aborts for an event made before a reset. */
+void fake_check_event(CUevent e);
 /* Under L: waits until s has run everything queued on it; fake_drain_all: every stream. */
 void fake_drain(CUstream s);
 void fake_drain_all(void);
 /* Under L: runs a copy (OP_COPY or OP_COPY3D) in the calling thread. */
 void fake_copy_now(const fake_op *o);
-/* What a stream or event query answers: the context's sticky error, the test's query_answer, or
- * the truth. */
+/* What a stream or event query answers: the test's query_answer, or the truth. */
 CUresult fake_query_answer(bool done);
+
+/* ---- kernels the fake runs (fake_timer.c): culvert's clock probe and timed twins */
+/* The fake %globaltimer: ns since 1970 as NVIDIA's drivers count, in steps of 32 ns. */
+uint64_t fake_globaltimer(void);
+/* Queues on s what a launch of the kernel `name` (n parameters, the last named `last`) does,
+ * for the kernels the fake runs; nothing for the others. */
+CUresult fake_kernel_run(CUstream s, const char *name, unsigned n, const char *last, void **params);
+/* Queues on s a launch's stream time (launch_us; nothing while it is 0). */
+CUresult fake_kernel_time(CUstream s);
 
 #pragma GCC visibility pop
 
