@@ -201,6 +201,14 @@ void cv_wait_wake(unsigned what) {
     pthread_mutex_unlock(&cv_wait_lock);
 }
 
+void cv_wait_fault(void) {
+    pthread_mutex_lock(&cv_wait_lock);
+    for (cv_wait *w = cv_wait_sleepers; w; w = w->next)
+        if (cvcu_device_lost(w->dev))
+            cv_wait_wake_locked(w, CL_SUBMITTED);
+    pthread_mutex_unlock(&cv_wait_lock);
+}
+
 /* Process exit: the thread stops between two passes and is joined (it asks the driver, which
  * is torn down after this), or left if it does not come back within a second. */
 static void cv_poller_shutdown(void) {

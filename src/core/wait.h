@@ -13,6 +13,8 @@
  *     has a gate (a user event's or a host value's) not known passed, and a completion culvert
  *     observes wakes those whose stream waits for another stream's event; a woken wait spins
  *     again for what is left of the GPU's work;
+ *   - at once when the device is lost (a fault: nothing of its work completes any more), to end
+ *     with the error;
  *   - shortly before the work's predicted end: a wait behind a kernel that lasted longer than the
  *     spin before is expected to last as long again (a history by kernel), so it spins only
  *     briefly, sleeps until shortly before then and spins across the end.
@@ -75,6 +77,11 @@ cl_int cv_wait_run(cv_wait *w);
 extern _Atomic unsigned cv_wait_listening;
 extern _Atomic uint64_t cv_wait_releases[2];
 void cv_wait_wake(unsigned what);
+
+/* A device was lost (the backend's fault handler: any thread, possibly under the backend's
+ * locks; this takes only the waits' own lock): its sleeping waits spin again, and end with the
+ * error at their next look, whether or not a release or the polling thread would come. */
+void cv_wait_fault(void);
 
 /* Something that may hold waits up was released through culvert: what is CV_WAIT_GATED (a user
  * event's status was set, a host value stored) or CV_WAIT_CROSS (culvert saw a command
