@@ -397,12 +397,16 @@ cl_int cv_event_wait(cl_event e) {
             cv_wait w = {
                 .event = e->done, .stream = e->stream, .dev = cq->device->cu, .key = e->wait_key};
             pthread_mutex_lock(&cq->lock);
-            if (e->op && e->op == cq->ops[i] && !cv_final(atomic_load(&e->status)))
+            /* Settled since the look above (the tracker saw it complete): nothing to wait for,
+             * and no query to make. */
+            cl_int now = atomic_load(&e->status);
+            bool settled = cv_final(now);
+            if (!settled && e->op && e->op == cq->ops[i])
                 w.token = cv_queue_flag_locked(cq, i);
             w.flag = w.token ? cq->flag[i]->host : NULL;
             cv_queue_listen_locked(cq, i, &w);
             pthread_mutex_unlock(&cq->lock);
-            q = cv_wait_run(&w);
+            q = settled ? now : cv_wait_run(&w);
         }
         s = cv_event_status_after(e, q);
         if (q == CL_COMPLETE && e->seq)
