@@ -101,9 +101,9 @@ cl_int cvcu_stream_wait_event(cvcu_stream *s, cvcu_event *e);
  * never destroys such a stream. */
 cl_int cvcu_stream_check_foreign(void *handle, cvcu_device *dev);
 
-/* timing: the event can be used for elapsed times (costs a little more to record). blocking: a
- * host wait on it sleeps instead of spinning. */
-cl_int cvcu_event_create(bool timing, bool blocking, cvcu_event **out);
+/* timing: the event can be used for elapsed times (costs a little more to record). Host waits
+ * never sleep in the driver (core/wait.h), so no event is blocking-sync. */
+cl_int cvcu_event_create(bool timing, cvcu_event **out);
 void cvcu_event_destroy(cvcu_event *e);
 cl_int cvcu_event_record(cvcu_event *e, cvcu_stream *s);
 /* CL_COMPLETE, CL_SUBMITTED, or a negative error of the work before it. */
@@ -243,6 +243,16 @@ typedef struct cvcu_host_copy {
     cvcu_device *dev; /* whose staging buffers to use */
     cvcu_stream *stream;
     bool blocking;
+    /* A blocking copy whose host side waits for the GPU (through the staging pipeline) calls
+     * settle(settle_arg) instead of the driver's wait where that would also wait for the work
+     * queued before the copy: it returns once everything put on the stream so far is done
+     * (core's host wait, which sleeps through long work) or with the error that stopped it.
+     * NULL: the driver waits. */
+    cl_int (*settle)(void *arg);
+    void *settle_arg;
+    /* Where not NULL: set true when the copy finished within the call (nothing of it is left on
+     * the stream, so a blocking command need not wait for it again). */
+    bool *done;
 } cvcu_host_copy;
 
 cl_int cvcu_copy_to_device(const cvcu_host_copy *c, cl_ulong dst, const void *src, size_t n);

@@ -148,9 +148,9 @@ cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err) {
         e->start = loose.start;
         loose = (cv_cuda_events){NULL, NULL};
         if (!e->done)
-            *err = cvcu_event_create(timing, cv_blocking_events(), &e->done);
+            *err = cvcu_event_create(timing, &e->done);
         if (*err == CL_SUCCESS && timing && !e->start)
-            *err = cvcu_event_create(true, false, &e->start);
+            *err = cvcu_event_create(true, &e->start);
     }
     /* Only where no memory was left for the new event. */
     if (loose.done && !cv_queue_loose_put(q, timing, loose)) {
@@ -264,6 +264,8 @@ cl_int cv_user_event_set(cl_event e, cl_int status) {
         return CL_INVALID_OPERATION;
     }
     atomic_store_explicit(e->slot->host, 1, memory_order_release);
+    /* Host waits for commands behind gates sleep: those the release may end spin again. */
+    cv_wait_release(CV_WAIT_GATED);
     /* Host waiters (cv_event_wait) count themselves under the lock before they look at the
      * status: with none, there is nobody to wake. */
     if (atomic_load(&cv_user_waiters)) {
@@ -384,26 +386,33 @@ cl_int cv_event_wait(cl_event e) {
         s = atomic_load(&e->status);
     } else if (!cv_final(s)) {
         cl_command_queue cq = e->queue;
+        unsigned i = e->stream_index;
         cl_int q = cvcu_device_bind(cq->device->cu);
         /* Where nothing was put on its stream behind the command, the GPU writes a flag right
-         * after it, and the spin watches that instead of querying the CUDA event (over a
+         * after it, and the wait watches that instead of querying the CUDA event (over a
          * microsecond per query that answers done); otherwise the flag would wait for the later
-         * work too, and the spin queries. After a short spin the wait sleeps (cv_sleep_wait:
-         * polling, or a blocking-sync event with CULVERT_BLOCKING_SYNC=1). The query or flag
-         * that ended the wait gives the status. */
-        uint64_t token = 0;
+         * work too, and the wait queries (core/wait.h). The query or flag that ended the wait
+         * gives the status. */
         if (q == CL_SUCCESS) {
+            cv_wait w = {
+                .event = e->done, .stream = e->stream, .dev = cq->device->cu, .key = e->wait_key};
             pthread_mutex_lock(&cq->lock);
-            if (e->op && e->op == cq->ops[e->stream_index] && !cv_final(atomic_load(&e->status)))
-                token = cv_queue_flag_locked(cq, e->stream_index);
+            /* Settled since the look above (the tracker saw it complete): nothing to wait for,
+             * and no query to make. */
+            cl_int now = atomic_load(&e->status);
+            bool settled = cv_final(now);
+            if (!settled && e->op && e->op == cq->ops[i])
+                w.token = cv_queue_flag_locked(cq, i);
+            w.flag = w.token ? cq->flag[i]->host : NULL;
+            cv_queue_listen_locked(cq, i, &w);
             pthread_mutex_unlock(&cq->lock);
-            q = cv_spin_wait(cq, e->stream_index, e->done, token);
+            q = settled ? now : cv_wait_run(&w);
         }
-        if (q == CL_SUBMITTED)
-            q = cv_sleep_wait(e->done);
         s = cv_event_status_after(e, q);
         if (q == CL_COMPLETE && e->seq)
-            cv_queue_drained(e->queue, e->stream_index, e->seq);
+            cv_queue_drained(cq, i, e->seq);
+        if (q == CL_COMPLETE)
+            cv_queue_seen(cq, i, e->op);
         if (!cv_final(s))
             s = q < 0 ? q : CL_OUT_OF_RESOURCES;
     }

@@ -66,6 +66,7 @@ struct _cl_event {
     uint64_t seq;                  /* done's number on its stream (queue.h: recorded) */
     unsigned stream_index;         /* of stream in its queue */
     uint64_t op;                   /* the queue's ops[stream_index] after this command */
+    uint64_t wait_key;             /* the kernel the command ends with (core/wait.h), or 0 */
     bool failure_reported;         /* the context's notify callback was called */
 };
 

@@ -321,6 +321,8 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
         if (cmd.ktime)
             cvcu_ktime_param(cmd.ktime, timing);
         l.func = cmd.ktime ? f->timed : f->func;
+        /* The twin lasts as long as the kernel: one history for both. */
+        cmd.wait_key = (uint64_t)(uintptr_t)f;
         for (int d = 0; d < 3; d++)
             l.block[d] = (unsigned)block[d];
         l.smem = (unsigned)k->smem;

@@ -141,7 +141,7 @@ static cl_mem cv_mem_new(cl_context ctx, cv_mem_kind kind, cl_mem_flags flags, s
  * visible to anyone yet), through the same fast paths as a blocking write. */
 static cl_int cv_buffer_upload(cl_mem m, const void *src) {
     cl_device_id dev = m->context->devices[0];
-    cvcu_host_copy c = {dev->cu, NULL, true};
+    cvcu_host_copy c = {.dev = dev->cu, .blocking = true};
     cl_int err = cvcu_copy_to_device(&c, m->device_address, src, m->size);
     if (err == CL_SUCCESS)
         err = cvcu_stream_sync(NULL);

@@ -542,18 +542,41 @@ static cvcu_staging *cvcu_staging_acquire(struct cvcu_device *dev, bool blocking
     return got;
 }
 
-static cl_int cvcu_chunk_wait(cvcu_staging *p, unsigned c) {
+/* One transfer through a staging pool: the chunks whose events it recorded on its stream, and
+ * whether the copy's settle (core/backend.h) ran. */
+typedef struct cvcu_pipe {
+    cvcu_staging *p;
+    CUstream s;
+    const cvcu_host_copy *copy;
+    unsigned mine; /* bit c: done[c] was recorded by this transfer */
+    bool settled;
+} cvcu_pipe;
+
+/* Waits until chunk c is free. The first wait for a chunk of this transfer may also wait for
+ * whatever was queued before it (a long kernel): a blocking copy settles there, sleeping the
+ * core's way instead of spinning in cuEventSynchronize, and every chunk it recorded so far is
+ * done after that. */
+static cl_int cvcu_chunk_wait(cvcu_pipe *t, unsigned c) {
+    cvcu_staging *p = t->p;
     cl_int err = CL_SUCCESS;
-    if (p->pending[c])
+    if (p->pending[c] && (t->mine & (1u << c)) && t->copy->settle && !t->settled) {
+        t->settled = true;
+        err = t->copy->settle(t->copy->settle_arg);
+        for (unsigned i = 0; i < CVCU_CHUNKS && err == CL_SUCCESS; i++)
+            if (t->mine & (1u << i))
+                p->pending[i] = false;
+    }
+    if (err == CL_SUCCESS && p->pending[c])
         err = CVCU_CALL(cvcu.cuEventSynchronize(p->done[c]), CL_OUT_OF_RESOURCES);
     if (err == CL_SUCCESS)
         p->pending[c] = false;
     return err;
 }
 
-static cl_int cvcu_chunk_done(cvcu_staging *p, unsigned c, CUstream s) {
-    cl_int err = CVCU_CALL(cvcu.cuEventRecord(p->done[c], s), CL_OUT_OF_RESOURCES);
-    p->pending[c] = err == CL_SUCCESS;
+static cl_int cvcu_chunk_done(cvcu_pipe *t, unsigned c) {
+    cl_int err = CVCU_CALL(cvcu.cuEventRecord(t->p->done[c], t->s), CL_OUT_OF_RESOURCES);
+    t->p->pending[c] = err == CL_SUCCESS;
+    t->mine |= 1u << c;
     return err;
 }
 
@@ -562,53 +585,55 @@ static size_t cvcu_min(size_t a, size_t b) {
 }
 
 /* Host fills chunk i+1 while chunk i is DMA'd. */
-static cl_int cvcu_staged_to_device(cvcu_staging *p, CUstream s, cl_ulong dst, const char *src,
-                                    size_t n) {
+static cl_int cvcu_staged_to_device(cvcu_pipe *t, cl_ulong dst, const char *src, size_t n) {
     cl_int err = CL_SUCCESS;
     for (size_t off = 0, i = 0; off < n && err == CL_SUCCESS; off += CVCU_CHUNK, i++) {
         size_t len = cvcu_min(CVCU_CHUNK, n - off);
         unsigned c = (unsigned)(i % CVCU_CHUNKS);
-        err = cvcu_chunk_wait(p, c);
+        err = cvcu_chunk_wait(t, c);
         if (err == CL_SUCCESS) {
-            cvu_host_memcpy(cvcu_chunk(p, c), src + off, len);
-            err = CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst + off), cvcu_chunk(p, c), len, s),
-                            CL_OUT_OF_RESOURCES);
+            cvu_host_memcpy(cvcu_chunk(t->p, c), src + off, len);
+            err = CVCU_CALL(
+                cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst + off), cvcu_chunk(t->p, c), len, t->s),
+                CL_OUT_OF_RESOURCES);
         }
         if (err == CL_SUCCESS)
-            err = cvcu_chunk_done(p, c, s);
+            err = cvcu_chunk_done(t, c);
     }
     return err;
 }
 
-static cl_int cvcu_staged_issue_read(cvcu_staging *p, CUstream s, cl_ulong src, size_t n,
-                                     size_t i) {
+static cl_int cvcu_staged_issue_read(cvcu_pipe *t, cl_ulong src, size_t n, size_t i) {
     size_t off = i * CVCU_CHUNK;
     unsigned c = (unsigned)(i % CVCU_CHUNKS);
-    cl_int err = cvcu_chunk_wait(p, c);
+    cl_int err = cvcu_chunk_wait(t, c);
     if (err == CL_SUCCESS)
-        err = CVCU_CALL(cvcu.cuMemcpyDtoHAsync(cvcu_chunk(p, c), CVCU_DPTR(src + off),
-                                               cvcu_min(CVCU_CHUNK, n - off), s),
+        err = CVCU_CALL(cvcu.cuMemcpyDtoHAsync(cvcu_chunk(t->p, c), CVCU_DPTR(src + off),
+                                               cvcu_min(CVCU_CHUNK, n - off), t->s),
                         CL_OUT_OF_RESOURCES);
     if (err == CL_SUCCESS)
-        err = cvcu_chunk_done(p, c, s);
+        err = cvcu_chunk_done(t, c);
     return err;
 }
 
-/* The device fills the chunks ahead while the host empties the current one. */
-static cl_int cvcu_staged_to_host(cvcu_staging *p, CUstream s, char *dst, cl_ulong src, size_t n) {
+/* The device fills the chunks ahead while the host empties the current one. Every chunk is
+ * waited for: the copy is finished when this returns. */
+static cl_int cvcu_staged_to_host(cvcu_pipe *t, char *dst, cl_ulong src, size_t n) {
     cl_int err = CL_SUCCESS;
     size_t chunks = (n + CVCU_CHUNK - 1) / CVCU_CHUNK;
     for (size_t i = 0; i < chunks && i < CVCU_CHUNKS && err == CL_SUCCESS; i++)
-        err = cvcu_staged_issue_read(p, s, src, n, i);
+        err = cvcu_staged_issue_read(t, src, n, i);
     for (size_t i = 0; i < chunks && err == CL_SUCCESS; i++) {
         unsigned c = (unsigned)(i % CVCU_CHUNKS);
         size_t off = i * CVCU_CHUNK;
-        err = cvcu_chunk_wait(p, c);
+        err = cvcu_chunk_wait(t, c);
         if (err == CL_SUCCESS)
-            cvu_host_memcpy(dst + off, cvcu_chunk(p, c), cvcu_min(CVCU_CHUNK, n - off));
+            cvu_host_memcpy(dst + off, cvcu_chunk(t->p, c), cvcu_min(CVCU_CHUNK, n - off));
         if (err == CL_SUCCESS && i + CVCU_CHUNKS < chunks)
-            err = cvcu_staged_issue_read(p, s, src, n, i + CVCU_CHUNKS);
+            err = cvcu_staged_issue_read(t, src, n, i + CVCU_CHUNKS);
     }
+    if (err == CL_SUCCESS && t->copy->done)
+        *t->copy->done = true;
     return err;
 }
 
@@ -800,11 +825,13 @@ static cl_int cvcu_copy_host(const cvcu_host_copy *c, bool to_host, void *host, 
                                   CL_OUT_OF_RESOURCES);
         cvcu_issue_end(issue);
         break;
-    case CVCU_STAGED:
-        err = to_host ? cvcu_staged_to_host(pool, s, host, device, n)
-                      : cvcu_staged_to_device(pool, s, device, host, n);
+    case CVCU_STAGED: {
+        cvcu_pipe t = {pool, s, c, 0, false};
+        err = to_host ? cvcu_staged_to_host(&t, host, device, n)
+                      : cvcu_staged_to_device(&t, device, host, n);
         pthread_mutex_unlock(&pool->lock);
         break;
+    }
     case CVCU_BOUNCED:
         err = to_host ? cvcu_bounced_to_host(c, host, device, n)
                       : cvcu_bounced_to_device(c, device, host, n);

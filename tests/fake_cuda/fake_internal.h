@@ -113,9 +113,10 @@ typedef enum fake_op_kind {
     OP_COPY,
     OP_COPY3D,
     OP_SET,
-    OP_HOST, /* fn(arg) on the stream's thread, the lock released */
-    OP_RUN,  /* fn(arg) under the lock (a kernel the fake runs: fake_timer.c) */
-    OP_FAULT /* a kernel that faults once its stream reaches it */
+    OP_HOST,  /* fn(arg) on the stream's thread, the lock released */
+    OP_RUN,   /* fn(arg) under the lock (a kernel the fake runs: fake_timer.c) */
+    OP_FAULT, /* a kernel that faults once its stream reaches it */
+    OP_KERNEL /* a kernel's stream time: n microseconds, the lock released */
 } fake_op_kind;
 
 typedef struct fake_op {
@@ -159,6 +160,8 @@ uint64_t fake_globaltimer(void);
 /* Queues on s what a launch of the kernel `name` (n parameters, the last named `last`) does,
  * for the kernels the fake runs; nothing for the others. */
 CUresult fake_kernel_run(CUstream s, const char *name, unsigned n, const char *last, void **params);
+/* Queues on s a launch's stream time (launch_us; nothing while it is 0). */
+CUresult fake_kernel_time(CUstream s);
 
 #pragma GCC visibility pop
 

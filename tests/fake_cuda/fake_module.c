@@ -141,7 +141,7 @@ static bool faults(const char *name) {
 }
 
 /* What the driver checks, then the record (and the run, for the kernels the fake runs); a launch
- * of FAKECUDA_FAULT_KERNEL faults when its stream reaches it. */
+ * of FAKECUDA_FAULT_KERNEL faults once its stream reaches it and its stream time is up. */
 static CUresult launch(CUstream s, CUfunction f, const unsigned grid[3], const unsigned block[3],
                        unsigned smem, void **params, const unsigned cluster[3], bool coop,
                        bool ex) {
@@ -194,8 +194,10 @@ static CUresult launch(CUstream s, CUfunction f, const unsigned grid[3], const u
         l->num_params = i + 1;
     }
     UNLOCK;
-    if (faults(k->name))
-        return fake_enqueue(s, (fake_op){.kind = OP_FAULT});
+    if (faults(k->name)) {
+        CUresult r = fake_kernel_time(s);
+        return r ? r : fake_enqueue(s, (fake_op){.kind = OP_FAULT});
+    }
     return fake_kernel_run(s, k->name, k->num_params,
                            k->num_params ? k->params[k->num_params - 1].name : NULL, params);
 }

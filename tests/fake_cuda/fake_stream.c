@@ -101,16 +101,19 @@ static void wait_value(const fake_op *o) { /* under L */
 }
 
 /* FAKECUDA_FAULT_COPY=n: the n-th copy the streams run faults (a copy engine's MMU fault:
- * CUDA_ERROR_LAUNCH_FAILED on the H100); 0: none. FAKECUDA_COPY_DELAY_US: copy_delay_us's
- * start value. */
+ * CUDA_ERROR_LAUNCH_FAILED on the H100); 0: none. FAKECUDA_COPY_DELAY_US, FAKECUDA_LAUNCH_US:
+ * copy_delay_us's and launch_us's start values. */
 static unsigned long fault_copy, copies_run;
 static pthread_once_t knobs_once = PTHREAD_ONCE_INIT;
 
 static void knobs_init(void) {
-    const char *f = getenv("FAKECUDA_FAULT_COPY"), *d = getenv("FAKECUDA_COPY_DELAY_US");
+    const char *f = getenv("FAKECUDA_FAULT_COPY"), *d = getenv("FAKECUDA_COPY_DELAY_US"),
+               *l = getenv("FAKECUDA_LAUNCH_US");
     fault_copy = f ? strtoul(f, NULL, 10) : 0;
     if (d)
         fake_state.copy_delay_us = (unsigned)strtoul(d, NULL, 10);
+    if (l)
+        fake_state.launch_us = (unsigned)strtoul(l, NULL, 10);
 }
 
 /* A queued copy: waits copy_delay_us first (a busy GPU), still queued meanwhile; false when it
@@ -166,6 +169,11 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         break;
     case OP_FAULT:
         fake_fault(CUDA_ERROR_ILLEGAL_ADDRESS);
+        break;
+    case OP_KERNEL:
+        UNLOCK;
+        usleep((useconds_t)o->n);
+        LOCK;
         break;
     }
 }
@@ -260,9 +268,10 @@ static int op_sides(const fake_op *o, const char *at[2], bool host[2]) {
     }
 }
 
-static const char *const op_names[] = {"event record", "event wait",    "value wait",
-                                       "value write",  "copy",          "3D copy",
-                                       "fill",         "host function", "fault"};
+/* By fake_op_kind. */
+static const char *const op_names[] = {"event record", "event wait", "value wait", "value write",
+                                       "copy",         "3D copy",    "fill",       "host function",
+                                       "kernel run",   "fault",      "kernel time"};
 
 void fake_check_unused(unsigned long long id, const char *call, const void *p) {
     for (CUstream s = streams; s; s = s->next) {
@@ -345,9 +354,9 @@ void fake_device_wide_wait(void) {
 }
 
 /* Instant mode runs an operation in the caller's thread when nothing is queued before it and
- * it cannot block; host functions always run on the stream's thread. */
+ * it cannot block; host functions and kernels' stream time always run on the stream's thread. */
 static bool runs_at_once(CUstream s, const fake_op *o) { /* under L */
-    if (!fake_state.instant || s->head || o->kind == OP_HOST)
+    if (!fake_state.instant || s->head || o->kind == OP_HOST || o->kind == OP_KERNEL)
         return false;
     return o->kind != OP_WAIT_EVENT || o->ev->done >= o->seq;
 }
@@ -392,6 +401,12 @@ CUresult fake_enqueue(CUstream s, fake_op o) {
     pthread_cond_broadcast(&fake_C);
     UNLOCK;
     return CUDA_SUCCESS;
+}
+
+CUresult fake_kernel_time(CUstream s) {
+    pthread_once(&knobs_once, knobs_init);
+    unsigned us = fake_state.launch_us;
+    return us ? fake_enqueue(s, (fake_op){.kind = OP_KERNEL, .n = us}) : CUDA_SUCCESS;
 }
 
 CUresult fake_query_answer(bool done) {

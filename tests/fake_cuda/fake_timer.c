@@ -1,7 +1,8 @@
 /* The kernels the fake runs: culvert's clock probe and the timed twins of kernels
  * (docs/kernel-abi.md, "Kernel timing"), against a fake %globaltimer: CLOCK_MONOTONIC_RAW shifted
  * to 1970's epoch as NVIDIA's drivers count it, in steps of 32 ns; and the check of a recovered
- * context (cuda/cu_recover.c). Every other kernel is only recorded (fake_module.c). */
+ * context (cuda/cu_recover.c). Every other kernel is only recorded (fake_module.c). A program's
+ * kernel, timed or not, takes launch_us of its stream's time. */
 #include "fake_internal.h"
 
 #include <sched.h>
@@ -48,17 +49,23 @@ typedef struct timed_run {
     uint64_t words, generation;
 } timed_run;
 
-/* A timed twin, as all its blocks would leave its slot: START and END are the moment it runs,
- * as keys (the generation above the time's low 40 bits; START's complemented) raised with max. */
-static void timed(void *arg) {
-    timed_run *r = arg;
+/* A timed twin, as all its blocks would leave its slot: START and END are the moments its stream
+ * time begins and ends (the same moment without launch_us), as keys (the generation above the
+ * time's low 40 bits; START's complemented) raised with max. */
+static void timed_key(const timed_run *r, int end) {
     uint64_t *w = P(r->words), t = fake_globaltimer(), mask = (1ull << 40) - 1;
-    uint64_t first = (r->generation << 40) | (~t & mask), last = (r->generation << 40) | (t & mask);
-    if (first > w[0])
-        w[0] = first;
-    if (last > w[1])
-        w[1] = last;
-    free(r);
+    uint64_t key = (r->generation << 40) | ((end ? t : ~t) & mask);
+    if (key > w[end])
+        w[end] = key;
+}
+
+static void timed_start(void *arg) {
+    timed_key(arg, 0);
+}
+
+static void timed_end(void *arg) {
+    timed_key(arg, 1);
+    free(arg);
 }
 
 CUresult fake_kernel_run(CUstream s, const char *name, unsigned n, const char *last,
@@ -95,7 +102,12 @@ CUresult fake_kernel_run(CUstream s, const char *name, unsigned n, const char *l
             fprintf(stderr, "fake: a timing parameter the twins cannot use\n");
             abort();
         }
-        return fake_enqueue(s, (fake_op){.kind = OP_RUN, .fn = timed, .arg = r});
+        CUresult e = fake_enqueue(s, (fake_op){.kind = OP_RUN, .fn = timed_start, .arg = r});
+        if (!e)
+            e = fake_kernel_time(s);
+        if (!e)
+            e = fake_enqueue(s, (fake_op){.kind = OP_RUN, .fn = timed_end, .arg = r});
+        return e;
     }
-    return CUDA_SUCCESS;
+    return fake_kernel_time(s);
 }
