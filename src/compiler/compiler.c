@@ -153,6 +153,8 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
                              bool source) {
     cvc_arg(a, tools->clang);
     cvc_arg(a, "-cc1");
+    /* clang's driver passes it too: the process ends, so nothing is freed one by one. */
+    cvc_arg(a, "-disable-free");
     cvc_arg(a, "-triple");
     cvc_arg(a, "nvptx64-nvidia-nvcl");
     cvc_arg(a, "-target-cpu");
@@ -312,6 +314,9 @@ static const char cvc_no_tmp[] = "culvert: cannot write to the temporary directo
 static bool cvc_stage_start(cvc_stage *s, const cvc_options *o, int sm, const cvc_tools *tools,
                             cvc_buf *log) {
     memset(s, 0, sizeof *s);
+    /* Their servers start together, the first time (cvc_server.c). */
+    const char *const tools_used[] = {tools->llc, tools->clang};
+    cvc_servers_prepare(tools_used, 2);
     cvc_buf ignored = {0};
     cvc_buf *say = log ? log : &ignored;
     cvc_argv *a = cvc_argvs(2);
@@ -373,7 +378,7 @@ static char *cvc_stage_clang(cvc_stage *s, const cvc_link_plan *plan, const char
         cvc_buf_str(log, cvc_no_tmp);
         return NULL;
     }
-    if (!s->clang.pid) {
+    if (!cvc_child_started(&s->clang)) {
         cvc_argv *a = cvc_argvs(1);
         if (a)
             cvc_source_argv(a, s->dir.dir, o, sm, tools);

@@ -55,7 +55,9 @@ int cvc_run(char *const argv[], cvc_buf *log);
  * milliseconds) overlaps the step before it, and its input comes on stdin when that step is done.
  */
 typedef struct cvc_child {
-    int pid;    /* 0: not running */
+    int pid;     /* a process of ours; 0: none */
+    bool remote; /* a run of a tool server (cvc_server.c): its status comes on conn */
+    int conn;
     int input;  /* our end of the child's stdin, -1 when closed */
     int output; /* our end of the child's stdout and stderr */
     const char *name;
@@ -68,6 +70,32 @@ bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log)
 int cvc_child_finish(cvc_child *c, const void *input, size_t len, cvc_buf *log);
 /* Stops a started child whose input will never come (an earlier step failed). */
 void cvc_child_cancel(cvc_child *c);
+/* Started and not finished (nor cancelled). */
+static inline bool cvc_child_started(const cvc_child *c) {
+    return c->pid > 0 || c->remote;
+}
+/* Started, not finished, and still running (not killed, not crashed). */
+bool cvc_child_waiting(const cvc_child *c);
+/* How many runs lost their status because their tool server stopped (cvc_child_finish then
+ * returns 0: the outputs the tool writes only on success decide). */
+unsigned long cvc_children_lost(void);
+
+/* ---- tool servers (cvc_server.c) ---- */
+/* Starts the servers of these tools without waiting: their start-ups overlap each other's. */
+void cvc_servers_prepare(const char *const tools[], size_t n);
+/* Runs argv through the server of argv[0] (started if need be): stdin `in` (-1: /dev/null),
+ * stdout and stderr `out`; *conn: the socket its end is told on. False when no server can run
+ * it: the caller starts the tool as a process. */
+bool cvc_server_run(char *const argv[], int in, int out, int *conn);
+/* Waits for the end of a run: 0 and its wait status in *ws; -1 when its server stopped before
+ * telling; otherwise the errno of a run that never started. */
+int cvc_server_status(int conn, int *ws);
+/* Whether the run has not ended (nor its server stopped). */
+bool cvc_server_running(int conn);
+/* Lets every server go (clUnloadPlatformCompiler); runs in progress finish. */
+void cvc_servers_stop(void);
+/* The process id of tool's server, 0 when none is up (tests). */
+int cvc_server_pid(const char *tool);
 
 /* ---- temporary directory ---- */
 typedef struct cvc_tmp {

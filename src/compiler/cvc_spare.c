@@ -14,8 +14,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* Stages waiting at once: one per signature, the oldest stopped first (an application rarely
@@ -43,13 +41,6 @@ void cvc_stage_stop(cvc_stage *s) {
     cvc_child_cancel(&s->clang); /* nothing when not running */
     cvc_child_cancel(&s->llc);
     cvc_tmp_remove(&s->dir);
-}
-
-/* Still waiting for its input (not killed, not crashed). With SIGCHLD ignored a dead child is
- * reaped at once and waitpid says ECHILD: dead too. */
-static bool cvc_child_waiting(const cvc_child *c) {
-    int ws;
-    return c->pid > 0 && waitpid(c->pid, &ws, WNOHANG) == 0;
 }
 
 static bool cvc_same(cvc_hash a, cvc_hash b) {
