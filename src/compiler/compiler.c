@@ -476,15 +476,12 @@ static cl_int cvc_codegen_source(const cvc_tmp *tmp, const char *text, size_t le
         if (plan.partial && (!ll || cvc_undefined_functions(ll, NULL) > 0)) {
             /* The scan missed a call (or the part was unreadable): every library whole. */
             free(ll);
-            log->len = log_mark;
-            if (log->data)
-                log->data[log_mark] = 0;
+            cvc_buf_truncate(log, log_mark);
             ll = cvc_link_plan_missed(&plan)
                      ? cvc_stage_clang(&st, &plan, text, len, o, sm, tools, log)
                      : (cvc_buf_str(log, cvc_no_tmp), NULL);
         }
     }
-    cvc_link_plan_end(&plan);
     char depfile[4200], ptx_path[4200];
     cvc_tmp_path(&st.dir, "program.d", depfile);
     cvc_tmp_path(&st.dir, "program.ptx", ptx_path);
@@ -492,6 +489,9 @@ static cl_int cvc_codegen_source(const cvc_tmp *tmp, const char *text, size_t le
         *deps = cvc_deps_text(depfile, st.dir.dir);
     cl_int err = ll ? cvc_ir_to_ptx(ll, &st.llc, ptx_path, o, sm, tools, log, out)
                     : CL_BUILD_PROGRAM_FAILURE;
+    /* The part extracted for later builds (a new set of names) was made beside clang and llc:
+     * waited for only now. */
+    cvc_link_plan_end(&plan);
     cvc_stage_stop(&st);
     return err;
 }
@@ -644,8 +644,21 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     err = CL_BUILD_PROGRAM_FAILURE;
     if (!cvc_tmp_create(&tmp))
         cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
-    else
-        err = cvc_codegen_source(&tmp, source, len, options, &o, target, tools, &log, out, &deps);
+    else {
+        /* A tool server that stopped during the build (killed, out of memory) can leave a
+         * step without its output: the build is done again, once, on a server started anew. */
+        size_t log_mark = log.len;
+        for (int attempt = 0; attempt < 2; attempt++) {
+            unsigned long lost = cvc_children_lost();
+            err =
+                cvc_codegen_source(&tmp, source, len, options, &o, target, tools, &log, out, &deps);
+            if (err != CL_BUILD_PROGRAM_FAILURE || cvc_children_lost() == lost)
+                break;
+            cvc_buf_truncate(&log, log_mark);
+            free(deps);
+            deps = NULL;
+        }
+    }
     cvc_tmp_remove(&tmp);
     cvc_options_free(&o);
     if (err == CL_SUCCESS)

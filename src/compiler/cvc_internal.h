@@ -18,6 +18,8 @@ typedef struct cvc_buf {
 void cvc_buf_add(cvc_buf *b, const void *p, size_t n);
 void cvc_buf_str(cvc_buf *b, const char *s);
 void cvc_buf_printf(cvc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Drops what was added after the first len bytes. */
+void cvc_buf_truncate(cvc_buf *b, size_t len);
 /* Hands the content over (never NULL unless allocation failed) and resets the buffer. */
 char *cvc_buf_take(cvc_buf *b);
 

@@ -286,7 +286,8 @@ static char *cvc_server_packet(char *const argv[], size_t *len) {
     return p;
 }
 
-static bool cvc_server_send(int ctl, const char *packet, size_t len, const int fds[3]) {
+/* 0, or the errno of the failed send. */
+static int cvc_server_send(int ctl, const char *packet, size_t len, const int fds[3]) {
     union {
         char space[CMSG_SPACE(3 * sizeof(int))];
         struct cmsghdr align;
@@ -305,7 +306,7 @@ static bool cvc_server_send(int ctl, const char *packet, size_t len, const int f
     ssize_t n;
     while ((n = sendmsg(ctl, &msg, MSG_NOSIGNAL)) < 0 && errno == EINTR)
         ;
-    return n == (ssize_t)len;
+    return n == (ssize_t)len ? 0 : n < 0 ? errno : EMSGSIZE;
 }
 
 bool cvc_server_run(char *const argv[], int in, int out, int *conn) {
@@ -328,9 +329,15 @@ bool cvc_server_run(char *const argv[], int in, int out, int *conn) {
         cvc_server *s = cvc_server_get(argv[0], true);
         if (!s || s->state != CVC_SERVER_UP)
             break;
-        sent = cvc_server_send(s->ctl, packet, len, fds);
-        if (!sent)
-            cvc_server_close(s);
+        int err = cvc_server_send(s->ctl, packet, len, fds);
+        sent = err == 0;
+        if (err == EPIPE || err == ECONNRESET || err == ENOTCONN)
+            cvc_server_close(s); /* it died: started again */
+        else if (err == EBADF || err == ENOTSOCK) {
+            /* The application closed the descriptor (and may use its number): not ours. */
+            s->state = CVC_SERVER_NONE;
+        } else if (err)
+            break;
     }
     pthread_mutex_unlock(&cvc_servers_lock);
     free(packet);

@@ -89,6 +89,13 @@ void cvc_buf_printf(cvc_buf *b, const char *fmt, ...) {
     b->len += (size_t)n;
 }
 
+void cvc_buf_truncate(cvc_buf *b, size_t len) {
+    if (len < b->len) {
+        b->len = len;
+        b->data[len] = 0;
+    }
+}
+
 char *cvc_buf_take(cvc_buf *b) {
     char *s = b->failed ? NULL : b->data;
     if (b->failed)
