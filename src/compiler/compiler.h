@@ -43,8 +43,8 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
 /* Is a compiler there at all (CL_DEVICE_COMPILER_AVAILABLE)? */
 bool cvc_available(void);
 void cvc_output_free(cvc_output *out);
-/* Stops the clang and llc processes started ahead of later builds (clUnloadPlatformCompiler);
- * the next build starts its own. */
+/* Stops the clang and llc processes started ahead of later builds and lets the tool servers go
+ * (clUnloadPlatformCompiler); the next build starts its own. */
 void cvc_unload(void);
 
 #endif

@@ -268,10 +268,14 @@ static char *cvc_server_packet(char *const argv[], size_t *len) {
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd))
         return NULL;
-    cvc_server_request h = {CVC_SERVER_MAGIC, 0};
+    cvc_server_request h = {CVC_SERVER_MAGIC, 0, 0};
     size_t n = sizeof h + strlen(cwd) + 1;
-    for (char *const *a = argv; *a; a++, h.argc++)
+    for (char *const *a = argv; *a; a++, h.argc++) {
         n += strlen(*a) + 1;
+        /* Every output a file: nothing left in buffers the libraries' destructors flush. */
+        if (!strcmp(*a, "-o") && a[1] && strcmp(a[1], "-"))
+            h.flags |= CVC_SERVER_QUICK_EXIT;
+    }
     if (n > CVC_SERVER_MAX_PACKET - 1)
         return NULL;
     char *p = malloc(n), *w = p;

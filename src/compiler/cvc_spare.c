@@ -135,4 +135,5 @@ unsigned long cvc_spares_used(void) {
 
 void cvc_unload(void) {
     cvc_spares_stop();
+    cvc_servers_stop();
 }

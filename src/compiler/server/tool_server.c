@@ -56,7 +56,7 @@ static void reply(int fd, int kind, int value) {
 /* The copy that runs the tool: the run's descriptors become 0, 1 and 2, nothing of the server
  * stays open, and the tool's main() runs in the run's directory. */
 static void run_tool(int ctl, int sfd, const sigset_t *mask, const int *fds, const char *cwd,
-                     int argc, char **argv) {
+                     uint32_t flags, int argc, char **argv) {
     int in = fds[1], out = fds[2];
     sigprocmask(SIG_SETMASK, mask, NULL);
     close(ctl);
@@ -74,7 +74,12 @@ static void run_tool(int ctl, int sfd, const sigset_t *mask, const int *fds, con
         dprintf(2, "culvert: the tool server cannot enter %s: %s\n", cwd, strerror(errno));
         _exit(127);
     }
-    exit(tool_main(argc, argv, environ));
+    int status = tool_main(argc, argv, environ);
+    if (flags & CVC_SERVER_QUICK_EXIT) {
+        fflush(NULL);
+        _exit(status);
+    }
+    exit(status);
 }
 
 /* One run's packet: fork the copy that runs it, or say why not. */
@@ -82,7 +87,7 @@ static void start_run(int ctl, int sfd, const sigset_t *mask, char *buf, size_t 
                       int nfds) {
     int conn = nfds > 0 ? fds[0] : -1;
     bool ok = nfds == 3 && len >= sizeof(cvc_server_request);
-    cvc_server_request h;
+    cvc_server_request h = {0, 0, 0};
     if (ok) {
         memcpy(&h, buf, sizeof h);
         ok = h.magic == CVC_SERVER_MAGIC && h.argc > 0 && h.argc < len;
@@ -109,7 +114,7 @@ static void start_run(int ctl, int sfd, const sigset_t *mask, char *buf, size_t 
     }
     pid_t pid = ok ? fork() : -1;
     if (pid == 0)
-        run_tool(ctl, sfd, mask, fds, cwd, (int)h.argc, argv);
+        run_tool(ctl, sfd, mask, fds, cwd, h.flags, (int)h.argc, argv);
     for (int i = 1; i < nfds; i++)
         close(fds[i]);
     free(argv);
