@@ -76,7 +76,8 @@ target_compile_definitions(culvert_compiler PRIVATE
 # The tool server (server/tool_server.c): preloaded into clang, llc, llvm-link and llvm-nm so
 # that each loads once per process and forks for every run (cvc_server.c). Beside libculvert as
 # culvert/tool-server.so, in the build tree as installed.
-add_library(culvert_tool_server MODULE ${CMAKE_CURRENT_SOURCE_DIR}/compiler/server/tool_server.c)
+add_library(culvert_tool_server MODULE ${CMAKE_CURRENT_SOURCE_DIR}/compiler/server/tool_server.c
+            ${CMAKE_CURRENT_SOURCE_DIR}/compiler/server/codegen.c)
 target_include_directories(culvert_tool_server PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(culvert_tool_server PRIVATE ${CMAKE_DL_LIBS})
 set_target_properties(culvert_tool_server PROPERTIES PREFIX "" OUTPUT_NAME tool-server

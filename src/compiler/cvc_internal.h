@@ -72,6 +72,9 @@ bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log)
 int cvc_child_finish(cvc_child *c, const void *input, size_t len, cvc_buf *log);
 /* Stops a started child whose input will never come (an earlier step failed). */
 void cvc_child_cancel(cvc_child *c);
+/* A run of argv[0]'s server that is not the tool's main() but a service (CVC_SERVER_CODEGEN)
+ * talking on c->input, a socket both ways; false without a server (nothing is started). */
+bool cvc_child_start_service(char *const argv[], unsigned flags, cvc_child *c);
 /* Started and not finished (nor cancelled). */
 static inline bool cvc_child_started(const cvc_child *c) {
     return c->pid > 0 || c->remote;
@@ -82,13 +85,26 @@ bool cvc_child_waiting(const cvc_child *c);
  * returns 0: the outputs the tool writes only on success decide). */
 unsigned long cvc_children_lost(void);
 
+/* ---- code generation in llc servers (cvc_codegen.c) ---- */
+/* The PTX `llc -O<opt> -mcpu=sm_<sm> [-mattr=+ptx<ptx>]` writes for textual IR, made by a code
+ * generator forked from the llc server (server/codegen.c): malloc'ed and 0-terminated, its length
+ * in *len; NULL when none can make it (no server, LLVM rejected the module or had something to
+ * say, the generator died): then llc runs, for its exact output and words. */
+char *cvc_codegen(const char *llc, const char *ir, size_t ir_len, int sm, int ptx, int opt,
+                  size_t *len);
+/* Whether code generators work in this process (a build then starts no llc ahead). */
+bool cvc_codegen_works(void);
+/* Lets the code generators go (clUnloadPlatformCompiler). */
+void cvc_codegen_stop(void);
+
 /* ---- tool servers (cvc_server.c) ---- */
 /* Starts the servers of these tools without waiting: their start-ups overlap each other's. */
 void cvc_servers_prepare(const char *const tools[], size_t n);
 /* Runs argv through the server of argv[0] (started if need be): stdin `in` (-1: /dev/null),
- * stdout and stderr `out`; *conn: the socket its end is told on. False when no server can run
- * it: the caller starts the tool as a process. */
-bool cvc_server_run(char *const argv[], int in, int out, int *conn);
+ * stdout and stderr `out`; *conn: the socket its end is told on; flags: CVC_SERVER_* of
+ * cvc_server_proto.h (a run whose outputs are -o files gets CVC_SERVER_QUICK_EXIT anyway). False
+ * when no server can run it: the caller starts the tool as a process. */
+bool cvc_server_run(char *const argv[], unsigned flags, int in, int out, int *conn);
 /* Waits for the end of a run: 0 and its wait status in *ws; -1 when its server stopped before
  * telling; otherwise the errno of a run that never started. */
 int cvc_server_status(int conn, int *ws);

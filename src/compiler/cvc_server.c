@@ -264,11 +264,11 @@ void cvc_servers_prepare(const char *const tools[], size_t n) {
 }
 
 /* One run's packet: the working directory and the arguments. NULL when too large. */
-static char *cvc_server_packet(char *const argv[], size_t *len) {
+static char *cvc_server_packet(char *const argv[], unsigned flags, size_t *len) {
     char cwd[PATH_MAX];
     if (!getcwd(cwd, sizeof cwd))
         return NULL;
-    cvc_server_request h = {CVC_SERVER_MAGIC, 0, 0};
+    cvc_server_request h = {CVC_SERVER_MAGIC, 0, flags};
     size_t n = sizeof h + strlen(cwd) + 1;
     for (char *const *a = argv; *a; a++, h.argc++) {
         n += strlen(*a) + 1;
@@ -313,12 +313,12 @@ static int cvc_server_send(int ctl, const char *packet, size_t len, const int fd
     return n == (ssize_t)len ? 0 : n < 0 ? errno : EMSGSIZE;
 }
 
-bool cvc_server_run(char *const argv[], int in, int out, int *conn) {
+bool cvc_server_run(char *const argv[], unsigned flags, int in, int out, int *conn) {
     pthread_once(&cvc_servers_once, cvc_servers_init);
     if (!cvc_server_lib[0])
         return false;
     size_t len = 0;
-    char *packet = cvc_server_packet(argv, &len);
+    char *packet = cvc_server_packet(argv, flags, &len);
     int sv[2] = {-1, -1};
     if (!packet || socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) != 0) {
         free(packet);

@@ -33,6 +33,31 @@ typedef struct cvc_server_request {
  * stdio flushed but without the static destructors of LLVM's libraries (thousands of objects,
  * each a page to fault in: a third of a small run's page faults). */
 #define CVC_SERVER_QUICK_EXIT 1u
+/* Not the tool's main(): the run is a code generator (server/codegen.c) serving on its stdin,
+ * a socket, one cvc_codegen_request after another, each answered there with a
+ * cvc_codegen_reply — llc's work on the LLVM of the llc process it was forked from, without a
+ * process per module. Only for an llc server. */
+#define CVC_SERVER_CODEGEN 2u
+
+/* A module to compile: the header, then the CPU (sm_XY), the features (+ptxNN) and the textual
+ * IR, as many bytes as the header says, without terminators. */
+typedef struct cvc_codegen_request {
+    uint32_t magic;
+    uint32_t opt_level; /* 0..3, as llc -O */
+    uint32_t cpu_len, features_len;
+    uint64_t ir_len;
+} cvc_codegen_request;
+
+/* The answer: status 0 and the PTX, or status 1 and LLVM's message (llc would have failed or
+ * said something: the caller runs llc for its exact words). */
+typedef struct cvc_codegen_reply {
+    uint32_t magic;
+    uint32_t status;
+    uint64_t len;
+} cvc_codegen_reply;
+
+/* A module larger than this goes to llc. */
+#define CVC_CODEGEN_MAX_IR ((uint64_t)1 << 30)
 
 enum {
     CVC_SERVER_READY = 1,  /* value: the server's process id */

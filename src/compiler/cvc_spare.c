@@ -57,7 +57,9 @@ bool cvc_spare_take(cvc_hash sig, cvc_stage *s) {
             continue;
         p->used = false;
         /* Its directory may be gone too (a cleaner of old files in /tmp, days later). */
-        if (cvc_child_waiting(&p->stage.clang) && cvc_child_waiting(&p->stage.llc) &&
+        /* (No llc where code generators do the work, cvc_codegen.c.) */
+        if (cvc_child_waiting(&p->stage.clang) &&
+            (!cvc_child_started(&p->stage.llc) || cvc_child_waiting(&p->stage.llc)) &&
             access(p->stage.dir.dir, W_OK | X_OK) == 0) {
             *s = p->stage;
             found = true;
@@ -135,5 +137,6 @@ unsigned long cvc_spares_used(void) {
 
 void cvc_unload(void) {
     cvc_spares_stop();
+    cvc_codegen_stop();
     cvc_servers_stop();
 }

@@ -188,7 +188,10 @@ void cvc_tmp_remove(cvc_tmp *t) {
 
 /* ---- child processes ---- */
 
-bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log) {
+/* A child: a run of the tool's server when there is one, else (unless it must be a service)
+ * a process of its own. */
+static bool cvc_child_begin(char *const argv[], bool input, unsigned service, cvc_child *c,
+                            cvc_buf *log) {
     c->pid = 0;
     c->remote = false;
     c->conn = -1;
@@ -205,10 +208,11 @@ bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log)
     if (!input || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0) {
         in[0] = in[1] = -1;
     }
-    /* A run of the tool's server when there is one, else a process of its own. */
     int err = 0;
-    c->remote = cvc_server_run(argv, in[0], out[1], &c->conn);
-    if (!c->remote) {
+    c->remote = cvc_server_run(argv, service, in[0], out[1], &c->conn);
+    if (!c->remote && service)
+        err = ENOSYS;
+    else if (!c->remote) {
         posix_spawn_file_actions_t fa;
         posix_spawn_file_actions_init(&fa);
         if (in[0] >= 0)
@@ -236,6 +240,14 @@ bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log)
     c->input = in[1];
     c->output = out[0];
     return true;
+}
+
+bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log) {
+    return cvc_child_begin(argv, input, 0, c, log);
+}
+
+bool cvc_child_start_service(char *const argv[], unsigned flags, cvc_child *c) {
+    return cvc_child_begin(argv, true, flags, c, NULL);
 }
 
 static void cvc_child_send(cvc_child *c, const void *input, size_t len) {

@@ -59,6 +59,12 @@ static char *build(const char *text, cl_int *err_out, char **log) {
     return ptx;
 }
 
+/* kill() of one process only: never 0 or -1 (a process group, every process). */
+static void signal_one(pid_t pid, int sig) {
+    if (pid > 0)
+        kill(pid, sig);
+}
+
 static bool alive(pid_t pid) {
     return pid > 0 && (kill(pid, 0) == 0 || errno == EPERM);
 }
@@ -200,7 +206,7 @@ int main(int argc, char **argv) {
 
     /* A server killed between builds (a stage of it waits for the next build): the next build
      * succeeds on a new server. */
-    kill(clang_server, SIGKILL);
+    signal_one(clang_server, SIGKILL);
     CVT_CHECK(ends(clang_server), "the killed server ended");
     char *src = simple_source(0, "after the kill"), *ptx = build(src, NULL, NULL);
     CVT_CHECK(ptx && strstr(ptx, ".entry k0("), "a build after the server was killed");
@@ -216,8 +222,8 @@ int main(int argc, char **argv) {
     pthread_t t;
     pthread_create(&t, NULL, slow_build, &slow_ptx);
     usleep(150000);
-    kill(cvc_server_pid(clang), SIGKILL);
-    kill(cvc_server_pid(llc), SIGKILL);
+    signal_one(cvc_server_pid(clang), SIGKILL);
+    signal_one(cvc_server_pid(llc), SIGKILL);
     pthread_join(t, NULL);
     CVT_CHECK(slow_ptx && slow_ref && !strcmp(slow_ptx, slow_ref),
               "the build during which its servers were killed");
@@ -229,16 +235,16 @@ int main(int argc, char **argv) {
     src = simple_source(1, "before the stop");
     free(build(src, NULL, NULL)); /* the servers up again */
     free(src);
-    cvc_unload(); /* no stage waits: the build asks for its runs now */
+    cvc_spares_stop(); /* no stage waits: the build asks for its runs now */
     pid_t stopped = cvc_server_pid(clang);
     CVT_CHECK(alive(stopped), "a clang server");
-    kill(stopped, SIGSTOP);
+    signal_one(stopped, SIGSTOP);
     char *never_ptx = NULL;
     slow_text = "/* a run never started */\n";
     lost = cvc_children_lost();
     pthread_create(&t, NULL, slow_build, &never_ptx);
     usleep(200000);
-    kill(stopped, SIGKILL);
+    signal_one(stopped, SIGKILL);
     pthread_join(t, NULL);
     CVT_CHECK(never_ptx && slow_ref && !strcmp(never_ptx, slow_ref),
               "the build whose run never started");
@@ -261,7 +267,7 @@ int main(int argc, char **argv) {
         usleep(150000);
         int n = runs_of(cvc_server_pid(clang), runs, 16);
         for (int i = 0; i < n; i++)
-            kill(runs[i], SIGKILL);
+            signal_one(runs[i], SIGKILL);
         pthread_join(t, NULL);
         if (!slow_again) {
             cl_int err;
@@ -329,7 +335,7 @@ int main(int argc, char **argv) {
     cvc_unload();
     cvc_servers_stop();
     CVT_CHECK(ends(parent_server), "the clang server ends when let go");
-    kill(sleeper, SIGKILL);
+    signal_one(sleeper, SIGKILL);
     waitpid(sleeper, NULL, 0);
     src = simple_source(0, "after the servers were let go");
     ptx = build(src, NULL, NULL);

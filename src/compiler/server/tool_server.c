@@ -18,6 +18,7 @@
  * control socket's other end is closed (the application ended or let it go); runs still going
  * finish on their own. Without the variable the tool runs as it always does. */
 #include "compiler/cvc_server_proto.h"
+#include "compiler/server/codegen.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -74,6 +75,8 @@ static void run_tool(int ctl, int sfd, const sigset_t *mask, const int *fds, con
         dprintf(2, "culvert: the tool server cannot enter %s: %s\n", cwd, strerror(errno));
         _exit(127);
     }
+    if (flags & CVC_SERVER_CODEGEN)
+        _exit(cvc_codegen_serve(0));
     int status = tool_main(argc, argv, environ);
     if (flags & CVC_SERVER_QUICK_EXIT) {
         fflush(NULL);
