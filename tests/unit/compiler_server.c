@@ -4,7 +4,9 @@
  * killed fails only its step; builds from several threads and from several processes at once
  * all succeed; a forked child starts its own servers and does not keep its parent's alive; the
  * servers and their runs are never the application's children; a tool with the server library
- * preloaded but not asked to serve runs as itself; an unusable library means no servers. */
+ * preloaded but not asked to serve runs as itself; an unusable library means no servers. The
+ * code generators (cvc_codegen.c) give llc's PTX, reject what LLVM rejects and serve on, and
+ * builds go on through llc when they are killed. */
 #include "compiler_util.h"
 #include "compiler/cvc_internal.h"
 
@@ -159,6 +161,49 @@ static void *slow_build(void *arg) {
     return NULL;
 }
 
+/* A code generator straight: its PTX for a module is llc's; a module LLVM rejects gets no PTX
+ * (llc then runs, for its words) and leaves the generator serving. */
+static void check_codegen(const char *llc) {
+    static const char *ir = "target triple = \"nvptx64-nvidia-cuda\"\n"
+                            "define void @f(ptr addrspace(1) %p, i32 %v) {\n"
+                            "  store i32 %v, ptr addrspace(1) %p\n"
+                            "  ret void\n"
+                            "}\n";
+    char dir[256], path[512], out_path[512];
+    cvt_tempdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/f.ll", dir);
+    snprintf(out_path, sizeof out_path, "%s/f.ptx", dir);
+    FILE *f = fopen(path, "w");
+    fputs(ir, f);
+    fclose(f);
+    for (int opt = 0; opt <= 3; opt += 3) {
+        char o[8];
+        snprintf(o, sizeof o, "-O%d", opt);
+        char *argv[] = {(char *)llc, o, "-mcpu=sm_90", "-mattr=+ptx78", "-o", out_path, path, NULL};
+        CVT_CHECK(cvc_run(argv, NULL) == 0, "llc %s", o);
+        char *want = cvt_read(out_path);
+        size_t len = 0;
+        char *got = cvc_codegen(llc, ir, strlen(ir), 90, 78, opt, &len);
+        CVT_CHECK(want && got && len == strlen(want) && !strcmp(want, got),
+                  "llc %s and a code generator: the same PTX\n%s\n---\n%s", o,
+                  want ? want : "(none)", got ? got : "(none)");
+        free(want);
+        free(got);
+    }
+    size_t len = 0;
+    static const char *bad = "define void @g() {\n  ret i32 0\n}\n";
+    char *none = cvc_codegen(llc, bad, strlen(bad), 90, 78, 3, &len);
+    CVT_CHECK(none == NULL, "a module LLVM rejects gets no PTX");
+    free(none);
+    char *again = cvc_codegen(llc, ir, strlen(ir), 90, 78, 3, &len);
+    CVT_CHECK(again && strstr(again, ".visible .func f("), "the generator serves on: %s",
+              again ? again : "(none)");
+    free(again);
+    unlink(path);
+    unlink(out_path);
+    rmdir(dir);
+}
+
 /* Run again with an unusable server library: a build works, with no server. */
 static int without_servers(void) {
     char *text = simple_source(1, "no server library"), *out = build(text, NULL, NULL);
@@ -283,6 +328,24 @@ int main(int argc, char **argv) {
         free(ptx);
     }
     free(slow_ref);
+
+    /* Code generators (cvc_codegen.c) did llc's work; killed, the next build runs llc and
+     * gets the same PTX. */
+    CVT_CHECK(cvc_codegen_works(), "code generators work");
+    pid_t generators[16];
+    int n_gen = runs_of(cvc_server_pid(llc), generators, 16);
+    for (int i = 0; i < n_gen; i++)
+        signal_one(generators[i], SIGKILL);
+    usleep(100000);
+    src = simple_source(0, salt);
+    free(build(src, NULL, NULL)); /* cached */
+    free(src);
+    src = simple_source(0, "after the generators were killed");
+    ptx = build(src, NULL, NULL);
+    CVT_CHECK(ptx && strstr(ptx, ".entry k0("), "a build after its code generators were killed");
+    free(src);
+    free(ptx);
+    check_codegen(llc);
 
     /* Builds from several threads at once. */
     pthread_t threads[THREADS];
