@@ -57,6 +57,7 @@ typedef struct cvc_server {
     pid_t child; /* the process spawned, until reaped (the server itself leaves it) */
     pid_t pid;   /* the server, once up */
     unsigned starts;
+    bool lazy; /* started without LD_BIND_NOW: a tool whose libraries cannot all be bound */
 } cvc_server;
 
 static pthread_mutex_t cvc_servers_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -121,7 +122,7 @@ static void cvc_servers_init(void) {
 }
 
 /* The environment of a new server: the application's, the server's variables added. */
-static char **cvc_server_env(int fd, char *owned[3]) {
+static char **cvc_server_env(int fd, bool lazy, char *owned[3]) {
     size_t n = 0;
     while (environ && environ[n])
         n++;
@@ -147,7 +148,7 @@ static char **cvc_server_env(int fd, char *owned[3]) {
     env[k++] = owned[2];
     /* Every symbol bound once, in the server: its runs never call the dynamic linker (lazy
      * binding would do it again in each, and copy the pages it writes). */
-    if (!getenv("LD_BIND_NOW")) {
+    if (!lazy && !getenv("LD_BIND_NOW")) {
         env[k++] = "LD_BIND_NOW=1";
         env[k++] = CVC_SERVER_ENV_BIND_NOW "=1";
     }
@@ -164,7 +165,7 @@ static void cvc_server_spawn(cvc_server *s) {
      * its close-on-exec flag). */
     int fd = sv[1] == 3 ? 4 : 3;
     char *owned[3] = {NULL, NULL, NULL};
-    char **env = cvc_server_env(fd, owned);
+    char **env = cvc_server_env(fd, s->lazy, owned);
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);
     posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
@@ -221,7 +222,11 @@ static void cvc_server_wait_ready(cvc_server *s) {
         s->pid = r.value;
     } else {
         cvc_server_close(s);
-        s->starts = CVC_SERVER_STARTS; /* it cannot serve: the tool runs as a process */
+        /* Once more without LD_BIND_NOW (a symbol of its libraries nothing defines); after
+         * that it cannot serve: the tool runs as a process. */
+        if (s->lazy)
+            s->starts = CVC_SERVER_STARTS;
+        s->lazy = true;
     }
 }
 
@@ -246,10 +251,15 @@ static cvc_server *cvc_server_get(const char *tool, bool wait) {
     cvc_server *s = cvc_server_entry(tool);
     if (!s)
         return NULL;
-    if (s->state == CVC_SERVER_NONE && s->starts < CVC_SERVER_STARTS)
-        cvc_server_spawn(s);
-    if (wait && s->state == CVC_SERVER_STARTING)
-        cvc_server_wait_ready(s);
+    /* A start that failed with LD_BIND_NOW is tried again without it at once. */
+    for (int attempt = 0; attempt < 2; attempt++) {
+        if (s->state == CVC_SERVER_NONE && s->starts < CVC_SERVER_STARTS)
+            cvc_server_spawn(s);
+        if (wait && s->state == CVC_SERVER_STARTING)
+            cvc_server_wait_ready(s);
+        if (!wait || s->state != CVC_SERVER_NONE)
+            break;
+    }
     return s;
 }
 
@@ -377,6 +387,7 @@ void cvc_servers_stop(void) {
     for (size_t i = 0; i < CVC_SERVERS; i++) {
         cvc_server_close(&cvc_servers[i]);
         cvc_servers[i].starts = 0;
+        cvc_servers[i].lazy = false;
     }
     pthread_mutex_unlock(&cvc_servers_lock);
 }
