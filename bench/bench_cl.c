@@ -499,6 +499,59 @@ static cl_mem filled(cl_backend *b, size_t bytes, float value) {
     return m;
 }
 
+/* END - START of an empty kernel: what timing a command adds to nothing. */
+static double empty_profiled(cl_backend *b) {
+    return b->k_empty ? median_profiled(b, b->k_empty, 1, &one32, &one32) : NAN;
+}
+
+/* Time per kernel of `count` bench_fma kernels of `turns` turns back to back on q, each returning
+ * an event (released), in µs. */
+static double fma_stream_us(cl_backend *b, cl_command_queue q, cl_int turns, int count) {
+    size_t g = g_opts.fma_items, l = 256;
+    cl_int e = clSetKernelArg(b->k_fma, 1, sizeof(turns), &turns);
+    if (!e)
+        e = clFinish(q);
+    double t0 = bench_now_us();
+    for (int i = 0; i < count && !e; i++) {
+        cl_event ev = NULL;
+        e = clEnqueueNDRangeKernel(q, b->k_fma, 1, NULL, &g, &l, 0, NULL, &ev);
+        if (ev)
+            clReleaseEvent(ev);
+    }
+    if (!e)
+        e = clFinish(q);
+    return e ? NAN : (bench_now_us() - t0) / count;
+}
+
+/* Profiling's cost on a kernel of about target_us (bench_fma, its turns found on the plain
+ * queue): the time per kernel on the profiling queue against the plain one, in % (median of
+ * alternating measurements). */
+static double profiling_cost(cl_backend *b, double target_us) {
+    if (!b->k_fma)
+        return NAN;
+    cl_mem m = filled(b, g_opts.fma_items * 4, 0.0f);
+    if (!m)
+        return NAN;
+    clSetKernelArg(b->k_fma, 0, sizeof(m), &m);
+    cl_int turns = 16;
+    for (int i = 0; i < 3; i++) {
+        double us = fma_stream_us(b, b->q, turns, 10);
+        if (!(us > 0))
+            break;
+        double want = turns * target_us / us;
+        turns = want < 1 ? 1 : want > 1e8 ? 100000000 : (cl_int)want;
+    }
+    int count = target_us < 1000 ? 250 : 20, reps = target_us < 1000 ? g_opts.reps : 5;
+    double v[64];
+    for (int r = 0; r < reps; r++) {
+        double plain = fma_stream_us(b, b->q, turns, count);
+        double prof = fma_stream_us(b, b->qp, turns, count);
+        v[r] = 100.0 * (prof - plain) / plain;
+    }
+    clReleaseMemObject(m);
+    return bench_median(v, reps);
+}
+
 /* A compute loop (fma_items work-items, 1024 turns, one output element of `elem` bytes each):
  * `ops` per turn and work-item, in ops per µs / `scale` (1e3: G/s, 1e6: T/s). */
 static double loop_rate(cl_backend *b, cl_kernel k, size_t elem, double ops, double scale) {
@@ -733,6 +786,12 @@ double clb_figure(cl_backend *b, int f) {
         return host_value_gate(b);
     case F_SPIN_100US:
         return spin_100us(b);
+    case F_EMPTY_PROFILED:
+        return empty_profiled(b);
+    case F_PROFILING_COST_20US:
+        return profiling_cost(b, 20);
+    case F_PROFILING_COST_5MS:
+        return profiling_cost(b, 5000);
     case F_CPU_DURING_FINISH:
         return cpu_during_finish(b);
     case F_H2D_PINNED:

@@ -54,7 +54,7 @@ struct raw_backend {
     CUcontext ctx;
     CUstream s, s2;
     CUmodule mod;
-    CUfunction f_empty, f_spin, f_copy4, f_args8;
+    CUfunction f_empty, f_spin, f_copy4, f_args8, f_fma;
 };
 
 const char *raw_device(const raw_backend *b) {
@@ -96,7 +96,8 @@ raw_backend *raw_open(char *err, size_t err_size) {
         b->moduleGetFunction(&b->f_empty, b->mod, "bench_empty") ||
         b->moduleGetFunction(&b->f_spin, b->mod, "bench_spin") ||
         b->moduleGetFunction(&b->f_copy4, b->mod, "bench_copy4") ||
-        b->moduleGetFunction(&b->f_args8, b->mod, "bench_args8")) {
+        b->moduleGetFunction(&b->f_args8, b->mod, "bench_args8") ||
+        b->moduleGetFunction(&b->f_fma, b->mod, "bench_fma")) {
         snprintf(err, err_size, "CUDA stream or PTX module setup failed");
         free(b);
         return NULL;
@@ -288,6 +289,69 @@ static double timed(raw_backend *b, CUresult (*work)(raw_backend *, void *), voi
     return e ? NAN : bench_median(v, g_opts.reps);
 }
 
+static CUresult empty_work(raw_backend *b, void *arg) {
+    (void)arg;
+    return launch_empty(b, b->s);
+}
+
+/* Time per kernel of `count` bench_fma launches of `turns` turns back to back, each followed by
+ * an event (timing: a timing event pair around each, as a profiling queue needs), in µs. */
+static double fma_stream_us(raw_backend *b, CUdeviceptr out, int turns, int count, bool timing,
+                            CUevent plain, CUevent start, CUevent end) {
+    unsigned n = (unsigned)g_opts.fma_items;
+    void *args[] = {&out, &turns};
+    CUresult e = b->streamSync(b->s);
+    double t0 = bench_now_us();
+    for (int i = 0; i < count && !e; i++) {
+        if (timing)
+            e = b->eventRecord(start, b->s);
+        if (!e)
+            e = b->launch(b->f_fma, n / 256, 1, 1, 256, 1, 1, 0, b->s, args, NULL);
+        if (!e)
+            e = b->eventRecord(timing ? end : plain, b->s);
+    }
+    if (!e)
+        e = b->streamSync(b->s);
+    return e ? NAN : (bench_now_us() - t0) / count;
+}
+
+/* Profiling's cost as OpenCL's rows measure it (bench_cl.c: profiling_cost). */
+static double profiling_cost(raw_backend *b, double target_us) {
+    CUdeviceptr out = 0;
+    CUevent plain = NULL, start = NULL, end = NULL;
+    double res = NAN;
+    if (b->memAlloc(&out, g_opts.fma_items * 4) ||
+        b->eventCreate(&plain, CU_EVENT_DISABLE_TIMING) ||
+        b->eventCreate(&start, CU_EVENT_DEFAULT) || b->eventCreate(&end, CU_EVENT_DEFAULT))
+        goto done;
+    int turns = 16;
+    for (int i = 0; i < 3; i++) {
+        double us = fma_stream_us(b, out, turns, 10, false, plain, start, end);
+        if (!(us > 0))
+            break;
+        double want = turns * target_us / us;
+        turns = want < 1 ? 1 : want > 1e8 ? 100000000 : (int)want;
+    }
+    int count = target_us < 1000 ? 250 : 20, reps = target_us < 1000 ? g_opts.reps : 5;
+    double v[64];
+    for (int r = 0; r < reps; r++) {
+        double plain_us = fma_stream_us(b, out, turns, count, false, plain, start, end);
+        double timed_us = fma_stream_us(b, out, turns, count, true, plain, start, end);
+        v[r] = 100.0 * (timed_us - plain_us) / plain_us;
+    }
+    res = bench_median(v, reps);
+done:
+    if (out)
+        b->memFree(out);
+    if (plain)
+        b->eventDestroy(plain);
+    if (start)
+        b->eventDestroy(start);
+    if (end)
+        b->eventDestroy(end);
+    return res;
+}
+
 static CUresult spin_work(raw_backend *b, void *arg) {
     return launch_spin(b, b->s, *(cl_ulong *)arg);
 }
@@ -437,6 +501,12 @@ double raw_figure(raw_backend *b, int f) {
         return cross_queue(b);
     case F_SPIN_100US:
         return timed(b, spin_work, &spin_ns);
+    case F_EMPTY_PROFILED:
+        return timed(b, empty_work, NULL);
+    case F_PROFILING_COST_20US:
+        return profiling_cost(b, 20);
+    case F_PROFILING_COST_5MS:
+        return profiling_cost(b, 5000);
     case F_CPU_DURING_FINISH:
         return bench_cpu_during_wait(&(bench_spinner){spin_start, spin_wait, b});
     case F_H2D_PINNED:

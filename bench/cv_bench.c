@@ -64,6 +64,12 @@ static const figure_info figures[F_COUNT] = {
     [F_CROSS_QUEUE] = {"kernel on queue A → dependent kernel on queue B complete", "µs", false},
     [F_HOST_VALUE_GATE] = {"host value signalled → gated kernel complete", "µs", false},
     [F_SPIN_100US] = {"END − START of a kernel spinning 100 µs on %globaltimer", "µs", false},
+    [F_EMPTY_PROFILED] = {"END − START of an empty kernel (one work-group of 32)", "µs", false},
+    [F_PROFILING_COST_20US] = {"profiling's cost on a ~20 µs FMA kernel, back to back "
+                               "(work-groups of 256)",
+                               "% of kernel", false},
+    [F_PROFILING_COST_5MS] = {"profiling's cost on a ~5 ms FMA kernel, back to back", "% of kernel",
+                              false},
     [F_CPU_DURING_FINISH] = {"CPU time during clFinish on a 100 ms kernel", "% core", false},
     [F_H2D_PINNED] = {"H2D from pinned memory (ALLOC_HOST_PTR, mapped)", "GB/s", true},
     [F_D2H_PINNED] = {"D2H to pinned memory (ALLOC_HOST_PTR, mapped)", "GB/s", true},
@@ -229,7 +235,12 @@ static void report(FILE *out, column *cols, int ncols) {
                  "event, gates, queue A → B), raw CUDA records an event after the command and "
                  "waits with cuEventSynchronize. Kernel, device copy and fill rates use profiling "
                  "END − START (CUDA: "
-                 "event pairs). "
+                 "event pairs); culvert's kernels record START and END themselves from "
+                 "%%globaltimer (the kernel alone), copies and fills by CUDA events, NVIDIA's "
+                 "OpenCL around the command. Profiling's cost: the time per kernel of a stream "
+                 "of kernels each returning an event, on a profiling queue against a plain one "
+                 "(CUDA: a timing event pair around each launch against one event after it), "
+                 "the kernel's turns chosen on the plain queue to take about 20 µs or 5 ms. "
                  "The CPU row is measured in a separate process per backend (cv-bench runs "
                  "itself again with only libcuda, or only that platform's ICD library, loaded), "
                  "so other drivers' threads do not count; stderr lists each thread's CPU time. "

@@ -64,6 +64,25 @@ static void properties(ct_env *e) {
         clReleaseContext(c);
 }
 
+/* "CL_INVALID_PROPERTY if ... the value specified for a supported property name is not
+ * valid": CL_CONTEXT_INTEROP_USER_SYNC takes a cl_bool. */
+static void property_values(ct_env *e) {
+    cl_int err = CL_SUCCESS;
+    cl_context_properties sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    cl_context c = clCreateContext(sync, 1, &e->device, NULL, NULL, &err);
+    CT_ERR(CL_INVALID_PROPERTY, err);
+    CT_CHECK(c == NULL);
+    if (c)
+        clReleaseContext(c);
+    cl_context_properties typed[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)e->platform,
+                                     CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    c = clCreateContextFromType(typed, CL_DEVICE_TYPE_ALL, NULL, NULL, &err);
+    CT_ERR(CL_INVALID_PROPERTY, err);
+    CT_CHECK(c == NULL);
+    if (c)
+        clReleaseContext(c);
+}
+
 static void create_errors(ct_env *e) {
     cl_int err = CL_SUCCESS;
     /* "CL_INVALID_VALUE if devices is NULL." */
@@ -198,6 +217,7 @@ static void wrong_type_handles(ct_env *e) {
 static const ct_case cases[] = {
     {"create", create},
     {"properties", properties},
+    {"property_values", property_values},
     {"create_errors", create_errors},
     {"from_type", from_type},
     {"from_type_errors", from_type_errors},

@@ -27,7 +27,10 @@ static cl_int cv_check_context_properties(const cl_context_properties *props, si
             seen_platform = true;
             break;
         case CL_CONTEXT_INTEROP_USER_SYNC:
-            if (seen_sync)
+            /* "CL_INVALID_PROPERTY if ... the value specified for a supported property name is
+             * not valid, or if the same property name is specified more than once." The value
+             * is a cl_bool. */
+            if (seen_sync || (props[i + 1] != CL_TRUE && props[i + 1] != CL_FALSE))
                 err = CL_INVALID_PROPERTY;
             seen_sync = true;
             break;

@@ -49,7 +49,7 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
             kernels[made] = cv_kernel_create(program, name, &err);
         /* All or nothing: the ones made before a failure are released. */
         for (size_t i = 0; err != CL_SUCCESS && i + 1 < made; i++)
-            cv_release(&kernels[i]->obj);
+            cv_kernel_release(kernels[i]);
     }
     if (err == CL_SUCCESS && num_kernels_ret)
         *num_kernels_ret = (cl_uint)n;
@@ -70,7 +70,7 @@ cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
     /* "CL_INVALID_KERNEL if kernel is not a valid kernel object." */
     cl_int err = cv_is_kernel(kernel) ? CL_SUCCESS : CL_INVALID_KERNEL;
     if (err == CL_SUCCESS)
-        cv_release(&kernel->obj);
+        cv_kernel_release(kernel);
     CV_API_ERROR(err);
     return err;
 }
@@ -220,9 +220,10 @@ cl_int CL_API_CALL clEnqueueNDRangeKernel(cl_command_queue command_queue, cl_ker
      * CL_DEVICE_MAX_WORK_ITEM_DIMENSIONS)." */
     if (err == CL_SUCCESS && (work_dim < 1 || work_dim > 3))
         err = CL_INVALID_WORK_DIMENSION;
-    /* "CL_INVALID_GLOBAL_WORK_SIZE if global_work_size is NULL" */
-    else if (err == CL_SUCCESS && !global_work_size)
-        err = CL_INVALID_GLOBAL_WORK_SIZE;
+    /* "If global_work_size is NULL, or the value in any passed dimension is 0 then the kernel
+     * command will trivially succeed after its event dependencies are satisfied and
+     * subsequently update its completion event." (culvert's devices are OpenCL 3.0: the
+     * CL_INVALID_GLOBAL_WORK_SIZE for a NULL or zero size "is deprecated by version 2.1") */
     if (err == CL_SUCCESS)
         err = cv_kernel_enqueue(command_queue, kernel, CL_COMMAND_NDRANGE_KERNEL, work_dim,
                                 global_work_offset, global_work_size, local_work_size,

@@ -240,8 +240,12 @@ cl_int CL_API_CALL clSetProgramReleaseCallback(cl_program program,
     /* "CL_INVALID_VALUE if pfn_notify is NULL." */
     else if (!pfn_notify)
         err = CL_INVALID_VALUE;
+    /* "CL_INVALID_OPERATION if no devices in the context associated with program support
+     * destructors for program scope global variables." No culvert device runs program-scope
+     * constructors or destructors (CL_PROGRAM_SCOPE_GLOBAL_DTORS_PRESENT is CL_FALSE). */
     else
-        err = cv_program_add_release_callback(program, pfn_notify, user_data);
+        err = CL_INVALID_OPERATION;
+    (void)user_data;
     CV_API_ERROR(err);
     return err;
 }

@@ -21,7 +21,7 @@ typedef struct cvcu_event cvcu_event;
 typedef struct cvcu_module cvcu_module;
 typedef struct cvcu_function cvcu_function;
 
-/* --- devices: the CUDA device and its primary context --------------------------------------- */
+/* --- devices: the CUDA device and the context culvert uses on it ---------------------------- */
 
 /* What the backend reads of a device, once. */
 typedef struct cvcu_device_props {
@@ -60,10 +60,31 @@ int cvcu_device_count(void);
 /* Retains the device's primary context (shared with CUDA libraries in the same process) and
  * reads its properties; *props points into the device, which lives as long as the process. */
 cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props **props);
-/* Makes the device's context current on the calling thread (cheap when it already is). */
+/* Makes the device's context current on the calling thread (cheap when it already is).
+ * CL_OUT_OF_RESOURCES, bound all the same, while the device is lost (below). */
 cl_int cvcu_device_bind(cvcu_device *dev);
-/* Interop: the CUcontext behind a device. */
+/* Interop: the CUcontext behind a device: its primary context, or culvert's own where a fault's
+ * recovery had to make one (cvcu_device_attach). */
 void *cvcu_device_context(cvcu_device *dev);
+
+/* Faults. A sticky CUDA error (a kernel's illegal access, a copy into unmapped memory, ...)
+ * poisons the device's CUDA context for the process: the device is lost. Every command in
+ * flight on it fails (its CUDA event answers the error), nothing new starts on it
+ * (cvcu_device_bind fails), and the cl_contexts that use it are lost with it. Once none is left,
+ * the next cvcu_device_attach recovers the device: the primary context reset, or, where that
+ * does not give a working context, a context of culvert's own; then the device works again.
+ * A cl_context starts using dev (binds it): recovers a lost device that no cl_context uses any
+ * more; CL_DEVICE_NOT_AVAILABLE while lost cl_contexts remain or when no context works. */
+cl_int cvcu_device_attach(cvcu_device *dev);
+/* A cl_context stops using dev. */
+void cvcu_device_detach(cvcu_device *dev);
+bool cvcu_device_lost(const cvcu_device *dev);
+/* Whether dev is lost; if so, `what` receives the error's name and the call that first answered
+ * it (for the contexts' notify callbacks). */
+bool cvcu_device_fault(cvcu_device *dev, char *what, size_t n);
+/* handler() is called once per fault, on whatever thread met it and possibly under the
+ * backend's locks: it may only note the fault and wake a thread of its own. */
+void cvcu_set_fault_handler(void (*handler)(void));
 
 /* --- streams and events ---------------------------------------------------------------------- */
 
@@ -90,14 +111,38 @@ cl_int cvcu_event_query(cvcu_event *e);
 cl_int cvcu_event_sync(cvcu_event *e);
 
 /* Device timestamps on the host clock (cvu_host_time_ns). An anchor, a timing event recorded on an
- * idle stream at a known host time, is renewed every CULVERT_PROFILING_ANCHOR_MS (default 1000)
- * so that float milliseconds from cuEventElapsedTime stay finer than 0.1 us. Testing hook:
- * CULVERT_PROFILING_DRIFT_PPM scales every device interval, as a device clock that runs fast by
- * that many parts per million would; renewal bounds the error to period x drift. ev: a completed
- * timing event of dev's context. */
+ * idle stream within a known window of host time (the narrowest of three tries), is renewed every
+ * CULVERT_PROFILING_ANCHOR_MS (default 1000) so that float milliseconds from cuEventElapsedTime
+ * stay finer than 0.1 us; the rate of the device clock against the host's follows the anchors.
+ * Testing hook: CULVERT_PROFILING_DRIFT_PPM scales every device interval, as a device clock that
+ * runs fast by that many parts per million would. ev: a completed timing event of dev's context. */
 cl_int cvcu_clock_host_ns(cvcu_device *dev, cvcu_event *ev, cl_ulong *ns);
-/* Nanoseconds from start to end, with the same drift hook. */
-cl_int cvcu_clock_interval_ns(cvcu_event *start, cvcu_event *end, cl_ulong *ns);
+
+/* --- kernel timing: START and END from the GPU's %globaltimer (docs/kernel-abi.md) ----------- */
+
+/* One command's slot: two words of device memory that the blocks of its timed launches raise
+ * (the command's generation keeps the newest command's apart from older ones'). Slots are pooled
+ * per device. */
+typedef struct cvcu_ktime cvcu_ktime;
+
+/* Makes kernel timing ready on dev: loads the probe (only while no gate is closed) and maps
+ * %globaltimer onto the host clock. False where it cannot (yet: a failed try is repeated after a
+ * period); commands are timed by CUDA events then. Profiling queues call it when made. */
+bool cvcu_ktime_prepare(cvcu_device *dev);
+/* %globaltimer's step in ns as the probe saw it (prepares first); 0 when unknown. */
+cl_ulong cvcu_ktime_step(cvcu_device *dev);
+/* A slot for one command, with a new generation; NULL where kernel timing is not ready or no slot
+ * could be had (the command is timed by CUDA events). */
+cvcu_ktime *cvcu_ktime_get(cvcu_device *dev);
+/* The 16 bytes of a timed launch's timing parameter (the same for every launch of a command). */
+void cvcu_ktime_param(const cvcu_ktime *t, uint64_t param[2]);
+/* START and END on the host clock, once the command completed; seen: the host time it was first
+ * seen complete (0: now). False where the kernel left no time (it never finished). Copies the
+ * slot's words from the device, together with those of other commands seen complete by then. */
+bool cvcu_ktime_read(cvcu_ktime *t, cl_ulong seen, cl_ulong *start, cl_ulong *end);
+/* Gives the slot back (NULL: nothing): whatever its command left, the next one's generation
+ * outranks it. */
+void cvcu_ktime_put(cvcu_ktime *t);
 
 /* --- host flags: 64-bit slots in mapped pinned host memory ----------------------------------- */
 
@@ -110,9 +155,10 @@ typedef struct cvcu_slot {
     cl_ulong device;        /* the device's address of the same 8 bytes */
 } cvcu_slot;
 
-/* A slot from the pool, starting at 0. Bind the device's context first (the pages are portable:
- * any context of the process can use them). */
-cl_int cvcu_slot_alloc(cvcu_slot **out);
+/* A slot from dev's pool, starting at 0. Bind dev's context first. The pages are portable (every
+ * device's streams can use them) and belong to dev's context: they go with its recovery, so a
+ * slot must not outlive the cl_contexts that use dev. */
+cl_int cvcu_slot_alloc(cvcu_device *dev, cvcu_slot **out);
 /* Back to the pool (NULL: nothing). The caller guarantees no GPU work still waits on or writes
  * the slot. */
 void cvcu_slot_free(cvcu_slot *slot);
@@ -174,12 +220,20 @@ cl_int cvcu_mem_alloc(size_t size, cl_ulong *address);
 /* Binds dev first: frees are also called from destructors on any thread. */
 void cvcu_mem_free(cvcu_device *dev, cl_ulong address);
 
-/* Pinned, portable host memory (usable from every context of the process). */
+/* Pinned, portable host memory (usable from every context of the process). The free waits
+ * (off the caller's thread) until every copy queued before it is done: copies of other commands
+ * may DMA a pointer the application got from a map. */
 cl_int cvcu_host_alloc(size_t size, void **ptr);
 void cvcu_host_free(void *ptr);
 /* Pins the application's memory (CL_MEM_USE_HOST_PTR) so copies to and from it run at pinned
  * speed. Fails, harmlessly, where CUDA refuses (already registered, not ordinary memory). */
 cl_int cvcu_host_register(void *ptr, size_t size);
+/* The application gave up the memory of cvcu_host_register(ptr, size) (its last release of the
+ * buffer): from this call on, copies treat the range as pageable memory (the application may
+ * use it for anything at once), while commands in flight may still use the registration. */
+void cvcu_host_retire(void *ptr, size_t size);
+/* Undoes cvcu_host_register(ptr, size), retired before: after every copy queued before this call
+ * is done with the range. */
 void cvcu_host_unregister(void *ptr);
 
 /* How a host-side copy may behave. blocking: the caller waits for the command anyway, so the

@@ -67,6 +67,12 @@ static void cv_command_drop(cv_command *cmd) {
 
 cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type type, cl_uint num_wait,
                         const cl_event *wait_list, cl_event *event_ret) {
+    return cv_command_begin_kernel(cmd, q, type, num_wait, wait_list, event_ret, false);
+}
+
+cl_int cv_command_begin_kernel(cv_command *cmd, cl_command_queue q, cl_command_type type,
+                               cl_uint num_wait, const cl_event *wait_list, cl_event *event_ret,
+                               bool timable) {
     cl_int err = CL_SUCCESS;
     memset(cmd, 0, sizeof *cmd);
     cmd->queue = q;
@@ -99,10 +105,14 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
     bool fence = cmd->type == CL_COMMAND_BARRIER && cv_queue_ooo(q);
     if (err == CL_SUCCESS && (event_ret || cmd->num_sources || fence))
         err = cv_command_need_event(cmd, profile);
+    /* The kernel records its own START and END: no START event. */
+    if (err == CL_SUCCESS && profile && timable)
+        cmd->ktime = cmd->event->ktime = cvcu_ktime_get(q->device->cu);
     if (err == CL_SUCCESS && profile) {
         cmd->event->times[CV_T_QUEUED] = queued;
         cmd->event->times[CV_T_SUBMIT] = cvu_host_time_ns();
-        err = cvcu_event_record(cmd->event->start, cmd->stream);
+        if (!cmd->ktime)
+            err = cvcu_event_record(cmd->event->start, cmd->stream);
     }
     if (err != CL_SUCCESS)
         cv_command_drop(cmd);
@@ -152,22 +162,39 @@ static void cv_command_batch_track(cl_event b) {
     }
 }
 
+/* A batch that cannot be recorded on a lost device: its commands never complete (the GPU runs
+ * nothing more of the context), so their holds go now, with the error as the batch's status.
+ * Anywhere else an unrecorded batch keeps its holds (a leak, never a use after free). */
+static void cv_command_batch_abandon(cl_event b) {
+    if (b) {
+        b->enqueue_error = CL_OUT_OF_RESOURCES; /* reported with the device's loss, not here */
+        atomic_store(&b->status, CL_OUT_OF_RESOURCES);
+        cv_event_complete(b);
+        cv_release(&b->obj);
+    }
+}
+
 cl_int cv_command_flush_batches(cl_command_queue q) {
-    cl_event done[CV_QUEUE_MAX_STREAMS] = {0};
+    cl_event done[CV_QUEUE_MAX_STREAMS] = {0}, lost[CV_QUEUE_MAX_STREAMS] = {0};
     cl_int err = CL_SUCCESS;
     pthread_mutex_lock(&q->lock);
-    for (unsigned i = 0; i < CV_QUEUE_MAX_STREAMS && err == CL_SUCCESS; i++) {
+    for (unsigned i = 0; i < CV_QUEUE_MAX_STREAMS; i++) {
         if (!q->batch[i])
             continue;
-        err = cvcu_device_bind(q->device->cu);
-        if (err == CL_SUCCESS)
-            err = cv_command_batch_submit(q, i, q->batch[i]);
-        if (err == CL_SUCCESS)
+        cl_int e = err == CL_SUCCESS ? cvcu_device_bind(q->device->cu) : err;
+        if (e == CL_SUCCESS)
+            e = cv_command_batch_submit(q, i, q->batch[i]);
+        if (e == CL_SUCCESS)
             done[i] = cv_command_batch_take(q, i);
+        else if (cvcu_device_lost(q->device->cu))
+            lost[i] = cv_command_batch_take(q, i);
+        err = err == CL_SUCCESS ? e : err;
     }
     pthread_mutex_unlock(&q->lock);
-    for (unsigned i = 0; i < CV_QUEUE_MAX_STREAMS; i++)
+    for (unsigned i = 0; i < CV_QUEUE_MAX_STREAMS; i++) {
         cv_command_batch_track(done[i]);
+        cv_command_batch_abandon(lost[i]);
+    }
     return err;
 }
 
@@ -192,12 +219,15 @@ void cv_command_finish_taken(cl_command_queue q, cl_event *done, unsigned n, uns
         }
         /* Not known to be done: recorded now, behind its commands, and tracked, as a flush
          * would; a batch begun meanwhile stays the stream's current one. If the record fails
-         * too, the batch is left alone: its holds stay (a leak, never a use after free). */
+         * too, the batch is left alone: its holds stay (a leak, never a use after free), unless
+         * the device is lost. */
         pthread_mutex_lock(&q->lock);
         bool recorded = cvcu_device_bind(q->device->cu) == CL_SUCCESS &&
                         cv_command_batch_submit(q, i, b) == CL_SUCCESS;
         pthread_mutex_unlock(&q->lock);
         cv_command_batch_track(recorded ? b : NULL);
+        if (!recorded && cvcu_device_lost(q->device->cu))
+            cv_command_batch_abandon(b);
     }
 }
 

@@ -5,6 +5,7 @@
 #include "core/backend.h"
 #include "core/nv_ext.h"
 #include "core/platform.h"
+#include "core/ptx.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -125,8 +126,6 @@ static const struct {
     {CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, CV_UINT, 128},
     {CL_DEVICE_MAX_CONSTANT_ARGS, CV_UINT, 9},
     {CL_DEVICE_LOCAL_MEM_TYPE, CV_UINT, CL_LOCAL},
-    /* cuEventElapsedTime resolves about half a microsecond. */
-    {CL_DEVICE_PROFILING_TIMER_RESOLUTION, CV_SIZE, 500},
     {CL_DEVICE_ENDIAN_LITTLE, CV_BOOL, CL_TRUE},
     {CL_DEVICE_AVAILABLE, CV_BOOL, CL_TRUE},
     {CL_DEVICE_EXECUTION_CAPABILITIES, CV_ULONG, CL_EXEC_KERNEL},
@@ -234,12 +233,24 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
     case CL_DEVICE_OPENCL_C_NUMERIC_VERSION_KHR:
         err = cv_info_uint(out, CL_MAKE_VERSION(1, 2, 0));
         break;
-    case CL_DEVICE_MAX_PARAMETER_SIZE:
-        /* CUDA 12.1 raised the parameter space to 32764 bytes (Volta and newer); culvert's
-         * launch-info block (docs/kernel-abi.md) takes 64 of them. */
-        err =
-            cv_info_size(out, (p->driver_version >= 12010 && p->cc_major >= 7 ? 32764 : 4096) - 64);
+    case CL_DEVICE_MAX_PARAMETER_SIZE: {
+        /* CUDA 12.1 raised the parameter space to 32764 bytes (Volta and newer; the PTX
+         * rewrite raises .version to 8.1 where an entry needs it); before, 4 KiB. The launch-
+         * information parameter of culvert-compiled kernels (docs/kernel-abi.md) comes after
+         * the arguments, 8-aligned: arguments up to this size leave room for it. */
+        size_t space =
+            p->driver_version >= 12010 && p->cc_major >= 7 ? CV_PTX_PARAM_SPACE_MAX : 4096;
+        err = cv_info_size(out, (space - sizeof(cv_launch_info)) / 8 * 8);
         break;
+    }
+    case CL_DEVICE_PROFILING_TIMER_RESOLUTION: {
+        /* Kernels are timed by %globaltimer, whose step the probe measured (32 ns or 1 us,
+         * depending on the driver); without kernel timing, CUDA events (cuEventElapsedTime
+         * resolves about half a microsecond). */
+        cl_ulong step = cvcu_ktime_step(d->cu);
+        err = cv_info_size(out, step ? (size_t)step : 500);
+        break;
+    }
     case CL_DEVICE_PARENT_DEVICE:
         err = cv_info_ptr(out, NULL);
         break;

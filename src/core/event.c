@@ -2,6 +2,7 @@
 #include "core/queue.h"
 #include "core/tracker.h"
 #include "core/backend.h"
+#include "util/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,9 @@ static void cv_event_destroy(cv_object *obj) {
         cvcu_slot_free(e->slot);
         e->slot = NULL;
     }
+    /* A command that never completed may still hold its timing slot. */
+    cvcu_ktime_put(e->ktime);
+    e->ktime = NULL;
     /* Nothing locks e any more; a spare's mutex is made anew when it is used again. */
     pthread_mutex_destroy(&e->lock);
     /* Kept as a spare, e belongs to q from here on (and goes with it). */
@@ -226,7 +230,7 @@ cl_event cv_user_event_create(cl_context ctx, cl_int *err) {
         /* The slot that gates waiting commands on the GPU (pinned pages need a context). */
         *err = cvcu_device_bind(ctx->devices[0]->cu);
         if (*err == CL_SUCCESS)
-            *err = cvcu_slot_alloc(&e->slot);
+            *err = cvcu_slot_alloc(ctx->devices[0]->cu, &e->slot);
     }
     if (*err == CL_SUCCESS) {
         pthread_mutex_lock(&cv_user_lock);
@@ -272,11 +276,30 @@ cl_int cv_user_event_set(cl_event e, cl_int status) {
      * and notifies the tracker itself (cv_event_add_callback). */
     pthread_mutex_lock(&e->lock);
     bool callbacks = e->callbacks != NULL;
+    cv_user_hook *hooks = e->hooks;
+    e->hooks = NULL;
     pthread_mutex_unlock(&e->lock);
     if (callbacks)
         cv_tracker_notify(e);
+    for (cv_user_hook *h = hooks, *next; h; h = next) {
+        next = h->next;
+        h->fn(h, status);
+    }
     cv_unhold(&e->obj);
     return CL_SUCCESS;
+}
+
+bool cv_user_event_hook(cl_event e, cv_user_hook *h) {
+    /* The status is set (cv_user_event_set) before it takes the hooks under the lock: a hook
+     * added while the status is not final yet is run. */
+    pthread_mutex_lock(&e->lock);
+    bool added = atomic_load(&e->status) == CL_SUBMITTED;
+    if (added) {
+        h->next = e->hooks;
+        e->hooks = h;
+    }
+    pthread_mutex_unlock(&e->lock);
+    return added;
 }
 
 /* The status of a source of a command that completed: its own where it is final (a user event's
@@ -301,7 +324,8 @@ static cl_int cv_source_settle(cl_event src) {
 /* The status after a query of e->done answered q; e->lock held, s the status before. */
 static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q) {
     if (q == CL_SUBMITTED) {
-        if (e->start && s == CL_SUBMITTED && cvcu_event_query(e->start) == CL_COMPLETE)
+        /* A timed kernel records no START event: it goes from CL_SUBMITTED to its end. */
+        if (e->start && !e->ktime && s == CL_SUBMITTED && cvcu_event_query(e->start) == CL_COMPLETE)
             s = CL_RUNNING;
     } else if (q < 0) {
         s = q;
@@ -314,6 +338,9 @@ static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q) {
         for (cl_uint i = 0; i < e->num_sources; i++)
             if (cv_source_settle(e->sources[i]) < 0)
                 s = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+        /* No timestamp of the command can be later than this. */
+        if (e->start && !e->seen)
+            e->seen = cvu_host_time_ns();
     }
     atomic_store(&e->status, s);
     return s;
@@ -325,8 +352,12 @@ cl_int cv_event_status(cl_event e) {
         return s;
     pthread_mutex_lock(&e->lock);
     s = atomic_load(&e->status);
-    if (!cv_final(s) && cvcu_device_bind(e->queue->device->cu) == CL_SUCCESS)
-        s = cv_event_settle_locked(e, s, cvcu_event_query(e->done));
+    /* A device that cannot be bound is lost: the command never completes, its status is the
+     * error (and what it holds can go: the GPU runs nothing more of the context). */
+    if (!cv_final(s)) {
+        cl_int bound = cvcu_device_bind(e->queue->device->cu);
+        s = cv_event_settle_locked(e, s, bound == CL_SUCCESS ? cvcu_event_query(e->done) : bound);
+    }
     pthread_mutex_unlock(&e->lock);
     return s;
 }
@@ -412,18 +443,44 @@ cl_int cv_event_info(cl_event e, cl_event_info param, const cv_info *out) {
     return err;
 }
 
+/* START and END on the host clock: from the kernel's own times (timed kernels) or from the CUDA
+ * events around the command. A timed kernel that left none (none should) gets START = END = its
+ * completion event's time. */
+static bool cv_event_device_times(cl_event e, cl_ulong *start, cl_ulong *end) {
+    cvcu_device *dev = e->queue->device->cu;
+    bool ok = false;
+    if (e->ktime) {
+        ok = cvcu_ktime_read(e->ktime, e->seen, start, end);
+        cvcu_ktime_put(e->ktime);
+        e->ktime = NULL;
+        if (!ok && cvcu_clock_host_ns(dev, e->done, end) == CL_SUCCESS) {
+            *start = *end;
+            ok = true;
+        }
+    } else {
+        ok = cvcu_clock_host_ns(dev, e->start, start) == CL_SUCCESS &&
+             cvcu_clock_host_ns(dev, e->done, end) == CL_SUCCESS;
+    }
+    return ok;
+}
+
 /* With e->lock held, once e completed: device timestamps onto the host clock. The order
- * QUEUED <= SUBMIT <= START <= END <= COMPLETE holds by construction on the GPU; the clamps
- * only absorb the anchor's error of a few microseconds. */
+ * QUEUED <= SUBMIT <= START <= END <= COMPLETE holds on the GPU; the host clock's mapping is off
+ * by its anchor's window at most (microseconds), and the clamps bring what it gets wrong (a host
+ * so loaded that no narrow anchor was had) between SUBMIT and the moment the host first saw the
+ * command complete, bounds no device timestamp can pass. */
 static void cv_event_profile(cl_event e) {
-    cl_ulong start = 0, len = 0;
+    cl_ulong start = 0, end = 0;
     if (e->profiled || !e->start || atomic_load(&e->status) != CL_COMPLETE)
         return;
-    if (cvcu_clock_host_ns(e->queue->device->cu, e->start, &start) == CL_SUCCESS &&
-        cvcu_clock_interval_ns(e->start, e->done, &len) == CL_SUCCESS) {
-        e->times[CV_T_START] = start > e->times[CV_T_SUBMIT] ? start : e->times[CV_T_SUBMIT];
-        e->times[CV_T_END] = e->times[CV_T_START] + len;
-        e->times[CV_T_COMPLETE] = e->times[CV_T_END];
+    if (cv_event_device_times(e, &start, &end)) {
+        cl_ulong lo = e->times[CV_T_SUBMIT], hi = e->seen ? e->seen : cvu_host_time_ns();
+        hi = hi < lo ? lo : hi;
+        start = start < lo ? lo : start > hi ? hi : start;
+        end = end < start ? start : end > hi ? hi : end;
+        e->times[CV_T_START] = start;
+        e->times[CV_T_END] = end;
+        e->times[CV_T_COMPLETE] = end;
         e->profiled = true;
     }
 }
@@ -513,6 +570,9 @@ void cv_event_fire_callbacks(cl_event e) {
 void cv_event_complete(cl_event e) {
     pthread_mutex_lock(&e->lock);
     cv_event_profile(e);
+    /* A timed kernel that failed: nothing to read. */
+    cvcu_ktime_put(e->ktime);
+    e->ktime = NULL;
     cl_event *sources = e->sources;
     cl_uint n = e->num_sources;
     cv_kept *kept = e->kept;

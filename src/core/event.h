@@ -21,6 +21,14 @@ typedef struct cv_kept {
     struct cv_kept *next;
 } cv_kept;
 
+/* Work that follows a user event's status: run by cv_user_event_set on the setter's thread,
+ * right after the gated commands were released, with the status set. */
+typedef struct cv_user_hook {
+    void (*fn)(struct cv_user_hook *h, cl_int status);
+    void *arg;
+    struct cv_user_hook *next;
+} cv_user_hook;
+
 /* Wait lists this long need no allocation (the usual one or two events). */
 #define CV_EVENT_INLINE_SOURCES 2
 
@@ -36,6 +44,7 @@ struct _cl_event {
     struct cvcu_event *done;    /* recorded after the command; NULL for user events */
     struct cvcu_stream *stream; /* where done was recorded */
     struct cvcu_event *start;   /* profiled commands: recorded before the command */
+    struct cvcu_ktime *ktime;   /* timed kernels: START and END come from here, not start */
     bool timing;                /* done is a timing event (the END timestamp) */
     cl_int enqueue_error; /* the command never reached the stream: its status once done passed */
     pthread_mutex_t lock; /* guards what follows */
@@ -48,9 +57,11 @@ struct _cl_event {
     cv_event_callback *callbacks; /* not called yet; SUBMITTED first, then RUNNING, COMPLETE */
     bool profiled;                /* times[] are final */
     cl_ulong times[CV_T_COUNT];
+    cl_ulong seen; /* profiled commands: host time the status was first seen CL_COMPLETE */
     bool is_user;
     cl_event user_prev, user_next; /* user events: the live ones, for process exit */
     struct cvcu_slot *slot;        /* user events: holds 0, then 1 once a status was set */
+    cv_user_hook *hooks;           /* user events: run once the status is set */
     cl_event tracker_next;         /* the tracker's lists */
     uint64_t seq;                  /* done's number on its stream (queue.h: recorded) */
     unsigned stream_index;         /* of stream in its queue */
@@ -76,6 +87,9 @@ cl_event cv_user_event_create(cl_context ctx, cl_int *err);
 void cv_event_release(cl_event e);
 /* clSetUserEventStatus: CL_INVALID_OPERATION once a status was set. */
 cl_int cv_user_event_set(cl_event e, cl_int status);
+/* Adds h (owned by the caller until it runs) to user event e; false, and h not added, when e's
+ * status was set already. */
+bool cv_user_event_hook(cl_event e, cv_user_hook *h);
 /* Process exit: opens the GPU gates of user events never set, so no stream stays blocked on one
  * while the CUDA driver tears the context down. */
 void cv_user_events_open_gates(void);

@@ -49,6 +49,9 @@ static inline bool cv_is_kernel(const void *h) {
 
 cl_kernel cv_kernel_create(cl_program p, const char *name, cl_int *err);
 cl_kernel cv_kernel_clone(cl_kernel k, cl_int *err);
+/* clReleaseKernel: the application's reference; the last one detaches the kernel from its
+ * program. */
+void cv_kernel_release(cl_kernel k);
 cl_int cv_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *value);
 cl_int cv_kernel_info(cl_kernel k, cl_kernel_info param, const cv_info *out);
 cl_int cv_kernel_arg_info(cl_kernel k, cl_uint index, cl_kernel_arg_info param, const cv_info *out);
@@ -60,7 +63,8 @@ cl_int cv_kernel_sub_group_info(cl_kernel k, cl_device_id device, cl_kernel_sub_
 cl_int cv_kernel_exec_info(cl_kernel k, cl_kernel_exec_info param, size_t size, const void *value);
 /* The function for a device, or NULL when the program was not built for it. */
 cv_program_function *cv_kernel_function(cl_kernel k, cl_device_id d);
-/* clEnqueueNDRangeKernel / clEnqueueTask after the API's handle checks. */
+/* clEnqueueNDRangeKernel / clEnqueueTask after the API's handle checks. global NULL, like a zero
+ * in any dimension, launches nothing: the command completes after its wait list. */
 cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, cl_uint work_dim,
                          const size_t *offset, const size_t *global, const size_t *local,
                          cl_uint num_wait, const cl_event *wait_list, cl_event *event);

@@ -125,9 +125,13 @@ static cl_int cv_kernel_check_range(cl_kernel k, cv_program_function *f, cl_devi
         uint64_t g = d < dim ? global[d] : 1;
         if (d >= dim)
             block[d] = 1;
-        groups[d] = (g + block[d] - 1) / block[d];
-        /* Past CUDA's grid limits only kernels with launch information run (split launches);
-         * the group offset is 32 bits wide. */
+        /* (g + block - 1) / block would wrap for a g near SIZE_MAX. */
+        groups[d] = g / block[d] + (g % block[d] != 0);
+        /* "CL_INVALID_GLOBAL_WORK_SIZE if any of the values specified in global_work_size[0],
+         * ... global_work_size[work_dim - 1] exceed the maximum value representable by size_t
+         * on the device on which the kernel-instance will be enqueued": the device's limit is
+         * the groups a launch can have. Past CUDA's grid limits only kernels with launch
+         * information run (split launches); the group offset is 32 bits wide. */
         if (groups[d] > (k->launch_info ? UINT32_MAX : props->max_grid_dim[d]))
             err = CL_INVALID_GLOBAL_WORK_SIZE;
     }
@@ -175,23 +179,48 @@ static cl_int cv_kernel_smem(cv_program_function *f, cl_device_id dev, size_t sm
     return err;
 }
 
+/* Can this launch run the timed twin (core/ptx_timing.h)? Its resources are the entry's plus the
+ * timing's (a few registers, 4 bytes of shared memory): where they do not fit, the entry runs and
+ * CUDA events time it. */
+static bool cv_kernel_timable(cv_program_function *f, cl_device_id dev, const size_t block[3],
+                              size_t smem) {
+    const cvcu_device_props *props = dev->props;
+    bool ok = f->timed && block[0] * block[1] * block[2] <= (size_t)f->timed_attrs.max_threads &&
+              (size_t)f->timed_attrs.static_smem + smem <= props->local_mem;
+    if (ok && (int)smem > atomic_load_explicit(&f->timed_smem_optin, memory_order_relaxed)) {
+        ok = cvcu_device_bind(dev->cu) == CL_SUCCESS &&
+             cvcu_function_set_max_dynamic_smem(f->timed, (int)smem) == CL_SUCCESS;
+        if (ok)
+            atomic_store(&f->timed_smem_optin, (int)smem);
+    }
+    return ok;
+}
+
 /* The launches of one NDRange on the command's stream. real: the NDRange's own work-groups per
- * dimension; groups: with those that only fill clusters. */
+ * dimension; groups: with those that only fill clusters. timing: the timed twin's parameter (l
+ * runs the twin), NULL for the entry. */
 static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream *s, cvcu_launch *l,
                                const cvcu_device_props *props, cl_uint dim, const size_t *offset,
                                const size_t *global, const uint64_t real[3],
-                               const uint64_t groups[3]) {
-    if (!k->launch_info) {
+                               const uint64_t groups[3], const uint64_t *timing) {
+    if (!k->launch_info && !timing) {
         for (int d = 0; d < 3; d++)
             l->grid[d] = (unsigned)groups[d];
         return cvcu_launch_kernel(l, s, k->params);
     }
-    /* Launch information: a copy of the argument pointers with the block appended, on the
-     * stack, so that enqueues of one kernel from several threads do not share it. */
+    /* A copy of the argument pointers with the launch information and the timing appended, on
+     * the stack, so that enqueues of one kernel from several threads do not share it. */
     cv_launch_info info;
-    void *params[k->num_args + 1];
+    void *params[k->num_args + 2];
     memcpy(params, k->params, k->num_args * sizeof *params);
     params[k->num_args] = &info;
+    if (timing)
+        params[k->num_args + (k->launch_info ? 1 : 0)] = (void *)timing;
+    if (!k->launch_info) {
+        for (int d = 0; d < 3; d++)
+            l->grid[d] = (unsigned)groups[d];
+        return cvcu_launch_kernel(l, s, params);
+    }
     for (int d = 0; d < 3; d++) {
         info.global_offset[d] = (offset && (cl_uint)d < dim) ? offset[d] : 0;
         info.global_size[d] = (cl_uint)d < dim ? global[d] : 1;
@@ -244,7 +273,7 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
     const cvcu_device_props *props = q->device->props;
     cv_program_function *f = cv_kernel_function(k, q->device);
     cl_int err = CL_SUCCESS;
-    bool empty = false;
+    bool empty = !global;
     size_t block[3] = {1, 1, 1};
     uint64_t groups[3] = {1, 1, 1};
     cvcu_launch l = {0};
@@ -255,9 +284,10 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
     /* "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified." */
     else if (k->unset)
         err = CL_INVALID_KERNEL_ARGS;
-    for (cl_uint d = 0; err == CL_SUCCESS && d < work_dim; d++)
-        empty |= global[d] == 0;
-    /* A zero global size is no work: the command completes like a marker (OpenCL 2.1+). */
+    /* A NULL or zero global size is no work: the command completes like a marker once its
+     * wait list has (OpenCL 2.1+). */
+    for (cl_uint d = 0; err == CL_SUCCESS && !empty && d < work_dim; d++)
+        empty = global[d] == 0;
     if (err == CL_SUCCESS && !empty)
         err =
             cv_kernel_check_range(k, f, q->device, work_dim, offset, global, local, block, groups);
@@ -273,7 +303,11 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
     if (err != CL_SUCCESS)
         return err;
     cv_command cmd;
-    err = cv_command_begin(&cmd, q, type, num_wait, wait_list, event);
+    /* The properties are read again under the queue's lock: this only spares other enqueues
+     * the look at the twin. */
+    bool timable = event && !empty && (q->properties & CL_QUEUE_PROFILING_ENABLE) &&
+                   cv_kernel_timable(f, q->device, block, k->smem);
+    err = cv_command_begin_kernel(&cmd, q, type, num_wait, wait_list, event, timable);
     if (err != CL_SUCCESS)
         return err;
     /* What the launch uses outlives the application's releases: the kernel (and through it the
@@ -283,12 +317,16 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
         if (k->args[i].mem)
             err = cv_command_keep(&cmd, &k->args[i].mem->obj);
     if (err == CL_SUCCESS && !empty) {
-        l.func = f->func;
+        uint64_t timing[2];
+        if (cmd.ktime)
+            cvcu_ktime_param(cmd.ktime, timing);
+        l.func = cmd.ktime ? f->timed : f->func;
         for (int d = 0; d < 3; d++)
             l.block[d] = (unsigned)block[d];
         l.smem = (unsigned)k->smem;
         l.cooperative = k->cooperative;
-        err = cv_kernel_launch(k, f, cmd.stream, &l, props, work_dim, offset, global, real, groups);
+        err = cv_kernel_launch(k, f, cmd.stream, &l, props, work_dim, offset, global, real, groups,
+                               cmd.ktime ? timing : NULL);
         if (f->prints && !atomic_load(&q->prints))
             atomic_store(&q->prints, true);
     }

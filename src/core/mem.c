@@ -19,6 +19,7 @@ typedef struct cv_mem_backing {
     void *shadow;      /* host copy that maps return (not for USE_HOST_PTR), made on first map */
     bool shadow_pinned;
     bool registered; /* USE_HOST_PTR memory registered with CUDA (pinned speed) */
+    bool retired;    /* ... and given up by the application (cvcu_host_retire) */
 } cv_mem_backing;
 
 typedef struct cv_mapping {
@@ -42,6 +43,8 @@ static void cv_mem_free_parts(cl_mem m) {
             cvcu_mem_free(m->context->devices[i]->cu, b->address[i]);
         if (b->registered || b->shadow_pinned)
             cvcu_device_bind(m->context->devices[0]->cu);
+        if (b->registered && !b->retired)
+            cvcu_host_retire(m->host_ptr, m->size);
         if (b->registered)
             cvcu_host_unregister(m->host_ptr);
         if (b->shadow_pinned)
@@ -56,6 +59,19 @@ static void cv_mem_free_parts(cl_mem m) {
         free(p);
     }
     free(m->properties);
+}
+
+void cv_mem_release(cl_mem m) {
+    if (!cv_release_last(&m->obj))
+        return;
+    /* The application's memory is its own again at once, though commands in flight may hold
+     * the buffer a while longer: no copy DMAs it through the buffer's registration any more. */
+    cv_mem_backing *b = m->backing;
+    if (b && b->registered) {
+        b->retired = true;
+        cvcu_host_retire(m->host_ptr, m->size);
+    }
+    cv_unhold(&m->obj);
 }
 
 /* The kind destroy of buffers and sub-buffers. */

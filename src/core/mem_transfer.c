@@ -67,11 +67,15 @@ static cl_int cv_end(cv_command *cmd, cl_int status, bool blocking, bool lean, s
     if (status != CL_SUCCESS)
         err = status;
     err = cv_command_end(cmd, err, false, NULL);
-    /* Also after a failure: part of the command may be in flight on memory nobody holds. */
+    /* Also after a failure: part of the command may be in flight on memory nobody holds, or on
+     * the application's memory, which it may free once the call returns. Without an event (none
+     * to spare, or its record failed), the stream. */
     if (recorded) {
         cl_int waited = cv_wait_transfer(ev, bytes);
         if (err == CL_SUCCESS)
             err = waited;
+    } else {
+        cvcu_stream_sync(cmd->stream);
     }
     if (scratch)
         cv_queue_spare_put(q, scratch);

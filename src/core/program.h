@@ -8,8 +8,6 @@
 
 #include <stdatomic.h>
 
-typedef void(CL_CALLBACK *cv_program_notify_fn)(cl_program program, void *user_data);
-
 /* A kernel function of a built module (core/program_function.h). */
 typedef struct cv_program_function cv_program_function;
 
@@ -30,12 +28,6 @@ typedef struct cv_program_device {
     uint32_t num_functions;
 } cv_program_device;
 
-typedef struct cv_program_callback {
-    cv_program_notify_fn fn;
-    void *user_data;
-    struct cv_program_callback *next;
-} cv_program_callback;
-
 struct _cl_program {
     cv_object obj;
     cl_context context;
@@ -43,12 +35,17 @@ struct _cl_program {
     cv_program_device *devs;
     char *source; /* clCreateProgramWithSource, else NULL */
     size_t source_len;
-    pthread_mutex_t lock;     /* builds and the kernel count */
-    _Atomic uint32_t kernels; /* cl_kernel objects attached ("kernel objects attached") */
-    bool building;            /* a build, compile or link is running */
-    char *kernel_names;       /* ';'-separated, once built */
+    pthread_mutex_t lock; /* builds and the kernel count */
+    /* cl_kernel objects the application holds ("kernel objects attached": a build waits for
+     * none), and those alive, also the ones only launches in flight still hold. */
+    _Atomic uint32_t kernels;
+    _Atomic uint32_t kernel_objects;
+    /* Modules a rebuild replaced while kernel objects were alive: a launch in flight may still
+     * run their code. Unloaded once no kernel object is left (at a later build or release). */
+    struct cv_program_retired *retired;
+    bool building;      /* a build, compile or link is running */
+    char *kernel_names; /* ';'-separated, once built */
     size_t num_kernels;
-    cv_program_callback *release_callbacks;
 };
 
 static inline bool cv_is_program(const void *h) {
@@ -73,13 +70,16 @@ cl_int cv_program_compile(cl_program p, cl_uint num_devices, const cl_device_id 
 cl_program cv_program_link(cl_context ctx, cl_uint num_devices, const cl_device_id *devices,
                            const char *options, cl_uint num_inputs, const cl_program *inputs,
                            cl_int *err);
+/* Before a build or compile replaces the device's binary: its module, functions and (unless
+ * keep_ptx) parsed PTX are unloaded, or kept until the program's last kernel object is gone when
+ * kernels the application released may still run in launches in flight. */
+void cv_program_device_unload(cl_program p, cv_program_device *pd, bool keep_ptx);
 /* An empty program for these devices (clLinkProgram's result). */
 cl_program cv_program_alloc(cl_context ctx, cl_uint num_devices, const cl_device_id *devices,
                             cl_int *err);
 cl_int cv_program_info(cl_program p, cl_program_info param, const cv_info *out);
 cl_int cv_program_build_info(cl_program p, cl_device_id d, cl_program_build_info param,
                              const cv_info *out);
-cl_int cv_program_add_release_callback(cl_program p, cv_program_notify_fn fn, void *user_data);
 /* The device's entry in the program, or NULL when the program is not for that device. */
 cv_program_device *cv_program_device_of(cl_program p, cl_device_id d);
 /* Is any device built (an executable there)? */

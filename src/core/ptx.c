@@ -338,16 +338,23 @@ static size_t cv_line_end(const char *s, size_t len, size_t p) {
     return p < len ? p + 1 : len;
 }
 
-/* A module-scope `.global [.align N] .type name[count]` (with an initializer or not). */
+/* A module-scope `.global [.align N] .type name[count]` (with an initializer or not). It counts
+ * its size rounded up to its alignment: the next variable starts aligned, and an OpenCL C
+ * 3-component vector, which has the size of a 4-component one, is `.align 4 .b8 v[3]` for a
+ * char3 (its loads read 4 bytes). */
 static void cv_parse_global(cv_parse *ps) {
     cv_lexer *lx = &ps->lx;
     cv_tok t;
-    uint64_t elem = 0, count = 1;
+    uint64_t elem = 0, count = 1, align = 1;
     size_t save = lx->pos;
     while (cv_lex(lx, &t) && !cv_tok_is(lx, &t, ";") && !cv_tok_is(lx, &t, "=")) {
         if (cv_ptx_type_size(lx, &t))
             elem = cv_ptx_type_size(lx, &t);
-        else if (cv_tok_is(lx, &t, "[")) {
+        else if (cv_tok_is(lx, &t, ".align")) {
+            cv_tok n;
+            if (cv_lex(lx, &n) && isdigit((unsigned char)lx->s[n.start]) && cv_tok_num(lx, &n))
+                align = cv_tok_num(lx, &n);
+        } else if (cv_tok_is(lx, &t, "[")) {
             cv_tok n;
             if (cv_lex(lx, &n) && isdigit((unsigned char)lx->s[n.start]))
                 count *= cv_tok_num(lx, &n);
@@ -357,12 +364,30 @@ static void cv_parse_global(cv_parse *ps) {
             return;
         }
     }
-    ps->m->global_bytes += elem * count;
+    uint64_t bytes = elem * count;
+    ps->m->global_bytes += bytes + (align - bytes % align) % align;
     /* An initializer's braces are skipped by the caller's depth tracking; the ';' is left to
      * the caller too, which starts the next statement there (the launch-information
      * declaration a rewrite removes starts at its statement's first token). */
     if (cv_tok_is(lx, &t, "=") || cv_tok_is(lx, &t, ";"))
         lx->pos = t.start + cv_tok_is(lx, &t, "=");
+}
+
+/* `.version major.minor`: the number and where its text is (a rewrite may raise it). True when
+ * a number follows. */
+static bool cv_parse_version(cv_parse *ps) {
+    cv_tok t;
+    if (!cv_lex(&ps->lx, &t) || !isdigit((unsigned char)ps->lx.s[t.start]))
+        return false;
+    char buf[16] = "";
+    memcpy(buf, ps->lx.s + t.start, t.len < sizeof buf - 1 ? t.len : sizeof buf - 1);
+    char *dot = NULL;
+    unsigned long major = strtoul(buf, &dot, 10);
+    unsigned long minor = *dot == '.' ? strtoul(dot + 1, NULL, 10) : 0;
+    ps->m->version = major < 100 && minor < 100 ? (unsigned)(major * 100 + minor) : 0;
+    ps->m->version_start = t.start;
+    ps->m->version_end = t.start + t.len;
+    return true;
 }
 
 static void cv_parse_target(cv_parse *ps) {
@@ -577,7 +602,8 @@ cl_int cv_ptx_parse(const char *text, size_t len, cv_ptx_module *out, char *msg,
         } else if (cv_tok_is(&ps.lx, &t, ".version") || cv_tok_is(&ps.lx, &t, ".target") ||
                    cv_tok_is(&ps.lx, &t, ".address_size")) {
             /* Header directives end at their line, without ';'. */
-            saw_version |= cv_tok_is(&ps.lx, &t, ".version");
+            if (cv_tok_is(&ps.lx, &t, ".version"))
+                saw_version |= cv_parse_version(&ps);
             if (cv_tok_is(&ps.lx, &t, ".target"))
                 cv_parse_target(&ps);
             size_t e = cv_line_end(text, len, t.start);
@@ -615,6 +641,20 @@ cl_int cv_ptx_parse(const char *text, size_t len, cv_ptx_module *out, char *msg,
     if (ps.err != CL_SUCCESS)
         cv_ptx_free(out);
     return ps.err;
+}
+
+static size_t cv_align_up(size_t n, size_t a) {
+    return a > 1 ? (n + a - 1) / a * a : n;
+}
+
+size_t cv_ptx_param_space(const cv_ptx_kernel *k, bool launch_info) {
+    size_t end = 0;
+    for (uint32_t i = 0; i < k->num_params; i++)
+        end = cv_align_up(end, k->params[i].align) + k->params[i].size;
+    /* `.param .align 8 .b8 __cv_launch_param[80]` (core/ptx_launch.c) */
+    if (launch_info)
+        end = cv_align_up(end, 8) + sizeof(cv_launch_info);
+    return end;
 }
 
 const cv_ptx_kernel *cv_ptx_find(const cv_ptx_module *m, const char *name) {

@@ -81,11 +81,22 @@ typedef struct cv_ptx_module {
     int envreg_unknown;
     int target_sm;        /* .target sm_XY -> XY; 0 when unknown */
     bool target_specific; /* sm_90a and the like: arch-specific target */
-    size_t global_bytes;  /* sum of module-scope .global variables */
+    size_t global_bytes;  /* module-scope .global variables, each rounded up to its .align */
+    unsigned version;     /* .version as major * 100 + minor (8.1 -> 801) */
     /* Offsets in the text, for the rewrite. */
+    size_t version_start, version_end;         /* the .version number */
     size_t header_end;                         /* after .version/.target/.address_size */
     size_t launch_decl_start, launch_decl_end; /* the __cv_launch_info declaration */
 } cv_ptx_module;
+
+/* Kernel parameter space, bytes: what ptxas allows before PTX ISA 8.1, and from 8.1 on (CUDA
+ * 12.1, Volta and newer). The rewrite raises .version to 8.1 for an entry past the first. */
+#define CV_PTX_PARAM_SPACE_OLD  4352
+#define CV_PTX_PARAM_SPACE_MAX  32764
+#define CV_PTX_LARGE_PARAMS_ISA 801
+/* The parameter space of an entry as PTX lays it out: its parameters at their alignments, then,
+ * with launch information, the launch-information parameter (8-aligned). */
+size_t cv_ptx_param_space(const cv_ptx_kernel *k, bool launch_info);
 
 /* Is this binary PTX text (the first directive, after comments, is .version)? */
 bool cv_ptx_is_text(const unsigned char *bin, size_t len);

@@ -154,11 +154,23 @@ static void cv_replace_envregs(const char *s, size_t len, cv_edits *ed) {
     }
 }
 
+/* An entry with more parameter space than PTX ISA 8.1 allows before it (ptxas: "Kernel
+ * parameter size larger than 4352 bytes requires PTX ISA .version 8.1 or later") gets the module
+ * .version 8.1; modules whose entries all fit keep theirs. */
+static void cv_raise_version(const cv_ptx_module *m, cv_edits *ed) {
+    bool large = false;
+    for (uint32_t i = 0; i < m->num_kernels && !large; i++)
+        large = cv_ptx_param_space(&m->kernels[i], m->launch_info) > CV_PTX_PARAM_SPACE_OLD;
+    if (large && m->version < CV_PTX_LARGE_PARAMS_ISA && m->version_end > m->version_start)
+        cv_edit_add(ed, m->version_start, m->version_end - m->version_start, "8.1", false);
+}
+
 char *cv_ptx_rewrite(const char *text, size_t len, const cv_ptx_module *m, size_t *out_len) {
     cv_edits ed = {0};
     bool any_shared = false;
     for (uint32_t i = 0; i < m->num_kernels; i++)
         any_shared |= m->kernels[i].has_shared_ptr;
+    cv_raise_version(m, &ed);
     if (m->launch_info)
         cv_ptx_launch_edits(text, len, m, &ed);
     if (any_shared && !m->has_dynamic_smem)
@@ -173,7 +185,9 @@ char *cv_ptx_rewrite(const char *text, size_t len, const cv_ptx_module *m, size_
         cv_replace_envregs(text, len, &ed);
     char *out = NULL;
     if (!ed.oom) {
-        qsort(ed.e, ed.n, sizeof *ed.e, cv_edit_cmp);
+        /* No edits: ed.e is NULL, which qsort must not get even with a count of 0. */
+        if (ed.n)
+            qsort(ed.e, ed.n, sizeof *ed.e, cv_edit_cmp);
         size_t total = len + 1;
         for (size_t i = 0; i < ed.n; i++)
             total += strlen(ed.e[i].text);

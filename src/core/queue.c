@@ -65,7 +65,7 @@ static cl_int cv_queue_grow(cl_command_queue q, unsigned n) {
         if (err == CL_SUCCESS)
             err = cvcu_event_create(false, false, &q->join[i]);
         /* Without a flag slot, waits on the stream poll the driver. */
-        if (err == CL_SUCCESS && cvcu_slot_alloc(&q->flag[i]) != CL_SUCCESS)
+        if (err == CL_SUCCESS && cvcu_slot_alloc(q->device->cu, &q->flag[i]) != CL_SUCCESS)
             q->flag[i] = NULL;
         if (err == CL_SUCCESS)
             q->num_streams++;
@@ -116,6 +116,10 @@ cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev, const cv_queu
         *err = cvcu_stream_check_foreign(cfg->foreign_stream, dev->cu);
     if (*err == CL_SUCCESS)
         *err = cv_queue_grow(q, cv_queue_ooo(q) ? cv_ooo_streams() : 1);
+    /* Kernels on profiling queues time themselves (core/ptx_timing.h) once the device's
+     * %globaltimer is mapped onto the host clock; until then CUDA events time them. */
+    if (*err == CL_SUCCESS && (q->properties & CL_QUEUE_PROFILING_ENABLE))
+        cvcu_ktime_prepare(dev->cu);
     q->stream = q->streams[0];
     if (*err != CL_SUCCESS) {
         cv_release(&q->obj);
@@ -283,6 +287,8 @@ cl_int cv_queue_set_properties(cl_command_queue q, cl_command_queue_properties p
         err = cv_queue_wait_stream(q, i, true);
     if (err == CL_SUCCESS && (now & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
         err = cv_queue_grow(q, cv_ooo_streams());
+    if (err == CL_SUCCESS && (now & CL_QUEUE_PROFILING_ENABLE))
+        cvcu_ktime_prepare(q->device->cu);
     if (err == CL_SUCCESS)
         q->properties = now;
     pthread_mutex_unlock(&q->lock);

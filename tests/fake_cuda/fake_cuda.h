@@ -1,7 +1,16 @@
 /* The fake CUDA driver (tests/fake_cuda, a libcuda.so.1 for tests without a GPU), as its tests
  * see it: its state, looked up with dlsym through one accessor, holds the knobs a test turns and
  * what the fake recorded (launches, JIT options, modules, value and event waits, call counts).
- * The environment knob FAKECUDA_NODEV=1 hides the device. */
+ * The environment knobs: FAKECUDA_NODEV=1 hides the device; FAKECUDA_FAULT_KERNEL=name makes
+ * every launch of that function fault once its stream reaches it (a GPU exception: the context
+ * is poisoned, every call on it answers CUDA_ERROR_ILLEGAL_ADDRESS until
+ * cuDevicePrimaryCtxReset, or cuCtxDestroy for a context cuCtxCreate made);
+ * FAKECUDA_FAULT_COPY=n makes the n-th copy the streams run fault the same way with
+ * CUDA_ERROR_LAUNCH_FAILED (a copy engine's MMU fault); FAKECUDA_RESET_KEEPS_FAULT=1 makes
+ * cuDevicePrimaryCtxReset destroy the primary context's objects but leave its error (as a driver
+ * may: then only a context made by cuCtxCreate works); FAKECUDA_COPY_DELAY_US sets
+ * copy_delay_us. A release (cuMemFree, cuMemFreeHost, cuMemHostUnregister) of memory that
+ * an operation still queued on a stream uses aborts: the real driver does not order them. */
 #ifndef CV_TEST_FAKE_CUDA_H
 #define CV_TEST_FAKE_CUDA_H
 
@@ -33,6 +42,9 @@ typedef struct fakecuda_state {
      * FAKECUDA_TRUTH. */
     _Atomic bool instant;
     _Atomic int query_answer;
+    /* How long each queued copy waits on its stream before it runs (a GPU busy with other
+     * processes' work): microseconds, FAKECUDA_COPY_DELAY_US at the start. */
+    _Atomic unsigned copy_delay_us;
 
     /* Call counting: the driver calls the calling thread makes between calls_begin and
      * calls_end are counted per function name (other threads' calls are not), so a test can
@@ -43,8 +55,9 @@ typedef struct fakecuda_state {
     void (*calls_end)(void);
     unsigned long (*calls)(const char *name);
 
-    /* Launches, recorded when they are made (kernels do not run). A test may reset
-     * num_launches; past FAKECUDA_MAX_LAUNCHES a launch fails (out of resources). */
+    /* Launches, recorded when they are made (kernels do not run, but for culvert's clock probe
+     * and the timed twins: fake_timer.c). A test may reset num_launches; past
+     * FAKECUDA_MAX_LAUNCHES the records start again from the first (the last is the latest). */
     unsigned num_launches;
     fakecuda_launch launches[FAKECUDA_MAX_LAUNCHES];
     /* the last cuModuleLoadDataEx's JIT options (-1: not given) */
@@ -55,6 +68,9 @@ typedef struct fakecuda_state {
      * event) of a counting thread (calls_begin) */
     unsigned long long wait_value_addr, wait_value;
     void *wait_value_stream, *wait_event_stream, *wait_event;
+    /* the host side of the last copy the fake queued as a DMA (of pinned or registered memory,
+     * as CUDA's table has it when the copy is made) */
+    const void *_Atomic last_dma_host;
 } fakecuda_state;
 
 /* The fake's state when the libcuda.so.1 the process finds is the fake; NULL when it is another

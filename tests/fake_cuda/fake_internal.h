@@ -8,6 +8,7 @@
 
 #include <cuda.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -22,12 +23,17 @@ extern pthread_cond_t fake_C;
 void fake_lock(void);
 #define LOCK   fake_lock()
 #define UNLOCK pthread_mutex_unlock(&fake_L)
-/* Under L: waits until every stream has drained, holding up every other thread's calls
- * meanwhile (the real driver's frees and module loads). */
+/* Under L: waits until no stream holds work that waits for something (a value or an event
+ * wait, a host function), holding up every other thread's calls meanwhile (the real driver's
+ * frees and module loads: a stream gated on a value the caller's process must write deadlocks
+ * them). Copies and fills still queued are not waited for: the H100's driver does not order a
+ * release after them (bench/unregister_probe), fake_check_unused catches it. */
 void fake_device_wide_wait(void);
 
 /* ---- call counting (fake_calls.c); every cu* function starts with FAKE_CALL */
 void fake_count(const char *name);
+/* The cu* function the calling thread is in (named by its FAKE_CALL). */
+extern __thread const char *fake_call_name;
 /* Counts a call of a function the fake does not implement, logs it once per name, and answers
  * CUDA_ERROR_NOT_SUPPORTED (the generated stubs, fake_stubs.c). */
 CUresult fake_unsupported(const char *name);
@@ -37,11 +43,42 @@ void fake_note_wait_event(CUstream s, CUevent e);
 #define FAKE_CALL fake_count(__func__)
 extern fakecuda_state fake_state;
 
-/* ---- context: one device, one primary context */
-extern int fake_ctx_storage;
-#define FAKE_CTX ((CUcontext)&fake_ctx_storage)
-/* CUDA_SUCCESS when the calling thread's current context is the fake's. */
+/* ---- contexts: the device's primary context and those cuCtxCreate makes, current per thread.
+ * The fake keeps one set of streams, events, modules and allocations: those of the context that
+ * owns them (fake_owner: the primary context, or from a cuCtxCreate on the context it made, until
+ * its cuCtxDestroy). A new owner's arrival destroys the old owner's set (culvert creates a context
+ * only once the primary one is lost): a handle of it used later aborts the test. */
+typedef struct fake_context {
+    _Atomic int sticky; /* the error of a fault (a CUresult), until a reset; 0 while healthy */
+    bool created;       /* by cuCtxCreate */
+    bool destroyed;     /* by cuCtxDestroy (kept, so that a stale use is caught) */
+} fake_context;
+extern fake_context fake_primary;
+extern fake_context *_Atomic fake_owner;
+#define FAKE_CTX ((CUcontext)&fake_primary)
+/* CUDA_SUCCESS when the calling thread's current context is the owner, healthy;
+ * CUDA_ERROR_INVALID_CONTEXT without a context, CUDA_ERROR_CONTEXT_IS_DESTROYED for a destroyed
+ * one; the sticky error of a faulted one. A healthy context other than the owner aborts (the fake
+ * models the resources of one context at a time). */
 CUresult fake_need_ctx(void);
+
+/* ---- faults: a fault (a launch of FAKECUDA_FAULT_KERNEL reaching the head of its stream)
+ * poisons the owner as a GPU exception does: the streams drop their work, and every call on the
+ * context answers the sticky error (fake_sticky) until cuDevicePrimaryCtxReset (for the primary
+ * context; with FAKECUDA_RESET_KEEPS_FAULT=1 the reset destroys everything but leaves the error,
+ * as a driver may: then only a context made by cuCtxCreate works) or cuCtxDestroy. Both destroy
+ * every stream, event, module and allocation of the context; generation counts these ends: a
+ * handle made before one aborts the test when used. */
+#define fake_sticky (atomic_load(&fake_owner)->sticky)
+extern _Atomic unsigned fake_generation;
+/* Under L: poisons the owner with r (the first fault wins). */
+void fake_fault(CUresult r);
+/* Under L: every stream drops the work queued behind the operation at its head. */
+void fake_drop_queued(void);
+/* Under L, for a reset or a destroy: every stream dies (fake_stream.c), every allocation goes
+ * (fake_memory.c: pinned pages become inaccessible, as unmapped memory would). */
+void fake_reset_streams(void);
+void fake_reset_memory(void);
 /* A device attribute (0 for those the fake does not list). */
 int fake_attribute(CUdevice_attribute a);
 
@@ -50,9 +87,18 @@ int fake_attribute(CUdevice_attribute a);
 /* ---- memory (fake_memory.c) */
 /* Aborts unless [p, p+n) lies within one allocation (device, pinned or registered). */
 void fake_check_range(CUdeviceptr p, size_t n);
+/* Under L: the id of the allocation p lies in (0: none). host: p is a host address (pinned or
+ * registered memory); else a device address (device memory, or mapped pinned memory). */
+unsigned long long fake_range_id(const void *p, bool host);
+/* Under L: aborts when an operation still queued on a stream (not yet run, or held up at the
+ * head) uses allocation `id`, which `call`(p) is taking away: a GPU would run it through memory
+ * that cuMemFree, cuMemFreeHost or cuMemHostUnregister removes (a copy engine's MMU fault, Xid
+ * 31, on the H100: the driver does not order these calls after queued DMAs). */
+void fake_check_unused(unsigned long long id, const char *call, const void *p);
 
 /* ---- streams (fake_stream.c): a queue of operations each, run by the stream's own thread */
 struct CUevent_st {
+    unsigned generation; /* fake_generation when created */
     unsigned flags;
     unsigned long recorded, done; /* sequence numbers */
     double t;
@@ -67,7 +113,9 @@ typedef enum fake_op_kind {
     OP_COPY,
     OP_COPY3D,
     OP_SET,
-    OP_HOST
+    OP_HOST, /* fn(arg) on the stream's thread, the lock released */
+    OP_RUN,  /* fn(arg) under the lock (a kernel the fake runs: fake_timer.c) */
+    OP_FAULT /* a kernel that faults once its stream reaches it */
 } fake_op_kind;
 
 typedef struct fake_op {
@@ -83,13 +131,20 @@ typedef struct fake_op {
     CUDA_MEMCPY3D m3;
     CUhostFn fn;
     void *arg;
+    bool host_side[2];          /* OP_COPY: dst, src are host memory */
+    unsigned long long uses[2]; /* the allocations it uses (fake_range_id), 0: none */
+    const char *call;           /* the cu* function that queued it */
     struct fake_op *next;
 } fake_op;
 
-/* Queues o on s (NULL: the legacy stream), or, in instant mode, runs it at once. */
+/* Queues o on s (NULL: the legacy stream), or, in instant mode, runs it at once; the sticky error
+ * after a fault. */
 CUresult fake_enqueue(CUstream s, fake_op o);
-/* Under L: s itself, or the legacy stream for NULL. */
+/* Under L: s itself, or the legacy stream for NULL. Aborts for a stream of an earlier
+ * generation (made before a reset). */
 CUstream fake_stream(CUstream s);
+/* Aborts for an event made before a reset. */
+void fake_check_event(CUevent e);
 /* Under L: waits until s has run everything queued on it; fake_drain_all: every stream. */
 void fake_drain(CUstream s);
 void fake_drain_all(void);
@@ -97,6 +152,13 @@ void fake_drain_all(void);
 void fake_copy_now(const fake_op *o);
 /* What a stream or event query answers: the test's query_answer, or the truth. */
 CUresult fake_query_answer(bool done);
+
+/* ---- kernels the fake runs (fake_timer.c): culvert's clock probe and timed twins */
+/* The fake %globaltimer: ns since 1970 as NVIDIA's drivers count, in steps of 32 ns. */
+uint64_t fake_globaltimer(void);
+/* Queues on s what a launch of the kernel `name` (n parameters, the last named `last`) does,
+ * for the kernels the fake runs; nothing for the others. */
+CUresult fake_kernel_run(CUstream s, const char *name, unsigned n, const char *last, void **params);
 
 #pragma GCC visibility pop
 

@@ -2,14 +2,18 @@
  * registered host) is tracked, so copies, fills and value operations outside one abort. Copies
  * from or to pageable host memory behave as CUDA documents for them: the stream is drained,
  * then the copy happens at once. Like the real driver (H100, driver 580), cuMemFree,
- * cuMemFreeHost and cuMemHostUnregister first wait until every stream has drained, holding up
- * every other call meanwhile: a free while a stream is gated by a value wait that the freeing
- * process itself must release deadlocks here as it does there. */
+ * cuMemFreeHost and cuMemHostUnregister first wait until no stream is held up by a wait or a
+ * host function, holding up every other call meanwhile: a free while a stream is gated by a
+ * value wait that the freeing process itself must release deadlocks here as it does there. They
+ * do not wait for the copies queued before them (on the H100 a DMA of a range being unregistered
+ * faulted: bench/unregister_probe): a release of memory that a queued operation still uses
+ * aborts (fake_check_unused). */
 #include "fake_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* 64 MiB are taken from the start (as a context takes some). */
 static const size_t DEV_TOTAL = (size_t)1 << 30, DEV_FREE = DEV_TOTAL - ((size_t)64 << 20);
@@ -23,6 +27,11 @@ typedef struct range {
     struct range *next;
 } range;
 static range *ranges;
+
+/* n rounded up to whole pages. */
+static size_t pages(size_t n) {
+    return (n + 4095) / 4096 * 4096;
+}
 static unsigned long long next_id = 1;
 static size_t dev_used;
 
@@ -49,6 +58,35 @@ static range *unlink_range(const void *p, range_kind kind) { /* under L; NULL un
     return NULL;
 }
 
+void fake_reset_memory(void) {
+    for (range *r = ranges, *next; r; r = next) {
+        next = r->next;
+        /* Pinned pages are unmapped by a reset: culvert must not touch them afterwards. They
+         * stay allocated (inaccessible) so that such a touch faults instead of reading reused
+         * memory. */
+        if (r->kind == PINNED)
+            mprotect(r->p, pages(r->n), PROT_NONE);
+        else if (r->kind == DEVICE)
+            free(r->p);
+        free(r);
+    }
+    ranges = NULL;
+    dev_used = 0;
+}
+
+unsigned long long fake_range_id(const void *p, bool host) {
+    range *found = NULL;
+    for (range *r = ranges; r; r = r->next) { /* newest first */
+        bool in = (const char *)p >= r->p && (const char *)p < r->p + r->n;
+        if (!in || (host && r->kind == DEVICE))
+            continue;
+        /* A device address: device memory before mapped pinned memory at the same address. */
+        if (!found || (r->kind == DEVICE && found->kind != DEVICE))
+            found = r;
+    }
+    return found ? found->id : 0;
+}
+
 /* Under L: true when p lies in pinned or registered host memory. */
 static bool pinned(const void *p) {
     range *r = find(p);
@@ -65,8 +103,15 @@ void fake_check_range(CUdeviceptr p, size_t n) {
     }
 }
 
+static const char *const release_names[] = {"cuMemFree", "cuMemFreeHost", "cuMemHostUnregister"};
+
 static CUresult release(const void *p, range_kind kind) {
     LOCK;
+    /* The driver does not wait for the work queued before a release to finish with the memory
+     * (the H100, driver 580: bench/unregister_probe): culvert must have ordered it first. */
+    for (range *r = ranges; r; r = r->next)
+        if (r->p == p && r->kind == kind)
+            fake_check_unused(r->id, release_names[kind], p);
     fake_device_wide_wait();
     range *r = unlink_range(p, kind);
     if (r && kind == DEVICE)
@@ -76,19 +121,23 @@ static CUresult release(const void *p, range_kind kind) {
         fprintf(stderr, "fake: freeing %p, which is no allocation of its kind\n", p);
         abort();
     }
-    if (r && kind != REGISTERED)
+    if (r && kind == PINNED)
+        munmap(r->p, pages(r->n));
+    else if (r && kind == DEVICE)
         free(r->p);
     free(r);
     return r ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
 }
 
+/* Pinned memory is mapped for itself, as the driver's is: never memory the application's
+ * malloc hands out (and frees) too. */
 static CUresult host_alloc(void **p, size_t n) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
-    void *m = aligned_alloc(4096, (n + 4095) / 4096 * 4096);
-    if (!m)
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
+    void *m = mmap(NULL, pages(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    memset(m, 0, n);
     LOCK;
     add(m, n, PINNED);
     UNLOCK;
@@ -110,31 +159,35 @@ static CUresult pointer_attribute(void *data, CUpointer_attribute a, const range
 /* An async copy of pinned host or device memory is queued; one with a pageable host side drains
  * the stream and copies at once. o is an OP_COPY or OP_COPY3D. */
 static CUresult copy(CUstream hs, fake_op o, const void *host_dst, const void *host_src) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     LOCK;
     bool pageable = (host_dst && !pinned(host_dst)) || (host_src && !pinned(host_src));
     if (pageable) {
         fake_drain(fake_stream(hs));
         fake_copy_now(&o);
+    } else if (host_dst || host_src) {
+        fake_state.last_dma_host = host_dst ? host_dst : host_src;
     }
     UNLOCK;
     return pageable ? CUDA_SUCCESS : fake_enqueue(hs, o);
 }
-#define COPY_OP(d, s, bytes) ((fake_op){.kind = OP_COPY, .dst = (d), .src = (s), .n = (bytes)})
+#define COPY_OP(d, s, bytes, hd, hs)                                                               \
+    ((fake_op){.kind = OP_COPY, .dst = (d), .src = (s), .n = (bytes), .host_side = {(hd), (hs)}})
 
 static CUresult htod(CUdeviceptr d, const void *s, size_t n, CUstream hs) {
     fake_check_range(d, n);
-    return copy(hs, COPY_OP(P(d), s, n), NULL, s);
+    return copy(hs, COPY_OP(P(d), s, n, false, true), NULL, s);
 }
 static CUresult dtoh(void *d, CUdeviceptr s, size_t n, CUstream hs) {
     fake_check_range(s, n);
-    return copy(hs, COPY_OP(d, P(s), n), d, NULL);
+    return copy(hs, COPY_OP(d, P(s), n, true, false), d, NULL);
 }
 static CUresult dtod(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream hs) {
     fake_check_range(d, n);
     fake_check_range(s, n);
-    return copy(hs, COPY_OP(P(d), P(s), n), NULL, NULL);
+    return copy(hs, COPY_OP(P(d), P(s), n, false, false), NULL, NULL);
 }
 /* The synchronous copies: on the legacy stream, which is then drained. */
 static CUresult sync_legacy(CUresult r) {
@@ -146,8 +199,9 @@ static CUresult sync_legacy(CUresult r) {
 
 static CUresult set(CUdeviceptr d, size_t pitch, unsigned v, size_t esz, size_t w, size_t h,
                     CUstream hs) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     if ((uintptr_t)d % esz || (h > 1 && pitch % esz))
         return CUDA_ERROR_INVALID_VALUE;
     fake_check_range(d, (h - 1) * pitch + w * esz);
@@ -195,7 +249,8 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
 }
 CUresult cuMemFree(CUdeviceptr p) {
     FAKE_CALL;
-    return fake_need_ctx() ? CUDA_ERROR_INVALID_CONTEXT : release(P(p), DEVICE);
+    CUresult r = fake_need_ctx();
+    return r ? r : release(P(p), DEVICE);
 }
 CUresult cuMemHostAlloc(void **p, size_t n, unsigned f) {
     FAKE_CALL;
@@ -208,7 +263,8 @@ CUresult cuMemAllocHost(void **p, size_t n) {
 }
 CUresult cuMemFreeHost(void *p) {
     FAKE_CALL;
-    return fake_need_ctx() ? CUDA_ERROR_INVALID_CONTEXT : release(p, PINNED);
+    CUresult r = fake_need_ctx();
+    return r ? r : release(p, PINNED);
 }
 /* Mapped pinned memory: the device sees it at the host address (unified addressing). */
 CUresult cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned f) {
@@ -220,9 +276,9 @@ CUresult cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned f) {
 CUresult cuMemHostRegister(void *p, size_t n, unsigned f) {
     FAKE_CALL;
     (void)f;
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
-    CUresult r = CUDA_SUCCESS;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     LOCK;
     for (range *x = ranges; x; x = x->next)
         if (x->kind != DEVICE && (char *)p < x->p + x->n && x->p < (char *)p + n)
@@ -234,7 +290,8 @@ CUresult cuMemHostRegister(void *p, size_t n, unsigned f) {
 }
 CUresult cuMemHostUnregister(void *p) {
     FAKE_CALL;
-    return fake_need_ctx() ? CUDA_ERROR_INVALID_CONTEXT : release(p, REGISTERED);
+    CUresult r = fake_need_ctx();
+    return r ? r : release(p, REGISTERED);
 }
 CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) {
     FAKE_CALL;

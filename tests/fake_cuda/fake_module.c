@@ -2,8 +2,8 @@
  * with `not_an_instruction` fails to JIT, with a log), the functions' attributes from their
  * signatures, and launches recorded in the state (fake_cuda.h) instead of run, after the checks
  * the driver makes (grid and block limits, the dynamic shared memory opt-in, clusters). Loads
- * and unloads are device-wide calls, as the real driver's are: they wait for every stream to
- * drain. */
+ * and unloads are device-wide calls, as the real driver's are: they wait until no stream is held
+ * up by a wait or a host function. */
 #include "fake_internal.h"
 
 #include "core/ptx.h"
@@ -14,15 +14,18 @@
 
 typedef struct fake_function {
     const cv_ptx_kernel *sig;
+    unsigned generation; /* of its module: fake_generation when loaded */
     int max_dynamic_smem;
     int non_portable;
 } fake_function;
 
 typedef struct fake_module {
+    unsigned generation; /* fake_generation when loaded */
     char *text;
     cv_ptx_module ptx;
     bool parsed;
     fake_function *functions; /* one per kernel */
+    bool probe;               /* culvert's clock probe, not counted as a program's module */
 } fake_module;
 
 static void free_module(fake_module *m) {
@@ -72,8 +75,9 @@ static CUresult check_module(const char *text, const cv_ptx_module *ptx) {
 
 static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *keys,
                      void **values) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult sticky = fake_need_ctx();
+    if (sticky)
+        return sticky;
     if (strstr(text, "not_an_instruction")) {
         jit_log(n, keys, values, CU_JIT_ERROR_LOG_BUFFER,
                 "ptxas application ptx input, line 5; error   : "
@@ -98,9 +102,11 @@ static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *
         free_module(m);
         return r;
     }
+    m->generation = fake_generation;
     for (unsigned i = 0; i < m->ptx.num_kernels; i++)
         m->functions[i] = (fake_function){
             .sig = &m->ptx.kernels[i],
+            .generation = m->generation,
             .max_dynamic_smem = fake_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)};
     if (jit_option(n, keys, values, CU_JIT_LOG_VERBOSE) == 1)
         jit_log(n, keys, values, CU_JIT_INFO_LOG_BUFFER, "ptxas info    : fake verbose log");
@@ -110,18 +116,40 @@ static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *
     fake_state.jit_opt_level = jit_option(n, keys, values, CU_JIT_OPTIMIZATION_LEVEL);
     fake_state.jit_target = jit_option(n, keys, values, CU_JIT_TARGET);
     fake_state.jit_verbose = jit_option(n, keys, values, CU_JIT_LOG_VERBOSE);
-    fake_state.modules_loaded++;
+    /* culvert's clock probe (cuda/cu_ktime.c) is no program's: it stays for the process */
+    m->probe = cv_ptx_find(&m->ptx, "__cv_clock_probe") != NULL;
+    fake_state.modules_loaded += !m->probe;
     UNLOCK;
     *out = (CUmodule)m;
     return CUDA_SUCCESS;
 }
 
-/* What the driver checks, then the record. */
-static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned smem,
-                       void **params, const unsigned cluster[3], bool coop, bool ex) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+/* A module or function of a context that was reset since: the test aborts. */
+static void check_generation(unsigned generation, const char *what) {
+    if (generation != fake_generation) {
+        fprintf(stderr, "fake: %s used after the context was reset\n", what);
+        abort();
+    }
+}
+
+/* Does FAKECUDA_FAULT_KERNEL name this function, or the kernel it is the timed twin of? */
+static bool faults(const char *name) {
+    const char *fault = getenv("FAKECUDA_FAULT_KERNEL");
+    size_t n = fault ? strlen(fault) : 0;
+    return fault && strncmp(fault, name, n) == 0 &&
+           (name[n] == '\0' || strcmp(name + n, "__cv_timed") == 0);
+}
+
+/* What the driver checks, then the record (and the run, for the kernels the fake runs); a launch
+ * of FAKECUDA_FAULT_KERNEL faults when its stream reaches it. */
+static CUresult launch(CUstream s, CUfunction f, const unsigned grid[3], const unsigned block[3],
+                       unsigned smem, void **params, const unsigned cluster[3], bool coop,
+                       bool ex) {
+    CUresult sticky = fake_need_ctx();
+    if (sticky)
+        return sticky;
     fake_function *fn = (fake_function *)f;
+    check_generation(fn->generation, "a function");
     const cv_ptx_kernel *k = fn->sig;
     static const unsigned max_grid[3] = {2147483647u, 65535, 65535},
                           max_block[3] = {1024, 1024, 64};
@@ -139,11 +167,13 @@ static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned bloc
             return CUDA_ERROR_INVALID_CLUSTER_SIZE;
     if (k->num_params && !params)
         return CUDA_ERROR_INVALID_VALUE;
+    /* culvert's clock probe and context check run without a record: tests see the launches of
+     * programs */
+    if (strcmp(k->name, "__cv_clock_probe") == 0 || strcmp(k->name, "__cv_context_check") == 0)
+        return fake_kernel_run(s, k->name, k->num_params, NULL, params);
     LOCK;
-    if (fake_state.num_launches == FAKECUDA_MAX_LAUNCHES) {
-        UNLOCK;
-        return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-    }
+    if (fake_state.num_launches == FAKECUDA_MAX_LAUNCHES)
+        fake_state.num_launches = 0; /* the records start again: the last is the latest */
     fakecuda_launch *l = &fake_state.launches[fake_state.num_launches++];
     memset(l, 0, sizeof *l);
     snprintf(l->func, sizeof l->func, "%s", k->name);
@@ -164,7 +194,10 @@ static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned bloc
         l->num_params = i + 1;
     }
     UNLOCK;
-    return CUDA_SUCCESS;
+    if (faults(k->name))
+        return fake_enqueue(s, (fake_op){.kind = OP_FAULT});
+    return fake_kernel_run(s, k->name, k->num_params,
+                           k->num_params ? k->params[k->num_params - 1].name : NULL, params);
 }
 
 #pragma GCC visibility push(default)
@@ -184,9 +217,10 @@ CUresult cuModuleLoadData(CUmodule *out, const void *image) {
 
 CUresult cuModuleUnload(CUmodule mod) {
     FAKE_CALL;
+    check_generation(((fake_module *)mod)->generation, "a module");
     LOCK;
     fake_device_wide_wait();
-    fake_state.modules_unloaded++;
+    fake_state.modules_unloaded += !((fake_module *)mod)->probe;
     UNLOCK;
     free_module((fake_module *)mod);
     return CUDA_SUCCESS;
@@ -257,19 +291,17 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                         void **extra) {
     FAKE_CALL;
-    (void)s;
     (void)extra;
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz}, none[3] = {0, 0, 0};
-    return launch(f, grid, block, smem, params, none, false, false);
+    return launch(s, f, grid, block, smem, params, none, false, false);
 }
 
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                    unsigned by, unsigned bz, unsigned smem, CUstream s,
                                    void **params) {
     FAKE_CALL;
-    (void)s;
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz}, none[3] = {0, 0, 0};
-    return launch(f, grid, block, smem, params, none, true, false);
+    return launch(s, f, grid, block, smem, params, none, true, false);
 }
 
 CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **extra) {
@@ -288,7 +320,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, 
             coop = c->attrs[i].value.cooperative != 0;
         }
     }
-    return launch(f, grid, block, c->sharedMemBytes, params, cluster, coop, true);
+    return launch(c->hStream, f, grid, block, c->sharedMemBytes, params, cluster, coop, true);
 }
 
 #pragma GCC visibility pop

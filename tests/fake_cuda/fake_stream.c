@@ -1,13 +1,14 @@
 /* Streams: host threads that execute, in order, copies, fills, host functions, event records,
  * event waits and 64-bit value waits/writes (events: fake_event.c). The one lock of the fake, and
- * the device-wide calls that wait for every stream to drain while holding up every other thread's
- * calls. */
+ * the device-wide calls that wait until no stream is held up by a wait or a host function while
+ * holding up every other thread's calls. */
 #include "fake_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 pthread_mutex_t fake_L = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t fake_C = PTHREAD_COND_INITIALIZER;
@@ -32,6 +33,8 @@ static double now_ms(void) {
 struct CUstream_st {
     fake_op *head, *tail;
     int destroyed;
+    int reset;           /* destroyed by a reset: kept (leaked) so that a stale use is caught */
+    unsigned generation; /* fake_generation when created */
     pthread_t thread;
     struct CUstream_st *next; /* all live streams, for cuCtxSynchronize and device-wide calls */
 };
@@ -84,7 +87,7 @@ static void fill(const fake_op *o) {
 /* The host writes a value without telling the fake: a value wait polls (and passes at once in
  * instant mode). */
 static void wait_value(const fake_op *o) { /* under L */
-    while (!fake_state.instant &&
+    while (!fake_state.instant && !fake_sticky &&
            !value_met(__atomic_load_n(o->addr, __ATOMIC_ACQUIRE), o->value, o->flags)) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -97,7 +100,37 @@ static void wait_value(const fake_op *o) { /* under L */
     }
 }
 
+/* FAKECUDA_FAULT_COPY=n: the n-th copy the streams run faults (a copy engine's MMU fault:
+ * CUDA_ERROR_LAUNCH_FAILED on the H100); 0: none. FAKECUDA_COPY_DELAY_US: copy_delay_us's
+ * start value. */
+static unsigned long fault_copy, copies_run;
+static pthread_once_t knobs_once = PTHREAD_ONCE_INIT;
+
+static void knobs_init(void) {
+    const char *f = getenv("FAKECUDA_FAULT_COPY"), *d = getenv("FAKECUDA_COPY_DELAY_US");
+    fault_copy = f ? strtoul(f, NULL, 10) : 0;
+    if (d)
+        fake_state.copy_delay_us = (unsigned)strtoul(d, NULL, 10);
+}
+
+/* A queued copy: waits copy_delay_us first (a busy GPU), still queued meanwhile; false when it
+ * is not to run (the context faulted, or this copy is the one FAKECUDA_FAULT_COPY names). */
+static bool copy_may_run(void) { /* under L, on the stream's thread */
+    unsigned delay = fake_state.copy_delay_us;
+    if (delay) {
+        UNLOCK;
+        usleep(delay);
+        LOCK;
+    }
+    if (!fake_sticky && fault_copy && ++copies_run == fault_copy)
+        fake_fault(CUDA_ERROR_LAUNCH_FAILED);
+    return !fake_sticky;
+}
+
 static void execute(fake_op *o) { /* under L, on the stream's thread (or at once: instant) */
+    /* A poisoned context runs nothing more (a wait in progress gives up). */
+    if (fake_sticky)
+        return;
     switch (o->kind) {
     case OP_RECORD:
         o->ev->t = now_ms();
@@ -105,7 +138,7 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
             o->ev->done = o->seq;
         break;
     case OP_WAIT_EVENT:
-        while (o->ev->done < o->seq)
+        while (o->ev->done < o->seq && !fake_sticky)
             pthread_cond_wait(&fake_C, &fake_L);
         break;
     case OP_WAIT_VALUE:
@@ -116,6 +149,8 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         break;
     case OP_COPY:
     case OP_COPY3D:
+        if (is_stream_thread && !copy_may_run())
+            break;
         fake_copy_now(o);
         break;
     case OP_SET:
@@ -125,6 +160,12 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         UNLOCK;
         o->fn(o->arg);
         LOCK;
+        break;
+    case OP_RUN:
+        o->fn(o->arg);
+        break;
+    case OP_FAULT:
+        fake_fault(CUDA_ERROR_ILLEGAL_ADDRESS);
         break;
     }
 }
@@ -146,13 +187,17 @@ static void *worker(void *arg) {
         free(o);
         pthread_cond_broadcast(&fake_C);
     }
+    bool keep = s->reset;
     UNLOCK;
-    free(s);
+    if (!keep)
+        free(s);
     return NULL;
 }
 
 static CUstream new_stream(void) { /* under L */
+    pthread_once(&knobs_once, knobs_init);
     CUstream n = calloc(1, sizeof *n);
+    n->generation = fake_generation;
     n->next = streams;
     streams = n;
     pthread_create(&n->thread, NULL, worker, n);
@@ -161,11 +206,109 @@ static CUstream new_stream(void) { /* under L */
 }
 
 CUstream fake_stream(CUstream s) {
+    if (s && s->generation != fake_generation) {
+        fprintf(stderr, "fake: stream %p used after the context was reset\n", (void *)s);
+        abort();
+    }
     if (s)
         return s;
     if (!legacy)
         legacy = new_stream();
     return legacy;
+}
+
+void fake_check_event(CUevent e) {
+    if (e->destroyed || e->generation != fake_generation) {
+        fprintf(stderr, "fake: event %p used after %s\n", (void *)e,
+                e->destroyed ? "cuEventDestroy" : "the context was reset");
+        abort();
+    }
+}
+
+/* The first byte of one side of a 3D copy. */
+static const char *side3d(const char *base, size_t x, size_t y, size_t z, size_t pitch,
+                          size_t height) {
+    return base + (z * height + y) * pitch + x;
+}
+
+/* Where an operation reads or writes: up to two places, each in host memory or not (the memory
+ * a device address names: device memory, or mapped pinned memory); how many. */
+static int op_sides(const fake_op *o, const char *at[2], bool host[2]) {
+    const CUDA_MEMCPY3D *m = &o->m3;
+    switch (o->kind) {
+    case OP_COPY:
+        at[0] = o->dst, at[1] = o->src;
+        host[0] = o->host_side[0], host[1] = o->host_side[1];
+        return 2;
+    case OP_COPY3D:
+        host[0] = m->dstMemoryType == CU_MEMORYTYPE_HOST;
+        host[1] = m->srcMemoryType == CU_MEMORYTYPE_HOST;
+        at[0] = side3d(host[0] ? (const char *)m->dstHost : P(m->dstDevice), m->dstXInBytes,
+                       m->dstY, m->dstZ, m->dstPitch, m->dstHeight);
+        at[1] = side3d(host[1] ? (const char *)m->srcHost : P(m->srcDevice), m->srcXInBytes,
+                       m->srcY, m->srcZ, m->srcPitch, m->srcHeight);
+        return 2;
+    case OP_SET:
+        at[0] = o->dst, host[0] = false;
+        return 1;
+    case OP_WAIT_VALUE:
+    case OP_WRITE_VALUE:
+        at[0] = (const char *)o->addr, host[0] = false;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+static const char *const op_names[] = {"event record", "event wait",    "value wait",
+                                       "value write",  "copy",          "3D copy",
+                                       "fill",         "host function", "fault"};
+
+void fake_check_unused(unsigned long long id, const char *call, const void *p) {
+    for (CUstream s = streams; s; s = s->next) {
+        for (const fake_op *o = s->head; o; o = o->next) {
+            for (int i = 0; i < 2; i++) {
+                if (o->uses[i] == id) {
+                    fprintf(stderr,
+                            "fake: %s(%p) while a %s queued on stream %p by %s still uses the "
+                            "memory: on a GPU the DMA would fault (or reach memory reused)\n",
+                            call, p, op_names[o->kind], (void *)s, o->call ? o->call : "?");
+                    abort();
+                }
+            }
+        }
+    }
+}
+
+/* Under L: frees the operations queued behind s's head (the head may be running: its thread
+ * finishes, or, poisoned, skips it). */
+static void drop_queued(CUstream s) {
+    fake_op *o = s->head ? s->head->next : NULL;
+    while (o) {
+        fake_op *next = o->next;
+        free(o);
+        o = next;
+    }
+    if (s->head) {
+        s->head->next = NULL;
+        s->tail = s->head;
+    }
+}
+
+void fake_drop_queued(void) {
+    for (CUstream s = streams; s; s = s->next)
+        drop_queued(s);
+}
+
+void fake_reset_streams(void) {
+    for (CUstream s = streams, next; s; s = next) {
+        next = s->next;
+        drop_queued(s);
+        s->destroyed = 1;
+        s->reset = 1;
+    }
+    streams = NULL;
+    legacy = NULL;
 }
 
 void fake_drain(CUstream s) {
@@ -178,10 +321,25 @@ void fake_drain_all(void) {
         fake_drain(s);
 }
 
+/* Does s hold work that waits for something (an event, a value, a host function)? */
+static bool held_up(CUstream s) {
+    for (const fake_op *o = s->head; o; o = o->next)
+        if (o->kind == OP_WAIT_EVENT || o->kind == OP_WAIT_VALUE || o->kind == OP_HOST)
+            return true;
+    return false;
+}
+
 void fake_device_wide_wait(void) {
     wide_busy = true;
     wide_owner = pthread_self();
-    fake_drain_all();
+    for (;;) {
+        bool any = false;
+        for (CUstream s = streams; s && !any; s = s->next)
+            any = held_up(s);
+        if (!any)
+            break;
+        pthread_cond_wait(&fake_C, &fake_L);
+    }
     wide_busy = false;
     pthread_cond_broadcast(&fake_C);
 }
@@ -199,9 +357,24 @@ CUresult fake_enqueue(CUstream s, fake_op o) {
     if (!n)
         return CUDA_ERROR_OUT_OF_MEMORY;
     *n = o;
+    n->call = fake_call_name;
     n->next = NULL;
     LOCK;
     s = fake_stream(s);
+    /* The allocations it uses, as they are now (addresses may be reused once they go). */
+    const char *at[2];
+    bool host[2];
+    int sides = op_sides(n, at, host);
+    for (int i = 0; i < sides; i++)
+        n->uses[i] = fake_range_id(at[i], host[i]);
+    if (o.kind == OP_RECORD || o.kind == OP_WAIT_EVENT)
+        fake_check_event(o.ev);
+    if (fake_sticky) {
+        CUresult r = (CUresult)fake_sticky;
+        UNLOCK;
+        free(n);
+        return r;
+    }
     if (o.kind == OP_RECORD) /* the sequence number this record completes */
         n->seq = ++n->ev->recorded;
     else if (o.kind == OP_WAIT_EVENT) /* waits for the event's latest record */
@@ -223,6 +396,8 @@ CUresult fake_enqueue(CUstream s, fake_op o) {
 
 CUresult fake_query_answer(bool done) {
     int forced = fake_state.query_answer;
+    if (fake_sticky)
+        return (CUresult)fake_sticky;
     if (forced != FAKECUDA_TRUTH)
         return (CUresult)forced;
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
@@ -240,8 +415,9 @@ static CUresult value_address(CUdeviceptr a) {
 #pragma GCC visibility push(default)
 
 static CUresult create_stream(CUstream *s) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     LOCK;
     *s = new_stream();
     UNLOCK;
@@ -261,6 +437,7 @@ CUresult cuStreamCreate(CUstream *s, unsigned f) {
 CUresult cuStreamDestroy(CUstream s) { /* its thread finishes the queued work, then frees it */
     FAKE_CALL;
     LOCK;
+    fake_stream(s);
     for (CUstream *p = &streams; *p; p = &(*p)->next)
         if (*p == s) {
             *p = s->next;
@@ -269,7 +446,7 @@ CUresult cuStreamDestroy(CUstream s) { /* its thread finishes the queued work, t
     s->destroyed = 1;
     pthread_cond_broadcast(&fake_C);
     UNLOCK;
-    return CUDA_SUCCESS;
+    return (CUresult)fake_sticky;
 }
 CUresult cuStreamQuery(CUstream s) {
     FAKE_CALL;
@@ -283,13 +460,14 @@ CUresult cuStreamSynchronize(CUstream s) {
     LOCK;
     fake_drain(fake_stream(s));
     UNLOCK;
-    return CUDA_SUCCESS;
+    return (CUresult)fake_sticky;
 }
 CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned f) {
     FAKE_CALL;
     (void)f;
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     fake_note_wait_event(s, e);
     return fake_enqueue(s, (fake_op){.kind = OP_WAIT_EVENT, .ev = e});
 }
@@ -297,7 +475,7 @@ CUresult cuStreamGetCtx(CUstream s, CUcontext *c) {
     FAKE_CALL;
     if ((uintptr_t)s < 4096)
         return CUDA_ERROR_INVALID_HANDLE;
-    *c = FAKE_CTX;
+    *c = (CUcontext)fake_owner;
     return CUDA_SUCCESS;
 }
 CUresult cuStreamGetPriority(CUstream s, int *p) {

@@ -280,6 +280,27 @@ int main(void) {
     cl_context_properties bad[] = {0x7777, 1, 0};
     ctx = clCreateContext(bad, 1, &dev, NULL, NULL, &err);
     CHECK(ctx == NULL && err == CL_INVALID_PROPERTY);
+    /* "... if the value specified for a supported property name is not valid": the value of
+     * CL_CONTEXT_INTEROP_USER_SYNC is a cl_bool (the CTS passes -1). */
+    cl_context_properties bad_sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
+    ctx = clCreateContext(bad_sync, 1, &dev, NULL, NULL, &err);
+    CHECK(ctx == NULL && err == CL_INVALID_PROPERTY);
+    cl_context_properties bad_sync_typed[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)platform,
+                                              CL_CONTEXT_INTEROP_USER_SYNC, 2, 0};
+    ctx = clCreateContextFromType(bad_sync_typed, CL_DEVICE_TYPE_GPU, NULL, NULL, &err);
+    CHECK(ctx == NULL && err == CL_INVALID_PROPERTY);
+    cl_context_properties sync_false[] = {CL_CONTEXT_INTEROP_USER_SYNC, CL_FALSE, 0};
+    ctx = clCreateContext(sync_false, 1, &dev, NULL, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    if (ctx)
+        clReleaseContext(ctx);
+
+    /* The arguments, then the 80-byte launch parameter at an 8-aligned offset, fit the
+     * driver's parameter space: 32764 bytes (CUDA 12.1+, Volta and newer) or 4096. */
+    size_t max_param = 0;
+    CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(dev, CL_DEVICE_MAX_PARAMETER_SIZE, sizeof max_param,
+                                          &max_param, NULL));
+    CHECK(max_param == 32680 || max_param == 4016);
 
     /* Timers: the host clock and the device's agree in direction. */
     cl_ulong h1 = 0, h2 = 0, d1 = 0;

@@ -39,15 +39,20 @@ static inline cl_int hv_status(cl_event e) {
     return s;
 }
 
-/* True once e completed; false after timeout_ms (or on an error status). */
-static inline bool hv_completes(cl_event e, int timeout_ms) {
+/* e's status once final (CL_COMPLETE or an error), else its status after timeout_ms. */
+static inline cl_int hv_settles(cl_event e, int timeout_ms) {
     double end = hv_now_s() + cv_test_limit_s(timeout_ms / 1000.0);
     cl_int s = hv_status(e);
     while (s > CL_COMPLETE && hv_now_s() < end) {
         hv_sleep_ms(1);
         s = hv_status(e);
     }
-    return s == CL_COMPLETE;
+    return s;
+}
+
+/* True once e completed; false after timeout_ms (or on an error status). */
+static inline bool hv_completes(cl_event e, int timeout_ms) {
+    return hv_settles(e, timeout_ms) == CL_COMPLETE;
 }
 
 /* True once the host value holds `want`; false after timeout_ms. */

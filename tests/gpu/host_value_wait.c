@@ -201,6 +201,66 @@ static void release_while_waiting(cl_command_queue q1) {
     clReleaseMemObject(gate);
 }
 
+/* A wait gated on user events: one set to an error status terminates it as it does any command
+ * gated on it (its event reports CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, the queue goes
+ * on, the host value keeps its value), whether set before the enqueue or after; set to
+ * CL_COMPLETE, the wait still waits for the host value. */
+static void user_event_gates(cl_command_queue q) {
+    cl_int err = CL_SUCCESS;
+    cl_mem hv = hv_new(&t, 0);
+    cl_event failing = clCreateUserEvent(t.context, &err),
+             fine = clCreateUserEvent(t.context, &err);
+    REQUIRE(failing && fine);
+    cl_event both[2] = {fine, failing}, waits[2] = {NULL, NULL}, markers[2];
+    CHECK_ERR(CL_SUCCESS, t.enqueue_wait(q, hv, 1, CL_HOST_VALUE_GEQ_CULVERT, 2, both, &waits[0]));
+    markers[0] = hv_marker(q);
+    hv_sleep_ms(BLOCKED_MS);
+    CHECK(hv_status(waits[0]) > CL_COMPLETE && hv_status(markers[0]) > CL_COMPLETE);
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(fine, CL_COMPLETE));
+    hv_sleep_ms(BLOCKED_MS);
+    CHECK(hv_status(waits[0]) > CL_COMPLETE);
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(failing, -5));
+    /* ... and one enqueued behind a user event that failed already */
+    CHECK_ERR(CL_SUCCESS,
+              t.enqueue_wait(q, hv, 1, CL_HOST_VALUE_GEQ_CULVERT, 1, &failing, &waits[1]));
+    markers[1] = hv_marker(q);
+    bool terminated = true;
+    for (int i = 0; i < 2; i++) {
+        cl_int s = hv_settles(waits[i], PASS_MS);
+        CHECK_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, s);
+        terminated = terminated && s == CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    }
+    for (int i = 0; terminated && i < 2; i++) {
+        CHECK(hv_completes(markers[i], PASS_MS));
+        CHECK_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clWaitForEvents(1, &waits[i]));
+    }
+    cl_ulong v = 99;
+    CHECK_ERR(CL_SUCCESS, t.load(hv, &v));
+    CHECK(v == 0);
+    /* Not terminated: the queue waits for the host value; let it go so that the test ends. */
+    if (!terminated)
+        t.signal(hv, 1);
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+
+    /* A user event set to CL_COMPLETE after the enqueue: the wait still needs the host value. */
+    cl_event later = clCreateUserEvent(t.context, &err), wait = NULL;
+    REQUIRE(later != NULL);
+    CHECK_ERR(CL_SUCCESS, t.enqueue_wait(q, hv, 2, CL_HOST_VALUE_EQ_CULVERT, 1, &later, &wait));
+    cl_event marker = hv_marker(q);
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(later, CL_COMPLETE));
+    hv_sleep_ms(BLOCKED_MS);
+    CHECK(hv_status(wait) > CL_COMPLETE && hv_status(marker) > CL_COMPLETE);
+    CHECK_ERR(CL_SUCCESS, t.signal(hv, 2));
+    CHECK(hv_completes(wait, PASS_MS));
+    CHECK(hv_completes(marker, PASS_MS));
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+    cl_event done[] = {waits[0], waits[1], markers[0], markers[1], wait,
+                       marker,   failing,  fine,       later};
+    for (size_t i = 0; i < sizeof done / sizeof done[0]; i++)
+        clReleaseEvent(done[i]);
+    clReleaseMemObject(hv);
+}
+
 int main(void) {
     hv_test_setup(&t);
     cl_command_queue q = hv_queue(&t, CL_QUEUE_PROFILING_ENABLE);
@@ -209,6 +269,7 @@ int main(void) {
     gpu_writes(q);
     queue_to_queue(q);
     release_while_waiting(q);
+    user_event_gates(q);
     CHECK_ERR(CL_SUCCESS, clFinish(q));
     clReleaseCommandQueue(q);
     clReleaseContext(t.context);

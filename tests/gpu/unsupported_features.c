@@ -1,6 +1,13 @@
 /* Optional features culvert does not claim answer the spec's errors, with the handles they are
  * given checked first, and the device says it lacks them. */
+/* clSetProgramReleaseCallback is deprecated by OpenCL 3.0, and still part of it. */
+#define CL_USE_DEPRECATED_OPENCL_2_2_APIS
 #include "test_util.h"
+
+static void CL_CALLBACK on_release(cl_program p, void *user) {
+    (void)p;
+    ++*(int *)user;
+}
 
 int main(void) {
     cl_platform_id platform;
@@ -41,6 +48,26 @@ int main(void) {
     CHECK(clCreateProgramWithBuiltInKernels(ctx, 1, &dev, "none", &err) == NULL &&
           err == CL_INVALID_VALUE);
     CHECK_ERR(CL_INVALID_OPERATION, clSetDefaultDeviceCommandQueue(ctx, dev, q));
+    /* A program from source on a device without IL: "CL_INVALID_OPERATION if no devices
+     * associated with program support intermediate language programs" (before "not a valid
+     * program object created from an intermediate language", as the CTS wants), and no
+     * program-scope destructors: clSetProgramReleaseCallback is CL_INVALID_OPERATION too. */
+    const char *src = "kernel void k(global int *p) { *p = 1; }";
+    cl_program prog = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    REQUIRE(prog != NULL);
+    cl_uint spec = 42;
+    CHECK_ERR(CL_INVALID_OPERATION,
+              clSetProgramSpecializationConstant(prog, 0, sizeof spec, &spec));
+    CHECK_ERR(CL_INVALID_PROGRAM,
+              clSetProgramSpecializationConstant((cl_program)ctx, 0, sizeof spec, &spec));
+    int released = 0;
+    CHECK_ERR(CL_INVALID_OPERATION, clSetProgramReleaseCallback(prog, on_release, &released));
+    CHECK_ERR(CL_INVALID_VALUE, clSetProgramReleaseCallback(prog, NULL, NULL));
+    size_t il_size = 99;
+    CHECK_ERR(CL_SUCCESS, clGetProgramInfo(prog, CL_PROGRAM_IL, 0, NULL, &il_size));
+    CHECK(il_size == 0);
+    CHECK_ERR(CL_SUCCESS, clReleaseProgram(prog));
+    CHECK(released == 0);
     char il[64] = "";
     CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(dev, CL_DEVICE_IL_VERSION, sizeof il, il, NULL));
     CHECK(il[0] == '\0');

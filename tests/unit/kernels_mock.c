@@ -2,7 +2,8 @@
  * the fake's libcuda.so.1, which parses the PTX culvert hands it and records launches. Checks the
  * host side of the launch path: JIT options, build logs, info queries, argument buffers, grids
  * and work-group sizes (given, NULL, non-uniform, split past CUDA's limits), launch
- * information, __local slices and the shared memory opt-in, clusters, cooperative launches. */
+ * information, __local slices and the shared memory opt-in, clusters, cooperative launches, and
+ * the timed twins that profiling queues launch. */
 #include "fake_cuda.h"
 #include "test_util.h"
 
@@ -91,6 +92,42 @@ static bool dims_are(const unsigned *v, unsigned x, unsigned y, unsigned z) {
     return v[0] == x && v[1] == y && v[2] == z;
 }
 
+/* Modules go once their program is released and the last launch of its last kernel is done
+ * (the queue drops what commands kept as they complete, possibly from its own thread): waits
+ * for that, for up to 5 s. */
+static bool all_unloaded(void) {
+    CHECK_ERR(CL_SUCCESS, clFinish(queue));
+    for (int i = 0; i < 500 && fake->modules_unloaded != fake->modules_loaded; i++) {
+        struct timespec ms = {0, 10 * 1000 * 1000};
+        nanosleep(&ms, NULL);
+    }
+    return fake->modules_unloaded == fake->modules_loaded;
+}
+
+static void check_all_unloaded(void) {
+    CHECK(all_unloaded() && fake->modules_loaded > 0);
+    if (fake->modules_unloaded != fake->modules_loaded)
+        fprintf(stderr, "modules: %u loaded, %u unloaded\n", fake->modules_loaded,
+                fake->modules_unloaded);
+}
+
+/* The binary of a program's only device (malloc'ed). */
+static unsigned char *binary_of(cl_program p, size_t *size) {
+    CHECK_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL));
+    unsigned char *bin = malloc(*size ? *size : 1);
+    unsigned char *bins[1] = {bin};
+    REQUIRE(bin != NULL);
+    CHECK_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL));
+    return bin;
+}
+
+static cl_program_binary_type binary_type(cl_program p) {
+    cl_program_binary_type t = 0;
+    CHECK_ERR(CL_SUCCESS,
+              clGetProgramBuildInfo(p, dev, CL_PROGRAM_BINARY_TYPE, sizeof t, &t, NULL));
+    return t;
+}
+
 static void test_build(void) {
     cl_program p = build("basic.ptx", "-cl-nv-maxrregcount=40 -cl-nv-opt-level 2 -cl-nv-verbose");
     CHECK(fake->jit_max_registers == 40);
@@ -162,6 +199,21 @@ static void test_build(void) {
               clGetProgramBuildInfo(p, dev, CL_PROGRAM_BINARY_TYPE, sizeof obj, &obj, NULL));
     CHECK(obj == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     clReleaseProgram(p);
+    /* Bitcode in LLVM's wrapper: a library when the wrapper's CPU type is culvert's "cvlb". */
+    static const unsigned char wrapped[2][28] = {
+        {0xde, 0xc0, 0x17, 0x0b, 0,   0,   0,   0,   20,   0,    0,    0,    8, 0,
+         0,    0,    'c',  'v',  'l', 'b', 'B', 'C', 0xc0, 0xde, 0x35, 0x14, 0, 0},
+        {0xde, 0xc0, 0x17, 0x0b, 0, 0, 0,   0,   20,   0,    0,    0,    8, 0,
+         0,    0,    7,    0,    0, 1, 'B', 'C', 0xc0, 0xde, 0x35, 0x14, 0, 0}};
+    for (int i = 0; i < 2; i++) {
+        const unsigned char *wb[1] = {wrapped[i]};
+        size_t wl = sizeof wrapped[i];
+        p = clCreateProgramWithBinary(ctx, 1, &dev, &wl, wb, NULL, &err);
+        CHECK_ERR(CL_SUCCESS, err);
+        CHECK(p && binary_type(p) == (i == 0 ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                             : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+        clReleaseProgram(p);
+    }
 
     /* a source program: the stub compiler (or the real one, once merged) answers */
     const char *src = "kernel void k(global int *p) { p[0] = 1; }";
@@ -187,6 +239,123 @@ static void test_build(void) {
         CHECK(last()->num_params == 2 && last()->grid[0] * last()->block[0] >= 100);
         clReleaseKernel(k);
     }
+    clReleaseProgram(p);
+}
+
+/* "If global_work_size is NULL, or the value in any passed dimension is 0 then the kernel
+ * command will trivially succeed after its event dependencies are satisfied and subsequently
+ * update its completion event." (the CTS's api zero_sized_enqueue, profiling_timebase) */
+static void zero_sized(cl_kernel k) {
+    static const size_t zeros[][3] = {{0, 0, 0}, {0, 1, 1}, {1, 0, 1}, {1, 1, 0}};
+    for (cl_uint dim = 1; dim <= 3; dim++)
+        CHECK_ERR(CL_SUCCESS,
+                  clEnqueueNDRangeKernel(queue, k, dim, NULL, NULL, NULL, 0, NULL, NULL));
+    for (size_t i = 0; i < sizeof zeros / sizeof zeros[0]; i++)
+        CHECK_ERR(CL_SUCCESS,
+                  clEnqueueNDRangeKernel(queue, k, 3, NULL, zeros[i], NULL, 0, NULL, NULL));
+    cl_int err = CL_SUCCESS;
+    cl_event gate = clCreateUserEvent(ctx, &err), ev = NULL;
+    REQUIRE(gate != NULL);
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 3, NULL, zeros[0], NULL, 1, &gate, &ev));
+    REQUIRE(ev != NULL);
+    cl_command_type type = 0;
+    CHECK_ERR(CL_SUCCESS, clGetEventInfo(ev, CL_EVENT_COMMAND_TYPE, sizeof type, &type, NULL));
+    CHECK(type == CL_COMMAND_NDRANGE_KERNEL);
+    cl_int status = CL_COMPLETE;
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    CHECK(status == CL_QUEUED || status == CL_SUBMITTED);
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(gate, CL_COMPLETE));
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &ev));
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventInfo(ev, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status, NULL));
+    CHECK(status == CL_COMPLETE);
+    clReleaseEvent(ev);
+    clReleaseEvent(gate);
+}
+
+/* A program made again from a binary keeps its type: a library of clLinkProgram
+ * (-create-library) is CL_PROGRAM_BINARY_TYPE_LIBRARY, a compiled object
+ * CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT (the CTS's program_binary_type); an object calling a
+ * kernel of the library links into an executable. */
+static void test_library_binary(void) {
+    const char *copy = "kernel void CopyBuffer(global float *s, global float *d) {\n"
+                       "    d[get_global_id(0)] = s[get_global_id(0)];\n"
+                       "}\n";
+    const char *another = "extern kernel void CopyBuffer(global float *s, global float *d);\n"
+                          "kernel void AnotherCopyBuffer(global float *s, global float *d) {\n"
+                          "    CopyBuffer(s, d);\n"
+                          "}\n";
+    cl_int err;
+    cl_program obj = clCreateProgramWithSource(ctx, 1, &copy, NULL, &err);
+    cl_program caller = clCreateProgramWithSource(ctx, 1, &another, NULL, &err);
+    REQUIRE(obj && caller);
+    CHECK_ERR(CL_SUCCESS, clCompileProgram(obj, 1, &dev, NULL, 0, NULL, NULL, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clCompileProgram(caller, 1, &dev, NULL, 0, NULL, NULL, NULL, NULL));
+    cl_program lib = clLinkProgram(ctx, 1, &dev, "-create-library", 1, &obj, NULL, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    REQUIRE(lib != NULL);
+    CHECK(binary_type(lib) == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+    cl_program from[2] = {obj, lib};
+    cl_program_binary_type want[2] = {CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+                                      CL_PROGRAM_BINARY_TYPE_LIBRARY};
+    cl_program again[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        size_t size = 0;
+        unsigned char *bin = binary_of(from[i], &size);
+        const unsigned char *bins[1] = {bin};
+        again[i] = clCreateProgramWithBinary(ctx, 1, &dev, &size, bins, NULL, &err);
+        CHECK_ERR(CL_SUCCESS, err);
+        CHECK(again[i] && binary_type(again[i]) == want[i]);
+        free(bin);
+    }
+    cl_program inputs[2] = {caller, again[1]};
+    cl_program exe = clLinkProgram(ctx, 1, &dev, NULL, 2, inputs, NULL, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    if (exe) {
+        CHECK(binary_type(exe) == CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+        cl_kernel k = kernel(exe, "AnotherCopyBuffer");
+        clReleaseKernel(k);
+        clReleaseProgram(exe);
+    }
+    for (int i = 0; i < 2; i++)
+        clReleaseProgram(again[i]);
+    clReleaseProgram(lib);
+    clReleaseProgram(caller);
+    clReleaseProgram(obj);
+}
+
+/* clBuildProgram again with other options (the CTS's options_build_macro): refused while the
+ * application holds a kernel of the program ("CL_INVALID_OPERATION if there are kernel objects
+ * attached to program"), done once it released it, even while a launch of that kernel is in
+ * flight; that launch's module stays loaded until the kernel object is gone. */
+static void test_rebuild(void) {
+    const char *src = "kernel void k(global int *p) { p[0] = VALUE; }";
+    cl_int err;
+    REQUIRE(all_unloaded()); /* the modules of programs released before */
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    REQUIRE(p != NULL);
+    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &dev, "-D VALUE=1111", NULL, NULL));
+    cl_kernel k = kernel(p, "k");
+    cl_mem none = NULL;
+    size_t one = 1;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
+    CHECK_ERR(CL_INVALID_OPERATION, clBuildProgram(p, 1, &dev, "-D VALUE=2222", NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    unsigned unloaded = fake->modules_unloaded;
+    clReleaseKernel(k); /* the launch (in the queue's batch) still holds it */
+    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &dev, "-D VALUE=2222", NULL, NULL));
+    CHECK(fake->modules_unloaded == unloaded);
+    size_t size = 0;
+    char *ptx = (char *)binary_of(p, &size);
+    CHECK(strstr(ptx, "2222") != NULL && strstr(ptx, "1111") == NULL);
+    free(ptx);
+    k = kernel(p, "k");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    CHECK(strcmp(last()->func, "k") == 0);
+    clReleaseKernel(k);
+    CHECK_ERR(CL_SUCCESS, clFinish(queue));
     clReleaseProgram(p);
 }
 
@@ -223,6 +392,7 @@ static void test_plain_launches(cl_program p) {
     size_t zero = 0;
     before = fake->num_launches;
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &zero, NULL, 0, NULL, NULL));
+    zero_sized(k);
     CHECK(fake->num_launches == before);
     clReleaseKernel(k);
 
@@ -273,6 +443,17 @@ static void test_plain_launches(cl_program p) {
     clReleaseKernel(k);
 }
 
+/* coop_sum (a grid-wide sync) with its arguments, launched cooperatively. */
+static cl_kernel coop_kernel(cl_program p, cl_ulong addr) {
+    cl_kernel k = kernel(p, "coop_sum");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof addr, &addr));
+    cl_bool on = CL_TRUE;
+    CHECK_ERR(CL_SUCCESS,
+              clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_COOPERATIVE_CULVERT, sizeof on, &on));
+    return k;
+}
+
 static void test_clusters_coop(cl_program p) {
     cl_ulong addr = 0x7f0000000000ull;
     cl_kernel k = kernel(p, "cluster_rank"); /* compiled cluster 2x1x1 */
@@ -301,12 +482,7 @@ static void test_clusters_coop(cl_program p) {
               clEnqueueNDRangeKernel(queue, k, 1, NULL, &six, &local, 0, NULL, NULL));
     clReleaseKernel(k);
 
-    k = kernel(p, "coop_sum");
-    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
-    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof addr, &addr));
-    cl_bool on = CL_TRUE;
-    CHECK_ERR(CL_SUCCESS,
-              clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_COOPERATIVE_CULVERT, sizeof on, &on));
+    k = coop_kernel(p, addr);
     global = 8 * 128;
     local = 128;
     CHECK_ERR(CL_SUCCESS,
@@ -382,6 +558,15 @@ static void test_launch_info(void) {
     size_t huge = SIZE_MAX - 10;
     CHECK_ERR(CL_INVALID_GLOBAL_OFFSET,
               clEnqueueNDRangeKernel(queue, k, 1, &huge, g3, l3, 0, NULL, NULL));
+    /* A global size near SIZE_MAX needs more groups than a launch can have: refused, its group
+     * count not wrapped to 0 (which reached the driver as an empty grid). */
+    size_t l128 = 128;
+    before = fake->num_launches;
+    CHECK_ERR(CL_INVALID_GLOBAL_WORK_SIZE,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &huge, &l128, 0, NULL, NULL));
+    CHECK_ERR(CL_INVALID_GLOBAL_WORK_SIZE,
+              clEnqueueNDRangeKernel(queue, k, 1, NULL, &huge, NULL, 0, NULL, NULL));
+    CHECK(fake->num_launches == before);
     clReleaseKernel(k);
 
     /* __local arguments: aligned slices, offsets as values, the opt-in past 48 KiB */
@@ -421,18 +606,106 @@ static void test_launch_info(void) {
     clReleaseProgram(p);
 }
 
-/* Modules go once their program is released and the last launch of its last kernel is done
- * (the queue drops what commands kept as they complete, possibly from its own thread). */
-static void check_all_unloaded(void) {
-    CHECK_ERR(CL_SUCCESS, clFinish(queue));
-    for (int i = 0; i < 500 && fake->modules_unloaded != fake->modules_loaded; i++) {
-        struct timespec ms = {0, 10 * 1000 * 1000};
-        nanosleep(&ms, NULL);
+/* The timing parameter of a timed twin's launch (its last): the slot's words and generation. */
+static void timing_of(const fakecuda_launch *l, uint64_t t[2]) {
+    memcpy(t, l->params + l->param_offset[l->num_params - 1], 16);
+}
+
+/* A command's event on a profiling queue: completed, its START <= END. */
+static void check_profiled(cl_event e) {
+    cl_ulong start = 0, end = 0;
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &e));
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
+    CHECK(start > 0 && start <= end);
+    clReleaseEvent(e);
+}
+
+/* Kernels on a profiling queue run their timed twins (docs/kernel-abi.md, "Kernel timing"), with
+ * the timing parameter last, when they return an event: every block shape, clusters, cooperative
+ * launches, extra shared memory (the twin opts in too), launches split past CUDA's limits (one
+ * slot and generation for all of them); each command gets a new generation. */
+static void test_timed_launches(cl_program p) {
+    cl_int err;
+    cl_command_queue qp = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_ulong addr = 0x7f0000000000ull;
+    cl_uint n = 100;
+    cl_kernel k = kernel(p, "add_one");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof n, &n));
+    size_t g3[3] = {64, 6, 3}, l3[3] = {16, 2, 3};
+    cl_event e = NULL;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 3, NULL, g3, l3, 0, NULL, &e));
+    const fakecuda_launch *l = last();
+    uint64_t t0[2], t1[2];
+    CHECK(strcmp(l->func, "add_one__cv_timed") == 0 && l->num_params == 3);
+    CHECK(dims_are(l->grid, 4, 3, 1) && dims_are(l->block, 16, 2, 3));
+    CHECK(param_u64(l, 0) == addr && param_u32(l, 1) == n);
+    timing_of(l, t0);
+    CHECK(t0[0] != 0 && t0[0] % 8 == 0 && t0[1] >= 1 && t0[1] < (1u << 24));
+    check_profiled(e);
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 3, NULL, g3, l3, 0, NULL, &e));
+    timing_of(last(), t1);
+    CHECK(t1[0] != t0[0] || t1[1] != t0[1]); /* another slot, or the same one's next generation */
+    check_profiled(e);
+    /* without an event there is nothing to time: the entry itself */
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 3, NULL, g3, l3, 0, NULL, NULL));
+    CHECK(strcmp(last()->func, "add_one") == 0 && last()->num_params == 2);
+    clReleaseKernel(k);
+
+    k = kernel(p, "cluster_rank"); /* compiled cluster 2x1x1 */
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    size_t global = 8 * 64, local = 64;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &global, &local, 0, NULL, &e));
+    CHECK(strcmp(last()->func, "cluster_rank__cv_timed") == 0 && last()->grid[0] == 8);
+    check_profiled(e);
+    clReleaseKernel(k);
+
+    k = coop_kernel(p, addr);
+    global = 8 * 128;
+    local = 128;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &global, &local, 0, NULL, &e));
+    CHECK(strcmp(last()->func, "coop_sum__cv_timed") == 0 && last()->cooperative);
+    check_profiled(e);
+    clReleaseKernel(k);
+
+    k = kernel(p, "extern_smem");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    cl_uint words = 30 * 1024;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof words, &words));
+    size_t extra = words * 4;
+    CHECK_ERR(CL_SUCCESS, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_EXTRA_SHARED_MEMORY_CULVERT,
+                                              sizeof extra, &extra));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &global, &local, 0, NULL, &e));
+    CHECK(strcmp(last()->func, "extern_smem__cv_timed") == 0 && last()->smem == extra);
+    CHECK(fake->last_max_dynamic_smem == (int)extra);
+    check_profiled(e);
+    clReleaseKernel(k);
+
+    /* launch information and a split launch: the same slot and generation for every part */
+    cl_program li = build("launch_info.ptx", NULL);
+    k = kernel(li, "li_ids");
+    cl_mem none = NULL;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
+    size_t g2[2] = {8, 140000}, l2[2] = {8, 1};
+    unsigned before = fake->num_launches;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 2, NULL, g2, l2, 0, NULL, &e));
+    REQUIRE(fake->num_launches == before + 3);
+    timing_of(&fake->launches[before], t0);
+    for (unsigned i = 0; i < 3; i++) {
+        l = &fake->launches[before + i];
+        CHECK(strcmp(l->func, "li_ids__cv_timed") == 0 && l->num_params == 3);
+        CHECK(l->params[l->param_offset[1] + 60] == 2); /* the launch information's work_dim */
+        timing_of(l, t1);
+        CHECK(t1[0] == t0[0] && t1[1] == t0[1]);
     }
-    CHECK(fake->modules_loaded > 0 && fake->modules_unloaded == fake->modules_loaded);
-    if (fake->modules_unloaded != fake->modules_loaded)
-        fprintf(stderr, "modules: %u loaded, %u unloaded\n", fake->modules_loaded,
-                fake->modules_unloaded);
+    check_profiled(e);
+    clReleaseKernel(k);
+    clReleaseProgram(li);
+    clReleaseCommandQueue(qp);
 }
 
 int main(void) {
@@ -452,9 +725,16 @@ int main(void) {
     queue = clCreateCommandQueue(ctx, dev, 0, &err);
     REQUIRE(err == CL_SUCCESS);
     test_build();
+    cl_bool compiler = CL_FALSE;
+    clGetDeviceInfo(dev, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, NULL);
+    if (compiler) {
+        test_library_binary();
+        test_rebuild();
+    }
     cl_program p = build("basic.ptx", NULL);
     test_plain_launches(p);
     test_clusters_coop(p);
+    test_timed_launches(p);
     clReleaseProgram(p);
     test_launch_info();
     check_all_unloaded();

@@ -4,51 +4,9 @@
 #include "test_util.h"
 
 #include "core/ptx.h"
+#include "ptx_test_util.h"
 
 #include <string.h>
-#include <unistd.h>
-
-static char *read_file(const char *name, size_t *len) {
-    char path[1024];
-    snprintf(path, sizeof path, "%s/%s", CV_TEST_PTX_DIR, name);
-    FILE *f = fopen(path, "rb");
-    REQUIRE(f != NULL);
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *buf = malloc((size_t)n + 1);
-    size_t got = buf ? fread(buf, 1, (size_t)n, f) : 0; /* REQUIRE evaluates twice */
-    REQUIRE(buf && got == (size_t)n);
-    buf[n] = '\0';
-    fclose(f);
-    *len = (size_t)n;
-    return buf;
-}
-
-/* Runs ptxas on text; true when it assembles. */
-static bool assembles(const char *text, const char *tag) {
-    char path[256], cmd[1024];
-    snprintf(path, sizeof path, "/tmp/cv_ptx_rewrite_%d_%s.ptx", (int)getpid(), tag);
-    FILE *f = fopen(path, "w");
-    if (!f)
-        return false;
-    fputs(text, f);
-    fclose(f);
-    snprintf(cmd, sizeof cmd, "'%s' -arch=sm_90 '%s' -o /dev/null", CV_PTXAS, path);
-    int rc = system(cmd);
-    if (rc != 0)
-        fprintf(stderr, "ptxas failed on %s (kept for reading)\n", path);
-    else
-        unlink(path);
-    return rc == 0;
-}
-
-static size_t count(const char *hay, const char *needle) {
-    size_t n = 0;
-    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle))
-        n++;
-    return n;
-}
 
 static void test_nvcc(void) {
     size_t len;
@@ -297,6 +255,17 @@ static void test_synthetic(void) {
     CHECK_ERR(CL_SUCCESS, cv_ptx_parse(no_params, strlen(no_params), &m, msg, sizeof msg));
     CHECK(m.launch_info);
     CHECK(m.global_bytes == 56);
+    /* Program-scope char3 variables as clang emits them (the CTS's basic progvar_prog_scope_init:
+     * two char3, a char3[2], a pointer): a 3-component vector takes a 4-component one's size. */
+    static const char char3s[] = ".version 7.8\n.target sm_90\n.address_size 64\n"
+                                 ".visible .global .align 4 .b8 var[3] = {1, 2, 3};\n"
+                                 ".visible .global .align 4 .b8 g_var[3];\n"
+                                 ".visible .global .align 4 .b8 a_var[8];\n"
+                                 ".visible .global .align 8 .u64 p_var = a_var+4;\n";
+    cv_ptx_module globals;
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(char3s, strlen(char3s), &globals, msg, sizeof msg));
+    CHECK(globals.global_bytes == 24);
+    cv_ptx_free(&globals);
     CHECK(m.num_kernels == 3);
     const cv_ptx_kernel *k = cv_ptx_find(&m, "k1");
     REQUIRE(k != NULL);
@@ -347,8 +316,83 @@ static void test_synthetic(void) {
     }
 }
 
+/* A module at .version 7.8 with one entry of n .u64 parameters (with launch information or
+ * not) that reads the first and the last; malloc'ed. */
+static char *many_params(unsigned n, bool launch_info) {
+    size_t cap = 512 + (size_t)n * 32;
+    char *t = malloc(cap);
+    REQUIRE(t != NULL);
+    int o = snprintf(t, cap,
+                     ".version 7.8\n.target sm_90, texmode_independent\n"
+                     ".address_size 64\n%s.visible .entry big(\n",
+                     launch_info ? ".shared .align 8 .b8 __cv_launch_info[64];\n" : "");
+    for (unsigned i = 0; i < n; i++)
+        o += snprintf(t + o, cap - (size_t)o, "\t.param .u64 big_p%u%s\n", i, i + 1 < n ? "," : "");
+    snprintf(t + o, cap - (size_t)o,
+             ")\n{\n\t.reg .b64 %%rd<4>;\n\tld.param.u64 %%rd1, [big_p0];\n"
+             "\tld.param.u64 %%rd2, [big_p%u];\n%s\tst.global.u64 [%%rd1], %%rd2;\n\tret;\n}\n",
+             n - 1,
+             launch_info ? "\tld.shared.u64 %rd3, [__cv_launch_info+24];\n"
+                           "\tadd.u64 %rd2, %rd2, %rd3;\n"
+                         : "");
+    return t;
+}
+
+/* Kernels past 4352 bytes of parameters need PTX ISA 8.1 (ptxas: "Kernel parameter size larger
+ * than 4352 bytes requires PTX ISA .version 8.1 or later"): the rewrite raises .version for them
+ * and leaves it alone for every other module. CL_DEVICE_MAX_PARAMETER_SIZE (32680 with CUDA
+ * 12.1+) of arguments plus the launch parameter fits in the 32764 bytes (the CTS's api
+ * min_max_parameter_size). */
+static void test_large_params(void) {
+    static const struct {
+        unsigned n;
+        bool launch_info;
+        size_t space;
+        bool raised;
+    } cases[] = {
+        {4, true, 4 * 8 + 80, false},     {544, false, 4352, false},
+        {534, true, 534 * 8 + 80, false}, /* 4352 */
+        {545, false, 4360, true},         {535, true, 4360, true},
+        {32680 / 8, true, 32760, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char *text = many_params(cases[i].n, cases[i].launch_info);
+        cv_ptx_module m;
+        char msg[128];
+        CHECK_ERR(CL_SUCCESS, cv_ptx_parse(text, strlen(text), &m, msg, sizeof msg));
+        CHECK(m.version == 708);
+        REQUIRE(m.num_kernels == 1);
+        CHECK(cv_ptx_param_space(&m.kernels[0], m.launch_info) == cases[i].space);
+        size_t out_len = 0;
+        char *out = cv_ptx_rewrite(text, strlen(text), &m, &out_len);
+        REQUIRE(out != NULL);
+        CHECK(count(out, ".version 8.1\n") == cases[i].raised);
+        CHECK(count(out, ".version 7.8\n") == !cases[i].raised);
+        char tag[32];
+        snprintf(tag, sizeof tag, "params%u", cases[i].n);
+        CHECK(assembles(out, tag));
+        free(out);
+        cv_ptx_free(&m);
+        free(text);
+    }
+    /* A module already at 8.1 or later keeps its version. */
+    char *text = many_params(600, false);
+    memcpy(strstr(text, "7.8"), "8.5", 3);
+    cv_ptx_module m;
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(text, strlen(text), &m, NULL, 0));
+    CHECK(m.version == 805);
+    size_t out_len = 0;
+    char *out = cv_ptx_rewrite(text, strlen(text), &m, &out_len);
+    REQUIRE(out != NULL);
+    CHECK(count(out, ".version 8.5\n") == 1 && count(out, ".version 8.1") == 0);
+    free(out);
+    cv_ptx_free(&m);
+    free(text);
+}
+
 int main(void) {
     test_nvcc();
+    test_large_params();
     test_launch_info();
     test_launch_info_copy();
     test_launch_info_clusters();
