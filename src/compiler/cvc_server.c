@@ -401,3 +401,10 @@ int cvc_server_pid(const char *tool) {
     pthread_mutex_unlock(&cvc_servers_lock);
     return pid;
 }
+
+const char *cvc_engine(void) {
+    const cvc_tools *t = cvc_get_tools();
+    if (!t->found || !cvc_server_pid(t->clang))
+        return "a process per tool";
+    return cvc_codegen_works() ? "tool servers, code generators" : "tool servers";
+}
