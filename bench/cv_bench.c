@@ -92,8 +92,8 @@ static const figure_info figures[F_COUNT] = {
                        false},
     [F_BUILD_COLD] = {"clBuildProgram of three small kernels, cold", "ms", false},
     [F_BUILD_CACHED] = {"clBuildProgram of the same source again (cached)", "ms", false},
-    [F_BUILD_MANY] = {"100 distinct small kernels, cold: clBuildProgram of each, one after the "
-                      "other, in a new process (all 100)",
+    [F_BUILD_MANY] = {"100 distinct small kernels, cold: clBuildProgram and clCreateKernel of "
+                      "each, one after the other, in a new process (all 100)",
                       "ms", false},
     [F_BUILD_MANY_CPU] = {"100 distinct small kernels, cold: CPU time of those builds (the "
                           "process and every process it started)",
