@@ -71,6 +71,14 @@ int cpu_probe_main(const char *icd, bool raw_blocking, int f);
 /* The first clBuildProgram of a process (the three small kernels, new to every cache), in ms:
  * context creation not counted. */
 double clb_first_build_ms(cl_platform_id platform);
+/* 100 distinct small programs built one after the other in this (new) process, each new to every
+ * cache: the wall time in ms, or (cpu) the CPU time of the process and of every process started
+ * for it (bench_tree_cpu_us). */
+double clb_many_builds(cl_platform_id platform, bool cpu);
+/* CPU time of the process and of its descendants that ended, in microseconds. The probe child
+ * is a subreaper (cpu_probe_main), so a helper process a driver leaves running (culvert's tool
+ * servers) is reaped, and counted, when it ends. */
+double bench_tree_cpu_us(void);
 
 /* Figure identifiers, in report order. */
 enum {
@@ -114,6 +122,8 @@ enum {
     F_BUILD_FIRST,
     F_BUILD_COLD,
     F_BUILD_CACHED,
+    F_BUILD_MANY,
+    F_BUILD_MANY_CPU,
     F_COUNT
 };
 

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
+#include <unistd.h>
 
 struct cl_backend {
     char name[96], device_name[224]; /* room for the device name and the driver version */
@@ -760,6 +762,92 @@ double clb_first_build_ms(cl_platform_id platform) {
     return ms;
 }
 
+/* The many-builds rows: 25 integer builtins of OpenCL C (test_integer_ops' kind of program) on
+ * 4 types, one small program each, with a constant new to every run (another PTX too: the CUDA
+ * JIT's cache does not flatter either). */
+static const char *const many_ops[] = {"add_sat(a, b)",
+                                       "sub_sat(a, b)",
+                                       "hadd(a, b)",
+                                       "rhadd(a, b)",
+                                       "mul_hi(a, b)",
+                                       "a & ~b",
+                                       "mad_sat(a, b, a)",
+                                       "rotate(a, b)",
+                                       "clz(a)",
+                                       "popcount(a)",
+                                       "abs_diff(a, b)",
+                                       "max(a, b)",
+                                       "min(a, b)",
+                                       "clamp(a, b, a)",
+                                       "abs(a)",
+                                       "a / (b | 1)",
+                                       "a % (b | 1)",
+                                       "a << (b & 7)",
+                                       "a >> (b & 7)",
+                                       "a ^ b",
+                                       "select(a, b, (T)(a < b))",
+                                       "bitselect(a, b, a ^ b)",
+                                       "a * b",
+                                       "a - b",
+                                       "a + b"};
+static const char *const many_types[] = {"int", "uint", "long", "ulong"};
+enum { MANY_BUILDS = 100 };
+
+double clb_many_builds(cl_platform_id platform, bool cpu) {
+    cl_device_id dev;
+    cl_uint n = 0;
+    if ((clGetDeviceIDs(platform, CL_DEVICE_TYPE_GPU, 1, &dev, &n) != CL_SUCCESS || !n) &&
+        (clGetDeviceIDs(platform, CL_DEVICE_TYPE_ALL, 1, &dev, &n) != CL_SUCCESS || !n))
+        return NAN;
+    cl_int e = CL_SUCCESS;
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &e);
+    if (!ctx)
+        return NAN;
+    /* New to every run (and to every earlier run's caches). */
+    unsigned salt = 0;
+    if (getrandom(&salt, sizeof salt, 0) != (ssize_t)sizeof salt) {
+        uint64_t t = (uint64_t)bench_now_us();
+        salt = (unsigned)(t ^ (t >> 32)) ^ ((unsigned)getpid() << 16);
+    }
+    double t0 = bench_now_us(), c0 = bench_tree_cpu_us();
+    for (int k = 0; k < MANY_BUILDS && e == CL_SUCCESS; k++) {
+        const char *t = many_types[k % 4], *op = many_ops[(k / 4) % 25];
+        char src[1024];
+        snprintf(src, sizeof src,
+                 "#define T %s\n"
+                 "kernel void many_%d(global const T *pa, global const T *pb, global T *out) {\n"
+                 "    size_t i = get_global_id(0);\n"
+                 "    T a = pa[i], b = pb[i];\n"
+                 "    out[i] = (T)(%s) + (T)%uu;\n"
+                 "}\n",
+                 t, k, op, salt + (unsigned)k);
+        const char *text = src;
+        cl_program p = clCreateProgramWithSource(ctx, 1, &text, NULL, &e);
+        if (p)
+            e = clBuildProgram(p, 1, &dev, NULL, NULL, NULL);
+        if (e != CL_SUCCESS && p) {
+            char log[4096] = "";
+            clGetProgramBuildInfo(p, dev, CL_PROGRAM_BUILD_LOG, sizeof log - 1, log, NULL);
+            fprintf(stderr, "cv-bench: many builds: program %d failed (%d):\n%s\n%s\n", k, e, src,
+                    log);
+        }
+        /* Its kernel made too: a driver may leave work to it (the JIT of the module). */
+        char name[32];
+        snprintf(name, sizeof name, "many_%d", k);
+        cl_kernel kernel = e == CL_SUCCESS ? clCreateKernel(p, name, &e) : NULL;
+        if (kernel)
+            clReleaseKernel(kernel);
+        if (p)
+            clReleaseProgram(p);
+    }
+    double wall = (bench_now_us() - t0) / 1e3;
+    /* The compiler's helper processes end (and are counted) when it is unloaded. */
+    clUnloadPlatformCompiler(platform);
+    clReleaseContext(ctx);
+    double used = (bench_tree_cpu_us() - c0) / 1e3;
+    return e != CL_SUCCESS ? NAN : cpu ? used : wall;
+}
+
 static double build_time(cl_backend *b, bool cached) {
     static unsigned serial;
     char *src = malloc(strlen(build_src) + 128);
@@ -840,6 +928,8 @@ double clb_figure(cl_backend *b, int f) {
     case F_FILL:
         return device_op(b, true);
     case F_BUILD_FIRST:
+    case F_BUILD_MANY:
+    case F_BUILD_MANY_CPU:
         return NAN; /* in a child process only (cpu_probe_main): here a build is never the first */
     case F_BUILD_COLD:
         return build_time(b, false);

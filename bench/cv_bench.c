@@ -114,6 +114,12 @@ static const figure_info figures[F_COUNT] = {
                        false},
     [F_BUILD_COLD] = {"clBuildProgram of three small kernels, cold", "ms", false},
     [F_BUILD_CACHED] = {"clBuildProgram of the same source again (cached)", "ms", false},
+    [F_BUILD_MANY] = {"100 distinct small kernels, cold: clBuildProgram and clCreateKernel of "
+                      "each, one after the other, in a new process (all 100)",
+                      "ms", false},
+    [F_BUILD_MANY_CPU] = {"100 distinct small kernels, cold: CPU time of those builds (the "
+                          "process and every process it started)",
+                          "ms", false},
 };
 
 /* Hang guard: a figure past the timeout jumps back here; that backend is then skipped. */
@@ -142,10 +148,14 @@ typedef struct column {
 /* The CPU rows and the first build come from a child process that loads this backend alone
  * (bench_cpu.c); the other figures, and the CPU row where no child can be started, from this
  * process (where a build is never the first). */
+static bool in_new_process(int f) {
+    return f == F_BUILD_FIRST || f == F_BUILD_MANY || f == F_BUILD_MANY_CPU;
+}
+
 static double figure(column *c, int f) {
-    if (f == F_BUILD_FIRST && (!c->cl || c->cpu_here))
+    if (in_new_process(f) && (!c->cl || c->cpu_here))
         return NAN;
-    if ((f == F_CPU_DURING_FINISH || f == F_CPU_8_THREADS || f == F_BUILD_FIRST) && !c->cpu_here) {
+    if ((f == F_CPU_DURING_FINISH || f == F_CPU_8_THREADS || in_new_process(f)) && !c->cpu_here) {
         bool spawned = false;
         double v = cpu_probe_run(c->cl ? c->icd : NULL, c->raw_blocking, f, &spawned);
         if (spawned)
@@ -280,6 +290,11 @@ static void report(FILE *out, column *cols, int ncols) {
             "The first-build row is measured the same way: the first clBuildProgram of that "
             "new process (its context already made); the cold row builds in cv-bench's "
             "process, after other builds, each source new to every cache. "
+            "The 100-kernel rows build 100 small programs (25 integer builtins on int, "
+            "uint, long and ulong, each with a constant new to the run, so no cache of "
+            "sources, binaries or PTX holds them) in a new process of that backend alone; "
+            "their CPU time counts that process and the processes it started (it reaps "
+            "them: culvert's tool servers end at clUnloadPlatformCompiler). "
             "On a device without %%globaltimer (a CPU device) its 100 ms kernel is a loop "
             "timed beforehand, and the threads running it count. "
             "The rows that wait for the GPU wait as a pipeline does: a thread blocks in "

@@ -21,8 +21,8 @@ icd=/etc/OpenCL/vendors/culvert.icd
 
 # The files.
 files=$(dpkg-deb -c "$deb" | awk '{print $6}')
-for want in "^\.$icd\$" '/libculvert\.so\.0$' '/bin/culvert-clc$' '/bin/culvert-demo$' \
-            '/include/CL/cl_culvert\.h$'; do
+for want in "^\.$icd\$" '/libculvert\.so\.0$' '/culvert/tool-server\.so$' '/bin/culvert-clc$' \
+            '/bin/culvert-demo$' '/include/CL/cl_culvert\.h$'; do
     grep -q "$want" <<<"$files" || fail "the package lacks $want"
 done
 lib=$(dpkg-deb --fsys-tarfile "$deb" | tar -xO ".$icd")

@@ -1,9 +1,10 @@
 #!/bin/sh
 # Installs the build into a scratch DESTDIR and checks the installed files as users get them: the
-# library, the public header, culvert-clc and an .icd file that names the installed library; ocl-icd
-# loads the staged library and clinfo runs. With a configure-time clang (CLANG, may be empty), the
-# staged library and culvert-clc must find the compiler with nothing on PATH: on the fake CUDA
-# driver (FAKE_CUDA_DIR) clinfo reports "Compiler Available: Yes", and culvert-clc compiles KERNEL.
+# library, its tool server, the public header, culvert-clc and an .icd file that names the
+# installed library; ocl-icd loads the staged library and clinfo runs. With a configure-time
+# clang (CLANG, may be empty), the staged library and culvert-clc must find the compiler with
+# nothing on PATH: on the fake CUDA driver (FAKE_CUDA_DIR) clinfo reports "Compiler Available:
+# Yes", and culvert-clc compiles KERNEL.
 #   usage: check_install.sh CMAKE BUILD_DIR FAKE_CUDA_DIR CLANG KERNEL
 set -eu
 cmake=$1
@@ -22,6 +23,8 @@ test -n "$icd" || fail "no culvert.icd installed"
 lib=$(cat "$icd")
 test -f "$stage$lib" || fail "culvert.icd names $lib, which was not installed"
 test -n "$(find "$stage" -path '*/include/CL/cl_culvert.h')" || fail "no cl_culvert.h"
+# The compiler's tool server beside the library, where libculvert looks for it.
+test -f "$(dirname "$stage$lib")/culvert/tool-server.so" || fail "no culvert/tool-server.so beside $lib"
 clc=$(find "$stage" -path '*/bin/culvert-clc')
 test -n "$clc" || fail "no culvert-clc"
 mkdir "$stage/vendors"

@@ -156,6 +156,9 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
                              bool source) {
     cvc_arg(a, tools->clang);
     cvc_arg(a, "-cc1");
+    /* clang's driver passes it too: the process ends, so nothing is freed one by one. */
+    cvc_arg(a, "-disable-free");
+    cvc_arg(a, "-discard-value-names");
     cvc_arg(a, "-triple");
     cvc_arg(a, "nvptx64-nvidia-nvcl");
     cvc_arg(a, "-target-cpu");
@@ -311,10 +314,24 @@ static cvc_hash cvc_stage_sig(const cvc_options *o, int sm, const cvc_tools *too
 
 static const char cvc_no_tmp[] = "culvert: cannot write to the temporary directory\n";
 
+/* The stage's library place i (dir/libI.bc) made the empty module again: a hard link to its
+ * dir/empty.bc (a directory entry, no new file), or a copy where links cannot be made. */
+static bool cvc_stage_empty_place(cvc_stage *s, size_t i) {
+    char place[4200], empty[4200], name[32];
+    snprintf(name, sizeof name, "lib%zu.bc", i);
+    cvc_tmp_path(&s->dir, name, place);
+    cvc_tmp_path(&s->dir, "empty.bc", empty);
+    unlink(place);
+    return link(empty, place) == 0 || cvc_write_file(place, cvc_empty_bc, cvc_empty_bc_size);
+}
+
 /* A stage's llc and clang, started in a new directory (log: NULL or where failures are told). */
 static bool cvc_stage_start(cvc_stage *s, const cvc_options *o, int sm, const cvc_tools *tools,
                             cvc_buf *log) {
     memset(s, 0, sizeof *s);
+    /* Their servers start together, the first time (cvc_server.c). */
+    const char *const tools_used[] = {tools->llc, tools->clang};
+    cvc_servers_prepare(tools_used, 2);
     cvc_buf ignored = {0};
     cvc_buf *say = log ? log : &ignored;
     cvc_argv *a = cvc_argvs(2);
@@ -322,15 +339,14 @@ static bool cvc_stage_start(cvc_stage *s, const cvc_options *o, int sm, const cv
     if (!ok)
         cvc_buf_str(say, "culvert: cannot create a temporary directory\n");
     /* Every library place holds the empty module until a build links a library there: written
-     * now, ahead of the build. */
-    for (size_t i = 0; ok && i < CVC_LIB_COUNT; i++) {
-        char path[4200], name[32];
-        snprintf(name, sizeof name, "lib%zu.bc", i);
-        cvc_tmp_path(&s->dir, name, path);
-        ok = cvc_write_file(path, cvc_empty_bc, cvc_empty_bc_size);
-        if (!ok)
-            cvc_buf_str(say, cvc_no_tmp);
-    }
+     * now, ahead of the build, once (the places are links to it). */
+    char empty[4200];
+    cvc_tmp_path(&s->dir, "empty.bc", empty);
+    ok = ok && cvc_write_file(empty, cvc_empty_bc, cvc_empty_bc_size);
+    for (size_t i = 0; ok && i < CVC_LIB_COUNT; i++)
+        ok = cvc_stage_empty_place(s, i);
+    if (!ok && s->dir.dir[0])
+        cvc_buf_str(say, cvc_no_tmp);
     if (ok) {
         cvc_source_argv(&a[0], s->dir.dir, o, sm, tools);
         cvc_llc_argv(&a[1], s->dir.dir, o, sm, tools);
@@ -338,7 +354,9 @@ static bool cvc_stage_start(cvc_stage *s, const cvc_options *o, int sm, const cv
         if (!ok)
             cvc_buf_str(say, "culvert: out of host memory for a command line\n");
     }
-    ok = ok && cvc_child_start(a[1].v, true, &s->llc, say) &&
+    /* llc only where code generators do not work (cvc_codegen.c): one runs llc's step without a
+     * run of its own. */
+    ok = ok && (cvc_codegen_works() || cvc_child_start(a[1].v, true, &s->llc, say)) &&
          cvc_child_start(a[0].v, true, &s->clang, say);
     cvc_argvs_free(a, 2);
     free(ignored.data);
@@ -358,13 +376,13 @@ static char *cvc_stage_clang(cvc_stage *s, const cvc_link_plan *plan, const char
     size_t places = plan->count > s->linked ? plan->count : s->linked;
     for (size_t i = 0; ok && i < places; i++) {
         char link[4200], real[PATH_MAX], name[32];
+        if (i >= plan->count) {
+            ok = cvc_stage_empty_place(s, i);
+            continue;
+        }
         snprintf(name, sizeof name, "lib%zu.bc", i);
         cvc_tmp_path(&s->dir, name, link);
         unlink(link);
-        if (i >= plan->count) {
-            ok = cvc_write_file(link, cvc_empty_bc, cvc_empty_bc_size);
-            continue;
-        }
         /* A relative cache directory ($CULVERT_CACHE_DIR=cache) is relative to our cwd. */
         const char *target = plan->list[i];
         if (target[0] != '/' && realpath(target, real))
@@ -376,7 +394,7 @@ static char *cvc_stage_clang(cvc_stage *s, const cvc_link_plan *plan, const char
         cvc_buf_str(log, cvc_no_tmp);
         return NULL;
     }
-    if (!s->clang.pid) {
+    if (!cvc_child_started(&s->clang)) {
         cvc_argv *a = cvc_argvs(1);
         if (a)
             cvc_source_argv(a, s->dir.dir, o, sm, tools);
@@ -394,10 +412,36 @@ static char *cvc_stage_clang(cvc_stage *s, const cvc_link_plan *plan, const char
                : NULL;
 }
 
-/* Optimized IR (taken over) -> finished PTX in out->data: printf lowered, fix-ups, llc (started
- * earlier, waiting for the IR on stdin; writes ptx_path), the //cv: metadata. */
-static cl_int cvc_ir_to_ptx(char *ll, cvc_child *llc, const char *ptx_path, const cvc_options *o,
-                            int sm, const cvc_tools *tools, cvc_buf *log, cvc_output *out) {
+/* The fixed-up IR -> PTX (malloc'ed): a code generator's (cvc_codegen.c), else llc's — the one
+ * started earlier (waiting for the IR on stdin) or one started now —, which writes
+ * dir/program.ptx. NULL when llc failed (its words are in the log). */
+static char *cvc_llc(const char *ll, cvc_child *llc, const char *dir, const cvc_options *o, int sm,
+                     const cvc_tools *tools, cvc_buf *log) {
+    size_t len = 0;
+    char *ptx = cvc_codegen(tools->llc, ll, strlen(ll), sm, tools->ptx_max, o->opt_level, &len);
+    if (ptx) {
+        cvc_child_cancel(llc);
+        return ptx;
+    }
+    if (!cvc_child_started(llc)) {
+        cvc_argv *a = cvc_argvs(1);
+        if (a)
+            cvc_llc_argv(a, dir, o, sm, tools);
+        bool started = a && !a->overflow && cvc_child_start(a->v, true, llc, log);
+        cvc_argvs_free(a, 1);
+        if (!started)
+            return NULL;
+    }
+    char ptx_path[4200];
+    snprintf(ptx_path, sizeof ptx_path, "%s/program.ptx", dir);
+    return cvc_child_finish(llc, ll, strlen(ll), log) == 0 ? (char *)cvc_read_file(ptx_path, &len)
+                                                           : NULL;
+}
+
+/* Optimized IR (taken over) -> finished PTX in out->data: printf lowered, fix-ups, PTX
+ * (cvc_llc; llc's files in dir), the //cv: metadata. */
+static cl_int cvc_ir_to_ptx(char *ll, cvc_child *llc, const char *dir, const cvc_options *o, int sm,
+                            const cvc_tools *tools, cvc_buf *log, cvc_output *out) {
     cl_int err = CL_SUCCESS;
     bool printf_failed = false;
     char *lowered = cvc_lower_printf(ll, log, &printf_failed);
@@ -424,17 +468,15 @@ static cl_int cvc_ir_to_ptx(char *ll, cvc_child *llc, const char *ptx_path, cons
     char *meta = err == CL_SUCCESS ? cvc_kernel_metadata(ll) : NULL;
     if (err == CL_SUCCESS && !meta)
         err = CL_OUT_OF_HOST_MEMORY;
+    char *ptx = NULL;
     if (err == CL_SUCCESS) {
-        if (cvc_child_finish(llc, ll, strlen(ll), log) != 0)
+        ptx = cvc_llc(ll, llc, dir, o, sm, tools, log);
+        if (!ptx)
             err = CL_BUILD_PROGRAM_FAILURE;
     } else {
         cvc_child_cancel(llc);
     }
     free(ll);
-    size_t ptx_len = 0;
-    char *ptx = err == CL_SUCCESS ? (char *)cvc_read_file(ptx_path, &ptx_len) : NULL;
-    if (err == CL_SUCCESS && !ptx)
-        err = CL_BUILD_PROGRAM_FAILURE;
     if (err == CL_SUCCESS) {
         /* OpenCL C 1.x has uniform work-groups only (clLinkProgram's default is 1.2 too). */
         bool uniform = o->cl_std < 200 || o->uniform_work_groups;
@@ -458,10 +500,10 @@ static cl_int cvc_ir_to_ptx(char *ll, cvc_child *llc, const char *ptx_path, cons
  * it waits (and one is started for the next build). Only the part of the libraries the source
  * names, when that is known (cvc_link_plan.c); a call the scan missed: again, libraries whole.
  * *deps: the files the source #included, with their hashes (cvc_deps_text). */
-static cl_int cvc_codegen_source(const cvc_tmp *tmp, const char *text, size_t len,
-                                 const char *options, const cvc_options *o,
-                                 const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
-                                 cvc_output *out, char **deps) {
+static cl_int cvc_codegen_source(const char *text, size_t len, const char *options,
+                                 const cvc_options *o, const cvc_target *target,
+                                 const cvc_tools *tools, cvc_buf *log, cvc_output *out,
+                                 char **deps) {
     int sm = cvc_sm(target, tools);
     /* clang and llc first (started ahead, or now): their start-up overlaps the planning. */
     cvc_hash sig = cvc_stage_sig(o, sm, tools);
@@ -472,30 +514,33 @@ static cl_int cvc_codegen_source(const cvc_tmp *tmp, const char *text, size_t le
         cvc_spare_keep(sig, &next);
     cvc_link_plan plan;
     char *ll = NULL;
-    if (!cvc_link_plan_make(&plan, text, len, options, o, tools, tmp))
+    /* The plan's files (culvert's libraries written out, the part's list) go in the stage's
+     * directory. */
+    if (!staged)
+        memset(&plan, 0, sizeof plan);
+    else if (!cvc_link_plan_make(&plan, text, len, options, o, tools, &st.dir))
         cvc_buf_str(log, cvc_no_tmp);
-    else if (staged) {
+    else {
         size_t log_mark = log->len;
         ll = cvc_stage_clang(&st, &plan, text, len, o, sm, tools, log);
         if (plan.partial && (!ll || cvc_undefined_functions(ll, NULL) > 0)) {
             /* The scan missed a call (or the part was unreadable): every library whole. */
             free(ll);
-            log->len = log_mark;
-            if (log->data)
-                log->data[log_mark] = 0;
+            cvc_buf_truncate(log, log_mark);
             ll = cvc_link_plan_missed(&plan)
                      ? cvc_stage_clang(&st, &plan, text, len, o, sm, tools, log)
                      : (cvc_buf_str(log, cvc_no_tmp), NULL);
         }
     }
-    cvc_link_plan_end(&plan);
-    char depfile[4200], ptx_path[4200];
+    char depfile[4200];
     cvc_tmp_path(&st.dir, "program.d", depfile);
-    cvc_tmp_path(&st.dir, "program.ptx", ptx_path);
     if (ll)
         *deps = cvc_deps_text(depfile, st.dir.dir);
-    cl_int err = ll ? cvc_ir_to_ptx(ll, &st.llc, ptx_path, o, sm, tools, log, out)
+    cl_int err = ll ? cvc_ir_to_ptx(ll, &st.llc, st.dir.dir, o, sm, tools, log, out)
                     : CL_BUILD_PROGRAM_FAILURE;
+    /* The part extracted for later builds (a new set of names) was made beside clang and llc:
+     * waited for only now. */
+    cvc_link_plan_end(&plan);
     cvc_stage_stop(&st);
     return err;
 }
@@ -505,17 +550,17 @@ static cl_int cvc_codegen_ir(const cvc_tmp *tmp, const char *input, const cvc_op
                              const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
                              cvc_output *out) {
     int sm = cvc_sm(target, tools);
-    char ll_path[4096], ptx_path[4096], full[4096];
+    char ll_path[4096], full[4096];
     cvc_tmp_path(tmp, "program.ll", ll_path);
-    cvc_tmp_path(tmp, "program.ptx", ptx_path);
     cvc_tmp_path(tmp, "program-full.bc", full);
-    /* llc starts now: its start-up overlaps llvm-link's and clang's work. */
+    /* llc (where code generators do not work) starts now: its start-up overlaps llvm-link's and
+     * clang's work. */
     cvc_argv *a = cvc_argvs(3);
     cvc_child llc = {0};
     if (!a)
         return CL_OUT_OF_HOST_MEMORY;
     cvc_llc_argv(&a[0], tmp->dir, o, sm, tools);
-    if (a[0].overflow || !cvc_child_start(a[0].v, true, &llc, log)) {
+    if (!cvc_codegen_works() && (a[0].overflow || !cvc_child_start(a[0].v, true, &llc, log))) {
         cvc_argvs_free(a, 3);
         return CL_BUILD_PROGRAM_FAILURE;
     }
@@ -545,7 +590,7 @@ static cl_int cvc_codegen_ir(const cvc_tmp *tmp, const char *input, const cvc_op
         cvc_child_cancel(&llc);
         return CL_BUILD_PROGRAM_FAILURE;
     }
-    return cvc_ir_to_ptx(ll, &llc, ptx_path, o, sm, tools, log, out);
+    return cvc_ir_to_ptx(ll, &llc, tmp->dir, o, sm, tools, log, out);
 }
 
 /* The key every step shares: culvert's compiler version, the tools, the step, the options and
@@ -643,14 +688,19 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     if (cvc_cache_hit(key, &o, &log, out))
         return CL_SUCCESS;
     tools = cvc_get_probed_tools();
-    cvc_tmp tmp = {{0}};
     char *deps = NULL;
-    err = CL_BUILD_PROGRAM_FAILURE;
-    if (!cvc_tmp_create(&tmp))
-        cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
-    else
-        err = cvc_codegen_source(&tmp, source, len, options, &o, target, tools, &log, out, &deps);
-    cvc_tmp_remove(&tmp);
+    /* A tool server that stopped during the build (killed, out of memory) can leave a step
+     * without its output: the build is done again, once, on a server started anew. */
+    size_t log_mark = log.len;
+    for (int attempt = 0; attempt < 2; attempt++) {
+        unsigned long lost = cvc_children_lost();
+        err = cvc_codegen_source(source, len, options, &o, target, tools, &log, out, &deps);
+        if (err != CL_BUILD_PROGRAM_FAILURE || cvc_children_lost() == lost)
+            break;
+        cvc_buf_truncate(&log, log_mark);
+        free(deps);
+        deps = NULL;
+    }
     cvc_options_free(&o);
     if (err == CL_SUCCESS)
         err = cvc_out_of_memory(&log);

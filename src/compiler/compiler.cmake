@@ -73,3 +73,19 @@ target_compile_definitions(culvert_compiler PRIVATE
   CVC_DEFAULT_CLANG="$<$<BOOL:${CULVERT_CLANG}>:${CULVERT_CLANG}>"
   CVC_DEFAULT_LIBCLC_DIR="$<$<BOOL:${CULVERT_LIBCLC_DIR}>:${CULVERT_LIBCLC_DIR}>"
   CVC_DEFAULT_LIBDEVICE="$<$<BOOL:${CULVERT_LIBDEVICE}>:${CULVERT_LIBDEVICE}>")
+
+# The tool server (server/tool_server.c): preloaded into clang, llc, llvm-link and llvm-nm so
+# that each loads once per process and forks for every run (cvc_server.c). Beside libculvert as
+# culvert/tool-server.so, in the build tree as installed.
+add_library(culvert_tool_server MODULE ${CMAKE_CURRENT_SOURCE_DIR}/compiler/server/tool_server.c
+            ${CMAKE_CURRENT_SOURCE_DIR}/compiler/server/codegen.c)
+target_include_directories(culvert_tool_server PRIVATE ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(culvert_tool_server PRIVATE ${CMAKE_DL_LIBS})
+set_target_properties(culvert_tool_server PROPERTIES PREFIX "" OUTPUT_NAME tool-server
+                      LIBRARY_OUTPUT_DIRECTORY ${CMAKE_CURRENT_BINARY_DIR}/culvert)
+install(TARGETS culvert_tool_server LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}/culvert)
+add_dependencies(culvert_compiler culvert_tool_server)
+target_link_libraries(culvert_compiler PUBLIC ${CMAKE_DL_LIBS})
+target_compile_definitions(culvert_compiler PRIVATE
+  CVC_TOOL_SERVER_BUILT="$<TARGET_FILE:culvert_tool_server>"
+  CVC_TOOL_SERVER_INSTALLED="${CMAKE_INSTALL_FULL_LIBDIR}/culvert/tool-server.so")

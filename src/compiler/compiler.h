@@ -45,8 +45,11 @@ bool cvc_is_library(const unsigned char *data, size_t size);
 /* Is a compiler there at all (CL_DEVICE_COMPILER_AVAILABLE)? */
 bool cvc_available(void);
 void cvc_output_free(cvc_output *out);
-/* Stops the clang and llc processes started ahead of later builds (clUnloadPlatformCompiler);
- * the next build starts its own. */
+/* Stops the clang and llc processes started ahead of later builds and lets the tool servers go
+ * (clUnloadPlatformCompiler); the next build starts its own. */
 void cvc_unload(void);
+/* How the tools run now (for the log): "tool servers, code generators", "tool servers" or "a
+ * process per tool" (src/compiler/README.md). */
+const char *cvc_engine(void);
 
 #endif

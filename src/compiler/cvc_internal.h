@@ -18,6 +18,8 @@ typedef struct cvc_buf {
 void cvc_buf_add(cvc_buf *b, const void *p, size_t n);
 void cvc_buf_str(cvc_buf *b, const char *s);
 void cvc_buf_printf(cvc_buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Drops what was added after the first len bytes. */
+void cvc_buf_truncate(cvc_buf *b, size_t len);
 /* Hands the content over (never NULL unless allocation failed) and resets the buffer. */
 char *cvc_buf_take(cvc_buf *b);
 
@@ -55,7 +57,9 @@ int cvc_run(char *const argv[], cvc_buf *log);
  * milliseconds) overlaps the step before it, and its input comes on stdin when that step is done.
  */
 typedef struct cvc_child {
-    int pid;    /* 0: not running */
+    int pid;     /* a process of ours; 0: none */
+    bool remote; /* a run of a tool server (cvc_server.c): its status comes on conn */
+    int conn;
     int input;  /* our end of the child's stdin, -1 when closed */
     int output; /* our end of the child's stdout and stderr */
     const char *name;
@@ -68,6 +72,48 @@ bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log)
 int cvc_child_finish(cvc_child *c, const void *input, size_t len, cvc_buf *log);
 /* Stops a started child whose input will never come (an earlier step failed). */
 void cvc_child_cancel(cvc_child *c);
+/* A run of argv[0]'s server that is not the tool's main() but a service (CVC_SERVER_CODEGEN)
+ * talking on c->input, a socket both ways; false without a server (nothing is started). */
+bool cvc_child_start_service(char *const argv[], unsigned flags, cvc_child *c);
+/* Started and not finished (nor cancelled). */
+static inline bool cvc_child_started(const cvc_child *c) {
+    return c->pid > 0 || c->remote;
+}
+/* Started, not finished, and still running (not killed, not crashed). */
+bool cvc_child_waiting(const cvc_child *c);
+/* How many runs lost their status because their tool server stopped (cvc_child_finish then
+ * returns 0: the outputs the tool writes only on success decide). */
+unsigned long cvc_children_lost(void);
+
+/* ---- code generation in llc servers (cvc_codegen.c) ---- */
+/* The PTX `llc -O<opt> -mcpu=sm_<sm> [-mattr=+ptx<ptx>]` writes for textual IR, made by a code
+ * generator forked from the llc server (server/codegen.c): malloc'ed and 0-terminated, its length
+ * in *len; NULL when none can make it (no server, LLVM rejected the module or had something to
+ * say, the generator died): then llc runs, for its exact output and words. */
+char *cvc_codegen(const char *llc, const char *ir, size_t ir_len, int sm, int ptx, int opt,
+                  size_t *len);
+/* Whether code generators work in this process (a build then starts no llc ahead). */
+bool cvc_codegen_works(void);
+/* Lets the code generators go (clUnloadPlatformCompiler). */
+void cvc_codegen_stop(void);
+
+/* ---- tool servers (cvc_server.c) ---- */
+/* Starts the servers of these tools without waiting: their start-ups overlap each other's. */
+void cvc_servers_prepare(const char *const tools[], size_t n);
+/* Runs argv through the server of argv[0] (started if need be): stdin `in` (-1: /dev/null),
+ * stdout and stderr `out`; *conn: the socket its end is told on; flags: CVC_SERVER_* of
+ * cvc_server_proto.h (a run whose outputs are -o files gets CVC_SERVER_QUICK_EXIT anyway). False
+ * when no server can run it: the caller starts the tool as a process. */
+bool cvc_server_run(char *const argv[], unsigned flags, int in, int out, int *conn);
+/* Waits for the end of a run: 0 and its wait status in *ws; -1 when its server stopped before
+ * telling; otherwise the errno of a run that never started. */
+int cvc_server_status(int conn, int *ws);
+/* Whether the run has not ended (nor its server stopped). */
+bool cvc_server_running(int conn);
+/* Lets every server go (clUnloadPlatformCompiler); runs in progress finish. */
+void cvc_servers_stop(void);
+/* The process id of tool's server, 0 when none is up (tests). */
+int cvc_server_pid(const char *tool);
 
 /* ---- temporary directory ---- */
 typedef struct cvc_tmp {

@@ -396,7 +396,7 @@ bool cvc_link_plan_make(cvc_link_plan *p, const char *source, size_t len, const 
 }
 
 void cvc_link_plan_end(cvc_link_plan *p) {
-    if (p->maker.pid) {
+    if (cvc_child_started(&p->maker)) {
         if (cvc_child_finish(&p->maker, NULL, 0, NULL) != 0 || access(p->made, R_OK) != 0 ||
             rename(p->made, p->final) != 0)
             unlink(p->made);

@@ -14,8 +14,6 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/types.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 /* Stages waiting at once: one per signature, the oldest stopped first (an application rarely
@@ -45,13 +43,6 @@ void cvc_stage_stop(cvc_stage *s) {
     cvc_tmp_remove(&s->dir);
 }
 
-/* Still waiting for its input (not killed, not crashed). With SIGCHLD ignored a dead child is
- * reaped at once and waitpid says ECHILD: dead too. */
-static bool cvc_child_waiting(const cvc_child *c) {
-    int ws;
-    return c->pid > 0 && waitpid(c->pid, &ws, WNOHANG) == 0;
-}
-
 static bool cvc_same(cvc_hash a, cvc_hash b) {
     return a.hi == b.hi && a.lo == b.lo;
 }
@@ -66,7 +57,9 @@ bool cvc_spare_take(cvc_hash sig, cvc_stage *s) {
             continue;
         p->used = false;
         /* Its directory may be gone too (a cleaner of old files in /tmp, days later). */
-        if (cvc_child_waiting(&p->stage.clang) && cvc_child_waiting(&p->stage.llc) &&
+        /* (No llc where code generators do the work, cvc_codegen.c.) */
+        if (cvc_child_waiting(&p->stage.clang) &&
+            (!cvc_child_started(&p->stage.llc) || cvc_child_waiting(&p->stage.llc)) &&
             access(p->stage.dir.dir, W_OK | X_OK) == 0) {
             *s = p->stage;
             found = true;
@@ -144,4 +137,6 @@ unsigned long cvc_spares_used(void) {
 
 void cvc_unload(void) {
     cvc_spares_stop();
+    cvc_codegen_stop();
+    cvc_servers_stop();
 }

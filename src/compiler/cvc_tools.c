@@ -9,6 +9,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <spawn.h>
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -86,6 +87,13 @@ void cvc_buf_printf(cvc_buf *b, const char *fmt, ...) {
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
     va_end(ap);
     b->len += (size_t)n;
+}
+
+void cvc_buf_truncate(cvc_buf *b, size_t len) {
+    if (len < b->len) {
+        b->len = len;
+        b->data[len] = 0;
+    }
 }
 
 char *cvc_buf_take(cvc_buf *b) {
@@ -180,8 +188,13 @@ void cvc_tmp_remove(cvc_tmp *t) {
 
 /* ---- child processes ---- */
 
-bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log) {
+/* A child: a run of the tool's server when there is one, else (unless it must be a service)
+ * a process of its own. */
+static bool cvc_child_begin(char *const argv[], bool input, unsigned service, cvc_child *c,
+                            cvc_buf *log) {
     c->pid = 0;
+    c->remote = false;
+    c->conn = -1;
     c->name = argv[0];
     c->input = c->output = -1;
     int out[2], in[2] = {-1, -1};
@@ -195,17 +208,24 @@ bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log)
     if (!input || socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, in) != 0) {
         in[0] = in[1] = -1;
     }
-    posix_spawn_file_actions_t fa;
-    posix_spawn_file_actions_init(&fa);
-    if (in[0] >= 0)
-        posix_spawn_file_actions_adddup2(&fa, in[0], 0);
-    else
-        posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 1);
-    posix_spawn_file_actions_adddup2(&fa, out[1], 2);
-    pid_t pid;
-    int err = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
-    posix_spawn_file_actions_destroy(&fa);
+    int err = 0;
+    c->remote = cvc_server_run(argv, service, in[0], out[1], &c->conn);
+    if (!c->remote && service)
+        err = ENOSYS;
+    else if (!c->remote) {
+        posix_spawn_file_actions_t fa;
+        posix_spawn_file_actions_init(&fa);
+        if (in[0] >= 0)
+            posix_spawn_file_actions_adddup2(&fa, in[0], 0);
+        else
+            posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+        posix_spawn_file_actions_adddup2(&fa, out[1], 1);
+        posix_spawn_file_actions_adddup2(&fa, out[1], 2);
+        pid_t pid;
+        err = posix_spawn(&pid, argv[0], &fa, NULL, argv, environ);
+        posix_spawn_file_actions_destroy(&fa);
+        c->pid = err == 0 ? pid : 0;
+    }
     close(out[1]);
     if (in[0] >= 0)
         close(in[0]);
@@ -217,10 +237,17 @@ bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log)
             close(in[1]);
         return false;
     }
-    c->pid = pid;
     c->input = in[1];
     c->output = out[0];
     return true;
+}
+
+bool cvc_child_start(char *const argv[], bool input, cvc_child *c, cvc_buf *log) {
+    return cvc_child_begin(argv, input, 0, c, log);
+}
+
+bool cvc_child_start_service(char *const argv[], unsigned flags, cvc_child *c) {
+    return cvc_child_begin(argv, true, flags, c, NULL);
 }
 
 static void cvc_child_send(cvc_child *c, const void *input, size_t len) {
@@ -243,9 +270,29 @@ static void cvc_child_send(cvc_child *c, const void *input, size_t len) {
     c->input = -1;
 }
 
-int cvc_child_finish(cvc_child *c, const void *input, size_t len, cvc_buf *log) {
-    if (!c->pid)
-        return -1;
+static atomic_ulong cvc_lost;
+
+unsigned long cvc_children_lost(void) {
+    return atomic_load(&cvc_lost);
+}
+
+/* The wait status of a run of a tool server; false when the server stopped before telling. */
+static bool cvc_remote_status(cvc_child *c, int *ws, cvc_buf *log) {
+    int err = cvc_server_status(c->conn, ws);
+    close(c->conn);
+    c->conn = -1;
+    c->remote = false;
+    if (err > 0 && log)
+        cvc_buf_printf(log, "culvert: cannot run %s: %s\n", c->name, strerror(err));
+    if (err > 0)
+        *ws = -1;
+    if (err < 0)
+        atomic_fetch_add(&cvc_lost, 1);
+    return err >= 0;
+}
+
+/* Gives the child its input (NULL: none), then collects its output to the end. */
+static void cvc_child_talk(cvc_child *c, const void *input, size_t len, cvc_buf *log) {
     cvc_child_send(c, input, len);
     char chunk[4096];
     for (;;) {
@@ -259,34 +306,61 @@ int cvc_child_finish(cvc_child *c, const void *input, size_t len, cvc_buf *log) 
     }
     close(c->output);
     c->output = -1;
+}
+
+int cvc_child_finish(cvc_child *c, const void *input, size_t len, cvc_buf *log) {
+    if (!c->pid && !c->remote)
+        return -1;
+    cvc_child_talk(c, input, len, log);
     int ws = 0, status = -1;
-    bool reaped = false;
-    while (waitpid(c->pid, &ws, 0) < 0) {
-        if (errno == ECHILD) {
-            /* The application ignores SIGCHLD, so the child was reaped without a status: the
-             * callers judge by the output files the tool writes only when it succeeds. */
-            reaped = true;
-            break;
-        }
-        if (errno != EINTR) {
-            ws = -1;
-            break;
+    /* Without a status the callers judge by the output files the tools write only when they
+     * succeed: the application ignores SIGCHLD (the child was reaped without one), or the
+     * tool's server stopped (its run went on to its end: the output's end said so). */
+    bool unknown = false;
+    if (c->remote) {
+        unknown = !cvc_remote_status(c, &ws, log);
+    } else {
+        while (waitpid(c->pid, &ws, 0) < 0) {
+            if (errno == ECHILD) {
+                unknown = true;
+                break;
+            }
+            if (errno != EINTR) {
+                ws = -1;
+                break;
+            }
         }
     }
-    if (reaped)
+    if (unknown)
         status = 0;
     else if (ws != -1 && WIFEXITED(ws))
         status = WEXITSTATUS(ws);
-    else if (log)
+    else if (ws != -1 && log)
         cvc_buf_printf(log, "culvert: %s terminated abnormally\n", c->name);
     c->pid = 0;
     return status;
 }
 
 void cvc_child_cancel(cvc_child *c) {
+    if (c->remote) {
+        /* The server stops a run whose socket is closed; the end of its output is its end. */
+        close(c->conn);
+        c->conn = -1;
+        c->remote = false;
+        cvc_child_talk(c, NULL, 0, NULL);
+        return;
+    }
     if (c->pid)
         kill(c->pid, SIGKILL);
     cvc_child_finish(c, NULL, 0, NULL);
+}
+
+bool cvc_child_waiting(const cvc_child *c) {
+    int ws;
+    if (c->remote)
+        return cvc_server_running(c->conn);
+    /* With SIGCHLD ignored a dead child is reaped at once and waitpid says ECHILD: dead too. */
+    return c->pid > 0 && waitpid(c->pid, &ws, WNOHANG) == 0;
 }
 
 int cvc_run(char *const argv[], cvc_buf *log) {

@@ -469,8 +469,8 @@ static cl_int cv_build_device(cl_program p, cv_program_device *pd, const char *o
     if (err == CL_SUCCESS)
         err = cv_program_load(p, pd, jit);
     /* Where a slow build's time goes: culvert's compiler (cache hits included) or CUDA's. */
-    cvu_log(CVU_LOG_INFO, "program %p built (%d): compiler %.1f ms, CUDA module load %.1f ms",
-            (void *)p, (int)err, (double)(compiled - start) / 1e6,
+    cvu_log(CVU_LOG_INFO, "program %p built (%d): compiler %.1f ms (%s), CUDA module load %.1f ms",
+            (void *)p, (int)err, (double)(compiled - start) / 1e6, cvc_engine(),
             (double)(cvu_host_time_ns() - compiled) / 1e6);
     pd->status = err == CL_SUCCESS ? CL_BUILD_SUCCESS : CL_BUILD_ERROR;
     if (err == CL_SUCCESS)

@@ -52,20 +52,36 @@ static int tmp_dirs(const char *tmp) {
     return n;
 }
 
-/* Kills every child process of ours (the stages waiting); false when /proc cannot tell. */
-static bool kill_children(void) {
+/* Kills every child process of pid's (0: ours); how many, -1 when /proc cannot tell. */
+static int kill_children_of(pid_t pid) {
     char path[128];
-    snprintf(path, sizeof path, "/proc/self/task/%d/children", (int)getpid());
+    pid = pid ? pid : getpid();
+    snprintf(path, sizeof path, "/proc/%d/task/%d/children", (int)pid, (int)pid);
     FILE *f = fopen(path, "r");
     if (!f)
-        return false;
-    int pid, n = 0;
-    while (fscanf(f, "%d", &pid) == 1) {
-        kill(pid, SIGKILL);
-        waitpid(pid, NULL, 0);
+        return -1;
+    int child, n = 0;
+    while (fscanf(f, "%d", &child) == 1) {
+        kill(child, SIGKILL);
+        waitpid(child, NULL, WNOHANG);
         n++;
     }
     fclose(f);
+    return n;
+}
+
+/* Kills the stages waiting: processes of ours, or runs of the tool servers (cvc_server.c). */
+static bool kill_stages(void) {
+    const cvc_tools *t = cvc_get_tools();
+    int n = 0;
+    pid_t servers[] = {cvc_server_pid(t->clang), cvc_server_pid(t->llc), 0};
+    for (size_t i = 0; i < sizeof servers / sizeof *servers; i++) {
+        int k = servers[i] || i == 2 ? kill_children_of(servers[i]) : 0;
+        if (k < 0)
+            return false;
+        n += k;
+    }
+    usleep(100000); /* the servers see their runs end */
     return n > 0;
 }
 
@@ -123,7 +139,7 @@ int main(void) {
     free(log);
 
     /* Stages whose processes died are not used: the build starts its own. */
-    if (kill_children()) {
+    if (kill_stages()) {
         char *after = build(kernel, "-DSCALE=2.0f", CL_SUCCESS, NULL);
         CVT_CHECK(cvc_spares_used() == used + 3, "a dead stage is not taken");
         CVT_CHECK(after && !strcmp(body(first), body(after)), "same PTX after the kill");
