@@ -666,16 +666,25 @@ static cl_int cvcu_copy_rows(const cvcu_host_copy *c, const cvcu_rect_side *dst,
     return err;
 }
 
+void cvcu_rect_params(CUDA_MEMCPY3D *m, const cvcu_rect_side *dst, const cvcu_rect_side *src,
+                      const size_t region[3]) {
+    memset(m, 0, sizeof *m);
+    cvcu_rect_fill(m, dst, true);
+    cvcu_rect_fill(m, src, false);
+    m->WidthInBytes = region[0];
+    m->Height = region[1];
+    m->Depth = region[2];
+}
+
+size_t cvcu_rect_row_offset(const cvcu_rect_side *r, size_t y, size_t z) {
+    return cvcu_rect_offset(r, y, z);
+}
+
 /* One cuMemcpy3DAsync; row by row where CUDA refuses the pitches. */
 static cl_int cvcu_rect_direct(const cvcu_host_copy *c, const cvcu_rect_side *dst,
                                const cvcu_rect_side *src, const size_t region[3]) {
     CUDA_MEMCPY3D m;
-    memset(&m, 0, sizeof m);
-    cvcu_rect_fill(&m, dst, true);
-    cvcu_rect_fill(&m, src, false);
-    m.WidthInBytes = region[0];
-    m.Height = region[1];
-    m.Depth = region[2];
+    cvcu_rect_params(&m, dst, src, region);
     CUresult r = cvcu.cuMemcpy3DAsync(&m, CVCU_STREAM(c->stream));
     return r == CUDA_SUCCESS ? CL_SUCCESS : cvcu_copy_rows(c, dst, src, region);
 }
@@ -715,8 +724,11 @@ cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const 
 
 /* --- fills ---------------------------------------------------------------------------------- */
 
-/* The shortest power-of-two period of the pattern: a 16-byte zero pattern is a byte memset. */
-static size_t cvcu_pattern_period(const unsigned char *p, size_t size) {
+size_t cvcu_fill_head(size_t reps, size_t size) {
+    return cvcu_min(reps, (CVCU_SMALL / size) ? CVCU_SMALL / size : 1);
+}
+
+size_t cvcu_pattern_period(const unsigned char *p, size_t size) {
     while (size > 1 && memcmp(p, p + size / 2, size / 2) == 0)
         size /= 2;
     return size;
@@ -749,7 +761,7 @@ cl_int cvcu_fill(cvcu_stream *stream, cl_ulong dst, const void *pattern, size_t 
          * pitch, over a head of up to 64 KiB; the head is then doubled by device copies. The
          * values travel by value, so the pattern may be reused as soon as this returns. */
         size_t reps = n / size;
-        size_t head = cvcu_min(reps, (CVCU_SMALL / size) ? CVCU_SMALL / size : 1);
+        size_t head = cvcu_fill_head(reps, size);
         for (size_t w = 0; w < size / 4 && err == CL_SUCCESS; w++) {
             memcpy(&v32, p + 4 * w, 4);
             err = CVCU_CALL(cvcu.cuMemsetD2D32Async(CVCU_DPTR(dst + 4 * w), size, v32, 1, head, s),

@@ -19,6 +19,7 @@ typedef struct fakecuda_launch {
     char func[64];
     unsigned grid[3], block[3], smem, cluster[3];
     bool cooperative, ex;
+    bool graph; /* a kernel node's launch (recorded when its graph launch reaches it) */
     unsigned num_params;
     unsigned param_offset[16]; /* where each parameter's bytes start in params */
     unsigned char params[FAKECUDA_PARAM_BYTES];
@@ -55,6 +56,9 @@ typedef struct fakecuda_state {
      * event) of a counting thread (calls_begin) */
     unsigned long long wait_value_addr, wait_value;
     void *wait_value_stream, *wait_event_stream, *wait_event;
+    /* Graphs (fake_graph.c): nodes are run in the order they were added; these count what the
+     * process did with them (any thread). */
+    _Atomic unsigned graphs_live, graph_execs_live, graph_launches;
 } fakecuda_state;
 
 /* The fake's state when the libcuda.so.1 the process finds is the fake; NULL when it is another

@@ -67,7 +67,8 @@ typedef enum fake_op_kind {
     OP_COPY,
     OP_COPY3D,
     OP_SET,
-    OP_HOST
+    OP_HOST,
+    OP_LAUNCH /* a kernel node's launch, recorded when the stream reaches it */
 } fake_op_kind;
 
 typedef struct fake_op {
@@ -83,11 +84,27 @@ typedef struct fake_op {
     CUDA_MEMCPY3D m3;
     CUhostFn fn;
     void *arg;
+    fakecuda_launch *launch; /* OP_LAUNCH: owned by the op, freed once recorded */
     struct fake_op *next;
 } fake_op;
 
 /* Queues o on s (NULL: the legacy stream), or, in instant mode, runs it at once. */
 CUresult fake_enqueue(CUstream s, fake_op o);
+/* Queues n operations on s one after the other, with nothing of other threads between them (a
+ * graph launch). */
+CUresult fake_enqueue_all(CUstream s, const fake_op *ops, size_t n);
+/* A 64-bit value operation's address: 8-byte aligned (the driver refuses others), inside memory
+ * the device sees. */
+CUresult fake_value_address(CUdeviceptr a);
+
+/* ---- launches (fake_module.c): the driver's checks, the record, and adding it to the state
+ * (under L; false when the state is full) */
+CUresult fake_launch_check(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                           unsigned smem, void **params, const unsigned cluster[3]);
+void fake_launch_fill(fakecuda_launch *l, CUfunction f, const unsigned grid[3],
+                      const unsigned block[3], unsigned smem, void **params,
+                      const unsigned cluster[3], bool coop, bool ex);
+bool fake_launch_record(const fakecuda_launch *l);
 /* Under L: s itself, or the legacy stream for NULL. */
 CUstream fake_stream(CUstream s);
 /* Under L: waits until s has run everything queued on it; fake_drain_all: every stream. */

@@ -116,9 +116,8 @@ static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *
     return CUDA_SUCCESS;
 }
 
-/* What the driver checks, then the record. */
-static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned smem,
-                       void **params, const unsigned cluster[3], bool coop, bool ex) {
+CUresult fake_launch_check(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                           unsigned smem, void **params, const unsigned cluster[3]) {
     if (fake_need_ctx())
         return CUDA_ERROR_INVALID_CONTEXT;
     fake_function *fn = (fake_function *)f;
@@ -139,12 +138,13 @@ static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned bloc
             return CUDA_ERROR_INVALID_CLUSTER_SIZE;
     if (k->num_params && !params)
         return CUDA_ERROR_INVALID_VALUE;
-    LOCK;
-    if (fake_state.num_launches == FAKECUDA_MAX_LAUNCHES) {
-        UNLOCK;
-        return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-    }
-    fakecuda_launch *l = &fake_state.launches[fake_state.num_launches++];
+    return CUDA_SUCCESS;
+}
+
+void fake_launch_fill(fakecuda_launch *l, CUfunction f, const unsigned grid[3],
+                      const unsigned block[3], unsigned smem, void **params,
+                      const unsigned cluster[3], bool coop, bool ex) {
+    const cv_ptx_kernel *k = ((fake_function *)f)->sig;
     memset(l, 0, sizeof *l);
     snprintf(l->func, sizeof l->func, "%s", k->name);
     memcpy(l->grid, grid, sizeof l->grid);
@@ -163,8 +163,27 @@ static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned bloc
         off += size;
         l->num_params = i + 1;
     }
+}
+
+bool fake_launch_record(const fakecuda_launch *l) {
+    if (fake_state.num_launches == FAKECUDA_MAX_LAUNCHES)
+        return false;
+    fake_state.launches[fake_state.num_launches++] = *l;
+    return true;
+}
+
+/* What the driver checks, then the record. */
+static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned smem,
+                       void **params, const unsigned cluster[3], bool coop, bool ex) {
+    CUresult r = fake_launch_check(f, grid, block, smem, params, cluster);
+    fakecuda_launch l;
+    if (r != CUDA_SUCCESS)
+        return r;
+    fake_launch_fill(&l, f, grid, block, smem, params, cluster, coop, ex);
+    LOCK;
+    bool recorded = fake_launch_record(&l);
     UNLOCK;
-    return CUDA_SUCCESS;
+    return recorded ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
 }
 
 #pragma GCC visibility push(default)

@@ -126,6 +126,13 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         o->fn(o->arg);
         LOCK;
         break;
+    case OP_LAUNCH:
+        /* Past FAKECUDA_MAX_LAUNCHES a graph's launches go unrecorded (the stream cannot fail
+         * them): tests reset num_launches. */
+        fake_launch_record(o->launch);
+        free(o->launch);
+        o->launch = NULL;
+        break;
     }
 }
 
@@ -194,17 +201,11 @@ static bool runs_at_once(CUstream s, const fake_op *o) { /* under L */
     return o->kind != OP_WAIT_EVENT || o->ev->done >= o->seq;
 }
 
-CUresult fake_enqueue(CUstream s, fake_op o) {
-    fake_op *n = malloc(sizeof *n);
-    if (!n)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    *n = o;
-    n->next = NULL;
-    LOCK;
-    s = fake_stream(s);
-    if (o.kind == OP_RECORD) /* the sequence number this record completes */
+/* Under L: puts n (its sequence number set) on s, or runs it at once. */
+static void enqueue_locked(CUstream s, fake_op *n) {
+    if (n->kind == OP_RECORD) /* the sequence number this record completes */
         n->seq = ++n->ev->recorded;
-    else if (o.kind == OP_WAIT_EVENT) /* waits for the event's latest record */
+    else if (n->kind == OP_WAIT_EVENT) /* waits for the event's latest record */
         n->seq = n->ev->recorded;
     if (runs_at_once(s, n)) {
         execute(n);
@@ -216,9 +217,37 @@ CUresult fake_enqueue(CUstream s, fake_op o) {
             s->head = n;
         s->tail = n;
     }
+}
+
+CUresult fake_enqueue_all(CUstream s, const fake_op *ops, size_t count) {
+    fake_op **copies = calloc(count ? count : 1, sizeof *copies);
+    bool ok = copies != NULL;
+    for (size_t i = 0; ok && i < count; i++) {
+        copies[i] = malloc(sizeof *copies[i]);
+        ok = copies[i] != NULL;
+        if (ok) {
+            *copies[i] = ops[i];
+            copies[i]->next = NULL;
+        }
+    }
+    if (!ok) {
+        for (size_t i = 0; copies && i < count; i++)
+            free(copies[i]);
+        free(copies);
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    }
+    LOCK;
+    s = fake_stream(s);
+    for (size_t i = 0; i < count; i++)
+        enqueue_locked(s, copies[i]);
     pthread_cond_broadcast(&fake_C);
     UNLOCK;
+    free(copies);
     return CUDA_SUCCESS;
+}
+
+CUresult fake_enqueue(CUstream s, fake_op o) {
+    return fake_enqueue_all(s, &o, 1);
 }
 
 CUresult fake_query_answer(bool done) {
@@ -228,9 +257,7 @@ CUresult fake_query_answer(bool done) {
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
-/* A 64-bit value operation's address: 8-byte aligned (the driver refuses others), inside memory
- * the device sees. */
-static CUresult value_address(CUdeviceptr a) {
+CUresult fake_value_address(CUdeviceptr a) {
     if (a % 8)
         return CUDA_ERROR_INVALID_VALUE;
     fake_check_range(a, 8);
@@ -312,7 +339,7 @@ CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *arg) {
 }
 CUresult cuStreamWaitValue64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f) {
     FAKE_CALL;
-    CUresult r = value_address(a);
+    CUresult r = fake_value_address(a);
     if (r)
         return r;
     fake_note_wait_value(s, a, v);
@@ -321,7 +348,7 @@ CUresult cuStreamWaitValue64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f
 CUresult cuStreamWriteValue64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f) {
     FAKE_CALL;
     (void)f;
-    CUresult r = value_address(a);
+    CUresult r = fake_value_address(a);
     return r ? r : fake_enqueue(s, (fake_op){.kind = OP_WRITE_VALUE, .addr = P(a), .value = v});
 }
 
