@@ -59,6 +59,7 @@ typedef struct fakecuda_state {
     /* Graphs (fake_graph.c): nodes are run in the order they were added; these count what the
      * process did with them (any thread). */
     _Atomic unsigned graphs_live, graph_execs_live, graph_launches;
+    _Atomic unsigned graph_edges; /* dependencies given to nodes added */
 } fakecuda_state;
 
 /* The fake's state when the libcuda.so.1 the process finds is the fake; NULL when it is another

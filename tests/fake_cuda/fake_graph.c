@@ -83,6 +83,7 @@ static CUresult add_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, s
     if (!copy)
         return CUDA_ERROR_OUT_OF_MEMORY;
     *copy = *node;
+    fake_state.graph_edges += (unsigned)n;
     copy->graph = g;
     copy->index = g->n;
     g->nodes[g->n++] = copy;
