@@ -34,6 +34,10 @@ struct CUgraphExec_st {
     struct CUgraphNode_st *nodes; /* copies, by index */
     unsigned n;
     CUgraph graph;
+    /* Recorded after each launch, waited for before the next. Never freed: a launch in flight
+     * may still use it after cuGraphExecDestroy (the driver frees an instance once its launches
+     * completed). */
+    CUevent order;
 };
 
 #pragma GCC visibility push(default)
@@ -219,7 +223,13 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph g, unsigned long 
     struct CUgraphExec_st *e = calloc(1, sizeof *e);
     if (e && g->n)
         e->nodes = malloc(g->n * sizeof *e->nodes);
-    if (!e || (g->n && !e->nodes)) {
+    if (e)
+        e->order = calloc(1, sizeof *e->order);
+    if (!e || (g->n && !e->nodes) || !e->order) {
+        if (e) {
+            free(e->nodes);
+            free(e->order);
+        }
         free(e);
         return CUDA_ERROR_OUT_OF_MEMORY;
     }
@@ -256,12 +266,14 @@ CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
     FAKE_CALL;
     if (fake_need_ctx())
         return CUDA_ERROR_INVALID_CONTEXT;
-    size_t count = 0;
+    size_t count = 2; /* after the instance's last launch, and the record for the next */
     for (unsigned i = 0; i < e->n; i++)
         count += e->nodes[i].kind == NODE_KERNEL ? 1 : e->nodes[i].num_ops;
-    fake_op *ops = calloc(count ? count : 1, sizeof *ops);
+    fake_op *ops = calloc(count, sizeof *ops);
     CUresult r = ops ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
     size_t k = 0;
+    if (ops)
+        ops[k++] = (fake_op){.kind = OP_WAIT_EVENT, .ev = e->order};
     for (unsigned i = 0; r == CUDA_SUCCESS && i < e->n; i++) {
         const struct CUgraphNode_st *node = &e->nodes[i];
         if (node->kind == NODE_KERNEL) {
@@ -275,8 +287,10 @@ CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
         for (unsigned j = 0; node->kind == NODE_OPS && j < node->num_ops; j++)
             ops[k++] = node->ops[j];
     }
-    if (r == CUDA_SUCCESS)
+    if (r == CUDA_SUCCESS) {
+        ops[k++] = (fake_op){.kind = OP_RECORD, .ev = e->order};
         r = fake_enqueue_all(s, ops, k);
+    }
     if (r == CUDA_SUCCESS)
         fake_state.graph_launches++;
     for (size_t i = 0; r != CUDA_SUCCESS && i < k; i++)
