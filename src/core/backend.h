@@ -284,7 +284,8 @@ typedef struct cvcu_graph_deps {
 } cvcu_graph_deps;
 
 cl_int cvcu_graph_create(cvcu_device *dev, cvcu_graph **out);
-/* Destroys the graph and its instance (NULL: nothing); launches in flight finish first. */
+/* Destroys the graph and its instance (NULL: nothing), later, on the thread of the frees (once
+ * no gate is closed, as cuMemFree); launches in flight finish first. */
 void cvcu_graph_destroy(cvcu_graph *g);
 /* A node that does nothing: a barrier, an empty NDRange. */
 cl_int cvcu_graph_add_empty(cvcu_graph *g, cvcu_graph_deps deps, cvcu_graph_node **out);

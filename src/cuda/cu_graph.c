@@ -47,15 +47,21 @@ cl_int cvcu_graph_create(cvcu_device *dev, cvcu_graph **out) {
     return err;
 }
 
-void cvcu_graph_destroy(cvcu_graph *g) {
-    if (!g)
-        return;
-    /* An instance still in flight is freed by the driver once it completed. */
+/* An instance still in flight is freed by the driver once it completed. */
+static void cvcu_graph_free(void *arg) {
+    cvcu_graph *g = arg;
     if (g->exec)
         cvcu.cuGraphExecDestroy(g->exec);
     cvcu.cuGraphDestroy(g->graph);
     free(g->gates);
     free(g);
+}
+
+void cvcu_graph_destroy(cvcu_graph *g) {
+    /* On the reaper thread, as the frees: whether these calls wait for the device, as
+     * cuMemFree does, is not known. */
+    if (g)
+        cvcu_reap_call_later(cvcu_graph_free, g);
 }
 
 cl_int cvcu_graph_add_empty(cvcu_graph *g, cvcu_graph_deps deps, cvcu_graph_node **out) {

@@ -54,7 +54,8 @@ typedef enum {
     CVCU_REAP_DEVICE,
     CVCU_REAP_HOST,
     CVCU_REAP_UNREGISTER,
-    CVCU_REAP_MODULE
+    CVCU_REAP_MODULE,
+    CVCU_REAP_CALL /* a function of another file (a graph's destruction) */
 } cvcu_reap_kind;
 
 typedef struct cvcu_reap {
@@ -62,6 +63,7 @@ typedef struct cvcu_reap {
     CUcontext ctx;
     CUdeviceptr address;
     void *ptr;
+    void (*fn)(void *ptr); /* CVCU_REAP_CALL */
     struct cvcu_reap *next;
 } cvcu_reap;
 
@@ -93,6 +95,9 @@ static void cvcu_reap_now(const cvcu_reap *r) {
         break;
     case CVCU_REAP_MODULE:
         CVCU_CALL(cvcu.cuModuleUnload((CUmodule)r->ptr), CL_OUT_OF_RESOURCES);
+        break;
+    case CVCU_REAP_CALL:
+        r->fn(r->ptr);
         break;
     }
     cvcu_gates_quiet_end();
@@ -149,10 +154,11 @@ static void cvcu_reaper_start(void) {
 }
 
 /* Hands the release to the reaper (or does it now where no thread could be started). */
-static void cvcu_reap_later(cvcu_reap_kind kind, CUdeviceptr address, void *ptr) {
+static void cvcu_reap_later_fn(cvcu_reap_kind kind, CUdeviceptr address, void *ptr,
+                               void (*fn)(void *ptr)) {
     pthread_once(&cvcu_reaper_once, cvcu_reaper_start);
     cvcu_reap *r = calloc(1, sizeof *r);
-    cvcu_reap local = {kind, NULL, address, ptr, NULL};
+    cvcu_reap local = {kind, NULL, address, ptr, fn, NULL};
     cvcu.cuCtxGetCurrent(&local.ctx);
     bool queued = false;
     if (r) {
@@ -171,6 +177,14 @@ static void cvcu_reap_later(cvcu_reap_kind kind, CUdeviceptr address, void *ptr)
         free(r);
         cvcu_reap_now(&local);
     }
+}
+
+static void cvcu_reap_later(cvcu_reap_kind kind, CUdeviceptr address, void *ptr) {
+    cvcu_reap_later_fn(kind, address, ptr, NULL);
+}
+
+void cvcu_reap_call_later(void (*fn)(void *ptr), void *ptr) {
+    cvcu_reap_later_fn(CVCU_REAP_CALL, 0, ptr, fn);
 }
 
 /* Waits until the releases queued so far are done; false if there were none. */

@@ -18,6 +18,11 @@ size_t cvcu_pattern_period(const unsigned char *p, size_t size);
  * them by device copies: how many repetitions the head has. */
 size_t cvcu_fill_head(size_t reps, size_t size);
 
+/* fn(ptr) on the reaper thread, in the current context, once no gate is closed: releases whose
+ * driver calls may wait for the device (a graph's destruction) keep out of the gates' way as the
+ * frees do. */
+void cvcu_reap_call_later(void (*fn)(void *ptr), void *ptr);
+
 /* cuModuleUnload, by the same thread as the frees (it waits for the device too). */
 void cvcu_module_unload_later(void *module);
 
