@@ -183,48 +183,58 @@ static void build_callback_and_defines(ct_env *e) {
     clReleaseProgram(p);
 }
 
-static cl_int run_setv(ct_env *e, cl_program p, cl_int value, cl_int *out) {
-    cl_int err = CL_SUCCESS;
-    cl_kernel k = clCreateKernel(p, "setv", &err);
-    cl_mem m = clCreateBuffer(e->ctx, CL_MEM_READ_WRITE, 4, NULL, &err);
+/* Runs kernel `name` of p on one work-item with a buffer that holds `start` as its first
+ * argument (and *value as its second, unless value is NULL): the int the kernel leaves in the
+ * buffer, or -1 with the failure reported. */
+static cl_int run_int(ct_env *e, cl_program p, const char *name, cl_int start,
+                      const cl_int *value) {
+    cl_kernel k = ct_kernel(p, name);
+    cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4, &start);
+    cl_int v = -1;
     if (k && m) {
-        err = clSetKernelArg(k, 0, sizeof(m), &m);
-        if (!err)
-            err = clSetKernelArg(k, 1, sizeof(value), &value);
-        if (!err)
-            err = clEnqueueTask(e->q, k, 0, NULL, NULL);
-        if (!err)
-            err = clEnqueueReadBuffer(e->q, m, CL_TRUE, 0, 4, out, 0, NULL, NULL);
+        CT_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof(m), &m));
+        if (value)
+            CT_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof(*value), value));
+        CT_ERR(CL_SUCCESS, clEnqueueTask(e->q, k, 0, NULL, NULL));
+        CT_ERR(CL_SUCCESS, clEnqueueReadBuffer(e->q, m, CL_TRUE, 0, 4, &v, 0, NULL, NULL));
     }
     if (k)
         clReleaseKernel(k);
     if (m)
         clReleaseMemObject(m);
-    return err;
+    return v;
+}
+
+/* A program made again (clCreateProgramWithBinary) from p's binary for the device. */
+static cl_program from_binary(ct_env *e, cl_program p) {
+    size_t size = 0;
+    CT_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL));
+    unsigned char *bin = size ? malloc(size) : NULL;
+    unsigned char *bins[1] = {bin};
+    cl_program q = NULL;
+    if (bin && clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bins), bins, NULL) == CL_SUCCESS) {
+        cl_int status = 1, err = 1;
+        const unsigned char *cbins[1] = {bin};
+        q = clCreateProgramWithBinary(e->ctx, 1, &e->device, &size, cbins, &status, &err);
+        CT_ERR(CL_SUCCESS, err);
+        CT_ERR(CL_SUCCESS, status);
+    }
+    CT_CHECK(q != NULL);
+    free(bin);
+    return q;
 }
 
 static void binary_round_trip(ct_env *e) {
     NEED_COMPILER();
     cl_program p = ct_build(e, src_two, NULL);
     CT_REQUIRE(p != NULL);
-    size_t size = 0;
-    CT_REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof(size), &size, NULL));
-    unsigned char *bin = malloc(size);
-    unsigned char *bins[1] = {bin};
-    CT_REQUIRE_OK(clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof(bins), bins, NULL));
+    cl_program q = from_binary(e, p);
     clReleaseProgram(p);
-    cl_int status = 1, err = 1;
-    const unsigned char *cbins[1] = {bin};
-    cl_program q = clCreateProgramWithBinary(e->ctx, 1, &e->device, &size, cbins, &status, &err);
-    CT_ERR(CL_SUCCESS, err);
-    CT_ERR(CL_SUCCESS, status);
     CT_REQUIRE(q != NULL);
     CT_ERR(CL_SUCCESS, clBuildProgram(q, 1, &e->device, NULL, NULL, NULL));
-    cl_int out = 0;
-    CT_ERR(CL_SUCCESS, run_setv(e, q, 1234, &out));
-    CT_CHECK(out == 1234);
+    cl_int v = 1234;
+    CT_CHECK(run_int(e, q, "setv", 0, &v) == 1234);
     clReleaseProgram(q);
-    free(bin);
 }
 
 static void binary_errors(ct_env *e) {
@@ -255,6 +265,19 @@ static void binary_errors(ct_env *e) {
     }
 }
 
+/* A program of src compiled (clCompileProgram) with the given embedded headers; NULL when it
+ * cannot be created. */
+static cl_program compiled(ct_env *e, const char *src, cl_uint num_headers, const cl_program *hdr,
+                           const char **names) {
+    cl_int err = CL_SUCCESS;
+    cl_program p = clCreateProgramWithSource(e->ctx, 1, &src, NULL, &err);
+    CT_ERR(CL_SUCCESS, err);
+    if (p)
+        CT_ERR(CL_SUCCESS,
+               clCompileProgram(p, 1, &e->device, NULL, num_headers, hdr, names, NULL, NULL));
+    return p;
+}
+
 static void compile_and_link(ct_env *e) {
     NEED_COMPILER();
     if (!ct_dev_uint(e->device, CL_DEVICE_LINKER_AVAILABLE))
@@ -265,12 +288,11 @@ static void compile_and_link(ct_env *e) {
                            "kernel void k(global int *a) { a[0] = scale(a[0]); }\n";
     cl_int err = CL_SUCCESS;
     cl_program hdr = clCreateProgramWithSource(e->ctx, 1, &header, NULL, &err);
-    cl_program lib = clCreateProgramWithSource(e->ctx, 1, &lib_src, NULL, &err);
-    cl_program mainp = clCreateProgramWithSource(e->ctx, 1, &main_src, NULL, &err);
-    CT_REQUIRE(hdr && lib && mainp);
+    CT_REQUIRE(hdr != NULL);
     const char *names[] = {"ct_scale.h"};
-    CT_ERR(CL_SUCCESS, clCompileProgram(lib, 1, &e->device, NULL, 1, &hdr, names, NULL, NULL));
-    CT_ERR(CL_SUCCESS, clCompileProgram(mainp, 1, &e->device, NULL, 1, &hdr, names, NULL, NULL));
+    cl_program lib = compiled(e, lib_src, 1, &hdr, names);
+    cl_program mainp = compiled(e, main_src, 1, &hdr, names);
+    CT_REQUIRE(lib && mainp);
     cl_program_binary_type bt = 0;
     CT_ERR(CL_SUCCESS,
            clGetProgramBuildInfo(lib, e->device, CL_PROGRAM_BINARY_TYPE, sizeof(bt), &bt, NULL));
@@ -288,19 +310,7 @@ static void compile_and_link(ct_env *e) {
     cl_program exe = clLinkProgram(e->ctx, 1, &e->device, NULL, 2, both, NULL, NULL, &err);
     CT_ERR(CL_SUCCESS, err);
     if (exe) {
-        cl_kernel k = ct_kernel(exe, "k");
-        cl_int v = 14;
-        cl_mem m = ct_buffer(e, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, 4, &v);
-        if (k && m) {
-            CT_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof(m), &m));
-            CT_ERR(CL_SUCCESS, clEnqueueTask(e->q, k, 0, NULL, NULL));
-            CT_ERR(CL_SUCCESS, clEnqueueReadBuffer(e->q, m, CL_TRUE, 0, 4, &v, 0, NULL, NULL));
-            CT_CHECK(v == 42);
-        }
-        if (k)
-            clReleaseKernel(k);
-        if (m)
-            clReleaseMemObject(m);
+        CT_CHECK(run_int(e, exe, "k", 14, NULL) == 42);
         clReleaseProgram(exe);
     }
     /* "CL_INVALID_VALUE if num_input_programs is zero and input_programs is NULL or if
@@ -316,6 +326,75 @@ static void compile_and_link(ct_env *e) {
     if (library)
         clReleaseProgram(library);
     clReleaseProgram(hdr);
+    clReleaseProgram(lib);
+    clReleaseProgram(mainp);
+}
+
+/* "CL_INVALID_OPERATION if there are kernel objects attached to program": once the application
+ * released its kernel, clBuildProgram builds again, with the new options. */
+static void rebuild_options(ct_env *e) {
+    NEED_COMPILER();
+    const char *src = "kernel void k(global int *a) { a[0] = VALUE; }\n";
+    cl_program p = ct_build(e, src, "-D VALUE=1");
+    CT_REQUIRE(p != NULL);
+    cl_kernel k = ct_kernel(p, "k");
+    CT_ERR(CL_INVALID_OPERATION, clBuildProgram(p, 1, &e->device, "-D VALUE=5", NULL, NULL));
+    if (k)
+        clReleaseKernel(k);
+    CT_CHECK(run_int(e, p, "k", 0, NULL) == 1);
+    CT_ERR(CL_SUCCESS, clBuildProgram(p, 1, &e->device, "-D VALUE=5", NULL, NULL));
+    CT_CHECK(run_int(e, p, "k", 0, NULL) == 5);
+    clReleaseProgram(p);
+}
+
+/* A kernel may call another kernel as a function (OpenCL C 6.9 "__kernel functions ... can
+ * also be called by other kernels"): in one program, and across clLinkProgram's inputs, one of
+ * them a library made again from its binary, which is CL_PROGRAM_BINARY_TYPE_LIBRARY. */
+static void kernel_calls_kernel(ct_env *e) {
+    NEED_COMPILER();
+    const char *one = "kernel void twice(global int *a) { a[0] *= 2; }\n"
+                      "kernel void four(global int *a) { twice(a); twice(a); }\n";
+    cl_program p = ct_build(e, one, NULL);
+    CT_REQUIRE(p != NULL);
+    CT_CHECK(run_int(e, p, "four", 3, NULL) == 12);
+    CT_CHECK(run_int(e, p, "twice", 3, NULL) == 6);
+    clReleaseProgram(p);
+    if (!ct_dev_uint(e->device, CL_DEVICE_LINKER_AVAILABLE))
+        CT_SKIP("CL_DEVICE_LINKER_AVAILABLE is false");
+    const char *lib_src = "kernel void add7(global int *a) { a[0] += 7; }\n";
+    const char *main_src = "kernel void add7(global int *a);\n"
+                           "kernel void uses(global int *a) { add7(a); a[0] *= 10; }\n";
+    cl_int err = CL_SUCCESS;
+    cl_program lib = compiled(e, lib_src, 0, NULL, NULL);
+    cl_program mainp = compiled(e, main_src, 0, NULL, NULL);
+    CT_REQUIRE(lib && mainp);
+    cl_program both[2] = {mainp, lib};
+    cl_program exe = clLinkProgram(e->ctx, 1, &e->device, NULL, 2, both, NULL, NULL, &err);
+    CT_ERR(CL_SUCCESS, err);
+    if (exe) {
+        CT_CHECK(run_int(e, exe, "uses", 1, NULL) == 80);
+        clReleaseProgram(exe);
+    }
+    cl_program library =
+        clLinkProgram(e->ctx, 1, &e->device, "-create-library", 1, &lib, NULL, NULL, &err);
+    CT_ERR(CL_SUCCESS, err);
+    CT_REQUIRE(library != NULL);
+    cl_program again = from_binary(e, library);
+    if (again) {
+        cl_program_binary_type bt = 0;
+        CT_ERR(CL_SUCCESS, clGetProgramBuildInfo(again, e->device, CL_PROGRAM_BINARY_TYPE,
+                                                 sizeof(bt), &bt, NULL));
+        CT_CHECK(bt == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+        cl_program with_lib[2] = {mainp, again};
+        exe = clLinkProgram(e->ctx, 1, &e->device, NULL, 2, with_lib, NULL, NULL, &err);
+        CT_ERR(CL_SUCCESS, err);
+        if (exe) {
+            CT_CHECK(run_int(e, exe, "uses", 2, NULL) == 90);
+            clReleaseProgram(exe);
+        }
+        clReleaseProgram(again);
+    }
+    clReleaseProgram(library);
     clReleaseProgram(lib);
     clReleaseProgram(mainp);
 }
@@ -420,6 +499,8 @@ static const ct_case cases[] = {
     {"binary_round_trip", binary_round_trip},
     {"binary_errors", binary_errors},
     {"compile_and_link", compile_and_link},
+    {"rebuild_options", rebuild_options},
+    {"kernel_calls_kernel", kernel_calls_kernel},
     {"null_arguments", null_arguments},
     {"il_and_builtins", il_and_builtins},
     {"spec_constant", spec_constant_and_release_cb},

@@ -95,7 +95,8 @@ find_binary() { # root name
 }
 
 # One CTS process: JOB for one platform, its log and an exit line. The CTS picks the platform
-# with CL_PLATFORM_INDEX; culvert is listed first (scripts/gpu-run.sh writes the vendors folder).
+# with CL_PLATFORM_INDEX; calls without a platform (clCreateContextFromType(NULL, ...)) go where
+# ocl-icd's OCL_ICD_DEFAULT_PLATFORM points, the same platform.
 run_one() { # root platform_index platform_tag job outdir timeout
   local root=$1 pidx=$2 tag=$3 job=$4 out=$5 limit=$6
   local spec=$job args="" subs="" shard=""
@@ -108,9 +109,13 @@ run_one() { # root platform_index platform_tag job outdir timeout
   log="$out/$tag.$name.log"
   if [ -z "$exe" ]; then echo "no binary test_$bin" >"$log"; echo "exit=127 time=0" >>"$log"; return; fi
   dir=$(dirname "$exe")
-  # test_compiler and test_spirv_new read their data from the working directory.
+  # test_compiler and test_spirv_new read their data from the working directory; test_compiler
+  # looks for its include folders beside its binary, which the pack keeps in compiler/.
   case $bin in compiler) dir=$root/compiler ;; spirv_new) dir=$root/spirv_new ;; esac
   [ -d "$dir" ] || dir=$(dirname "$exe")
+  if [ "$bin" = compiler ] && [ -d "$dir/includeTestDirectory" ]; then
+    args="--include-test-directory $dir/includeTestDirectory --second-include-test-directory $dir/secondIncludeTestDirectory $args"
+  fi
   # Shard K/N: every N-th sub-test of the binary's --list, starting with the K-th.
   if [ -n "$shard" ]; then
     subs=$(cd "$dir" && "$exe" --list 2>/dev/null | awk -v k="${shard%/*}" -v n="${shard#*/}" \
@@ -119,7 +124,7 @@ run_one() { # root platform_index platform_tag job outdir timeout
   local t0 t1 rc
   t0=$(date +%s)
   # shellcheck disable=SC2086
-  (cd "$dir" && CL_PLATFORM_INDEX=$pidx CL_DEVICE_TYPE=${CTS_DEVICE_TYPE:-gpu} timeout -k 5 "$limit" "$exe" $args $subs) \
+  (cd "$dir" && OCL_ICD_DEFAULT_PLATFORM=$pidx CL_PLATFORM_INDEX=$pidx CL_DEVICE_TYPE=${CTS_DEVICE_TYPE:-gpu} timeout -k 5 "$limit" "$exe" $args $subs) \
     >"$log" 2>&1 && rc=0 || rc=$?
   t1=$(date +%s)
   echo "exit=$rc time=$((t1 - t0))" >>"$log"

@@ -49,7 +49,7 @@ cl_int CL_API_CALL clCreateKernelsInProgram(cl_program program, cl_uint num_kern
             kernels[made] = cv_kernel_create(program, name, &err);
         /* All or nothing: the ones made before a failure are released. */
         for (size_t i = 0; err != CL_SUCCESS && i + 1 < made; i++)
-            cv_release(&kernels[i]->obj);
+            cv_kernel_release(kernels[i]);
     }
     if (err == CL_SUCCESS && num_kernels_ret)
         *num_kernels_ret = (cl_uint)n;
@@ -70,7 +70,7 @@ cl_int CL_API_CALL clReleaseKernel(cl_kernel kernel) {
     /* "CL_INVALID_KERNEL if kernel is not a valid kernel object." */
     cl_int err = cv_is_kernel(kernel) ? CL_SUCCESS : CL_INVALID_KERNEL;
     if (err == CL_SUCCESS)
-        cv_release(&kernel->obj);
+        cv_kernel_release(kernel);
     CV_API_ERROR(err);
     return err;
 }

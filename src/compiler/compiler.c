@@ -10,6 +10,7 @@
 #include "compiler/cvc_internal.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,8 +21,10 @@
 /* Part of every cache key: raise it whenever the pipeline's output for a given input changes
  * (3: GNU inline semantics, one declaration per intrinsic after the __constant rewrite; 4:
  * cl_khr_fp16 always on, half builtins; 5: the ordered atomics and their feature macros; 6: the
- * generic address space), so that PTX cached by an earlier culvert is not served. */
-#define CVC_VERSION "culvert-compiler-6"
+ * generic address space; 7: kernels called as functions, casts of null and between named spaces,
+ * libraries in the bitcode wrapper, printf's h/hh lengths), so that PTX cached by an earlier
+ * culvert is not served. The builtin libraries are part of the key by their hash. */
+#define CVC_VERSION "culvert-compiler-7"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX
  * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). The generic
@@ -402,10 +405,16 @@ static cl_int cvc_ir_to_ptx(char *ll, cvc_child *llc, const char *ptx_path, cons
         free(ll);
         ll = lowered;
     }
-    char *split = cvc_ir_split_casts(ll); /* around an LLVM 16 bug (cvc_internal.h) */
-    if (split) {
-        free(ll);
-        ll = split;
+    /* IR rewrites before llc (cvc_internal.h): kernels called as functions, address-space
+     * casts NVPTX cannot select or gets wrong. */
+    char *(*const rewrites[])(const char *) = {cvc_ir_kernel_calls, cvc_ir_fix_casts,
+                                               cvc_ir_split_casts};
+    for (size_t i = 0; i < sizeof rewrites / sizeof rewrites[0]; i++) {
+        char *done = rewrites[i](ll);
+        if (done) {
+            free(ll);
+            ll = done;
+        }
     }
     if (printf_failed)
         err = CL_BUILD_PROGRAM_FAILURE;
@@ -737,8 +746,39 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
     return err;
 }
 
+/* A library is its bitcode in LLVM's bitcode wrapper (which every LLVM tool reads): magic,
+ * version 0, the bitcode's offset and size, and a CPU-type field, here "cvlb". A compiled object
+ * is plain bitcode. So the binary says what it is when it comes back through
+ * clCreateProgramWithBinary (CL_PROGRAM_BINARY_TYPE_LIBRARY or _COMPILED_OBJECT). */
+#define CVC_WRAPPER_SIZE 20
+static const unsigned char cvc_wrapper_magic[4] = {0xde, 0xc0, 0x17, 0x0b};
+static const unsigned char cvc_library_tag[4] = {'c', 'v', 'l', 'b'};
+
+bool cvc_is_library(const unsigned char *data, size_t size) {
+    return data && size > CVC_WRAPPER_SIZE && !memcmp(data, cvc_wrapper_magic, 4) &&
+           !memcmp(data + 16, cvc_library_tag, 4);
+}
+
+/* The library binary of bitcode (taken over), or NULL without memory. */
+static unsigned char *cvc_wrap_library(unsigned char *bc, size_t *size) {
+    unsigned char *w = bc && *size <= UINT32_MAX ? malloc(CVC_WRAPPER_SIZE + *size) : NULL;
+    if (w) {
+        uint32_t head[4] = {0, CVC_WRAPPER_SIZE, (uint32_t)*size, 0};
+        memcpy(w, cvc_wrapper_magic, 4);
+        for (int i = 0; i < 3; i++) /* little endian, as the wrapper is */
+            for (int k = 0; k < 4; k++)
+                w[4 + 4 * i + k] = (unsigned char)(head[i] >> (8 * k));
+        memcpy(w + 16, cvc_library_tag, 4);
+        memcpy(w + CVC_WRAPPER_SIZE, bc, *size);
+        *size += CVC_WRAPPER_SIZE;
+    }
+    free(bc);
+    return w;
+}
+
 static bool cvc_is_bitcode(const cvc_output *obj) {
-    return obj && obj->data && obj->size >= 4 && !memcmp(obj->data, "BC\xc0\xde", 4);
+    return obj && obj->data && obj->size >= 4 &&
+           (!memcmp(obj->data, "BC\xc0\xde", 4) || cvc_is_library(obj->data, obj->size));
 }
 
 cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char *options,
@@ -798,7 +838,7 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
             }
             if (paths && written && cvc_run_args(a, &log) == 0) {
                 if (library) {
-                    out->data = cvc_read_file(linked, &out->size);
+                    out->data = cvc_wrap_library(cvc_read_file(linked, &out->size), &out->size);
                     err = out->data ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
                 } else {
                     err = cvc_codegen_ir(&tmp, linked, &o, target, tools, &log, out);

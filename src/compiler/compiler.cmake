@@ -13,7 +13,8 @@ set(_builtins_ll ${_builtins_dir}/launch_info.ll ${_builtins_dir}/atomics64.ll
                  ${_builtins_dir}/native.ll ${_builtins_dir}/c11_atomics.ll
                  ${_builtins_dir}/core20.ll ${_builtins_dir}/subgroups.ll
                  ${_builtins_dir}/subgroup_ext.ll ${_builtins_dir}/fma.ll
-                 ${_builtins_dir}/workgroup.ll ${_builtins_dir}/generic.ll)
+                 ${_builtins_dir}/workgroup.ll ${_builtins_dir}/generic.ll
+                 ${_builtins_dir}/clc_gaps.ll)
 set(_builtins_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_builtins_data.c)
 # An LLVM IR library assembled into one bitcode file and embedded in libculvert as the C array
 # NAME (and NAME_size), generated into OUT_C.

@@ -40,6 +40,8 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
  * -create-library in options -> a library object (bitcode) again. */
 cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char *options,
                 const cvc_target *target, bool *is_library, cvc_output *out);
+/* Is this binary a library of cvc_link with -create-library (not a compiled object)? */
+bool cvc_is_library(const unsigned char *data, size_t size);
 /* Is a compiler there at all (CL_DEVICE_COMPILER_AVAILABLE)? */
 bool cvc_available(void);
 void cvc_output_free(cvc_output *out);

@@ -112,10 +112,18 @@ int cvc_undefined_functions(const char *ll, cvc_buf *log);
 /* printf calls of textual IR -> CUDA's vprintf (cvc_printf.c). NULL when the IR calls no printf
  * (nothing to do); *failed when a call cannot be converted (log says why). */
 char *cvc_lower_printf(const char *ll, cvc_buf *log, bool *failed);
+/* Kernels called as functions: each called kernel gets a plain internal clone that the calls
+ * go to (cvc_ir_calls.c). The new IR, or NULL when nothing calls a kernel (or no memory). */
+char *cvc_ir_kernel_calls(const char *ll);
+/* ---- address-space casts (cvc_ir_casts.c); each returns the new IR, or NULL when there is
+ * nothing to change (or no memory) ---- */
+/* Casts of null become null (OpenCL C's NULL is NULL in every address space; NVPTX converts
+ * shared address 0 to a generic address that is not 0), and casts between two named address
+ * spaces go through the generic one (NVPTX cannot select them: llc aborts). */
+char *cvc_ir_fix_casts(const char *ll);
 /* LLVM 16's NVPTX back end merges two casts of one generic pointer, to global and to shared
  * memory, in a basic block into one cvta.to.shared (its SelectionDAG CSE ignores the target
- * address space). Such casts become NVVM's cvta intrinsics: the new IR, or NULL when there is
- * nothing to change (or no memory). */
+ * address space). Such casts become NVVM's cvta intrinsics. */
 char *cvc_ir_split_casts(const char *ll);
 /* In-place fix-ups of textual IR before llc: __constant (NVPTX addrspace 4) moved to global
  * memory, the launch block kept at module scope. */

@@ -13,7 +13,10 @@
  * written out once per element with the same flags, width and precision, separated by commas
  * (OpenCL C 6.15.14.2.1), and each element its own argument (extractelement; char and short
  * elements widened as their conversion reads them, float and half ones to double, as C's
- * variadic promotion would). */
+ * variadic promotion would). vprintf misreads the hh length (%hhd of 127 printed 37), so
+ * integer conversions with h or hh get a format of their own too: the length dropped, the int
+ * argument cut to short or char and widened back as the conversion reads it (sign-extended for
+ * d and i), which is what C's printf does with it. */
 #include "compiler/cvc_internal.h"
 
 #include <ctype.h>
@@ -152,11 +155,11 @@ static void cvc_arg_set(cvc_arg_text *a, const char *type, const char *value) {
     snprintf(a->value, sizeof a->value, "%s", value);
 }
 
-/* A format with vector conversions: writes the scalar format into `globals` as @.cvp.N.fmt and
- * replaces args (the format first) by the scalar arguments, the element extractions written to
- * `out`. false: the log says why. */
-static bool cvc_expand_vectors(const char *ll, cvc_arg_text *args, size_t *n, int id, cvc_buf *out,
-                               cvc_buf *globals, cvc_buf *log) {
+/* A format with vector conversions or h/hh integer conversions: writes the format vprintf
+ * reads into `globals` as @.cvp.N.fmt and replaces args (the format first) by the scalar
+ * arguments, the element extractions and narrowings written to `out`. false: the log says why. */
+static bool cvc_expand_format(const char *ll, cvc_arg_text *args, size_t *n, int id, cvc_buf *out,
+                              cvc_buf *globals, cvc_buf *log) {
     size_t flen = 0, log_mark = log->len;
     char *fmt = args[0].value[0] == '@' ? cvc_string_global(ll, args[0].value, &flen) : NULL;
     if (!fmt) {
@@ -206,9 +209,31 @@ static bool cvc_expand_vectors(const char *ll, cvc_arg_text *args, size_t *n, in
         if (!ok)
             break;
         if (!vec) {
-            cvc_buf_add(&f, fmt + i, j + 1 - i);
-            if (next < *n && count < CVC_MAX_PRINTF_ARGS)
-                scalars[count++] = args[next++];
+            int h = 0; /* h: 1, hh: 2 */
+            for (size_t k = spec_end; k < j; k++)
+                h += fmt[k] == 'h';
+            bool narrow = h && h <= 2 && strchr("diouxX", conv) && next < *n &&
+                          !strcmp(args[next].type, "i32");
+            if (!narrow) {
+                cvc_buf_add(&f, fmt + i, j + 1 - i);
+                if (next < *n && count < CVC_MAX_PRINTF_ARGS)
+                    scalars[count++] = args[next++];
+                i = j;
+                continue;
+            }
+            ok = count < CVC_MAX_PRINTF_ARGS;
+            if (!ok)
+                break;
+            cvc_buf_add(&f, fmt + i, spec_end - i);
+            cvc_buf_add(&f, &conv, 1);
+            char v[64];
+            snprintf(v, sizeof v, "%%cvp.%d.e%zu", id, extracted++);
+            const char *small = h == 2 ? "i8" : "i16";
+            cvc_buf_printf(out, "  %s.n = trunc i32 %s to %s\n", v, args[next].value, small);
+            cvc_buf_printf(out, "  %s = %s %s %s.n to i32\n", v,
+                           conv == 'd' || conv == 'i' ? "sext" : "zext", small, v);
+            cvc_arg_set(&scalars[count++], "i32", v);
+            next++;
             i = j;
             continue;
         }
@@ -282,6 +307,32 @@ static bool cvc_expand_vectors(const char *ll, cvc_arg_text *args, size_t *n, in
     return ok;
 }
 
+/* Whether the literal format `name` (a global of the module) has an integer conversion with the
+ * h or hh length; false for a format that is not a literal. */
+static bool cvc_narrow_conversions(const char *ll, const char *name) {
+    size_t len = 0;
+    char *fmt = name[0] == '@' ? cvc_string_global(ll, name, &len) : NULL;
+    bool found = false;
+    for (size_t i = 0; fmt && i < len && !found; i++) {
+        if (fmt[i] != '%')
+            continue;
+        size_t j = i + 1;
+        if (j < len && fmt[j] == '%') {
+            i = j;
+            continue;
+        }
+        while (j < len && strchr("-+ #0123456789.*", fmt[j]))
+            j++;
+        bool h = false;
+        while (j < len && strchr("hlLqjzt", fmt[j]))
+            h |= fmt[j++] == 'h';
+        found = h && j < len && strchr("diouxX", fmt[j]);
+        i = j;
+    }
+    free(fmt);
+    return found;
+}
+
 /* Rewrites one call line into `out`, adds the alloca to `allocas` and a vector call's format to
  * `globals`. false: not convertible (the reason is in log). */
 static bool cvc_rewrite_call(const char *ll, const char *line, size_t len, int id, cvc_buf *out,
@@ -321,7 +372,8 @@ static bool cvc_rewrite_call(const char *ll, const char *line, size_t len, int i
     bool vectors = false;
     for (size_t i = 1; i < n; i++)
         vectors |= args[i].type[0] == '<';
-    if (vectors && !cvc_expand_vectors(ll, args, &n, id, out, globals, log)) {
+    if ((vectors || cvc_narrow_conversions(ll, args[0].value)) &&
+        !cvc_expand_format(ll, args, &n, id, out, globals, log)) {
         free(args);
         return false;
     }

@@ -300,8 +300,8 @@ int cvc_undefined_functions(const char *ll, cvc_buf *log) {
         cvc_demangle(name, n, shown, sizeof shown);
         if (log)
             cvc_buf_printf(log,
-                           "error: '%s' (%.*s) is called but culvert's OpenCL C library does not "
-                           "provide it\n",
+                           "error: '%s' (%.*s) is called but defined neither in the program (its "
+                           "sources, objects and libraries) nor in culvert's OpenCL C library\n",
                            shown, (int)n, name);
         count++;
     }
@@ -450,102 +450,6 @@ static void cvc_ir_drop_duplicate_declarations(char *ll) {
     }
     free(seen);
     free(seen_len);
-}
-
-/* A cast of a generic pointer to global or shared memory: "%r = addrspacecast ptr %p to ptr
- * addrspace(N)..." (N 1 or 3). Its operand "%p" (not 0-terminated) and N, or 0. */
-static int cvc_ir_cast(const char *line, const char **op, size_t *op_len) {
-    static const char cast[] = " = addrspacecast ptr %", to[] = " to ptr addrspace(";
-    *op = NULL;
-    *op_len = 0;
-    const char *c = memmem(line, strcspn(line, "\n"), cast, sizeof cast - 1);
-    if (!c || line[strspn(line, " ")] != '%')
-        return 0;
-    *op = c + sizeof cast - 2;
-    *op_len = strcspn(*op, " ,\n");
-    const char *t = *op + *op_len;
-    if (strncmp(t, to, sizeof to - 1) || (t[sizeof to - 1] != '1' && t[sizeof to - 1] != '3') ||
-        t[sizeof to] != ')')
-        return 0;
-    return t[sizeof to - 1] - '0';
-}
-
-/* Does the line start another basic block (a label, a function's start or end)? */
-static bool cvc_ir_block_edge(const char *line) {
-    size_t body = strcspn(line, ";\n"); /* before a comment */
-    while (body > 0 && line[body - 1] == ' ')
-        body--;
-    return !strncmp(line, "define ", 7) || line[0] == '}' ||
-           (body && line[0] != ' ' && line[body - 1] == ':');
-}
-
-char *cvc_ir_split_casts(const char *ll) {
-    /* The lines to rewrite: in each block, the casts of an operand cast to both spaces. */
-    const char *casts[64];
-    size_t count = 0, rewrites = 0;
-    const char **marked = NULL;
-    size_t nmarked = 0, cap = 0;
-    for (const char *line = ll; line && *line;) {
-        const char *next = strchr(line, '\n');
-        next = next ? next + 1 : NULL;
-        const char *op;
-        size_t op_len;
-        int as = cvc_ir_cast(line, &op, &op_len);
-        if (as && count < sizeof casts / sizeof casts[0])
-            casts[count++] = line;
-        if (!next || !*next || cvc_ir_block_edge(next)) {
-            for (size_t i = 0; i < count; i++) {
-                const char *oi, *oj;
-                size_t li, lj;
-                int ai = cvc_ir_cast(casts[i], &oi, &li);
-                bool both = false;
-                for (size_t j = 0; j < count && !both; j++)
-                    both = cvc_ir_cast(casts[j], &oj, &lj) != ai && li == lj && !memcmp(oi, oj, li);
-                if (!both)
-                    continue;
-                if (nmarked == cap) {
-                    cap = cap ? 2 * cap : 16;
-                    const char **m2 = realloc(marked, cap * sizeof *m2);
-                    if (!m2) {
-                        free(marked);
-                        return NULL;
-                    }
-                    marked = m2;
-                }
-                marked[nmarked++] = casts[i];
-            }
-            count = 0;
-        }
-        line = next;
-    }
-    if (!nmarked)
-        return NULL;
-    cvc_buf b = {0};
-    const char *from = ll;
-    for (size_t k = 0; k < nmarked; k++) {
-        const char *op;
-        size_t op_len;
-        int as = cvc_ir_cast(marked[k], &op, &op_len);
-        const char *eq = strstr(marked[k], " = addrspacecast");
-        const char *rest = strchr(op + op_len, ')') + 1;
-        cvc_buf_add(&b, from, (size_t)(eq - from));
-        cvc_buf_printf(&b, " = call ptr addrspace(%d) @llvm.nvvm.ptr.gen.to.%s.p%d.p0(ptr %.*s)",
-                       as, as == 1 ? "global" : "shared", as, (int)op_len, op);
-        from = rest;
-        rewrites |= 1u << as;
-    }
-    cvc_buf_str(&b, from);
-    /* Declared again where the module had them already: cvc_ir_fixups drops the copies. */
-    if (rewrites & (1u << 1))
-        cvc_buf_str(&b, "\ndeclare ptr addrspace(1) @llvm.nvvm.ptr.gen.to.global.p1.p0(ptr)\n");
-    if (rewrites & (1u << 3))
-        cvc_buf_str(&b, "\ndeclare ptr addrspace(3) @llvm.nvvm.ptr.gen.to.shared.p3.p0(ptr)\n");
-    free(marked);
-    if (b.failed) {
-        free(b.data);
-        return NULL;
-    }
-    return cvc_buf_take(&b);
 }
 
 /* __constant is NVPTX's addrspace(4), the 64 KiB constant bank, which `ld.const` reads by bank

@@ -65,10 +65,29 @@ int cvcu_device_count(void);
 /* Retains the device's primary context (shared with CUDA libraries in the same process) and
  * reads its properties; *props points into the device, which lives as long as the process. */
 cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props **props);
-/* Makes the device's context current on the calling thread (cheap when it already is). */
+/* Makes the device's context current on the calling thread (cheap when it already is).
+ * CL_OUT_OF_RESOURCES, bound all the same, while the device is lost (below). */
 cl_int cvcu_device_bind(cvcu_device *dev);
 /* Interop: the CUcontext behind a device. */
 void *cvcu_device_context(cvcu_device *dev);
+
+/* Faults. A sticky CUDA error (a kernel's illegal access, a copy into unmapped memory, ...)
+ * poisons the device's primary context for the process: the device is lost. Every command in
+ * flight on it fails (its CUDA event answers the error), nothing new starts on it
+ * (cvcu_device_bind fails), and the cl_contexts that use it are lost with it. Once none is left,
+ * the next cvcu_device_attach resets the primary context and the device works again.
+ * A cl_context starts using dev (binds it): recovers a lost device that no cl_context uses any
+ * more; CL_DEVICE_NOT_AVAILABLE while lost cl_contexts remain or when the reset fails. */
+cl_int cvcu_device_attach(cvcu_device *dev);
+/* A cl_context stops using dev. */
+void cvcu_device_detach(cvcu_device *dev);
+bool cvcu_device_lost(const cvcu_device *dev);
+/* Whether dev is lost; if so, `what` receives the error's name and the call that first answered
+ * it (for the contexts' notify callbacks). */
+bool cvcu_device_fault(cvcu_device *dev, char *what, size_t n);
+/* handler() is called once per fault, on whatever thread met it and possibly under the
+ * backend's locks: it may only note the fault and wake a thread of its own. */
+void cvcu_set_fault_handler(void (*handler)(void));
 
 /* --- streams and events ---------------------------------------------------------------------- */
 
@@ -115,9 +134,10 @@ typedef struct cvcu_slot {
     cl_ulong device;        /* the device's address of the same 8 bytes */
 } cvcu_slot;
 
-/* A slot from the pool, starting at 0. Bind the device's context first (the pages are portable:
- * any context of the process can use them). */
-cl_int cvcu_slot_alloc(cvcu_slot **out);
+/* A slot from dev's pool, starting at 0. Bind dev's context first. The pages are portable (every
+ * device's streams can use them) and belong to dev's primary context: they go with its reset, so
+ * a slot must not outlive the cl_contexts that use dev. */
+cl_int cvcu_slot_alloc(cvcu_device *dev, cvcu_slot **out);
 /* Back to the pool (NULL: nothing). The caller guarantees no GPU work still waits on or writes
  * the slot. */
 void cvcu_slot_free(cvcu_slot *slot);
@@ -185,7 +205,10 @@ void cvcu_host_free(void *ptr);
 /* Pins the application's memory (CL_MEM_USE_HOST_PTR) so copies to and from it run at pinned
  * speed. Fails, harmlessly, where CUDA refuses (already registered, not ordinary memory). */
 cl_int cvcu_host_register(void *ptr, size_t size);
-void cvcu_host_unregister(void *ptr);
+/* Undoes cvcu_host_register(ptr, size). From this call on, copies treat the range as pageable
+ * memory (the application may use it for another buffer at once): none goes through the
+ * registration while it is being removed. */
+void cvcu_host_unregister(void *ptr, size_t size);
 
 /* How a host-side copy may behave. blocking: the caller waits for the command anyway, so the
  * copy may wait for the stream. When not blocking, the copy never waits for work before it on
@@ -285,7 +308,8 @@ typedef struct cvcu_graph_deps {
 
 cl_int cvcu_graph_create(cvcu_device *dev, cvcu_graph **out);
 /* Destroys the graph and its instance (NULL: nothing), later, on the thread of the frees (once
- * no gate is closed, as cuMemFree); launches in flight finish first. */
+ * no gate is closed, as cuMemFree); launches in flight finish first. Any thread, any context
+ * current; on a lost or reset device only the host side is freed. */
 void cvcu_graph_destroy(cvcu_graph *g);
 /* A node that does nothing: a barrier, an empty NDRange. */
 cl_int cvcu_graph_add_empty(cvcu_graph *g, cvcu_graph_deps deps, cvcu_graph_node **out);

@@ -152,22 +152,39 @@ static void cv_command_batch_track(cl_event b) {
     }
 }
 
+/* A batch that cannot be recorded on a lost device: its commands never complete (the GPU runs
+ * nothing more of the context), so their holds go now, with the error as the batch's status.
+ * Anywhere else an unrecorded batch keeps its holds (a leak, never a use after free). */
+static void cv_command_batch_abandon(cl_event b) {
+    if (b) {
+        b->enqueue_error = CL_OUT_OF_RESOURCES; /* reported with the device's loss, not here */
+        atomic_store(&b->status, CL_OUT_OF_RESOURCES);
+        cv_event_complete(b);
+        cv_release(&b->obj);
+    }
+}
+
 cl_int cv_command_flush_batches(cl_command_queue q) {
-    cl_event done[CV_QUEUE_MAX_STREAMS] = {0};
+    cl_event done[CV_QUEUE_MAX_STREAMS] = {0}, lost[CV_QUEUE_MAX_STREAMS] = {0};
     cl_int err = CL_SUCCESS;
     pthread_mutex_lock(&q->lock);
-    for (unsigned i = 0; i < CV_QUEUE_MAX_STREAMS && err == CL_SUCCESS; i++) {
+    for (unsigned i = 0; i < CV_QUEUE_MAX_STREAMS; i++) {
         if (!q->batch[i])
             continue;
-        err = cvcu_device_bind(q->device->cu);
-        if (err == CL_SUCCESS)
-            err = cv_command_batch_submit(q, i, q->batch[i]);
-        if (err == CL_SUCCESS)
+        cl_int e = err == CL_SUCCESS ? cvcu_device_bind(q->device->cu) : err;
+        if (e == CL_SUCCESS)
+            e = cv_command_batch_submit(q, i, q->batch[i]);
+        if (e == CL_SUCCESS)
             done[i] = cv_command_batch_take(q, i);
+        else if (cvcu_device_lost(q->device->cu))
+            lost[i] = cv_command_batch_take(q, i);
+        err = err == CL_SUCCESS ? e : err;
     }
     pthread_mutex_unlock(&q->lock);
-    for (unsigned i = 0; i < CV_QUEUE_MAX_STREAMS; i++)
+    for (unsigned i = 0; i < CV_QUEUE_MAX_STREAMS; i++) {
         cv_command_batch_track(done[i]);
+        cv_command_batch_abandon(lost[i]);
+    }
     return err;
 }
 
@@ -192,12 +209,15 @@ void cv_command_finish_taken(cl_command_queue q, cl_event *done, unsigned n, uns
         }
         /* Not known to be done: recorded now, behind its commands, and tracked, as a flush
          * would; a batch begun meanwhile stays the stream's current one. If the record fails
-         * too, the batch is left alone: its holds stay (a leak, never a use after free). */
+         * too, the batch is left alone: its holds stay (a leak, never a use after free), unless
+         * the device is lost. */
         pthread_mutex_lock(&q->lock);
         bool recorded = cvcu_device_bind(q->device->cu) == CL_SUCCESS &&
                         cv_command_batch_submit(q, i, b) == CL_SUCCESS;
         pthread_mutex_unlock(&q->lock);
         cv_command_batch_track(recorded ? b : NULL);
+        if (!recorded && cvcu_device_lost(q->device->cu))
+            cv_command_batch_abandon(b);
     }
 }
 

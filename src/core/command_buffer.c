@@ -79,7 +79,7 @@ static void cv_cb_command_free(cl_mutable_command_khr c, bool held) {
         if (objs[i])
             cv_unhold(objs[i]);
     if (c->kind == CV_CB_KERNEL && c->u.kernel.state)
-        cv_release(&c->u.kernel.state->obj);
+        cv_unhold(&c->u.kernel.state->obj);
     c->obj.tag = CV_TAG_DEAD;
     free(c->deps);
     free(c->props);
@@ -429,7 +429,7 @@ static cl_int cv_cb_fill_kernel(cl_command_buffer_khr cb, cl_mutable_command_khr
     /* "Any changes to kernel after calling clCommandNDRangeKernelKHR, such as with
      * clSetKernelArg or clSetKernelExecInfo, have no effect on the recorded command": a copy
      * of the kernel as it is now. */
-    kc->state = cv_kernel_clone(a->k, &err);
+    kc->state = cv_kernel_snapshot(a->k, &err);
     kc->kernel = a->k;
     kc->updatable = a->updatable;
     kc->no_additional_groups = a->no_additional_groups;

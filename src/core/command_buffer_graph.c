@@ -186,7 +186,8 @@ cl_int cv_cb_graph_build(cl_command_buffer_khr cb) {
 }
 
 void cv_cb_graph_drop(cl_command_buffer_khr cb) {
-    if (cb->graph && cvcu_device_bind(cb->device->cu) == CL_SUCCESS)
+    /* Also on a lost device: the backend frees what is left of the graph. */
+    if (cb->graph)
         cvcu_graph_destroy(cb->graph);
     cb->graph = NULL;
 }

@@ -32,7 +32,7 @@ static cl_int cv_cb_staged_for(cv_cb_update *u, cl_mutable_command_khr cmd, cv_c
         s = &u->staged[u->n];
         s->cmd = cmd;
         s->range = cmd->u.kernel.range;
-        s->state = cv_kernel_clone(cmd->u.kernel.state, &err);
+        s->state = cv_kernel_snapshot(cmd->u.kernel.state, &err);
         u->n += err == CL_SUCCESS;
     }
     *out = err == CL_SUCCESS ? s : NULL;
@@ -133,7 +133,7 @@ static cl_int cv_cb_commit(cl_command_buffer_khr cb, cv_cb_update *u) {
         cv_cb_kernel *kc = &u->staged[i].cmd->u.kernel;
         cb->unset_commands -= kc->state->unset != 0;
         cb->unset_commands += u->staged[i].state->unset != 0;
-        cv_release(&kc->state->obj);
+        cv_unhold(&kc->state->obj);
         kc->state = u->staged[i].state;
         kc->range = u->staged[i].range;
         kc->uniform = cv_cb_range_uniform(&kc->range);
@@ -169,7 +169,7 @@ cl_int cv_command_buffer_update(cl_command_buffer_khr cb, cl_uint n,
     pthread_mutex_unlock(&cb->lock);
     for (cl_uint i = 0; i < u.n; i++)
         if (u.staged[i].state)
-            cv_release(&u.staged[i].state->obj);
+            cv_unhold(&u.staged[i].state->obj);
     free(u.staged);
     return err;
 }

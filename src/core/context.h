@@ -1,4 +1,12 @@
-/* cl_context: a set of devices of the culvert platform, each on its CUDA primary context. */
+/* cl_context: a set of devices of the culvert platform, each on its CUDA primary context.
+ *
+ * A fault on the GPU (a sticky CUDA error) poisons a device's primary context: the device is
+ * lost, and with it every cl_context that uses it. Their commands fail (their events take
+ * CL_OUT_OF_RESOURCES, or the CUDA error), new commands and objects on the device fail with
+ * CL_OUT_OF_RESOURCES, and each context's notify callback is told once, naming the CUDA error.
+ * Once the application released every lost context (and so every object of them), the next
+ * clCreateContext resets the device's primary context and works as on a fresh device; until
+ * then clCreateContext on the device fails with CL_DEVICE_NOT_AVAILABLE. */
 #ifndef CV_CORE_CONTEXT_H
 #define CV_CORE_CONTEXT_H
 
@@ -27,6 +35,9 @@ struct _cl_context {
     void *notify_data;
     pthread_mutex_t lock;
     cv_context_destructor *destructors; /* newest first: called in reverse order of adding */
+    cl_uint attached;                   /* devices[0..attached) count this context as a user */
+    _Atomic bool fault_reported;        /* the notify callback was told the device is lost */
+    cl_context live_prev, live_next;    /* the live contexts (context.c) */
 };
 
 static inline bool cv_is_context(const void *h) {
@@ -40,5 +51,8 @@ cl_int cv_context_info(cl_context ctx, cl_context_info param, const cv_info *out
 bool cv_context_has_device(cl_context ctx, cl_device_id dev);
 /* Reports an asynchronous error through the application's notify callback. */
 void cv_context_notify(cl_context ctx, const char *errinfo);
+/* Tells every live context on a lost device, once, through its notify callback (the tracker's
+ * thread calls it after a fault: no lock of culvert is held there). */
+void cv_contexts_report_faults(void);
 
 #endif

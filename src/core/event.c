@@ -226,7 +226,7 @@ cl_event cv_user_event_create(cl_context ctx, cl_int *err) {
         /* The slot that gates waiting commands on the GPU (pinned pages need a context). */
         *err = cvcu_device_bind(ctx->devices[0]->cu);
         if (*err == CL_SUCCESS)
-            *err = cvcu_slot_alloc(&e->slot);
+            *err = cvcu_slot_alloc(ctx->devices[0]->cu, &e->slot);
     }
     if (*err == CL_SUCCESS) {
         pthread_mutex_lock(&cv_user_lock);
@@ -344,8 +344,12 @@ cl_int cv_event_status(cl_event e) {
         return s;
     pthread_mutex_lock(&e->lock);
     s = atomic_load(&e->status);
-    if (!cv_final(s) && cvcu_device_bind(e->queue->device->cu) == CL_SUCCESS)
-        s = cv_event_settle_locked(e, s, cvcu_event_query(e->done));
+    /* A device that cannot be bound is lost: the command never completes, its status is the
+     * error (and what it holds can go: the GPU runs nothing more of the context). */
+    if (!cv_final(s)) {
+        cl_int bound = cvcu_device_bind(e->queue->device->cu);
+        s = cv_event_settle_locked(e, s, bound == CL_SUCCESS ? cvcu_event_query(e->done) : bound);
+    }
     pthread_mutex_unlock(&e->lock);
     return s;
 }

@@ -47,7 +47,7 @@ cl_mem cv_host_value_create(cl_context ctx, cl_ulong initial, cl_int *err) {
     if (*err == CL_SUCCESS)
         *err = cvcu_device_bind(dev->cu);
     if (*err == CL_SUCCESS)
-        *err = cvcu_slot_alloc(&hv->slot);
+        *err = cvcu_slot_alloc(dev->cu, &hv->slot);
     if (*err == CL_SUCCESS) {
         atomic_store_explicit(hv->slot->host, initial, memory_order_release);
         cv_object_init(&m->obj, CV_TAG_MEM, cv_host_value_destroy);
@@ -203,7 +203,7 @@ static cl_int cv_host_value_enqueue_deferred(cl_command_queue q, cl_mem hv, cl_u
     cv_deferred_wait *d = calloc(1, sizeof *d + num_wait * sizeof d->hooks[0]);
     cl_int err = d ? cvcu_device_bind(q->device->cu) : CL_OUT_OF_HOST_MEMORY;
     if (err == CL_SUCCESS)
-        err = cvcu_slot_alloc(&d->proxy);
+        err = cvcu_slot_alloc(q->device->cu, &d->proxy);
     if (d) {
         cv_object_init(&d->obj, CV_TAG_DEAD, cv_deferred_wait_destroy);
         d->hv = hv;

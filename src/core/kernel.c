@@ -13,7 +13,7 @@
 
 static void cv_kernel_destroy(cv_object *obj) {
     cl_kernel k = (cl_kernel)obj;
-    atomic_fetch_sub(&k->program->kernels, 1);
+    atomic_fetch_sub(&k->program->kernel_objects, 1);
     cv_unhold(&k->program->obj);
     free(k->fns);
     free(k->args);
@@ -107,8 +107,18 @@ static cl_kernel cv_kernel_alloc(cl_program p, cl_int *err) {
     k->context = p->context;
     cv_hold(&p->obj);
     atomic_fetch_add(&p->kernels, 1);
+    atomic_fetch_add(&p->kernel_objects, 1);
     *err = CL_SUCCESS;
     return k;
+}
+
+void cv_kernel_release(cl_kernel k) {
+    if (cv_release_last(&k->obj)) {
+        /* Detached from its program (which may now be built again), though a launch in flight
+         * may still hold it. */
+        atomic_fetch_sub(&k->program->kernels, 1);
+        cv_unhold(&k->obj);
+    }
 }
 
 cl_kernel cv_kernel_create(cl_program p, const char *name, cl_int *err) {
@@ -142,7 +152,7 @@ cl_kernel cv_kernel_create(cl_program p, const char *name, cl_int *err) {
     }
     pthread_mutex_unlock(&p->lock);
     if (k && *err != CL_SUCCESS) {
-        cv_release(&k->obj);
+        cv_kernel_release(k);
         k = NULL;
     }
     return k;
@@ -170,8 +180,17 @@ cl_kernel cv_kernel_clone(cl_kernel src, cl_int *err) {
         memcpy(k->cluster, src->cluster, sizeof k->cluster);
         k->cooperative = src->cooperative;
     } else if (k) {
-        cv_release(&k->obj);
+        cv_kernel_release(k);
         k = NULL;
+    }
+    return k;
+}
+
+cl_kernel cv_kernel_snapshot(cl_kernel src, cl_int *err) {
+    cl_kernel k = cv_kernel_clone(src, err);
+    if (k) {
+        cv_hold(&k->obj);
+        cv_kernel_release(k);
     }
     return k;
 }

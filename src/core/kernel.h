@@ -49,6 +49,13 @@ static inline bool cv_is_kernel(const void *h) {
 
 cl_kernel cv_kernel_create(cl_program p, const char *name, cl_int *err);
 cl_kernel cv_kernel_clone(cl_kernel k, cl_int *err);
+/* A copy of k as it is (arguments, exec info) that only culvert holds (cv_unhold drops it): no
+ * kernel object the application attached, so a build of the program waits for none; the module
+ * it runs stays loaded while it lives. */
+cl_kernel cv_kernel_snapshot(cl_kernel k, cl_int *err);
+/* clReleaseKernel: the application's reference; the last one detaches the kernel from its
+ * program. */
+void cv_kernel_release(cl_kernel k);
 cl_int cv_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *value);
 cl_int cv_kernel_info(cl_kernel k, cl_kernel_info param, const cv_info *out);
 cl_int cv_kernel_arg_info(cl_kernel k, cl_uint index, cl_kernel_arg_info param, const cv_info *out);

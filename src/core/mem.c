@@ -43,7 +43,7 @@ static void cv_mem_free_parts(cl_mem m) {
         if (b->registered || b->shadow_pinned)
             cvcu_device_bind(m->context->devices[0]->cu);
         if (b->registered)
-            cvcu_host_unregister(m->host_ptr);
+            cvcu_host_unregister(m->host_ptr, m->size);
         if (b->shadow_pinned)
             cvcu_host_free(b->shadow);
         else

@@ -35,6 +35,14 @@ void cv_hold(cv_object *obj) {
     atomic_fetch_add_explicit(&obj->holds, 1, memory_order_relaxed);
 }
 
+bool cv_hold_live(cv_object *obj) {
+    uint32_t n = atomic_load_explicit(&obj->holds, memory_order_relaxed);
+    while (n > 0 && !atomic_compare_exchange_weak_explicit(
+                        &obj->holds, &n, n + 1, memory_order_acq_rel, memory_order_relaxed))
+        ;
+    return n > 0;
+}
+
 void cv_unhold(cv_object *obj) {
     if (atomic_fetch_sub_explicit(&obj->holds, 1, memory_order_acq_rel) == 1) {
         /* Poison the tag so a stale handle is refused rather than used. */

@@ -53,7 +53,10 @@ void cv_release(cv_object *obj); /* application reference; the last one drops th
 /* Drops an application reference; true when it was the last, and the caller then drops the hold
  * (cv_unhold) after what it does at that point. */
 bool cv_release_last(cv_object *obj);
-void cv_hold(cv_object *obj);   /* culvert's own reference */
+void cv_hold(cv_object *obj); /* culvert's own reference */
+/* A hold on an object found through a list of culvert's own, unless its last hold is gone (it is
+ * being destroyed): false then. */
+bool cv_hold_live(cv_object *obj);
 void cv_unhold(cv_object *obj); /* destroys the object with the last hold */
 uint32_t cv_refcount(const cv_object *obj);
 

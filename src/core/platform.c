@@ -1,5 +1,6 @@
 #include "core/platform.h"
 #include "core/extensions.h"
+#include "core/tracker.h"
 #include "util/log.h"
 #include "core/backend.h"
 
@@ -23,6 +24,8 @@ static void cv_device_destroy_never(cv_object *obj) {
 static void cv_platform_discover(void) {
     cl_platform_id p = &cv_the_platform;
     cv_object_init(&p->obj, CV_TAG_PLATFORM, NULL);
+    /* A fault that loses a device is told to the contexts on it from the tracker's thread. */
+    cvcu_set_fault_handler(cv_tracker_fault);
     int n = cvcu_device_count();
     p->devices = n > 0 ? calloc((size_t)n, sizeof *p->devices) : NULL;
     const cvcu_device_props **props = n > 0 ? calloc((size_t)n, sizeof *props) : NULL;

@@ -1,5 +1,6 @@
 /* cl_program objects: creation, info queries, release. Builds are in program_build.c. */
 #include "core/program.h"
+#include "compiler/compiler.h"
 #include "util/log.h"
 #include "core/backend.h"
 #include "core/program_function.h"
@@ -7,14 +8,61 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void cv_program_device_clear(cv_program_device *pd) {
-    if (pd->module) {
-        cvcu_device_bind(pd->device->cu);
-        cvcu_module_unload(pd->module);
+/* A device's loaded module, its functions and the parsed PTX they point into. */
+typedef struct cv_program_retired {
+    cl_device_id device;
+    struct cvcu_module *module;
+    cv_program_function *functions;
+    cv_ptx_module ptx;
+    struct cv_program_retired *next;
+} cv_program_retired;
+
+static void cv_program_module_free(cv_program_retired *m) {
+    if (m->module) {
+        cvcu_device_bind(m->device->cu);
+        cvcu_module_unload(m->module);
     }
     /* PTX: the parsed module; cubin/fatbin: the signatures read from the driver. */
-    cv_ptx_free(&pd->ptx);
-    free(pd->functions);
+    cv_ptx_free(&m->ptx);
+    free(m->functions);
+}
+
+static void cv_program_free_retired(cl_program p) {
+    for (cv_program_retired *r = p->retired, *next; r; r = next) {
+        next = r->next;
+        cv_program_module_free(r);
+        free(r);
+    }
+    p->retired = NULL;
+}
+
+void cv_program_device_unload(cl_program p, cv_program_device *pd, bool keep_ptx) {
+    cv_program_retired m = {pd->device, pd->module, pd->functions, {0}, NULL};
+    if (!keep_ptx) {
+        m.ptx = pd->ptx;
+        memset(&pd->ptx, 0, sizeof pd->ptx);
+        pd->binary_is_ptx = false;
+    }
+    pd->module = NULL;
+    pd->functions = NULL;
+    pd->num_functions = 0;
+    /* Kernel objects are made only between builds: their count only falls meanwhile. */
+    bool in_use = atomic_load(&p->kernel_objects) > 0;
+    if (!in_use)
+        cv_program_free_retired(p);
+    cv_program_retired *keep = in_use && m.module ? malloc(sizeof *keep) : NULL;
+    if (keep) {
+        *keep = m;
+        keep->next = p->retired;
+        p->retired = keep;
+    } else {
+        cv_program_module_free(&m); /* (unused, or no memory to keep it) */
+    }
+}
+
+static void cv_program_device_clear(cv_program_device *pd) {
+    cv_program_retired m = {pd->device, pd->module, pd->functions, pd->ptx, NULL};
+    cv_program_module_free(&m);
     free(pd->binary);
     free(pd->log);
     free(pd->options);
@@ -31,6 +79,7 @@ static void cv_program_destroy(cv_object *obj) {
     cl_program p = (cl_program)obj;
     for (cl_uint i = 0; i < p->num_devices; i++)
         cv_program_device_clear(&p->devs[i]);
+    cv_program_free_retired(p);
     free(p->devs);
     free(p->source);
     free(p->kernel_names);
@@ -128,8 +177,10 @@ static cl_int cv_program_set_binary(cv_program_device *pd, const unsigned char *
         memcpy(pd->binary, b, n);
         pd->binary[n] = '\0';
         pd->binary_size = kind == CV_BIN_PTX ? n + 1 : n;
-        pd->binary_type = kind == CV_BIN_OBJECT ? CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT
-                                                : CL_PROGRAM_BINARY_TYPE_EXECUTABLE;
+        /* An object says whether it is a library (compiler.h). */
+        pd->binary_type = kind != CV_BIN_OBJECT  ? CL_PROGRAM_BINARY_TYPE_EXECUTABLE
+                          : cvc_is_library(b, n) ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                                 : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT;
     } else if (pd->binary_is_ptx) {
         cv_ptx_free(&pd->ptx);
         pd->binary_is_ptx = false;

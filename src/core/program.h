@@ -35,10 +35,16 @@ struct _cl_program {
     cv_program_device *devs;
     char *source; /* clCreateProgramWithSource, else NULL */
     size_t source_len;
-    pthread_mutex_t lock;     /* builds and the kernel count */
-    _Atomic uint32_t kernels; /* cl_kernel objects attached ("kernel objects attached") */
-    bool building;            /* a build, compile or link is running */
-    char *kernel_names;       /* ';'-separated, once built */
+    pthread_mutex_t lock; /* builds and the kernel count */
+    /* cl_kernel objects the application holds ("kernel objects attached": a build waits for
+     * none), and those alive, also the ones only launches in flight still hold. */
+    _Atomic uint32_t kernels;
+    _Atomic uint32_t kernel_objects;
+    /* Modules a rebuild replaced while kernel objects were alive: a launch in flight may still
+     * run their code. Unloaded once no kernel object is left (at a later build or release). */
+    struct cv_program_retired *retired;
+    bool building;      /* a build, compile or link is running */
+    char *kernel_names; /* ';'-separated, once built */
     size_t num_kernels;
 };
 
@@ -64,6 +70,10 @@ cl_int cv_program_compile(cl_program p, cl_uint num_devices, const cl_device_id 
 cl_program cv_program_link(cl_context ctx, cl_uint num_devices, const cl_device_id *devices,
                            const char *options, cl_uint num_inputs, const cl_program *inputs,
                            cl_int *err);
+/* Before a build or compile replaces the device's binary: its module, functions and (unless
+ * keep_ptx) parsed PTX are unloaded, or kept until the program's last kernel object is gone when
+ * kernels the application released may still run in launches in flight. */
+void cv_program_device_unload(cl_program p, cv_program_device *pd, bool keep_ptx);
 /* An empty program for these devices (clLinkProgram's result). */
 cl_program cv_program_alloc(cl_context ctx, cl_uint num_devices, const cl_device_id *devices,
                             cl_int *err);

@@ -378,25 +378,22 @@ static cl_int cv_program_begin(cl_program p) {
     return err;
 }
 
-static void cv_program_end(cl_program p) {
+/* Ends the step: the kernel names are those of the program's modules now. */
+static cl_int cv_program_end(cl_program p) {
     pthread_mutex_lock(&p->lock);
+    cl_int err = cv_program_collect_names(p);
     p->building = false;
     pthread_mutex_unlock(&p->lock);
+    return err;
 }
 
 /* One device of clBuildProgram. */
 static cl_int cv_build_device(cl_program p, cv_program_device *pd, const char *options,
                               const cvcu_jit_options *jit) {
     cl_int err = CL_SUCCESS;
-    /* A rebuild starts from a clean slate. */
-    if (pd->module) {
-        cvcu_device_bind(pd->device->cu);
-        cvcu_module_unload(pd->module);
-        pd->module = NULL;
-        free(pd->functions);
-        pd->functions = NULL;
-        pd->num_functions = 0;
-    }
+    /* A rebuild starts from a clean slate; a program of a PTX binary loads the same PTX. */
+    if (pd->module)
+        cv_program_device_unload(p, pd, !p->source && pd->binary_is_ptx);
     free(pd->log);
     pd->log = NULL;
     free(pd->options);
@@ -472,10 +469,7 @@ cl_int cv_program_build(cl_program p, cl_uint num_devices, const cl_device_id *d
             err = e;
     }
     if (begun) {
-        pthread_mutex_lock(&p->lock);
-        cl_int e = cv_program_collect_names(p);
-        p->building = false;
-        pthread_mutex_unlock(&p->lock);
+        cl_int e = cv_program_end(p);
         if (err == CL_SUCCESS)
             err = e;
     }
@@ -510,6 +504,9 @@ cl_int cv_program_compile(cl_program p, cl_uint num_devices, const cl_device_id 
         pd->options = cv_strdup0(options);
         cl_int e = cvc_compile(p->source, p->source_len, options, hs, num_headers, &t, &o);
         cv_log_append(pd, o.log);
+        /* An object replaces an executable built before. */
+        if (e == CL_SUCCESS && pd->module)
+            cv_program_device_unload(p, pd, false);
         if (e == CL_SUCCESS)
             e = cv_program_take_output(pd, &o, false, CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
         cvc_output_free(&o);
@@ -518,7 +515,9 @@ cl_int cv_program_compile(cl_program p, cl_uint num_devices, const cl_device_id 
             err = e;
     }
     free(hs);
-    cv_program_end(p);
+    cl_int e = cv_program_end(p);
+    if (err == CL_SUCCESS)
+        err = e;
     /* "CL_COMPILE_PROGRAM_FAILURE if there is a failure to compile the program source." */
     if (err == CL_BUILD_PROGRAM_FAILURE)
         err = CL_COMPILE_PROGRAM_FAILURE;

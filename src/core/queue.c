@@ -65,7 +65,7 @@ static cl_int cv_queue_grow(cl_command_queue q, unsigned n) {
         if (err == CL_SUCCESS)
             err = cvcu_event_create(false, false, &q->join[i]);
         /* Without a flag slot, waits on the stream poll the driver. */
-        if (err == CL_SUCCESS && cvcu_slot_alloc(&q->flag[i]) != CL_SUCCESS)
+        if (err == CL_SUCCESS && cvcu_slot_alloc(q->device->cu, &q->flag[i]) != CL_SUCCESS)
             q->flag[i] = NULL;
         if (err == CL_SUCCESS)
             q->num_streams++;

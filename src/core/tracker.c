@@ -28,6 +28,7 @@ static bool cv_tracker_running, cv_tracker_stop, cv_tracker_exited;
 /* deep: asleep without a deadline (a track wakes it); hurry: a callback wants a pass soon. */
 static bool cv_tracker_deep, cv_tracker_hurry;
 static cl_event cv_pending_head, cv_pending_tail; /* outstanding commands, oldest first */
+static bool cv_tracker_faults; /* a device was lost: the contexts on it are to be told */
 static cv_note *cv_notes_head, **cv_notes_tail = &cv_notes_head;
 
 static void cv_tracker_fire_notes(cv_note *n) {
@@ -134,6 +135,13 @@ static void *cv_tracker_main(void *arg) {
     bool idle = false;
     pthread_mutex_lock(&cv_tracker_lock);
     while (!cv_tracker_stop) {
+        if (cv_tracker_faults) {
+            cv_tracker_faults = false;
+            pthread_mutex_unlock(&cv_tracker_lock);
+            cv_contexts_report_faults();
+            pthread_mutex_lock(&cv_tracker_lock);
+            continue;
+        }
         if (!cv_pending_head && !cv_notes_head) {
             if (idle) {
                 cv_tracker_deep = true;
@@ -175,7 +183,8 @@ static void *cv_tracker_main(void *arg) {
                                                                           : sleep_ns * 2);
         else
             sleep_ns = CV_TRACKER_LAZY_NS;
-        if (cv_pending_head && !cv_notes_head && !cv_tracker_hurry && !cv_tracker_stop)
+        if (cv_pending_head && !cv_notes_head && !cv_tracker_hurry && !cv_tracker_faults &&
+            !cv_tracker_stop)
             cv_tracker_sleep(sleep_ns);
     }
     cv_tracker_exited = true;
@@ -280,12 +289,21 @@ void cv_tracker_finish_taken(cl_event list) {
     }
 }
 
-void cv_tracker_hurry_up(void) {
+/* Sets one of the thread's requests (a flag its next pass serves) and wakes it. */
+static void cv_tracker_request(bool *flag) {
     pthread_once(&cv_tracker_once, cv_tracker_start);
     pthread_mutex_lock(&cv_tracker_lock);
-    cv_tracker_hurry = true;
+    *flag = true;
     pthread_cond_signal(&cv_tracker_cond);
     pthread_mutex_unlock(&cv_tracker_lock);
+}
+
+void cv_tracker_hurry_up(void) {
+    cv_tracker_request(&cv_tracker_hurry);
+}
+
+void cv_tracker_fault(void) {
+    cv_tracker_request(&cv_tracker_faults);
 }
 
 void cv_tracker_notify(cl_event e) {

@@ -25,5 +25,8 @@ void cv_tracker_finish_taken(cl_event list);
 void cv_tracker_hurry_up(void);
 /* Calls e's due callbacks soon, on the tracker thread. */
 void cv_tracker_notify(cl_event e);
+/* A device was lost (the backend's fault handler: any thread, possibly under the backend's
+ * locks): the tracker tells the contexts on it soon (cv_contexts_report_faults). */
+void cv_tracker_fault(void);
 
 #endif

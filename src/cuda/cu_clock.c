@@ -1,5 +1,5 @@
 /* Device timestamps on the host clock, through an anchor event per device context. */
-#include "core/backend.h"
+#include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
 #include "util/clock.h"
 
@@ -11,6 +11,7 @@
 
 typedef struct cvcu_clock {
     struct cvcu_device *dev;
+    unsigned generation;  /* dev's when idle and the anchors were made */
     CUstream idle;        /* never gets other work: an event recorded on it runs at once */
     CUevent anchor, prev; /* the anchor and the one before it (NULL at first) */
     cl_ulong anchor_ns;   /* host time at which the GPU passed the anchor */
@@ -91,9 +92,13 @@ static cl_int cvcu_clock_get(struct cvcu_device *dev, cvcu_clock **out) {
     for (int i = 0; i < CVCU_CLOCK_MAX && !c; i++)
         if (cvcu_clocks[i].dev == dev || cvcu_clocks[i].dev == NULL)
             c = &cvcu_clocks[i];
+    /* A reset of the device destroyed the stream and events: made anew, never destroyed. */
+    if (c && c->dev == dev && !cvcu_device_current(dev, c->generation))
+        *c = (cvcu_clock){0};
     if (!c)
         err = CL_OUT_OF_RESOURCES;
     else if (c->dev == NULL) {
+        c->generation = cvcu_device_generation(dev);
         err = CVCU_CALL(cvcu.cuStreamCreate(&c->idle, CU_STREAM_NON_BLOCKING), CL_OUT_OF_RESOURCES);
         if (err == CL_SUCCESS)
             err = CVCU_CALL(cvcu.cuEventCreate(&c->anchor, CU_EVENT_DEFAULT), CL_OUT_OF_RESOURCES);

@@ -1,15 +1,20 @@
-#include "core/backend.h"
+/* Devices: their properties, their primary contexts, the cl_contexts that use them, and the
+ * recovery from a fault (cuda/cu_device.h). */
+#include "cuda/cu_device.h"
 #include "util/log.h"
 #include "cuda/cu_driver.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-struct cvcu_device {
-    CUdevice dev;
-    CUcontext ctx;
-    cvcu_device_props props;
-};
+/* Every device opened, for finding a context's device (faults and the reaper's releases name a
+ * context). Devices live as long as the process. */
+#define CVCU_MAX_DEVICES 64
+static pthread_mutex_t cvcu_devices_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct cvcu_device *cvcu_devices[CVCU_MAX_DEVICES];
+static _Atomic unsigned cvcu_num_devices;
+static void (*cvcu_fault_handler)(void);
 
 int cvcu_device_count(void) {
     int n = 0;
@@ -111,10 +116,13 @@ cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props 
     cvcu_device *d = calloc(1, sizeof *d);
     cvcu_device_props *props = d ? &d->props : NULL;
     cl_int err = d ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    CUcontext ctx = NULL;
     if (err == CL_SUCCESS)
         err = CVCU_CALL(cvcu.cuDeviceGet(&d->dev, ordinal), CL_DEVICE_NOT_AVAILABLE);
     if (err == CL_SUCCESS)
-        err = CVCU_CALL(cvcu.cuDevicePrimaryCtxRetain(&d->ctx, d->dev), CL_DEVICE_NOT_AVAILABLE);
+        err = CVCU_CALL(cvcu.cuDevicePrimaryCtxRetain(&ctx, d->dev), CL_DEVICE_NOT_AVAILABLE);
+    if (d)
+        atomic_init(&d->ctx, ctx);
     if (err == CL_SUCCESS) {
         props->ordinal = ordinal;
         cvcu_read_props(d->dev, props);
@@ -129,8 +137,17 @@ cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props 
         props->stream_priority_low = lo;
         props->stream_priority_high = hi;
     }
+    pthread_mutex_lock(&cvcu_devices_lock);
+    if (err == CL_SUCCESS && cvcu_num_devices == CVCU_MAX_DEVICES)
+        err = CL_DEVICE_NOT_AVAILABLE;
+    if (err == CL_SUCCESS) {
+        pthread_mutex_init(&d->fault_lock, NULL);
+        pthread_mutex_init(&d->use_lock, NULL);
+        cvcu_devices[cvcu_num_devices++] = d;
+    }
+    pthread_mutex_unlock(&cvcu_devices_lock);
     if (err != CL_SUCCESS) {
-        if (d && d->ctx)
+        if (ctx)
             cvcu.cuDevicePrimaryCtxRelease(d->dev);
         free(d);
         d = NULL;
@@ -142,14 +159,145 @@ cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props 
 }
 
 cl_int cvcu_device_bind(struct cvcu_device *dev) {
-    CUcontext cur = NULL;
+    CUcontext cur = NULL, ctx = atomic_load_explicit(&dev->ctx, memory_order_acquire);
     cl_int err = CL_SUCCESS;
     /* An application may switch contexts behind culvert's back (CUDA interop): ask, then set. */
-    if (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != dev->ctx)
-        err = CVCU_CALL(cvcu.cuCtxSetCurrent(dev->ctx), CL_OUT_OF_RESOURCES);
+    if (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != ctx)
+        err = CVCU_CALL(cvcu.cuCtxSetCurrent(ctx), CL_OUT_OF_RESOURCES);
+    /* Lost: bound all the same (releases still reach their handles), but nothing new starts. */
+    if (err == CL_SUCCESS && atomic_load_explicit(&dev->fault, memory_order_relaxed))
+        err = CL_OUT_OF_RESOURCES;
     return err;
 }
 
 void *cvcu_device_context(struct cvcu_device *dev) {
-    return dev->ctx;
+    return atomic_load_explicit(&dev->ctx, memory_order_acquire);
+}
+
+struct cvcu_device *cvcu_device_of_context(CUcontext ctx) {
+    unsigned n = atomic_load(&cvcu_num_devices);
+    for (unsigned i = 0; ctx && i < n; i++)
+        if (atomic_load_explicit(&cvcu_devices[i]->ctx, memory_order_acquire) == ctx)
+            return cvcu_devices[i];
+    return NULL;
+}
+
+/* --- faults and recovery ----------------------------------------------------------------- */
+
+void cvcu_set_fault_handler(void (*handler)(void)) {
+    cvcu_fault_handler = handler;
+}
+
+/* The function a CVCU_CALL text names: "cvcu.cuStreamSynchronize(s)" -> "cuStreamSynchronize". */
+static void cvcu_call_name(const char *what, char *out, size_t n) {
+    const char *start = strstr(what, "cu");
+    if (strncmp(what, "cvcu.", 5) == 0)
+        start = what + 5;
+    size_t len = strcspn(start ? start : what, "(");
+    snprintf(out, n, "%.*s", (int)len, start ? start : what);
+}
+
+void cvcu_device_note_fault(CUresult r, const char *what) {
+    CUcontext cur = NULL;
+    cvcu.cuCtxGetCurrent(&cur);
+    struct cvcu_device *d = cvcu_device_of_context(cur);
+    int healthy = 0;
+    if (!d || !atomic_compare_exchange_strong(&d->fault, &healthy, (int)r))
+        return;
+    const char *name = "?";
+    char call[64];
+    cvcu.cuGetErrorName(r, &name);
+    cvcu_call_name(what, call, sizeof call);
+    pthread_mutex_lock(&d->fault_lock);
+    snprintf(d->fault_what, sizeof d->fault_what, "%s (%d), first answered by %s", name, (int)r,
+             call);
+    pthread_mutex_unlock(&d->fault_lock);
+    cvu_log(CVU_LOG_ERROR, "device %d is lost: %s", d->props.ordinal, d->fault_what);
+    if (cvcu_fault_handler)
+        cvcu_fault_handler();
+}
+
+bool cvcu_device_lost(const struct cvcu_device *dev) {
+    return atomic_load_explicit(&dev->fault, memory_order_relaxed) != 0;
+}
+
+bool cvcu_device_fault(struct cvcu_device *dev, char *what, size_t n) {
+    bool lost = cvcu_device_lost(dev);
+    if (lost && n) {
+        pthread_mutex_lock(&dev->fault_lock);
+        snprintf(what, n, "%s", dev->fault_what[0] ? dev->fault_what : "a sticky CUDA error");
+        pthread_mutex_unlock(&dev->fault_lock);
+    }
+    return lost;
+}
+
+/* A fault seen by a call that returns it without culvert's error path: the legacy stream's query
+ * answers the context's sticky error (a fault nobody has asked about yet). */
+static void cvcu_device_probe(void) {
+    CUresult r = cvcu.cuStreamQuery(NULL);
+    if (cvcu_sticky(r))
+        cvcu_device_note_fault(r, "cuStreamQuery");
+}
+
+/* The reset: every allocation, stream, event and module of the primary context goes, with the
+ * sticky error. The slot pages and the reaper's pending releases of dev are dropped first (the
+ * reaper runs none during the reset); the other per-device state of src/cuda is dropped where it
+ * is next used, by its generation. A reset that does not give a working context leaves the
+ * device lost (CUDA documents sticky errors as fatal to the process; drivers recover in
+ * practice). Called with use_lock held, no cl_context using the device, d bound. */
+static cl_int cvcu_device_recover(struct cvcu_device *d) {
+    char what[sizeof d->fault_what];
+    cvcu_device_fault(d, what, sizeof what);
+    cvu_log(CVU_LOG_INFO, "device %d: resetting its primary context after a fault (%s)",
+            d->props.ordinal, what);
+    cvcu_reap_pause();
+    atomic_fetch_add_explicit(&d->generation, 1, memory_order_acq_rel);
+    cvcu_slots_forget_device(d);
+    CUcontext ctx = NULL;
+    CUresult r = cvcu.cuDevicePrimaryCtxReset(d->dev);
+    /* The reset keeps culvert's retain; retaining again gives the context's handle (the same
+     * one, or a new one), and the release keeps the count where it was. */
+    if (r == CUDA_SUCCESS)
+        r = cvcu.cuDevicePrimaryCtxRetain(&ctx, d->dev);
+    if (r == CUDA_SUCCESS) {
+        cvcu.cuDevicePrimaryCtxRelease(d->dev);
+        atomic_store_explicit(&d->ctx, ctx, memory_order_release);
+        r = cvcu.cuCtxSetCurrent(ctx);
+    }
+    /* Nothing runs in the fresh context: this answers at once, an error if it is not usable. */
+    if (r == CUDA_SUCCESS)
+        r = cvcu.cuCtxSynchronize();
+    cvcu_reap_resume();
+    if (r == CUDA_SUCCESS) {
+        atomic_store(&d->fault, 0);
+        cvu_log(CVU_LOG_INFO, "device %d recovered", d->props.ordinal);
+    } else {
+        const char *name = "?";
+        cvcu.cuGetErrorName(r, &name);
+        cvu_log(CVU_LOG_ERROR, "device %d: the reset after a fault failed (%s): it stays lost",
+                d->props.ordinal, name);
+    }
+    return r == CUDA_SUCCESS ? CL_SUCCESS : CL_DEVICE_NOT_AVAILABLE;
+}
+
+cl_int cvcu_device_attach(struct cvcu_device *dev) {
+    pthread_mutex_lock(&dev->use_lock);
+    cl_int err = cvcu_device_bind(dev);
+    /* The first cl_context of a healthy-looking device asks whether a fault nobody noticed
+     * poisoned it (work of released objects may have faulted after their last wait). */
+    if (err == CL_SUCCESS && dev->users == 0)
+        cvcu_device_probe();
+    if (cvcu_device_lost(dev))
+        err = dev->users == 0 ? cvcu_device_recover(dev) : CL_DEVICE_NOT_AVAILABLE;
+    if (err == CL_SUCCESS)
+        dev->users++;
+    pthread_mutex_unlock(&dev->use_lock);
+    return err;
+}
+
+void cvcu_device_detach(struct cvcu_device *dev) {
+    pthread_mutex_lock(&dev->use_lock);
+    if (dev->users)
+        dev->users--;
+    pthread_mutex_unlock(&dev->use_lock);
 }

@@ -266,14 +266,18 @@ cl_int cvcu_stream_wait_value(cvcu_stream *s, const cvcu_slot *slot, cl_ulong va
                             cvcu_wait_value_call, &w, "cuStreamWaitValue64");
 }
 
+/* What is forgotten: the gates of slots in [host, host + bytes), or of a stream. */
 typedef struct cvcu_gate_key {
-    const _Atomic uint64_t *host;
+    const char *host;
+    size_t bytes;
     CUstream stream;
 } cvcu_gate_key;
 
 static bool cvcu_gate_keep_other(cvcu_gate *g, void *arg) {
     const cvcu_gate_key *key = arg;
-    return !(key->host && g->host == key->host) && !(key->stream && g->stream == key->stream);
+    const char *at = (const char *)g->host;
+    return !(key->host && at >= key->host && at < key->host + key->bytes) &&
+           !(key->stream && g->stream == key->stream);
 }
 
 static void cvcu_gates_forget(cvcu_gate_key key) {
@@ -283,12 +287,16 @@ static void cvcu_gates_forget(cvcu_gate_key key) {
 }
 
 void cvcu_gates_forget_slot(const cvcu_slot *slot) {
-    cvcu_gates_forget((cvcu_gate_key){slot->host, NULL});
+    cvcu_gates_forget((cvcu_gate_key){(const char *)slot->host, sizeof *slot->host, NULL});
+}
+
+void cvcu_gates_forget_range(const void *host, size_t bytes) {
+    cvcu_gates_forget((cvcu_gate_key){host, bytes, NULL});
 }
 
 void cvcu_gates_forget_stream(CUstream s) {
     if (s)
-        cvcu_gates_forget((cvcu_gate_key){NULL, s});
+        cvcu_gates_forget((cvcu_gate_key){NULL, 0, s});
 }
 
 /* Drops the gates now open (the frees ask); under the lock. */

@@ -12,9 +12,12 @@
 #include <cuda.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 /* No GPU work waits on the slot any more (it goes back to the pool): its gates are forgotten. */
 void cvcu_gates_forget_slot(const cvcu_slot *slot);
+/* The slots in [host, host + bytes) are gone (a reset freed their page): their gates too. */
+void cvcu_gates_forget_range(const void *host, size_t bytes);
 /* culvert stops using the stream (its queue is gone, so every tracked command on it finished):
  * its gates are forgotten. */
 void cvcu_gates_forget_stream(CUstream s);

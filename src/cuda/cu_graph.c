@@ -8,6 +8,7 @@
  * host value) make each launch a gate of cu_gates.c, as cuStreamWaitValue64 does: the launch goes
  * through cvcu_gates_issue, so the frees that wait for the whole device keep out of its way. */
 #include "core/backend.h"
+#include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
 #include "cuda/cu_memory.h"
@@ -23,6 +24,8 @@ struct cvcu_graph {
     CUgraph graph;
     CUgraphExec exec;
     CUcontext ctx;
+    struct cvcu_device *dev;
+    unsigned generation;   /* dev's when the graph was made */
     cvcu_gate_spec *gates; /* one per wait node */
     size_t num_gates, cap_gates;
 };
@@ -37,6 +40,8 @@ cl_int cvcu_graph_create(cvcu_device *dev, cvcu_graph **out) {
     cl_int err = g ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     if (err == CL_SUCCESS) {
         g->ctx = cvcu_device_context(dev);
+        g->dev = dev;
+        g->generation = cvcu_device_generation(dev);
         err = CVCU_CALL(cvcu.cuGraphCreate(&g->graph, 0), CL_OUT_OF_RESOURCES);
     }
     if (err != CL_SUCCESS) {
@@ -47,12 +52,14 @@ cl_int cvcu_graph_create(cvcu_device *dev, cvcu_graph **out) {
     return err;
 }
 
-/* An instance still in flight is freed by the driver once it completed. */
-static void cvcu_graph_free(void *arg) {
+/* An instance still in flight is freed by the driver once it completed. live: the graph's
+ * context was neither lost nor reset since (a reset destroyed the graph with the rest). */
+static void cvcu_graph_free(void *arg, bool live) {
     cvcu_graph *g = arg;
-    if (g->exec)
+    if (live && g->exec)
         cvcu.cuGraphExecDestroy(g->exec);
-    cvcu.cuGraphDestroy(g->graph);
+    if (live)
+        cvcu.cuGraphDestroy(g->graph);
     free(g->gates);
     free(g);
 }
@@ -61,7 +68,7 @@ void cvcu_graph_destroy(cvcu_graph *g) {
     /* On the reaper thread, as the frees: whether these calls wait for the device, as
      * cuMemFree does, is not known. */
     if (g)
-        cvcu_reap_call_later(cvcu_graph_free, g);
+        cvcu_reap_call_later(cvcu_graph_free, g, g->dev, g->generation);
 }
 
 cl_int cvcu_graph_add_empty(cvcu_graph *g, cvcu_graph_deps deps, cvcu_graph_node **out) {

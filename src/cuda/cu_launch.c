@@ -46,7 +46,7 @@ cl_int cvcu_launch_kernel(const cvcu_launch *l, cvcu_stream *s, void **params) {
     } else {
         r = CUDA_ERROR_NOT_SUPPORTED; /* clusters need cuLaunchKernelEx (CUDA 12) */
     }
-    return r == CUDA_SUCCESS ? CL_SUCCESS : CVCU_CALL(r, CL_OUT_OF_RESOURCES);
+    return r == CUDA_SUCCESS ? CL_SUCCESS : cvcu_error(r, CL_OUT_OF_RESOURCES, "cuLaunchKernel");
 }
 
 cl_int cvcu_occupancy_block_size(cvcu_function *f, size_t smem, int limit, int *block) {

@@ -19,7 +19,7 @@
 #include "util/host_copy.h"
 #include "util/log.h"
 #include "util/thread.h"
-#include "core/backend.h"
+#include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
 
@@ -48,7 +48,9 @@
  * releases go to one reaper thread, in order, which also waits until no gate is closed (while
  * such a call waits, every other driver call of the process waits behind it: cu_gates.c); an
  * allocation that finds the device full waits for the reaper's pending frees and tries once
- * more, unless a gate is closed. */
+ * more, unless a gate is closed. A release of a lost device, or of one reset since it was
+ * queued, is dropped (the reset frees everything of the context; a later allocation may have
+ * the same address); a reset waits for the release in progress and runs none meanwhile. */
 
 typedef enum {
     CVCU_REAP_DEVICE,
@@ -61,9 +63,11 @@ typedef enum {
 typedef struct cvcu_reap {
     cvcu_reap_kind kind;
     CUcontext ctx;
+    struct cvcu_device *dev; /* ctx's device (NULL: none of culvert's) */
+    unsigned generation;     /* dev's when queued */
     CUdeviceptr address;
     void *ptr;
-    void (*fn)(void *ptr); /* CVCU_REAP_CALL */
+    void (*fn)(void *ptr, bool live); /* CVCU_REAP_CALL */
     struct cvcu_reap *next;
 } cvcu_reap;
 
@@ -75,11 +79,89 @@ static cvcu_reap *cvcu_reap_head, **cvcu_reap_tail = &cvcu_reap_head;
 static unsigned long cvcu_reap_queued, cvcu_reap_finished;
 static bool cvcu_reaper_running, cvcu_reaper_busy;
 static _Atomic bool cvcu_reaper_stop;
+/* Held around each release's driver call, and by a reset (cvcu_reap_pause). */
+static pthread_mutex_t cvcu_reap_call_lock = PTHREAD_MUTEX_INITIALIZER;
 
-static void cvcu_reap_now(const cvcu_reap *r) {
-    /* Not while a gate is closed (cu_gates.c says why); at exit, left to the process's end. */
-    if (!cvcu_gates_quiet_begin(&cvcu_reaper_stop))
+void cvcu_reap_pause(void) {
+    pthread_mutex_lock(&cvcu_reap_call_lock);
+}
+
+void cvcu_reap_resume(void) {
+    pthread_mutex_unlock(&cvcu_reap_call_lock);
+}
+
+/* --- registrations on their way out ---------------------------------------------------------
+ *
+ * A USE_HOST_PTR buffer's registration is removed by the reaper, later; meanwhile CUDA still
+ * calls the range pinned, and the application may already use the memory for another buffer
+ * (free and malloc give the same address back; the CTS creates a COPY_HOST_PTR buffer from the
+ * pointer of the USE_HOST_PTR buffer it just released). A copy handed that pointer would be a DMA
+ * through the registration the reaper is removing (on the H100, under several processes, the
+ * reaper runs behind), and nothing orders the two: the DMA may run through unmapped memory (a
+ * fault, which poisons the context) or through pages the application no longer has. So from
+ * cvcu_host_unregister until the reaper is done, copies treat the range (whole pages, as CUDA
+ * registers them) as pageable and never hand it to CUDA: they stage or bounce it. */
+
+typedef struct cvcu_dying {
+    uintptr_t lo, hi; /* page-aligned */
+    const void *ptr;  /* what was registered */
+    struct cvcu_dying *next;
+} cvcu_dying;
+
+static pthread_mutex_t cvcu_dying_lock = PTHREAD_MUTEX_INITIALIZER;
+static cvcu_dying *cvcu_dying_list;
+static _Atomic unsigned cvcu_dying_count;
+
+#define CVCU_PAGE ((uintptr_t)4096)
+
+/* Does [p, p+n) touch a registration on its way out? One load while there is none. */
+static bool cvcu_host_dying(const void *p, size_t n) {
+    if (!atomic_load_explicit(&cvcu_dying_count, memory_order_acquire))
+        return false;
+    uintptr_t lo = (uintptr_t)p, hi = lo + (n ? n : 1);
+    bool dying = false;
+    pthread_mutex_lock(&cvcu_dying_lock);
+    for (cvcu_dying *d = cvcu_dying_list; d && !dying; d = d->next)
+        dying = lo < d->hi && d->lo < hi;
+    pthread_mutex_unlock(&cvcu_dying_lock);
+    return dying;
+}
+
+/* Without memory for the entry the range goes unprotected (as every range did before). */
+static void cvcu_dying_add(const void *ptr, size_t n) {
+    cvcu_dying *d = malloc(sizeof *d);
+    if (!d)
         return;
+    d->ptr = ptr;
+    d->lo = (uintptr_t)ptr & ~(CVCU_PAGE - 1);
+    d->hi = ((uintptr_t)ptr + n + CVCU_PAGE - 1) & ~(CVCU_PAGE - 1);
+    pthread_mutex_lock(&cvcu_dying_lock);
+    d->next = cvcu_dying_list;
+    cvcu_dying_list = d;
+    atomic_fetch_add(&cvcu_dying_count, 1);
+    pthread_mutex_unlock(&cvcu_dying_lock);
+}
+
+static void cvcu_dying_remove(const void *ptr) {
+    pthread_mutex_lock(&cvcu_dying_lock);
+    for (cvcu_dying **d = &cvcu_dying_list; *d; d = &(*d)->next) {
+        if ((*d)->ptr == ptr) {
+            cvcu_dying *gone = *d;
+            *d = gone->next;
+            free(gone);
+            atomic_fetch_sub(&cvcu_dying_count, 1);
+            break;
+        }
+    }
+    pthread_mutex_unlock(&cvcu_dying_lock);
+}
+
+/* The release still means something: its device is neither lost nor reset since. */
+static bool cvcu_reap_valid(const cvcu_reap *r) {
+    return !r->dev || (!cvcu_device_lost(r->dev) && cvcu_device_current(r->dev, r->generation));
+}
+
+static void cvcu_reap_call(const cvcu_reap *r) {
     CUcontext cur = NULL;
     if (r->ctx && (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != r->ctx))
         cvcu.cuCtxSetCurrent(r->ctx);
@@ -97,9 +179,24 @@ static void cvcu_reap_now(const cvcu_reap *r) {
         CVCU_CALL(cvcu.cuModuleUnload((CUmodule)r->ptr), CL_OUT_OF_RESOURCES);
         break;
     case CVCU_REAP_CALL:
-        r->fn(r->ptr);
+        r->fn(r->ptr, true);
         break;
     }
+}
+
+static void cvcu_reap_now(const cvcu_reap *r) {
+    /* Not while a gate is closed (cu_gates.c says why); at exit, left to the process's end. */
+    if (!cvcu_gates_quiet_begin(&cvcu_reaper_stop))
+        return;
+    pthread_mutex_lock(&cvcu_reap_call_lock);
+    if (cvcu_reap_valid(r))
+        cvcu_reap_call(r);
+    else if (r->kind == CVCU_REAP_CALL)
+        r->fn(r->ptr, false); /* its host memory only */
+    pthread_mutex_unlock(&cvcu_reap_call_lock);
+    /* Unregistered (or gone with its context): copies may hand the range to CUDA again. */
+    if (r->kind == CVCU_REAP_UNREGISTER)
+        cvcu_dying_remove(r->ptr);
     cvcu_gates_quiet_end();
 }
 
@@ -154,12 +251,9 @@ static void cvcu_reaper_start(void) {
 }
 
 /* Hands the release to the reaper (or does it now where no thread could be started). */
-static void cvcu_reap_later_fn(cvcu_reap_kind kind, CUdeviceptr address, void *ptr,
-                               void (*fn)(void *ptr)) {
+static void cvcu_reap_queue(cvcu_reap local) {
     pthread_once(&cvcu_reaper_once, cvcu_reaper_start);
     cvcu_reap *r = calloc(1, sizeof *r);
-    cvcu_reap local = {kind, NULL, address, ptr, fn, NULL};
-    cvcu.cuCtxGetCurrent(&local.ctx);
     bool queued = false;
     if (r) {
         *r = local;
@@ -179,12 +273,23 @@ static void cvcu_reap_later_fn(cvcu_reap_kind kind, CUdeviceptr address, void *p
     }
 }
 
+/* A release in the current context, of its device's current generation. */
 static void cvcu_reap_later(cvcu_reap_kind kind, CUdeviceptr address, void *ptr) {
-    cvcu_reap_later_fn(kind, address, ptr, NULL);
+    cvcu_reap local = {.kind = kind, .address = address, .ptr = ptr};
+    cvcu.cuCtxGetCurrent(&local.ctx);
+    local.dev = cvcu_device_of_context(local.ctx);
+    local.generation = cvcu_device_generation(local.dev);
+    cvcu_reap_queue(local);
 }
 
-void cvcu_reap_call_later(void (*fn)(void *ptr), void *ptr) {
-    cvcu_reap_later_fn(CVCU_REAP_CALL, 0, ptr, fn);
+void cvcu_reap_call_later(void (*fn)(void *ptr, bool live), void *ptr, struct cvcu_device *dev,
+                          unsigned generation) {
+    cvcu_reap_queue((cvcu_reap){.kind = CVCU_REAP_CALL,
+                                .ctx = cvcu_device_context(dev),
+                                .dev = dev,
+                                .generation = generation,
+                                .ptr = ptr,
+                                .fn = fn});
 }
 
 /* Waits until the releases queued so far are done; false if there were none. */
@@ -213,7 +318,7 @@ cl_int cvcu_mem_alloc(size_t size, cl_ulong *address) {
     if (r == CUDA_ERROR_OUT_OF_MEMORY)
         err = CL_MEM_OBJECT_ALLOCATION_FAILURE;
     else
-        err = CVCU_CALL(r, CL_MEM_OBJECT_ALLOCATION_FAILURE);
+        err = cvcu_error(r, CL_MEM_OBJECT_ALLOCATION_FAILURE, "cuMemAlloc");
     *address = err == CL_SUCCESS ? (cl_ulong)p : 0;
     return err;
 }
@@ -229,7 +334,7 @@ cl_int cvcu_host_alloc(size_t size, void **ptr) {
     if (r != CUDA_SUCCESS)
         *ptr = NULL;
     return r == CUDA_ERROR_OUT_OF_MEMORY ? CL_OUT_OF_HOST_MEMORY
-                                         : CVCU_CALL(r, CL_OUT_OF_HOST_MEMORY);
+                                         : cvcu_error(r, CL_OUT_OF_HOST_MEMORY, "cuMemHostAlloc");
 }
 
 void cvcu_host_free(void *ptr) {
@@ -244,15 +349,22 @@ cl_int cvcu_host_register(void *ptr, size_t size) {
     /* No error log: refusal is expected (memory registered twice, file mappings) and handled
      * by staging. */
     CUresult r = cvcu.cuMemHostRegister(ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
+    /* Still registered for a buffer released a moment ago: free once the reaper is done (unless
+     * a gate holds it up). */
+    if (r == CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED && cvcu_host_dying(ptr, size) &&
+        cvcu_reap_wait())
+        r = cvcu.cuMemHostRegister(ptr, size, CU_MEMHOSTREGISTER_PORTABLE);
     if (r != CUDA_SUCCESS)
         cvu_log(CVU_LOG_INFO, "cuMemHostRegister(%p, %zu) refused (%d): staged copies", ptr, size,
                 (int)r);
     return r == CUDA_SUCCESS ? CL_SUCCESS : CL_INVALID_HOST_PTR;
 }
 
-void cvcu_host_unregister(void *ptr) {
-    if (ptr)
+void cvcu_host_unregister(void *ptr, size_t size) {
+    if (ptr) {
+        cvcu_dying_add(ptr, size);
         cvcu_reap_later(CVCU_REAP_UNREGISTER, 0, ptr);
+    }
 }
 
 void cvcu_module_unload_later(void *module) {
@@ -272,11 +384,12 @@ static void cvcu_pointer_info(const void *p, unsigned int *type, unsigned long l
         *type = 0;
 }
 
-/* Are all n bytes at ptr page-locked memory CUDA knows (so an async copy is a pure DMA)? */
+/* Are all n bytes at ptr page-locked memory CUDA knows (so an async copy is a pure DMA), and not
+ * on their way out (cvcu_host_dying)? */
 static bool cvcu_host_is_pinned(const void *ptr, size_t n) {
     unsigned int t0 = 0, t1 = 0;
     unsigned long long id0 = 0, id1 = 0;
-    if (n == 0)
+    if (n == 0 || cvcu_host_dying(ptr, n))
         return false;
     cvcu_pointer_info(ptr, &t0, &id0);
     if (t0 != CU_MEMORYTYPE_HOST)
@@ -294,7 +407,8 @@ static bool cvcu_host_is_pinned(const void *ptr, size_t n) {
 typedef struct cvcu_staging {
     pthread_mutex_t lock; /* held for a whole transfer */
     struct cvcu_device *dev;
-    char *base; /* CVCU_CHUNKS chunks of CVCU_CHUNK bytes */
+    unsigned generation; /* dev's when base and done were made */
+    char *base;          /* CVCU_CHUNKS chunks of CVCU_CHUNK bytes */
     CUevent done[CVCU_CHUNKS];
     bool pending[CVCU_CHUNKS]; /* done[i] recorded after the last DMA touching chunk i */
 } cvcu_staging;
@@ -307,11 +421,18 @@ static char *cvcu_chunk(cvcu_staging *p, unsigned c) {
     return p->base + (size_t)c * CVCU_CHUNK;
 }
 
-/* Sets up a pool's memory and events on first use (the device's context is bound). */
+/* Sets up a pool's memory and events on first use, and again after a reset of its device, which
+ * destroyed them (the device's context is bound). */
 static cl_int cvcu_staging_init(cvcu_staging *p) {
     cl_int err = CL_SUCCESS;
-    if (p->base)
+    if (p->base && cvcu_device_current(p->dev, p->generation))
         return err;
+    p->base = NULL;
+    for (unsigned c = 0; c < CVCU_CHUNKS; c++) {
+        p->done[c] = NULL;
+        p->pending[c] = false;
+    }
+    p->generation = cvcu_device_generation(p->dev);
     void *base = NULL;
     err = cvcu_host_alloc((size_t)CVCU_CHUNKS * CVCU_CHUNK, &base);
     for (unsigned c = 0; c < CVCU_CHUNKS && err == CL_SUCCESS; c++)
@@ -439,7 +560,9 @@ static cl_int cvcu_staged_to_host(cvcu_staging *p, CUstream s, char *dst, cl_ulo
 /* --- bounce buffers for asynchronous pageable copies --------------------------------------- */
 
 typedef struct cvcu_bounce {
-    void *pinned;
+    void *pinned; /* allocated in dev's primary context, of this generation */
+    struct cvcu_device *dev;
+    unsigned generation;
     size_t capacity;
     void *copy_to; /* reads: where the host function copies the bytes */
     size_t n;
@@ -469,15 +592,23 @@ static void CUDA_CB cvcu_bounce_finish(void *arg) {
     pthread_mutex_unlock(&cvcu_bounce_lock);
 }
 
-/* A bounce buffer of at least n bytes: a free one that fits, else a new one. Frees the large
- * ones that came back and keeps a few small ones (called from API threads: CUDA calls are fine). */
-static cl_int cvcu_bounce_get(size_t n, cvcu_bounce **out) {
+/* A bounce buffer of dev of at least n bytes: a free one that fits, else a new one. Frees the
+ * large ones of dev that came back and keeps a few small ones (called from API threads, dev
+ * bound: CUDA calls are fine). Those of other devices stay; those a reset freed are forgotten.
+ * Each device has its own: pinned memory goes with the reset of the context it was allocated
+ * in, which may come while another device's copies still run. */
+static cl_int cvcu_bounce_get(struct cvcu_device *dev, size_t n, cvcu_bounce **out) {
     cvcu_bounce *got = NULL, *drop = NULL, *keep = NULL;
     unsigned kept = 0;
     pthread_mutex_lock(&cvcu_bounce_lock);
     for (cvcu_bounce *b = cvcu_bounces_free, *next; b; b = next) {
         next = b->next;
-        if (!got && b->capacity >= n) {
+        if (!cvcu_device_current(b->dev, b->generation)) {
+            free(b);
+        } else if (b->dev != dev) {
+            b->next = keep;
+            keep = b;
+        } else if (!got && b->capacity >= n) {
             got = b;
         } else if (b->capacity == CVCU_SMALL && kept < CVCU_KEEP_BOUNCES) {
             b->next = keep;
@@ -500,6 +631,8 @@ static cl_int cvcu_bounce_get(size_t n, cvcu_bounce **out) {
         got = calloc(1, sizeof *got);
         err = got ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
         if (got) {
+            got->dev = dev;
+            got->generation = cvcu_device_generation(dev);
             got->capacity = n > CVCU_SMALL ? n : CVCU_SMALL;
             err = cvcu_host_alloc(got->capacity, &got->pinned);
         }
@@ -524,9 +657,11 @@ static cl_int cvcu_bounce_release_after(cvcu_bounce *b, CUstream s) {
     return err;
 }
 
-static cl_int cvcu_bounced_to_device(CUstream s, cl_ulong dst, const void *src, size_t n) {
+static cl_int cvcu_bounced_to_device(const cvcu_host_copy *c, cl_ulong dst, const void *src,
+                                     size_t n) {
+    CUstream s = CVCU_STREAM(c->stream);
     cvcu_bounce *b = NULL;
-    cl_int err = cvcu_bounce_get(n, &b);
+    cl_int err = cvcu_bounce_get(c->dev, n, &b);
     if (err == CL_SUCCESS) {
         cvu_host_memcpy(b->pinned, src, n);
         b->copy_to = NULL;
@@ -540,9 +675,10 @@ static cl_int cvcu_bounced_to_device(CUstream s, cl_ulong dst, const void *src, 
     return err;
 }
 
-static cl_int cvcu_bounced_to_host(CUstream s, void *dst, cl_ulong src, size_t n) {
+static cl_int cvcu_bounced_to_host(const cvcu_host_copy *c, void *dst, cl_ulong src, size_t n) {
+    CUstream s = CVCU_STREAM(c->stream);
     cvcu_bounce *b = NULL;
-    cl_int err = cvcu_bounce_get(n, &b);
+    cl_int err = cvcu_bounce_get(c->dev, n, &b);
     if (err == CL_SUCCESS) {
         b->n = n;
         err =
@@ -566,24 +702,26 @@ typedef enum cvcu_path {
 static cvcu_path cvcu_choose(const cvcu_host_copy *c, bool to_host, const void *host, size_t n,
                              cvcu_staging **pool) {
     *pool = NULL;
+    /* A range on its way out is never handed to CUDA, which still calls it pinned. */
+    bool dying = cvcu_host_dying(host, n);
     /* A small blocking write takes the same one call for pinned and pageable memory (CUDA
      * stages pageable data at once): no need to look up which kind it is. */
-    if (c->blocking && !to_host && n < CVCU_SMALL)
+    if (c->blocking && !to_host && n < CVCU_SMALL && !dying)
         return CVCU_DIRECT;
-    if (cvcu_host_is_pinned(host, n))
+    if (!dying && cvcu_host_is_pinned(host, n))
         return CVCU_DIRECT;
     /* With nothing left on the stream, waiting for it cannot wait on the application. */
     bool may_wait = c->blocking || cvcu_stream_query(c->stream) == CL_COMPLETE;
     /* A small blocking read DMAs into a staging chunk and copies out: on the H100 that is
      * 0.3-0.5 us faster than CUDA's own pageable path (which does the same plus more). */
-    if (n < CVCU_SMALL && !(c->blocking && to_host))
+    if (n < CVCU_SMALL && !(c->blocking && to_host) && !dying)
         return may_wait ? CVCU_DIRECT : CVCU_BOUNCED;
     if (may_wait)
         *pool = cvcu_staging_acquire(c->dev, c->blocking);
     if (*pool)
         return CVCU_STAGED;
     /* Every pool busy with another thread's transfer: CUDA's own staging for blocking ones. */
-    return c->blocking ? CVCU_DIRECT : CVCU_BOUNCED;
+    return c->blocking && !dying ? CVCU_DIRECT : CVCU_BOUNCED;
 }
 
 /* Host memory <-> device memory by the path cvcu_choose picks. */
@@ -607,8 +745,8 @@ static cl_int cvcu_copy_host(const cvcu_host_copy *c, bool to_host, void *host, 
         pthread_mutex_unlock(&pool->lock);
         break;
     case CVCU_BOUNCED:
-        err = to_host ? cvcu_bounced_to_host(s, host, device, n)
-                      : cvcu_bounced_to_device(s, device, host, n);
+        err = to_host ? cvcu_bounced_to_host(c, host, device, n)
+                      : cvcu_bounced_to_device(c, device, host, n);
         break;
     }
     return err;
@@ -709,7 +847,7 @@ static cl_int cvcu_rect_direct(const cvcu_host_copy *c, const cvcu_rect_side *ds
 static cl_int cvcu_rect_bounced(const cvcu_host_copy *c, const cvcu_rect_side *dst,
                                 const cvcu_rect_side *src, const size_t region[3]) {
     cvcu_bounce *b = NULL;
-    cl_int err = cvcu_bounce_get(region[0] * region[1] * region[2], &b);
+    cl_int err = cvcu_bounce_get(c->dev, region[0] * region[1] * region[2], &b);
     if (err != CL_SUCCESS)
         return err;
     cvcu_rect_side packed = {0, b->pinned, {0, 0, 0}, region[0], region[0] * region[1]};
@@ -732,7 +870,10 @@ static cl_int cvcu_rect_bounced(const cvcu_host_copy *c, const cvcu_rect_side *d
 cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const cvcu_rect_side *src,
                       const size_t region[3]) {
     const cvcu_rect_side *host = dst->host ? dst : src->host ? src : NULL;
-    bool bounce = host && !c->blocking && !cvcu_host_is_pinned(host->host, 1);
+    /* The host side's extent: a range on its way out is bounced, never handed to CUDA. */
+    size_t end = host ? cvcu_rect_offset(host, region[1] - 1, region[2] - 1) + region[0] : 0;
+    bool bounce = host && (cvcu_host_dying(host->host, end) ||
+                           (!c->blocking && !cvcu_host_is_pinned(host->host, 1)));
     return bounce ? cvcu_rect_bounced(c, dst, src, region) : cvcu_rect_direct(c, dst, src, region);
 }
 

@@ -18,10 +18,12 @@ size_t cvcu_pattern_period(const unsigned char *p, size_t size);
  * them by device copies: how many repetitions the head has. */
 size_t cvcu_fill_head(size_t reps, size_t size);
 
-/* fn(ptr) on the reaper thread, in the current context, once no gate is closed: releases whose
+/* fn(ptr, live) on the reaper thread, in dev's context, once no gate is closed: releases whose
  * driver calls may wait for the device (a graph's destruction) keep out of the gates' way as the
- * frees do. */
-void cvcu_reap_call_later(void (*fn)(void *ptr), void *ptr);
+ * frees do. live is false where dev was lost or reset since `generation` (its handles are gone
+ * with the context: only host memory is left to free). */
+void cvcu_reap_call_later(void (*fn)(void *ptr, bool live), void *ptr, struct cvcu_device *dev,
+                          unsigned generation);
 
 /* cuModuleUnload, by the same thread as the frees (it waits for the device too). */
 void cvcu_module_unload_later(void *module);

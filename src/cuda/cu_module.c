@@ -52,13 +52,13 @@ cl_int cvcu_module_load(const void *image, const cvcu_jit_options *opts, cvcu_mo
         /* The image was read: a refusal is the program's fault, so it is a build failure
          * (or an invalid binary), never a device error. */
         if (r == CUDA_ERROR_OUT_OF_MEMORY)
-            err = CVCU_CALL(r, CL_OUT_OF_RESOURCES);
+            err = cvcu_error(r, CL_OUT_OF_RESOURCES, "cuModuleLoadDataEx");
         else if (r == CUDA_ERROR_INVALID_IMAGE || r == CUDA_ERROR_NO_BINARY_FOR_GPU)
-            err = CVCU_CALL(r, CL_INVALID_BINARY);
+            err = cvcu_error(r, CL_INVALID_BINARY, "cuModuleLoadDataEx");
         else if (r == CUDA_ERROR_JIT_COMPILER_NOT_FOUND || r == CUDA_ERROR_JIT_COMPILATION_DISABLED)
-            err = CVCU_CALL(r, CL_COMPILER_NOT_AVAILABLE);
+            err = cvcu_error(r, CL_COMPILER_NOT_AVAILABLE, "cuModuleLoadDataEx");
         else if (r != CUDA_SUCCESS) {
-            CVCU_CALL(r, CL_BUILD_PROGRAM_FAILURE);
+            cvcu_error(r, CL_BUILD_PROGRAM_FAILURE, "cuModuleLoadDataEx");
             err = CL_BUILD_PROGRAM_FAILURE;
             if (!error[0]) {
                 const char *name = "?", *what = "";

@@ -1,6 +1,10 @@
 /* The host flags' slots (core/backend.h: cvcu_slot) and the GPU's writes to them. The GPU's
- * waits on them, the gates, are cu_gates.c's. */
-#include "core/backend.h"
+ * waits on them, the gates, are cu_gates.c's.
+ *
+ * Each device has a pool of slots carved from pinned pages allocated in its primary context. A
+ * reset of that context (cuda/cu_device.h) frees the pages: the pool forgets them first, their
+ * nodes stay allocated (a slot freed afterwards is dropped), and their gates are forgotten. */
+#include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
 
@@ -14,20 +18,26 @@
 typedef struct cvcu_slot_page {
     uint64_t *host;
     CUdeviceptr device;
+    struct cvcu_slot_pool *pool;
+    bool retired; /* freed by a reset of the pool's device */
     struct cvcu_slot_page *next;
 } cvcu_slot_page;
 
 /* A slot's node: the slot handed out while in use, linked into the free list while not. */
 typedef struct cvcu_slot_node {
     cvcu_slot slot;
+    cvcu_slot_page *page;
     struct cvcu_slot_node *next;
 } cvcu_slot_node;
 
-static pthread_mutex_t cvcu_slot_lock = PTHREAD_MUTEX_INITIALIZER;
-static cvcu_slot_page *cvcu_slot_pages;
-static cvcu_slot_node *cvcu_free_slots;
+struct cvcu_slot_pool {
+    cvcu_slot_page *pages;
+    cvcu_slot_node *free;
+};
 
-static cl_int cvcu_slot_grow(void) {
+static pthread_mutex_t cvcu_slot_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static cl_int cvcu_slot_grow(struct cvcu_slot_pool *pool) {
     void *host = NULL;
     CUdeviceptr dev = 0;
     cvcu_slot_page *page = calloc(1, sizeof *page);
@@ -49,27 +59,34 @@ static cl_int cvcu_slot_grow(void) {
     }
     page->host = host;
     page->device = dev;
-    page->next = cvcu_slot_pages;
-    cvcu_slot_pages = page;
+    page->pool = pool;
+    page->next = pool->pages;
+    pool->pages = page;
     /* The nodes live as long as the page. */
     for (size_t i = 0; i < CVCU_SLOTS_PAGE; i++) {
         list[i].slot.host = (_Atomic uint64_t *)&page->host[i];
         list[i].slot.device = (cl_ulong)(dev + i * sizeof(uint64_t));
-        list[i].next = i + 1 < CVCU_SLOTS_PAGE ? &list[i + 1] : cvcu_free_slots;
+        list[i].page = page;
+        list[i].next = i + 1 < CVCU_SLOTS_PAGE ? &list[i + 1] : pool->free;
     }
-    cvcu_free_slots = list;
+    pool->free = list;
     return CL_SUCCESS;
 }
 
-cl_int cvcu_slot_alloc(cvcu_slot **out) {
+cl_int cvcu_slot_alloc(cvcu_device *dev, cvcu_slot **out) {
     cl_int err = CL_SUCCESS;
     *out = NULL;
     pthread_mutex_lock(&cvcu_slot_lock);
-    if (!cvcu_free_slots)
-        err = cvcu_slot_grow();
+    if (!dev->slots) {
+        dev->slots = calloc(1, sizeof *dev->slots);
+        err = dev->slots ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    }
+    struct cvcu_slot_pool *pool = dev->slots;
+    if (err == CL_SUCCESS && !pool->free)
+        err = cvcu_slot_grow(pool);
     if (err == CL_SUCCESS) {
-        cvcu_slot_node *n = cvcu_free_slots;
-        cvcu_free_slots = n->next;
+        cvcu_slot_node *n = pool->free;
+        pool->free = n->next;
         n->next = NULL;
         *out = &n->slot;
         atomic_store_explicit(n->slot.host, 0, memory_order_release);
@@ -85,8 +102,24 @@ void cvcu_slot_free(cvcu_slot *slot) {
     /* slot is the first member of its node. */
     cvcu_slot_node *n = (cvcu_slot_node *)slot;
     pthread_mutex_lock(&cvcu_slot_lock);
-    n->next = cvcu_free_slots;
-    cvcu_free_slots = n;
+    if (!n->page->retired) {
+        n->next = n->page->pool->free;
+        n->page->pool->free = n;
+    }
+    pthread_mutex_unlock(&cvcu_slot_lock);
+}
+
+void cvcu_slots_forget_device(struct cvcu_device *dev) {
+    pthread_mutex_lock(&cvcu_slot_lock);
+    struct cvcu_slot_pool *pool = dev->slots;
+    for (cvcu_slot_page *p = pool ? pool->pages : NULL; p; p = p->next) {
+        p->retired = true;
+        cvcu_gates_forget_range(p->host, CVCU_SLOT_PAGE);
+    }
+    if (pool) {
+        pool->pages = NULL;
+        pool->free = NULL;
+    }
     pthread_mutex_unlock(&cvcu_slot_lock);
 }
 

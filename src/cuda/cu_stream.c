@@ -26,7 +26,8 @@ cl_int cvcu_stream_sync(cvcu_stream *s) {
 
 cl_int cvcu_stream_query(cvcu_stream *s) {
     CUresult r = cvcu.cuStreamQuery(CVCU_STREAM(s));
-    return r == CUDA_ERROR_NOT_READY ? CL_SUBMITTED : CVCU_CALL(r, CL_OUT_OF_RESOURCES);
+    return r == CUDA_ERROR_NOT_READY ? CL_SUBMITTED
+                                     : cvcu_error(r, CL_OUT_OF_RESOURCES, "cuStreamQuery");
 }
 
 cl_int cvcu_stream_wait_event(cvcu_stream *s, cvcu_event *e) {
@@ -64,7 +65,8 @@ cl_int cvcu_event_record(cvcu_event *e, cvcu_stream *s) {
 
 cl_int cvcu_event_query(cvcu_event *e) {
     CUresult r = cvcu.cuEventQuery(CVCU_EVENT(e));
-    return r == CUDA_ERROR_NOT_READY ? CL_SUBMITTED : CVCU_CALL(r, CL_OUT_OF_RESOURCES);
+    return r == CUDA_ERROR_NOT_READY ? CL_SUBMITTED
+                                     : cvcu_error(r, CL_OUT_OF_RESOURCES, "cuEventQuery");
 }
 
 cl_int cvcu_event_sync(cvcu_event *e) {

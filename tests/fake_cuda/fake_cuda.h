@@ -1,7 +1,10 @@
 /* The fake CUDA driver (tests/fake_cuda, a libcuda.so.1 for tests without a GPU), as its tests
  * see it: its state, looked up with dlsym through one accessor, holds the knobs a test turns and
  * what the fake recorded (launches, JIT options, modules, value and event waits, call counts).
- * The environment knob FAKECUDA_NODEV=1 hides the device. */
+ * The environment knobs: FAKECUDA_NODEV=1 hides the device; FAKECUDA_FAULT_KERNEL=name makes
+ * every launch of that function fault once its stream reaches it (a GPU exception: the context
+ * is poisoned, every call on it answers CUDA_ERROR_ILLEGAL_ADDRESS until
+ * cuDevicePrimaryCtxReset). */
 #ifndef CV_TEST_FAKE_CUDA_H
 #define CV_TEST_FAKE_CUDA_H
 
@@ -56,6 +59,9 @@ typedef struct fakecuda_state {
      * event) of a counting thread (calls_begin) */
     unsigned long long wait_value_addr, wait_value;
     void *wait_value_stream, *wait_event_stream, *wait_event;
+    /* the host side of the last copy the fake queued as a DMA (of pinned or registered memory,
+     * as CUDA's table has it when the copy is made) */
+    const void *_Atomic last_dma_host;
     /* Graphs (fake_graph.c): nodes are run in the order they were added; these count what the
      * process did with them (any thread). */
     _Atomic unsigned graphs_live, graph_execs_live, graph_launches;

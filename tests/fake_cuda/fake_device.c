@@ -8,9 +8,22 @@
 
 int fake_ctx_storage;
 static __thread CUcontext current;
+_Atomic int fake_sticky;
+_Atomic unsigned fake_generation;
 
 CUresult fake_need_ctx(void) {
-    return current == FAKE_CTX ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+    return current == FAKE_CTX ? (CUresult)fake_sticky : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+void fake_fault(CUresult r) {
+    if (fake_sticky)
+        return;
+    fake_sticky = (int)r;
+    fprintf(stderr, "fake: the context faulted (%d): sticky until cuDevicePrimaryCtxReset\n",
+            (int)r);
+    /* The streams' queued work is dropped and their waits give up (fake_stream.c). */
+    fake_drop_queued();
+    pthread_cond_broadcast(&fake_C);
 }
 
 static const struct {
@@ -117,6 +130,21 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice d) {
     (void)d;
     return CUDA_SUCCESS;
 }
+/* Destroys everything of the context (streams, events, modules, allocations) and clears the
+ * sticky error; the context handle stays the same. */
+CUresult cuDevicePrimaryCtxReset(CUdevice d) {
+    FAKE_CALL;
+    if (d != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    LOCK;
+    fake_reset_streams();
+    fake_reset_memory();
+    fake_generation++;
+    fake_sticky = 0;
+    pthread_cond_broadcast(&fake_C);
+    UNLOCK;
+    return CUDA_SUCCESS;
+}
 CUresult cuCtxGetCurrent(CUcontext *c) {
     FAKE_CALL;
     *c = current;
@@ -132,7 +160,7 @@ CUresult cuCtxSynchronize(void) {
     LOCK;
     fake_drain_all();
     UNLOCK;
-    return CUDA_SUCCESS;
+    return fake_need_ctx();
 }
 CUresult cuCtxGetStreamPriorityRange(int *lo, int *hi) {
     FAKE_CALL;

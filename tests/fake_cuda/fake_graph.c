@@ -5,9 +5,11 @@
  * launch there (kernels do not run). What the driver checks is checked when a node is added
  * (its dependencies belong to the graph, no repeats; launches and value addresses as the stream
  * functions check them); an instance's kernel node takes new parameters for later launches
- * only. */
+ * only. A graph or instance used after the reset of its context (which destroyed it) aborts the
+ * test. */
 #include "fake_internal.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -28,6 +30,7 @@ struct CUgraphNode_st {
 struct CUgraph_st {
     CUgraphNode *nodes;
     unsigned n, cap;
+    unsigned generation; /* fake_generation when made */
 };
 
 struct CUgraphExec_st {
@@ -38,7 +41,16 @@ struct CUgraphExec_st {
      * may still use it after cuGraphExecDestroy (the driver frees an instance once its launches
      * completed). */
     CUevent order;
+    unsigned generation;
 };
+
+/* A graph or instance of a context that was reset since: the test aborts. */
+static void check_generation(unsigned generation, const char *what) {
+    if (generation != fake_generation) {
+        fprintf(stderr, "fake: %s used after the context was reset\n", what);
+        abort();
+    }
+}
 
 #pragma GCC visibility push(default)
 
@@ -49,12 +61,14 @@ CUresult cuGraphCreate(CUgraph *out, unsigned flags) {
     *out = calloc(1, sizeof **out);
     if (!*out)
         return CUDA_ERROR_OUT_OF_MEMORY;
+    (*out)->generation = fake_generation;
     fake_state.graphs_live++;
     return CUDA_SUCCESS;
 }
 
 CUresult cuGraphDestroy(CUgraph g) {
     FAKE_CALL;
+    check_generation(g->generation, "a graph");
     for (unsigned i = 0; i < g->n; i++)
         free(g->nodes[i]);
     free(g->nodes);
@@ -68,6 +82,7 @@ CUresult cuGraphDestroy(CUgraph g) {
 /* A new node after deps: they must be nodes of g, each once. */
 static CUresult add_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n,
                          struct CUgraphNode_st *node) {
+    check_generation(g->generation, "a graph");
     for (size_t i = 0; i < n; i++) {
         if (!deps[i] || deps[i]->graph != g)
             return CUDA_ERROR_INVALID_VALUE;
@@ -220,6 +235,7 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph g, unsigned long 
     FAKE_CALL;
     if (flags)
         return CUDA_ERROR_INVALID_VALUE;
+    check_generation(g->generation, "a graph");
     struct CUgraphExec_st *e = calloc(1, sizeof *e);
     if (e && g->n)
         e->nodes = malloc(g->n * sizeof *e->nodes);
@@ -237,6 +253,8 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph g, unsigned long 
         e->nodes[i] = *g->nodes[i];
     e->n = g->n;
     e->graph = g;
+    e->generation = fake_generation;
+    e->order->generation = fake_generation;
     *out = e;
     fake_state.graph_execs_live++;
     return CUDA_SUCCESS;
@@ -245,6 +263,7 @@ CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph g, unsigned long 
 CUresult cuGraphExecKernelNodeSetParams(CUgraphExec e, CUgraphNode node,
                                         const CUDA_KERNEL_NODE_PARAMS *p) {
     FAKE_CALL;
+    check_generation(e->generation, "a graph instance");
     if (node->graph != e->graph || node->index >= e->n || node->kind != NODE_KERNEL)
         return CUDA_ERROR_INVALID_VALUE;
     struct CUgraphNode_st *mine = &e->nodes[node->index];
@@ -256,6 +275,7 @@ CUresult cuGraphExecKernelNodeSetParams(CUgraphExec e, CUgraphNode node,
 
 CUresult cuGraphExecDestroy(CUgraphExec e) {
     FAKE_CALL;
+    check_generation(e->generation, "a graph instance");
     free(e->nodes);
     free(e);
     fake_state.graph_execs_live--;
@@ -264,8 +284,10 @@ CUresult cuGraphExecDestroy(CUgraphExec e) {
 
 CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
     FAKE_CALL;
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    check_generation(e->generation, "a graph instance");
+    CUresult sticky = fake_need_ctx();
+    if (sticky)
+        return sticky;
     size_t count = 2; /* after the instance's last launch, and the record for the next */
     for (unsigned i = 0; i < e->n; i++)
         count += e->nodes[i].kind == NODE_KERNEL ? 1 : e->nodes[i].num_ops;

@@ -40,8 +40,25 @@ extern fakecuda_state fake_state;
 /* ---- context: one device, one primary context */
 extern int fake_ctx_storage;
 #define FAKE_CTX ((CUcontext)&fake_ctx_storage)
-/* CUDA_SUCCESS when the calling thread's current context is the fake's. */
+/* CUDA_SUCCESS when the calling thread's current context is the fake's and no fault poisoned it;
+ * CUDA_ERROR_INVALID_CONTEXT without it; the sticky error after a fault. */
 CUresult fake_need_ctx(void);
+
+/* ---- faults: a fault (a launch of FAKECUDA_FAULT_KERNEL reaching the head of its stream)
+ * poisons the context as a GPU exception does: the streams drop their work,
+ * and every call on the context answers the sticky error (fake_sticky) until
+ * cuDevicePrimaryCtxReset, which destroys every stream, event, module and allocation of the
+ * context. generation counts the resets: a handle made before one aborts the test when used. */
+extern _Atomic int fake_sticky;
+extern _Atomic unsigned fake_generation;
+/* Under L: poisons the context with r (the first fault wins). */
+void fake_fault(CUresult r);
+/* Under L: every stream drops the work queued behind the operation at its head. */
+void fake_drop_queued(void);
+/* Under L, for the reset: every stream dies (fake_stream.c), every allocation goes
+ * (fake_memory.c: pinned pages become inaccessible, as unmapped memory would). */
+void fake_reset_streams(void);
+void fake_reset_memory(void);
 /* A device attribute (0 for those the fake does not list). */
 int fake_attribute(CUdevice_attribute a);
 
@@ -53,6 +70,7 @@ void fake_check_range(CUdeviceptr p, size_t n);
 
 /* ---- streams (fake_stream.c): a queue of operations each, run by the stream's own thread */
 struct CUevent_st {
+    unsigned generation; /* fake_generation when created */
     unsigned flags;
     unsigned long recorded, done; /* sequence numbers */
     double t;
@@ -68,7 +86,9 @@ typedef enum fake_op_kind {
     OP_COPY3D,
     OP_SET,
     OP_HOST,
-    OP_LAUNCH /* a kernel node's launch, recorded when the stream reaches it */
+    OP_FAULT, /* a kernel that faults once its stream reaches it */
+    OP_LAUNCH /* a kernel node's launch, recorded (and faulting as OP_FAULT) when the stream
+               * reaches it */
 } fake_op_kind;
 
 typedef struct fake_op {
@@ -88,7 +108,8 @@ typedef struct fake_op {
     struct fake_op *next;
 } fake_op;
 
-/* Queues o on s (NULL: the legacy stream), or, in instant mode, runs it at once. */
+/* Queues o on s (NULL: the legacy stream), or, in instant mode, runs it at once; the sticky error
+ * after a fault. */
 CUresult fake_enqueue(CUstream s, fake_op o);
 /* Queues n operations on s one after the other, with nothing of other threads between them (a
  * graph launch). */
@@ -105,8 +126,13 @@ void fake_launch_fill(fakecuda_launch *l, CUfunction f, const unsigned grid[3],
                       const unsigned block[3], unsigned smem, void **params,
                       const unsigned cluster[3], bool coop, bool ex);
 bool fake_launch_record(const fakecuda_launch *l);
-/* Under L: s itself, or the legacy stream for NULL. */
+/* Does FAKECUDA_FAULT_KERNEL name this function (its launches fault)? */
+bool fake_launch_faults(const char *name);
+/* Under L: s itself, or the legacy stream for NULL. Aborts for a stream of an earlier
+ * generation (made before a reset). */
 CUstream fake_stream(CUstream s);
+/* Aborts for an event made before a reset. */
+void fake_check_event(CUevent e);
 /* Under L: waits until s has run everything queued on it; fake_drain_all: every stream. */
 void fake_drain(CUstream s);
 void fake_drain_all(void);

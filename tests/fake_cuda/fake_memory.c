@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
 /* 64 MiB are taken from the start (as a context takes some). */
 static const size_t DEV_TOTAL = (size_t)1 << 30, DEV_FREE = DEV_TOTAL - ((size_t)64 << 20);
@@ -49,6 +50,22 @@ static range *unlink_range(const void *p, range_kind kind) { /* under L; NULL un
     return NULL;
 }
 
+void fake_reset_memory(void) {
+    for (range *r = ranges, *next; r; r = next) {
+        next = r->next;
+        /* Pinned pages are unmapped by a reset: culvert must not touch them afterwards. They
+         * stay allocated (inaccessible) so that such a touch faults instead of reading reused
+         * memory. */
+        if (r->kind == PINNED)
+            mprotect(r->p, (r->n + 4095) / 4096 * 4096, PROT_NONE);
+        else if (r->kind == DEVICE)
+            free(r->p);
+        free(r);
+    }
+    ranges = NULL;
+    dev_used = 0;
+}
+
 /* Under L: true when p lies in pinned or registered host memory. */
 static bool pinned(const void *p) {
     range *r = find(p);
@@ -83,8 +100,9 @@ static CUresult release(const void *p, range_kind kind) {
 }
 
 static CUresult host_alloc(void **p, size_t n) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     void *m = aligned_alloc(4096, (n + 4095) / 4096 * 4096);
     if (!m)
         return CUDA_ERROR_OUT_OF_MEMORY;
@@ -110,13 +128,16 @@ static CUresult pointer_attribute(void *data, CUpointer_attribute a, const range
 /* An async copy of pinned host or device memory is queued; one with a pageable host side drains
  * the stream and copies at once. o is an OP_COPY or OP_COPY3D. */
 static CUresult copy(CUstream hs, fake_op o, const void *host_dst, const void *host_src) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     LOCK;
     bool pageable = (host_dst && !pinned(host_dst)) || (host_src && !pinned(host_src));
     if (pageable) {
         fake_drain(fake_stream(hs));
         fake_copy_now(&o);
+    } else if (host_dst || host_src) {
+        fake_state.last_dma_host = host_dst ? host_dst : host_src;
     }
     UNLOCK;
     return pageable ? CUDA_SUCCESS : fake_enqueue(hs, o);
@@ -146,8 +167,9 @@ static CUresult sync_legacy(CUresult r) {
 
 static CUresult set(CUdeviceptr d, size_t pitch, unsigned v, size_t esz, size_t w, size_t h,
                     CUstream hs) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     if ((uintptr_t)d % esz || (h > 1 && pitch % esz))
         return CUDA_ERROR_INVALID_VALUE;
     fake_check_range(d, (h - 1) * pitch + w * esz);
@@ -195,7 +217,8 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
 }
 CUresult cuMemFree(CUdeviceptr p) {
     FAKE_CALL;
-    return fake_need_ctx() ? CUDA_ERROR_INVALID_CONTEXT : release(P(p), DEVICE);
+    CUresult r = fake_need_ctx();
+    return r ? r : release(P(p), DEVICE);
 }
 CUresult cuMemHostAlloc(void **p, size_t n, unsigned f) {
     FAKE_CALL;
@@ -208,7 +231,8 @@ CUresult cuMemAllocHost(void **p, size_t n) {
 }
 CUresult cuMemFreeHost(void *p) {
     FAKE_CALL;
-    return fake_need_ctx() ? CUDA_ERROR_INVALID_CONTEXT : release(p, PINNED);
+    CUresult r = fake_need_ctx();
+    return r ? r : release(p, PINNED);
 }
 /* Mapped pinned memory: the device sees it at the host address (unified addressing). */
 CUresult cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned f) {
@@ -220,9 +244,9 @@ CUresult cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned f) {
 CUresult cuMemHostRegister(void *p, size_t n, unsigned f) {
     FAKE_CALL;
     (void)f;
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
-    CUresult r = CUDA_SUCCESS;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     LOCK;
     for (range *x = ranges; x; x = x->next)
         if (x->kind != DEVICE && (char *)p < x->p + x->n && x->p < (char *)p + n)
@@ -234,7 +258,8 @@ CUresult cuMemHostRegister(void *p, size_t n, unsigned f) {
 }
 CUresult cuMemHostUnregister(void *p) {
     FAKE_CALL;
-    return fake_need_ctx() ? CUDA_ERROR_INVALID_CONTEXT : release(p, REGISTERED);
+    CUresult r = fake_need_ctx();
+    return r ? r : release(p, REGISTERED);
 }
 CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) {
     FAKE_CALL;

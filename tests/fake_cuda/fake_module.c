@@ -14,11 +14,13 @@
 
 typedef struct fake_function {
     const cv_ptx_kernel *sig;
+    unsigned generation; /* of its module: fake_generation when loaded */
     int max_dynamic_smem;
     int non_portable;
 } fake_function;
 
 typedef struct fake_module {
+    unsigned generation; /* fake_generation when loaded */
     char *text;
     cv_ptx_module ptx;
     bool parsed;
@@ -72,8 +74,9 @@ static CUresult check_module(const char *text, const cv_ptx_module *ptx) {
 
 static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *keys,
                      void **values) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult sticky = fake_need_ctx();
+    if (sticky)
+        return sticky;
     if (strstr(text, "not_an_instruction")) {
         jit_log(n, keys, values, CU_JIT_ERROR_LOG_BUFFER,
                 "ptxas application ptx input, line 5; error   : "
@@ -98,9 +101,11 @@ static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *
         free_module(m);
         return r;
     }
+    m->generation = fake_generation;
     for (unsigned i = 0; i < m->ptx.num_kernels; i++)
         m->functions[i] = (fake_function){
             .sig = &m->ptx.kernels[i],
+            .generation = m->generation,
             .max_dynamic_smem = fake_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)};
     if (jit_option(n, keys, values, CU_JIT_LOG_VERBOSE) == 1)
         jit_log(n, keys, values, CU_JIT_INFO_LOG_BUFFER, "ptxas info    : fake verbose log");
@@ -116,11 +121,26 @@ static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *
     return CUDA_SUCCESS;
 }
 
+/* A module or function of a context that was reset since: the test aborts. */
+static void check_generation(unsigned generation, const char *what) {
+    if (generation != fake_generation) {
+        fprintf(stderr, "fake: %s used after the context was reset\n", what);
+        abort();
+    }
+}
+
+bool fake_launch_faults(const char *name) {
+    const char *fault = getenv("FAKECUDA_FAULT_KERNEL");
+    return fault && strcmp(fault, name) == 0;
+}
+
 CUresult fake_launch_check(CUfunction f, const unsigned grid[3], const unsigned block[3],
                            unsigned smem, void **params, const unsigned cluster[3]) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult sticky = fake_need_ctx();
+    if (sticky)
+        return sticky;
     fake_function *fn = (fake_function *)f;
+    check_generation(fn->generation, "a function");
     const cv_ptx_kernel *k = fn->sig;
     static const unsigned max_grid[3] = {2147483647u, 65535, 65535},
                           max_block[3] = {1024, 1024, 64};
@@ -172,9 +192,11 @@ bool fake_launch_record(const fakecuda_launch *l) {
     return true;
 }
 
-/* What the driver checks, then the record. */
-static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned block[3], unsigned smem,
-                       void **params, const unsigned cluster[3], bool coop, bool ex) {
+/* What the driver checks, then the record; a launch of FAKECUDA_FAULT_KERNEL faults when its
+ * stream reaches it. */
+static CUresult launch(CUfunction f, CUstream s, const unsigned grid[3], const unsigned block[3],
+                       unsigned smem, void **params, const unsigned cluster[3], bool coop,
+                       bool ex) {
     CUresult r = fake_launch_check(f, grid, block, smem, params, cluster);
     fakecuda_launch l;
     if (r != CUDA_SUCCESS)
@@ -183,7 +205,9 @@ static CUresult launch(CUfunction f, const unsigned grid[3], const unsigned bloc
     LOCK;
     bool recorded = fake_launch_record(&l);
     UNLOCK;
-    return recorded ? CUDA_SUCCESS : CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    if (!recorded)
+        return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
+    return fake_launch_faults(l.func) ? fake_enqueue(s, (fake_op){.kind = OP_FAULT}) : CUDA_SUCCESS;
 }
 
 #pragma GCC visibility push(default)
@@ -203,6 +227,7 @@ CUresult cuModuleLoadData(CUmodule *out, const void *image) {
 
 CUresult cuModuleUnload(CUmodule mod) {
     FAKE_CALL;
+    check_generation(((fake_module *)mod)->generation, "a module");
     LOCK;
     fake_device_wide_wait();
     fake_state.modules_unloaded++;
@@ -276,19 +301,17 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                         void **extra) {
     FAKE_CALL;
-    (void)s;
     (void)extra;
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz}, none[3] = {0, 0, 0};
-    return launch(f, grid, block, smem, params, none, false, false);
+    return launch(f, s, grid, block, smem, params, none, false, false);
 }
 
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                    unsigned by, unsigned bz, unsigned smem, CUstream s,
                                    void **params) {
     FAKE_CALL;
-    (void)s;
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz}, none[3] = {0, 0, 0};
-    return launch(f, grid, block, smem, params, none, true, false);
+    return launch(f, s, grid, block, smem, params, none, true, false);
 }
 
 CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **extra) {
@@ -307,7 +330,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, 
             coop = c->attrs[i].value.cooperative != 0;
         }
     }
-    return launch(f, grid, block, c->sharedMemBytes, params, cluster, coop, true);
+    return launch(f, c->hStream, grid, block, c->sharedMemBytes, params, cluster, coop, true);
 }
 
 #pragma GCC visibility pop

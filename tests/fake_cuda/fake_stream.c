@@ -32,6 +32,8 @@ static double now_ms(void) {
 struct CUstream_st {
     fake_op *head, *tail;
     int destroyed;
+    int reset;           /* destroyed by a reset: kept (leaked) so that a stale use is caught */
+    unsigned generation; /* fake_generation when created */
     pthread_t thread;
     struct CUstream_st *next; /* all live streams, for cuCtxSynchronize and device-wide calls */
 };
@@ -84,7 +86,7 @@ static void fill(const fake_op *o) {
 /* The host writes a value without telling the fake: a value wait polls (and passes at once in
  * instant mode). */
 static void wait_value(const fake_op *o) { /* under L */
-    while (!fake_state.instant &&
+    while (!fake_state.instant && !fake_sticky &&
            !value_met(__atomic_load_n(o->addr, __ATOMIC_ACQUIRE), o->value, o->flags)) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -98,6 +100,9 @@ static void wait_value(const fake_op *o) { /* under L */
 }
 
 static void execute(fake_op *o) { /* under L, on the stream's thread (or at once: instant) */
+    /* A poisoned context runs nothing more (a wait in progress gives up). */
+    if (fake_sticky)
+        return;
     switch (o->kind) {
     case OP_RECORD:
         o->ev->t = now_ms();
@@ -105,7 +110,7 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
             o->ev->done = o->seq;
         break;
     case OP_WAIT_EVENT:
-        while (o->ev->done < o->seq)
+        while (o->ev->done < o->seq && !fake_sticky)
             pthread_cond_wait(&fake_C, &fake_L);
         break;
     case OP_WAIT_VALUE:
@@ -126,14 +131,23 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         o->fn(o->arg);
         LOCK;
         break;
+    case OP_FAULT:
+        fake_fault(CUDA_ERROR_ILLEGAL_ADDRESS);
+        break;
     case OP_LAUNCH:
         /* Past FAKECUDA_MAX_LAUNCHES a graph's launches go unrecorded (the stream cannot fail
          * them): tests reset num_launches. */
         fake_launch_record(o->launch);
-        free(o->launch);
-        o->launch = NULL;
+        if (fake_launch_faults(o->launch->func))
+            fake_fault(CUDA_ERROR_ILLEGAL_ADDRESS);
         break;
     }
+}
+
+/* An operation leaves its stream (run or dropped). */
+static void free_op(fake_op *o) {
+    free(o->launch);
+    free(o);
 }
 
 static void *worker(void *arg) {
@@ -150,16 +164,19 @@ static void *worker(void *arg) {
         s->head = o->next;
         if (!s->head)
             s->tail = NULL;
-        free(o);
+        free_op(o);
         pthread_cond_broadcast(&fake_C);
     }
+    bool keep = s->reset;
     UNLOCK;
-    free(s);
+    if (!keep)
+        free(s);
     return NULL;
 }
 
 static CUstream new_stream(void) { /* under L */
     CUstream n = calloc(1, sizeof *n);
+    n->generation = fake_generation;
     n->next = streams;
     streams = n;
     pthread_create(&n->thread, NULL, worker, n);
@@ -168,11 +185,54 @@ static CUstream new_stream(void) { /* under L */
 }
 
 CUstream fake_stream(CUstream s) {
+    if (s && s->generation != fake_generation) {
+        fprintf(stderr, "fake: stream %p used after the context was reset\n", (void *)s);
+        abort();
+    }
     if (s)
         return s;
     if (!legacy)
         legacy = new_stream();
     return legacy;
+}
+
+void fake_check_event(CUevent e) {
+    if (e->destroyed || e->generation != fake_generation) {
+        fprintf(stderr, "fake: event %p used after %s\n", (void *)e,
+                e->destroyed ? "cuEventDestroy" : "the context was reset");
+        abort();
+    }
+}
+
+/* Under L: frees the operations queued behind s's head (the head may be running: its thread
+ * finishes, or, poisoned, skips it). */
+static void drop_queued(CUstream s) {
+    fake_op *o = s->head ? s->head->next : NULL;
+    while (o) {
+        fake_op *next = o->next;
+        free_op(o);
+        o = next;
+    }
+    if (s->head) {
+        s->head->next = NULL;
+        s->tail = s->head;
+    }
+}
+
+void fake_drop_queued(void) {
+    for (CUstream s = streams; s; s = s->next)
+        drop_queued(s);
+}
+
+void fake_reset_streams(void) {
+    for (CUstream s = streams, next; s; s = next) {
+        next = s->next;
+        drop_queued(s);
+        s->destroyed = 1;
+        s->reset = 1;
+    }
+    streams = NULL;
+    legacy = NULL;
 }
 
 void fake_drain(CUstream s) {
@@ -209,7 +269,7 @@ static void enqueue_locked(CUstream s, fake_op *n) {
         n->seq = n->ev->recorded;
     if (runs_at_once(s, n)) {
         execute(n);
-        free(n);
+        free_op(n);
     } else {
         if (s->tail)
             s->tail->next = n;
@@ -230,20 +290,24 @@ CUresult fake_enqueue_all(CUstream s, const fake_op *ops, size_t count) {
             copies[i]->next = NULL;
         }
     }
-    if (!ok) {
-        for (size_t i = 0; copies && i < count; i++)
-            free(copies[i]);
-        free(copies);
-        return CUDA_ERROR_OUT_OF_MEMORY;
+    CUresult r = ok ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    if (ok) {
+        LOCK;
+        s = fake_stream(s);
+        for (size_t i = 0; i < count; i++)
+            if (ops[i].kind == OP_RECORD || ops[i].kind == OP_WAIT_EVENT)
+                fake_check_event(ops[i].ev);
+        r = (CUresult)fake_sticky; /* a poisoned context queues nothing */
+        for (size_t i = 0; i < count && r == CUDA_SUCCESS; i++)
+            enqueue_locked(s, copies[i]);
+        pthread_cond_broadcast(&fake_C);
+        UNLOCK;
     }
-    LOCK;
-    s = fake_stream(s);
-    for (size_t i = 0; i < count; i++)
-        enqueue_locked(s, copies[i]);
-    pthread_cond_broadcast(&fake_C);
-    UNLOCK;
+    /* Not queued: what the operations own stays the caller's. */
+    for (size_t i = 0; r != CUDA_SUCCESS && copies && i < count; i++)
+        free(copies[i]);
     free(copies);
-    return CUDA_SUCCESS;
+    return r;
 }
 
 CUresult fake_enqueue(CUstream s, fake_op o) {
@@ -252,6 +316,8 @@ CUresult fake_enqueue(CUstream s, fake_op o) {
 
 CUresult fake_query_answer(bool done) {
     int forced = fake_state.query_answer;
+    if (fake_sticky)
+        return (CUresult)fake_sticky;
     if (forced != FAKECUDA_TRUTH)
         return (CUresult)forced;
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
@@ -267,8 +333,9 @@ CUresult fake_value_address(CUdeviceptr a) {
 #pragma GCC visibility push(default)
 
 static CUresult create_stream(CUstream *s) {
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     LOCK;
     *s = new_stream();
     UNLOCK;
@@ -288,6 +355,7 @@ CUresult cuStreamCreate(CUstream *s, unsigned f) {
 CUresult cuStreamDestroy(CUstream s) { /* its thread finishes the queued work, then frees it */
     FAKE_CALL;
     LOCK;
+    fake_stream(s);
     for (CUstream *p = &streams; *p; p = &(*p)->next)
         if (*p == s) {
             *p = s->next;
@@ -296,7 +364,7 @@ CUresult cuStreamDestroy(CUstream s) { /* its thread finishes the queued work, t
     s->destroyed = 1;
     pthread_cond_broadcast(&fake_C);
     UNLOCK;
-    return CUDA_SUCCESS;
+    return (CUresult)fake_sticky;
 }
 CUresult cuStreamQuery(CUstream s) {
     FAKE_CALL;
@@ -310,13 +378,14 @@ CUresult cuStreamSynchronize(CUstream s) {
     LOCK;
     fake_drain(fake_stream(s));
     UNLOCK;
-    return CUDA_SUCCESS;
+    return (CUresult)fake_sticky;
 }
 CUresult cuStreamWaitEvent(CUstream s, CUevent e, unsigned f) {
     FAKE_CALL;
     (void)f;
-    if (fake_need_ctx())
-        return CUDA_ERROR_INVALID_CONTEXT;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     fake_note_wait_event(s, e);
     return fake_enqueue(s, (fake_op){.kind = OP_WAIT_EVENT, .ev = e});
 }

@@ -48,9 +48,9 @@ static fakecuda_state *cbt_fake; /* NULL on a real driver */
 
 #define CBT_FN(field, name) cbt.field = (name##_fn)cv_test_ext_fn(cbt_platform, #name)
 
-/* Sets everything up; skips (77) without a culvert device or without the extension. */
-static inline void cbt_setup(void) {
-    cl_int err = CL_SUCCESS;
+/* The device and the extension's functions; skips (77) without a culvert device or without the
+ * extension. */
+static inline void cbt_load(void) {
     cbt_device = cv_test_gpu_device_or_skip(&cbt_platform);
     char ext[8192] = "";
     clGetDeviceInfo(cbt_device, CL_DEVICE_EXTENSIONS, sizeof ext, ext, NULL);
@@ -82,6 +82,13 @@ static inline void cbt_setup(void) {
     CBT_FN(host_value, clCreateHostValue);
     CBT_FN(signal, clSignalHostValue);
     CBT_FN(load, clLoadHostValue);
+    cbt_fake = fakecuda_find();
+}
+
+/* cbt_load, then a context and two queues (in order, out of order). */
+static inline void cbt_setup(void) {
+    cl_int err = CL_SUCCESS;
+    cbt_load();
     cbt_context = clCreateContext(NULL, 1, &cbt_device, NULL, NULL, &err);
     REQUIRE(err == CL_SUCCESS);
     cbt_queue = clCreateCommandQueue(cbt_context, cbt_device, 0, &err);
@@ -89,7 +96,6 @@ static inline void cbt_setup(void) {
     cbt_ooo_queue =
         clCreateCommandQueue(cbt_context, cbt_device, CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, &err);
     REQUIRE(err == CL_SUCCESS);
-    cbt_fake = fakecuda_find();
 }
 
 static inline void cbt_teardown(void) {
@@ -131,7 +137,8 @@ static const char cbt_add_ptx[] = ".version 7.0\n"
                                   "  ret;\n"
                                   "}\n";
 
-static inline cl_kernel cbt_add_kernel(void) {
+/* The program of add, built. */
+static inline cl_program cbt_add_program(void) {
     cl_int err = CL_SUCCESS, status = CL_SUCCESS;
     size_t len = sizeof cbt_add_ptx;
     const unsigned char *bin = (const unsigned char *)cbt_add_ptx;
@@ -140,6 +147,12 @@ static inline cl_kernel cbt_add_kernel(void) {
     CHECK_ERR(CL_SUCCESS, err);
     REQUIRE(p);
     CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &cbt_device, "", NULL, NULL));
+    return p;
+}
+
+static inline cl_kernel cbt_add_kernel(void) {
+    cl_int err = CL_SUCCESS;
+    cl_program p = cbt_add_program();
     cl_kernel k = clCreateKernel(p, "add", &err);
     CHECK_ERR(CL_SUCCESS, err);
     REQUIRE(k);

@@ -240,7 +240,11 @@ static void test_host_value_gate(void) {
 /* clSetKernelArg after recording changes nothing of the command. */
 static void test_kernel_capture(void) {
     enum { N = 64 };
-    cl_kernel k = cbt_add_kernel();
+    cl_int err = CL_SUCCESS;
+    cl_program p = cbt_add_program();
+    cl_kernel k = clCreateKernel(p, "add", &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    REQUIRE(k);
     cl_mem m = cv_test_buffer(cbt_context, N * 4, NULL);
     cl_int zero = 0, out[N];
     cl_uint five = 5, hundred = 100;
@@ -254,6 +258,9 @@ static void test_kernel_capture(void) {
     CHECK_ERR(CL_SUCCESS, cbt.finalize(cb));
     /* The kernel is held: released by the application, it still runs. */
     clReleaseKernel(k);
+    /* The command buffer's copy is no kernel object attached to the program: a build may replace
+     * its binary, while the recorded command keeps the code it had. */
+    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &cbt_device, "", NULL, NULL));
     CHECK_ERR(CL_SUCCESS, clEnqueueFillBuffer(cbt_queue, m, &zero, 4, 0, N * 4, 0, NULL, NULL));
     unsigned before = cbt_fake ? cbt_fake->num_launches : 0;
     CHECK_ERR(CL_SUCCESS, cbt.enqueue(0, NULL, cb, 0, NULL, NULL));
@@ -268,6 +275,7 @@ static void test_kernel_capture(void) {
         CHECK(cbt_all(out, N, 10));
     }
     CHECK_ERR(CL_SUCCESS, cbt.release(cb));
+    clReleaseProgram(p);
     clReleaseMemObject(m);
 }
 

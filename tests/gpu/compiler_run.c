@@ -2,11 +2,13 @@
  * kernels run and compared with the CPU (vectors, __constant and __local arguments, fp64,
  * 32- and 64-bit atomics, work-item functions with a global offset and, where the device
  * claims it, non-uniform work-groups), build errors and their log, bad options,
- * clCompileProgram + clLinkProgram with an embedded header and -create-library, and
- * clGetKernelArgInfo from the compiler's metadata. */
+ * clCompileProgram + clLinkProgram with an embedded header and -create-library, a kernel
+ * calling another kernel, clGetKernelArgInfo from the compiler's metadata, printf's h/hh
+ * lengths, and nan()'s quiet NaNs. */
 #include "test_util.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -180,13 +182,13 @@ static void test_atomics(cl_program p) {
 }
 
 /* One launch of `ids` checked field by field against what the spec says each function returns. */
-static void check_ids(cl_program p, const size_t *offset, const size_t *global,
+static void check_ids(cl_program p, const char *name, const size_t *offset, const size_t *global,
                       const size_t *local) {
     cl_int err;
     size_t total = global[0] * global[1] * global[2];
     cl_ulong *out = calloc(total * 8, sizeof *out);
     cl_mem b = buffer(total * 8 * sizeof *out, out);
-    cl_kernel k = clCreateKernel(p, "ids", &err);
+    cl_kernel k = clCreateKernel(p, name, &err);
     REQUIRE(err == CL_SUCCESS);
     clSetKernelArg(k, 0, sizeof b, &b);
     run(k, 3, offset, global, local);
@@ -223,7 +225,24 @@ static void check_ids(cl_program p, const size_t *offset, const size_t *global,
     free(out);
 }
 
-/* printf: one line per call, each whole, written to stdout by the time clFinish returns. */
+/* A kernel calling another kernel runs it as a function of its own work-item: the work-item
+ * functions of the called kernel answer for the caller's launch (offsets, split grids). */
+static void test_kernel_calls(const size_t *offset, const size_t *global, const size_t *local) {
+    cl_int err;
+    const char *srcs[2] = {source, "__kernel void ids_call(__global ulong *out) { ids(out); }\n"};
+    cl_program p = cv_test_build(ctx, dev, 2, srcs, "-cl-std=CL1.2", "kernel calls", &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    if (err != CL_SUCCESS)
+        return;
+    check_ids(p, "ids_call", offset, global, local);
+    size_t g_big[3] = {2, 70000, 1}, l_big[3] = {2, 1, 1};
+    check_ids(p, "ids_call", offset, g_big, l_big);
+    check_ids(p, "ids", offset, global, local);
+    clReleaseProgram(p);
+}
+
+/* printf: one line per call, each whole, written to stdout by the time clFinish returns; h and
+ * hh lengths print the int argument as a short and a char. */
 static void test_printf(void) {
     cl_int err;
     /* with cl_khr_fp16 the %f argument is a half (promoted to double, as a float is) */
@@ -239,6 +258,8 @@ static void test_printf(void) {
         "    printf(\"cvprintf %d %.1f %s %ld\\n\", i, ARG(0.5f * i), \"ok\", (long)base + i);\n"
         "    printf(\"cvvector %d %v4hld|%.1v2hlf|%v2hhu\\n\", i, (int4)(i, -i, 2 * i, 7),\n"
         "           (float2)(0.5f * i, -1.5f), (uchar2)(200, i));\n"
+        "    printf(\"cvnarrow %d %hhd %hhx %hho %hd %hx %hhu\\n\", i, 128 + i, 127 - i, i - 128,\n"
+        "           70000 + i, i - 32767, base + i);\n"
         "}\n";
     cl_program p = build_source(src, "", "kernel", &err);
     CHECK(err == CL_SUCCESS);
@@ -265,7 +286,8 @@ static void test_printf(void) {
         float x;
         char word[8];
         long v;
-        int e[4], u[2];
+        int e[4], u[2], h[4];
+        unsigned hx[2];
         float y[2];
         if (sscanf(line, "cvprintf %d %f %7s %ld", &i, &x, word, &v) == 4 && i >= 0 && i < 16 &&
             x == 0.5f * i && !strcmp(word, "ok") && v == 1000 + i)
@@ -275,6 +297,15 @@ static void test_printf(void) {
                  i >= 0 && i < 16 && e[0] == i && e[1] == -i && e[2] == 2 * i && e[3] == 7 &&
                  y[0] == 0.5f * i && y[1] == -1.5f && u[0] == 200 && u[1] == i)
             seen[i] += 16;
+        /* h, hh: the int cut to short, char (C's printf): 128 + i as signed char, 127 - i as
+         * unsigned char in hex, i - 128 in octal (128 + i), 70000 + i as short, i - 32767 as
+         * unsigned short in hex, 1000 + i as unsigned char */
+        else if (sscanf(line, "cvnarrow %d %d %x %o %d %x %d", &i, &h[0], &hx[0], &h[1], &h[2],
+                        &hx[1], &h[3]) == 7 &&
+                 i >= 0 && i < 16 && h[0] == i - 128 && hx[0] == 127u - (unsigned)i &&
+                 h[1] == 128 + i && h[2] == 4464 + i && hx[1] == 32769u + (unsigned)i &&
+                 h[3] == (1000 + i) % 256)
+            seen[i] += 256;
         else
             fprintf(stderr, "unexpected printf output: %s", line);
         lines++;
@@ -283,10 +314,66 @@ static void test_printf(void) {
         fclose(f);
     close(fd);
     unlink(path);
-    CHECK(lines == 32);
+    CHECK(lines == 48);
     for (int i = 0; i < 16; i++)
-        CHECK(seen[i] == 17); /* one scalar line and one vector line each */
+        CHECK(seen[i] == 273); /* a scalar, a vector and a narrow line each */
     clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
+/* nan(code) is a quiet NaN for every code, 0 among them (libclc's double nan(0UL) was
+ * infinity): float, double, half; scalars and a vector. */
+static void test_nan(void) {
+    cl_int err;
+    const char *src = "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+                      "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+                      "__kernel void nans(__global const ulong *c, __global uint *f,\n"
+                      "                   __global ulong *d, __global ushort *h) {\n"
+                      "    size_t i = get_global_id(0);\n"
+                      "    f[2 * i] = as_uint(nan((uint)c[i]));\n"
+                      "    f[2 * i + 1] = as_uint(nan((uint2)((uint)c[i])).y);\n"
+                      "    d[2 * i] = as_ulong(nan(c[i]));\n"
+                      "    d[2 * i + 1] = as_ulong(nan((ulong4)(c[i])).z);\n"
+                      "    h[2 * i] = as_ushort(nan((ushort)c[i]));\n"
+                      "    h[2 * i + 1] = as_ushort(nan((ushort8)((ushort)c[i])).s7);\n"
+                      "}\n";
+    cl_program p = build_source(src, "", "nan", &err);
+    CHECK(err == CL_SUCCESS);
+    if (err != CL_SUCCESS)
+        return;
+    enum { N = 6 };
+    cl_ulong codes[N] = {0, 1, 0x12345, 0xffffffffu, 0xfffffffffffffull, ~0ull};
+    cl_uint f[2 * N];
+    cl_ulong d[2 * N];
+    cl_ushort h[2 * N];
+    cl_mem bc = buffer(sizeof codes, codes), bf = buffer(sizeof f, NULL),
+           bd = buffer(sizeof d, NULL), bh = buffer(sizeof h, NULL);
+    cl_kernel k = clCreateKernel(p, "nans", &err);
+    CHECK(err == CL_SUCCESS);
+    clSetKernelArg(k, 0, sizeof bc, &bc);
+    clSetKernelArg(k, 1, sizeof bf, &bf);
+    clSetKernelArg(k, 2, sizeof bd, &bd);
+    clSetKernelArg(k, 3, sizeof bh, &bh);
+    size_t global = N;
+    run(k, 1, NULL, &global, NULL);
+    CHECK(clEnqueueReadBuffer(queue, bf, CL_TRUE, 0, sizeof f, f, 0, NULL, NULL) == CL_SUCCESS);
+    CHECK(clEnqueueReadBuffer(queue, bd, CL_TRUE, 0, sizeof d, d, 0, NULL, NULL) == CL_SUCCESS);
+    CHECK(clEnqueueReadBuffer(queue, bh, CL_TRUE, 0, sizeof h, h, 0, NULL, NULL) == CL_SUCCESS);
+    for (int i = 0; i < 2 * N; i++) {
+        bool qf = (f[i] & 0x7fc00000u) == 0x7fc00000u;
+        bool qd = (d[i] & 0x7ff8000000000000ull) == 0x7ff8000000000000ull;
+        bool qh = (h[i] & 0x7e00u) == 0x7e00u;
+        if (!qf || !qd || !qh)
+            fprintf(stderr,
+                    "nan(%#llx) #%d: float %#x, double %#llx, half %#x (not all quiet NaNs)\n",
+                    (unsigned long long)codes[i / 2], i % 2, f[i], (unsigned long long)d[i], h[i]);
+        CHECK(qf && qd && qh);
+    }
+    clReleaseKernel(k);
+    clReleaseMemObject(bc);
+    clReleaseMemObject(bf);
+    clReleaseMemObject(bd);
+    clReleaseMemObject(bh);
     clReleaseProgram(p);
 }
 
@@ -539,11 +626,11 @@ int main(void) {
     test_atomics(p);
     size_t zero[3] = {0, 0, 0}, off[3] = {3, 100, 7};
     size_t g1[3] = {64, 8, 4}, l1[3] = {16, 4, 2};
-    check_ids(p, zero, g1, l1);
-    check_ids(p, off, g1, l1);
+    check_ids(p, "ids", zero, g1, l1);
+    check_ids(p, "ids", off, g1, l1);
     /* 70000 groups in y: past CUDA's 65535, so the launch is split and group_offset is used. */
     size_t g_big[3] = {2, 70000, 1}, l_big[3] = {2, 1, 1};
-    check_ids(p, off, g_big, l_big);
+    check_ids(p, "ids", off, g_big, l_big);
     cl_bool non_uniform = CL_FALSE;
     clGetDeviceInfo(dev, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof non_uniform, &non_uniform,
                     NULL);
@@ -552,12 +639,14 @@ int main(void) {
         cl_program p3 = build_source(source, "-cl-std=CL3.0", "CL3.0 program", &err);
         CHECK(err == CL_SUCCESS);
         size_t g2[3] = {37, 5, 3}, l2[3] = {8, 2, 2};
-        check_ids(p3, off, g2, l2);
+        check_ids(p3, "ids", off, g2, l2);
         clReleaseProgram(p3);
     } else {
         printf("non-uniform work-groups not claimed: that part skipped\n");
     }
+    test_kernel_calls(off, g1, l1);
     test_printf();
+    test_nan();
     test_c11_atomics();
     test_subgroups();
     if (!strcmp(pname, "culvert"))

@@ -8,7 +8,8 @@
  * - atomics on generic pointers to global and to local memory: atomic_fetch_add (its old values
  *   are a permutation), the _explicit forms, a compare_exchange loop, float atomic_fetch_add;
  * - fract, modf, sincos, frexp, remquo, lgamma_r, vload4/vstore4, vload_half/vstore_half(_rtz)
- *   through generic pointers into each space, against the CPU.
+ *   through generic pointers into each space, against the CPU;
+ * - comparisons of pointers of every space with NULL and each other (the CTS's compare_pointers).
  * Under the fake CUDA driver (fake.generic_address_space) only the claims are checked. (PoCL 3.1
  * has no generic address space; the math expectations were checked there with private pointers.)
  */
@@ -149,6 +150,31 @@ static const char *src =
     "    for (int k = 0; k < 3; k++) io[4 + k] = n[k];\n"
     "}\n";
 
+/* The CTS's compare_pointers cases, one result each (all 1): NULL in every space is NULL, and
+ * pointers into different objects and spaces compare unequal; the last: a global pointer
+ * against a generic pointer to a local variable (one cast between named spaces after
+ * InstCombine). */
+enum { COMPARES = 10 };
+static const char *compare_src =
+    "global int cmp_value = 7;\n"
+    "global int cmp_arr[5] = {0, 1, 2, 3, 4};\n"
+    "kernel void compare(global uint *r, global int *g) {\n"
+    "    local int lv;\n"
+    "    lv = 7;\n"
+    "    uint t = (uint)get_global_id(0) * 10;\n"
+    "    { int *ptr = NULL; r[t + 0] = (ptr == NULL); }\n"
+    "    { int *ptr = NULL; global int *gptr = NULL; r[t + 1] = (ptr == gptr); }\n"
+    "    { int *ptr = NULL; local int *lptr = NULL; r[t + 2] = (ptr == lptr); }\n"
+    "    { int *ptr = NULL; private int *pptr = NULL; r[t + 3] = (ptr == pptr); }\n"
+    "    { int *ptr = NULL; local int *lptr = NULL; global int *gptr = NULL;\n"
+    "      ptr = lptr; r[t + 4] = (gptr == ptr) && (lptr == ptr); }\n"
+    "    { int v = 7; int *ptr = NULL; private int *pptr = &v; r[t + 5] = (ptr != pptr); }\n"
+    "    { int *ptr = NULL; local int *lptr = &lv; r[t + 6] = (ptr != lptr); }\n"
+    "    { int *ptr = NULL; global int *gptr = &cmp_value; r[t + 7] = (ptr != gptr); }\n"
+    "    { int *ptr = &cmp_arr[1]; global int *gptr = &cmp_arr[3]; r[t + 8] = (gptr >= ptr); }\n"
+    "    { int *ptr = &lv; r[t + 9] = (g != ptr); }\n"
+    "}\n";
+
 static void read_back(cl_mem m, size_t size, void *out) {
     CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(queue, m, CL_TRUE, 0, size, out, 0, NULL, NULL));
 }
@@ -243,6 +269,28 @@ static void test_conversions(cl_program p) {
     CHECK(bad == 0);
     clReleaseMemObject(b[0]);
     clReleaseMemObject(b[1]);
+}
+
+static void test_compare(void) {
+    cl_int err;
+    cl_program p = cv_test_build(ctx, dev, 1, &compare_src, "-cl-std=CL3.0", "compare", &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    if (err != CL_SUCCESS)
+        return;
+    static cl_uint out[N * COMPARES];
+    int g[N] = {0};
+    cl_mem b[2] = {cv_test_buffer(ctx, sizeof out, NULL), cv_test_buffer(ctx, sizeof g, g)};
+    run(p, "compare", b, 2, NULL);
+    read_back(b[0], sizeof out, out);
+    int bad = 0;
+    for (int i = 0; i < N * COMPARES; i++)
+        if (out[i] != 1 && bad++ < 5)
+            fprintf(stderr, "compare: item %d case %d = %u, want 1\n", i / COMPARES, i % COMPARES,
+                    out[i]);
+    CHECK(bad == 0);
+    clReleaseMemObject(b[0]);
+    clReleaseMemObject(b[1]);
+    clReleaseProgram(p);
 }
 
 static void test_atomics(cl_program p) {
@@ -380,6 +428,7 @@ int main(void) {
     test_conversions(p);
     test_atomics(p);
     test_math(p);
+    test_compare();
     clReleaseProgram(p);
     clReleaseCommandQueue(queue);
     clReleaseContext(ctx);

@@ -2,7 +2,10 @@
  * every type with every rounding mode (overflow to inf or the largest finite value, denormals,
  * NaN), conversions from every half value to every type with every rounding mode and _sat,
  * relational functions (scalar 1/0, vector -1/0) and select, vloadN/vstoreN and
- * vload_half/vstore_half of half vectors, common and geometric functions. */
+ * vload_half/vstore_half of half vectors, common and geometric functions; the common and
+ * relational functions and conversions of half8 and half16 values loaded from memory agree with
+ * the scalar functions element by element, NaN and infinities among the inputs; the functions
+ * that move half values between work-items (work_group_broadcast) keep NaN payloads. */
 #include "half_ref.h"
 #include "test_util.h"
 
@@ -105,7 +108,40 @@ static const char *source =
     "  o[24] = as_ushort(x.s0 * y.s0 + x.s1); o[25] = as_ushort(dot(x.s01, y.s01));\n"
     "  o[26] = as_ushort(length(x.xyz)); o[27] = as_ushort(clamp(x, y.s1, y.s1).s2);\n"
     "  o[28] = as_ushort(fabs(x.s0)); o[29] = as_ushort(copysign(x.s0, y.s0));\n"
-    "  o[30] = as_ushort(nan((ushort)5)); o[31] = as_ushort(mad(x.s2, y.s2, y.s3)); }\n";
+    "  o[30] = as_ushort(nan((ushort)5)); o[31] = as_ushort(mad(x.s2, y.s2, y.s3)); }\n"
+    /* half8/half16 straight from memory: per element the vector function's result and the
+     * scalar function's on the same inputs (relationals: -1/0 against minus 1/0), WN pairs */
+    "#define WN 21\n"
+    "#define WIDE(N)\\\n"
+    "kernel void wide##N(global const half##N *a, global const half##N *b,\\\n"
+    "                    global const half *s, global short *out) {\\\n"
+    "  size_t i = get_global_id(0); half lo = s[2 * i], hi = s[2 * i + 1];\\\n"
+    "  half##N r[12]; short##N c[8]; float##N f = convert_float##N(a[i]);\\\n"
+    "  r[0] = fmin(a[i], b[i]); r[1] = fmax(a[i], b[i]); r[2] = clamp(a[i], lo, hi);\\\n"
+    "  r[3] = degrees(a[i]); r[4] = radians(a[i]); r[5] = sign(a[i]); r[6] = step(a[i], b[i]);\\\n"
+    "  r[7] = step(lo, b[i]); r[8] = smoothstep(lo, hi, b[i]); r[9] = min(a[i], b[i]);\\\n"
+    "  r[10] = max(a[i], lo); r[11] = fmin(a[i], lo);\\\n"
+    "  c[0] = isequal(a[i], b[i]); c[1] = isnotequal(a[i], b[i]); c[2] = isgreater(a[i], b[i]);\\\n"
+    "  c[3] = isgreaterequal(a[i], b[i]); c[4] = isless(a[i], b[i]);\\\n"
+    "  c[5] = islessequal(a[i], b[i]); c[6] = islessgreater(a[i], b[i]);\\\n"
+    "  c[7] = isunordered(a[i], b[i]);\\\n"
+    "  global const half *as = (global const half *)a + i * N, *bs = (global const half *)b + i * "
+    "N;\\\n"
+    "  for (int j = 0; j < N; j++) {\\\n"
+    "    half x = as[j], y = bs[j]; global short *o = out + (i * N + j) * 2 * WN;\\\n"
+    "    half q[12] = {fmin(x, y), fmax(x, y), clamp(x, lo, hi), degrees(x), radians(x), "
+    "sign(x),\\\n"
+    "                  step(x, y), step(lo, y), smoothstep(lo, hi, y), min(x, y), max(x, lo),\\\n"
+    "                  fmin(x, lo)};\\\n"
+    "    int t[8] = {isequal(x, y), isnotequal(x, y), isgreater(x, y), isgreaterequal(x, y),\\\n"
+    "                isless(x, y), islessequal(x, y), islessgreater(x, y), isunordered(x, y)};\\\n"
+    "    for (int k = 0; k < 12; k++) {\\\n"
+    "      o[2 * k] = as_short(((half *)&r[k])[j]); o[2 * k + 1] = as_short(q[k]); }\\\n"
+    "    for (int k = 0; k < 8; k++) {\\\n"
+    "      o[24 + 2 * k] = ((short *)&c[k])[j]; o[25 + 2 * k] = (short)-t[k]; }\\\n"
+    "    float g = ((float *)&f)[j], h = convert_float(x);\\\n"
+    "    o[40] = (short)(as_uint(g) >> 13); o[41] = (short)(as_uint(h) >> 13); }}\n"
+    "WIDE(8) WIDE(16)\n";
 
 static cl_context ctx;
 static cl_command_queue queue;
@@ -626,6 +662,127 @@ static void test_funcs(void) {
     free(out);
 }
 
+/* half8 and half16 values loaded from memory (LLVM 16 can make their widening to float a load
+ * of the raw bits into float registers): each element of the vector functions' results equals
+ * the scalar function's on that element, NaNs included (a NaN result matches any NaN). */
+static void test_wide(void) {
+    enum { ITEMS = 256, WN = 21 };
+    static const size_t widths[] = {8, 16};
+    static const char *names[WN] = {"fmin",
+                                    "fmax",
+                                    "clamp",
+                                    "degrees",
+                                    "radians",
+                                    "sign",
+                                    "step",
+                                    "step(s)",
+                                    "smoothstep",
+                                    "min",
+                                    "max(s)",
+                                    "fmin(s)",
+                                    "isequal",
+                                    "isnotequal",
+                                    "isgreater",
+                                    "isgreaterequal",
+                                    "isless",
+                                    "islessequal",
+                                    "islessgreater",
+                                    "isunordered",
+                                    "convert_float (low bits)"};
+    for (size_t w = 0; w < 2; w++) {
+        size_t n = widths[w], count = ITEMS * n;
+        uint16_t *a = malloc(count * 2), *b = malloc(count * 2), *lim = malloc(ITEMS * 4);
+        int16_t *out = malloc(count * 2 * WN * sizeof(int16_t));
+        REQUIRE(a && b && lim && out);
+        for (size_t i = 0; i < count; i++) {
+            a[i] = random_half();
+            b[i] = i % 5 == 0 ? a[i] : random_half();
+        }
+        for (size_t i = 0; i < ITEMS; i++) { /* finite edges lo < hi */
+            uint16_t x = (uint16_t)(next() % 0x7000), y = (uint16_t)(next() % 0x7000);
+            x |= next() % 2 ? 0x8000 : 0;
+            double vx = half_value(x), vy = half_value(y);
+            lim[2 * i] = vx < vy ? x : y;
+            lim[2 * i + 1] = vx < vy ? y : (uint16_t)(vx == vy ? 0x7bff : x);
+        }
+        cl_mem args[4] = {buffer(count * 2, a), buffer(count * 2, b), buffer(ITEMS * 4, lim),
+                          buffer(count * 2 * WN * sizeof(int16_t), NULL)};
+        char name[16];
+        snprintf(name, sizeof name, "wide%zu", n);
+        run(name, ITEMS, args, 4, 3, out, count * 2 * WN * sizeof(int16_t));
+        int bad = 0;
+        for (size_t e = 0; e < count; e++)
+            for (int k = 0; k < WN; k++) {
+                uint16_t v = (uint16_t)out[(e * WN + (size_t)k) * 2];
+                uint16_t sc = (uint16_t)out[(e * WN + (size_t)k) * 2 + 1];
+                bool nans = k < 12 && half_is_nan(v) && half_is_nan(sc);
+                /* degrees, radians, smoothstep: float code of another shape may differ by a
+                 * float ulp, which can move the half result by one */
+                bool near = (k == 3 || k == 4 || k == 8) && ((v ^ sc) & 0x8000) == 0 &&
+                            abs((int)v - (int)sc) <= 1;
+                if (v != sc && !nans && !near && bad++ < 6)
+                    fprintf(stderr, "  half%zu %s(0x%04x, 0x%04x): vector 0x%04x, scalar 0x%04x\n",
+                            n, names[k], a[e], b[e], v, sc);
+            }
+        printf("%-20s %d wrong\n", name, bad);
+        CHECK(bad == 0);
+        for (int k = 0; k < 4; k++)
+            clReleaseMemObject(args[k]);
+        free(a);
+        free(b);
+        free(lim);
+        free(out);
+    }
+}
+
+/* work_group_broadcast of half (OpenCL C 3.0) moves the bits: NaN payloads and signs too. */
+static void test_wg_broadcast(cl_device_id dev) {
+    const char *src =
+        "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+        "kernel void wgb(global const ushort *in, global ushort *out) {\n"
+        "  size_t i = get_global_id(0);\n"
+        "  out[3 * i] = as_ushort(work_group_broadcast(as_half(in[i]), 5));\n"
+        "  out[3 * i + 1] = as_ushort(work_group_broadcast(as_half(in[i]), 6, 0));\n"
+        "  out[3 * i + 2] = as_ushort(work_group_broadcast(as_half(in[i]), 7, 0, 0));\n"
+        "}\n";
+    cl_int err;
+    cl_program p = cv_test_build(ctx, dev, 1, &src, "-cl-std=CL3.0", "half broadcast", &err);
+    CHECK(err == CL_SUCCESS);
+    if (err != CL_SUCCESS)
+        return;
+    enum { ITEMS = 256, LOCAL = 64 };
+    static const uint16_t nans[] = {0x7e01, 0xfe83, 0x7c01, 0x7fff, 0xfd55};
+    uint16_t in[ITEMS], out[3 * ITEMS];
+    for (int i = 0; i < ITEMS; i++)
+        in[i] = i % 2 ? nans[(size_t)i / 2 % 5] : (uint16_t)next();
+    cl_mem args[2] = {buffer(sizeof in, in), buffer(sizeof out, NULL)};
+    cl_kernel k = clCreateKernel(p, "wgb", &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    for (int a = 0; a < 2 && err == CL_SUCCESS; a++)
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, (cl_uint)a, sizeof(cl_mem), &args[a]));
+    size_t global = ITEMS, local = LOCAL;
+    if (err == CL_SUCCESS)
+        CHECK_ERR(CL_SUCCESS,
+                  clEnqueueNDRangeKernel(queue, k, 1, NULL, &global, &local, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueReadBuffer(queue, args[1], CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    int bad = 0;
+    for (int i = 0; i < ITEMS; i++)
+        for (int f = 0; f < 3; f++) {
+            uint16_t want = in[i / LOCAL * LOCAL + 5 + f];
+            if (out[3 * i + f] != want && bad++ < 4)
+                fprintf(stderr, "  work_group_broadcast(half) #%d item %d: 0x%04x, want 0x%04x\n",
+                        f, i, out[3 * i + f], want);
+        }
+    printf("%-20s %d wrong\n", "work_group_broadcast", bad);
+    CHECK(bad == 0);
+    if (k)
+        clReleaseKernel(k);
+    clReleaseMemObject(args[0]);
+    clReleaseMemObject(args[1]);
+    clReleaseProgram(p);
+}
+
 int main(void) {
     cl_platform_id platform;
     cl_device_id dev = cv_test_gpu_device_or_skip(&platform);
@@ -651,6 +808,8 @@ int main(void) {
     test_relational();
     test_memory();
     test_funcs();
+    test_wide();
+    test_wg_broadcast(dev);
     clReleaseProgram(prog);
     clReleaseCommandQueue(queue);
     clReleaseContext(ctx);

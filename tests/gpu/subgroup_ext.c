@@ -6,7 +6,11 @@
  * off by an `if` on the sub-group local id (patterns: all, a prefix, odd lanes, the two ends,
  * scattered, one lane), which takes the shfl-tree and the loop paths of the reductions. A
  * result the spec leaves undefined (a shuffle from an inactive lane) is not checked; lanes that
- * do not run the call must leave their output untouched. */
+ * do not run the call must leave their output untouched. Also: the functions that move half
+ * values keep every bit (NaN payloads too); calls written alike on both sides of a branch run
+ * on each side's lanes (the Khronos CTS's pattern, which LLVM would merge into one call above
+ * the branch); ballot bit counts and searches read as many bits as the largest sub-group has,
+ * in a short sub-group too (as the CTS counts them). */
 #include "test_util.h"
 
 #include <math.h>
@@ -91,6 +95,48 @@ static const char *prelude =
     "        o[37] = sub_group_ballot_find_msb(w);\n"
     "        o[38] = get_sub_group_local_id();\n"
     "        o[39] = get_sub_group_size();\n"
+    "    }\n"
+    "}\n"
+    "#define SPLIT o[0] = sub_group_broadcast_first(x); o[1] = "
+    "sub_group_non_uniform_reduce_add(x);\\\n"
+    "    o[2] = sub_group_ballot(1).x; o[3] = sub_group_elect()\n"
+    "kernel void split(global const int *in, global int *out) {\n"
+    "    size_t g = GID;\n"
+    "    int x = in[g];\n"
+    "    global int *o = out + g * 4;\n"
+    "    if (get_sub_group_local_id() < get_sub_group_size() / 2) {\n"
+    "        SPLIT;\n"
+    "    } else {\n"
+    "        SPLIT;\n"
+    "    }\n"
+    "}\n"
+    "#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n"
+    "#define HB(f, n, at, idx)\\\n"
+    "    CAT(vstore, n)(CAT(as_ushort, n)(f(CAT(as_half, n)(CAT(vload, n)(0, i + at)), idx)), 0, o "
+    "+ at)\n"
+    "#define HALF(f, a) as_ushort(f(as_half(i[0]), a))\n"
+    "kernel void half_moves(global const ushort *in, global ushort *out, global const uint *src,\n"
+    "                       uint idx, uint pattern, uint first, uint xmask, uint delta) {\n"
+    "    size_t g = GID;\n"
+    "    global const ushort *i = in + g * 34;\n"
+    "    global ushort *o = out + g * 73;\n"
+    "    o[0] = HALF(sub_group_broadcast, idx);\n"
+    "    HB(sub_group_broadcast, 2, 1, idx); HB(sub_group_broadcast, 3, 3, idx);\n"
+    "    HB(sub_group_broadcast, 4, 6, idx); HB(sub_group_broadcast, 8, 10, idx);\n"
+    "    HB(sub_group_broadcast, 16, 18, idx);\n"
+    "    if (ACTIVE) {\n"
+    "        o += 34;\n"
+    "        o[0] = HALF(sub_group_non_uniform_broadcast, first);\n"
+    "        HB(sub_group_non_uniform_broadcast, 2, 1, first);\n"
+    "        HB(sub_group_non_uniform_broadcast, 3, 3, first);\n"
+    "        HB(sub_group_non_uniform_broadcast, 4, 6, first);\n"
+    "        HB(sub_group_non_uniform_broadcast, 8, 10, first);\n"
+    "        HB(sub_group_non_uniform_broadcast, 16, 18, first);\n"
+    "        o[34] = HALF(sub_group_shuffle, src[g]);\n"
+    "        o[35] = HALF(sub_group_shuffle_xor, xmask);\n"
+    "        o[36] = HALF(sub_group_shuffle_up, delta);\n"
+    "        o[37] = HALF(sub_group_shuffle_down, delta);\n"
+    "        o[38] = as_ushort(sub_group_broadcast_first(as_half(i[0])));\n"
     "    }\n"
     "}\n";
 
@@ -501,6 +547,18 @@ static void check_untouched(const char *what, const ty *t, int si, cl_uint patte
         check(what, t, si, pattern, g, k, load(t, out, (size_t)(g * slots + k)), sentinel(t));
 }
 
+/* The items sub_group_shuffle(x, src_lane), _xor(x, xmask), _up(x, delta) and _down(x, delta)
+ * read for item g (-1: no such lane), into from[0..3]. */
+static void shuffle_sources(const layout *l, int g, cl_uint src_lane, cl_uint xmask, cl_uint delta,
+                            int *from) {
+    const int *at = l->at[l->key[g]];
+    int lane = l->lane[g];
+    from[0] = at[src_lane];
+    from[1] = (lane ^ (int)xmask) < 32 ? at[lane ^ (int)xmask] : -1;
+    from[2] = lane - (int)delta >= 0 ? at[lane - (int)delta] : -1;
+    from[3] = lane + (int)delta < 32 ? at[lane + (int)delta] : -1;
+}
+
 static void test_shuffle(const ty *t, int si, const layout *l, cl_uint pattern) {
     int n = l->n, m[32];
     void *in = malloc((size_t)n * t->size), *out = malloc((size_t)n * 6 * t->size);
@@ -527,14 +585,10 @@ static void test_shuffle(const ty *t, int si, const layout *l, cl_uint pattern) 
             check_untouched("shuffle (inactive)", t, si, pattern, g, out, 6);
             continue;
         }
-        int key = l->key[g], lane = l->lane[g], c = members(l, pattern, g, m);
-        const int *at = l->at[key];
-        int from[6] = {at[src[g]],
-                       (lane ^ (int)xmask) < 32 ? at[lane ^ (int)xmask] : -1,
-                       lane - (int)delta >= 0 ? at[lane - (int)delta] : -1,
-                       lane + (int)delta < 32 ? at[lane + (int)delta] : -1,
-                       at[first],
-                       m[0]};
+        int c = members(l, pattern, g, m), from[6];
+        shuffle_sources(l, g, src[g], xmask, delta, from);
+        from[4] = l->at[l->key[g]][first];
+        from[5] = m[0];
         static const char *what[6] = {"sub_group_shuffle",
                                       "sub_group_shuffle_xor",
                                       "sub_group_shuffle_up",
@@ -708,6 +762,102 @@ static void test_vote(int si, const layout *l, cl_uint pattern) {
     clReleaseMemObject(bo);
 }
 
+/* Calls written alike on both sides of a branch: each side's lanes are their own group. */
+static void test_split(int si, const layout *l) {
+    const ty *t = &types[4];
+    int n = l->n;
+    cl_int in[MAXN] = {0}, out[MAXN * 4];
+    for (int g = 0; g < n; g++)
+        in[g] = (cl_int)(rnd() % 1000);
+    for (int g = 0; g < n * 4; g++)
+        out[g] = -7;
+    cl_mem bi = buffer(sizeof in, in), bo = buffer(sizeof out, out);
+    arg args[] = {{sizeof bi, &bi}, {sizeof bo, &bo}};
+    launch("split", NULL, &shapes[si], args, 2, bo, out, sizeof out);
+    static const char *what[4] = {"sub_group_broadcast_first (split)",
+                                  "sub_group_non_uniform_reduce_add (split)",
+                                  "sub_group_ballot (split)", "sub_group_elect (split)"};
+    for (int g = 0; g < n; g++) {
+        int lane = l->lane[g], half = l->size[g] / 2;
+        int lo = lane < half ? 0 : half, hi = lane < half ? half : l->size[g];
+        const int *at = l->at[l->key[g]];
+        cl_uint sum = 0, bits = 0;
+        for (int k = lo; k < hi; k++) {
+            sum += (cl_uint)in[at[k]];
+            bits |= 1u << k;
+        }
+        cl_int want[4] = {in[at[lo]], (cl_int)sum, (cl_int)bits, lane == lo};
+        for (int k = 0; k < 4; k++)
+            check(what[k], t, si, 0xffffffffu, g, k, ival(t, (uint64_t)out[g * 4 + k]),
+                  ival(t, (uint64_t)want[k]));
+    }
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+}
+
+/* Half values moved between lanes keep their bits: NaNs with payloads and signs among them. */
+static void test_half_moves(int si, const layout *l, cl_uint pattern) {
+    const ty *t = &types[3]; /* the bits as ushort */
+    int n = l->n, smallest = 32, m[32];
+    static const cl_ushort nans[] = {0x7e00, 0x7fff, 0x7c01, 0xfe83, 0x7d55, 0xffff};
+    cl_ushort *in = malloc((size_t)n * 34 * 2), *out = malloc((size_t)n * 73 * 2);
+    cl_uint *src = malloc((size_t)n * sizeof(cl_uint));
+    REQUIRE(in && out && src);
+    for (int g = 0; g < n * 34; g++)
+        in[g] = rnd() % 2 ? nans[rnd() % 6] : (cl_ushort)rnd();
+    for (int g = 0; g < n * 73; g++)
+        out[g] = 0x5a5a;
+    for (int g = 0; g < n; g++) {
+        smallest = l->size[g] < smallest ? l->size[g] : smallest;
+        int c = members(l, pattern, g, m);
+        src[g] = c ? (cl_uint)l->lane[m[rnd() % (size_t)c]] : 0;
+    }
+    cl_uint idx = (cl_uint)smallest - 1, first = 0, xmask = (cl_uint)(rnd() % 31) + 1;
+    cl_uint delta = (cl_uint)(rnd() % 5) + 1;
+    while (!((pattern >> first) & 1))
+        first++;
+    cl_mem bi = buffer((size_t)n * 34 * 2, in), bo = buffer((size_t)n * 73 * 2, out);
+    cl_mem bs = buffer((size_t)n * sizeof(cl_uint), src);
+    arg args[] = {{sizeof bi, &bi},       {sizeof bo, &bo},           {sizeof bs, &bs},
+                  {sizeof idx, &idx},     {sizeof pattern, &pattern}, {sizeof first, &first},
+                  {sizeof xmask, &xmask}, {sizeof delta, &delta}};
+    launch("half_moves", NULL, &shapes[si], args, 8, bo, out, (size_t)n * 73 * 2);
+    for (int g = 0; g < n; g++) {
+        const int *at = l->at[l->key[g]];
+        const cl_ushort *o = out + g * 73;
+        int c = members(l, pattern, g, m);
+        for (int k = 0; k < 34; k++)
+            check("sub_group_broadcast (half bits)", t, si, pattern, g, k, ival(t, o[k]),
+                  ival(t, in[at[idx] * 34 + k]));
+        if (!active(l, pattern, g)) {
+            for (int k = 34; k < 73; k++)
+                check("half moves (inactive)", t, si, pattern, g, k, ival(t, o[k]),
+                      ival(t, 0x5a5a));
+            continue;
+        }
+        for (int k = 0; k < 34; k++)
+            check("sub_group_non_uniform_broadcast (half bits)", t, si, pattern, g, 34 + k,
+                  ival(t, o[34 + k]), ival(t, in[at[first] * 34 + k]));
+        int from[5];
+        shuffle_sources(l, g, src[g], xmask, delta, from);
+        from[4] = c ? m[0] : -1;
+        static const char *what[5] = {
+            "sub_group_shuffle (half bits)", "sub_group_shuffle_xor (half bits)",
+            "sub_group_shuffle_up (half bits)", "sub_group_shuffle_down (half bits)",
+            "sub_group_broadcast_first (half bits)"};
+        for (int k = 0; k < 5; k++)
+            if (active(l, pattern, from[k])) /* else undefined */
+                check(what[k], t, si, pattern, g, 68 + k, ival(t, o[68 + k]),
+                      ival(t, in[from[k] * 34]));
+    }
+    clReleaseMemObject(bi);
+    clReleaseMemObject(bo);
+    clReleaseMemObject(bs);
+    free(in);
+    free(out);
+    free(src);
+}
+
 static cl_uint popc(cl_uint x) {
     cl_uint c = 0;
     for (; x; x &= x - 1)
@@ -741,12 +891,14 @@ static void test_ballot(int si, const layout *l, cl_uint pattern) {
             continue;
         }
         int c = members(l, pattern, g, m), lane = l->lane[g], size = l->size[g];
+        size_t lsize = shapes[si].lx * shapes[si].ly; /* the largest sub-group: min(32, it) */
         cl_uint b = 0, sizemask = size == 32 ? 0xffffffffu : (1u << size) - 1;
+        cl_uint maxmask = lsize >= 32 ? 0xffffffffu : (1u << lsize) - 1;
         for (int i = 0; i < c; i++)
             if (in[m[i]])
                 b |= 1u << l->lane[m[i]];
         cl_uint eq = 1u << lane, le = eq | (eq - 1), lt = eq - 1;
-        cl_uint ge = ~lt & sizemask, gt = ~le & sizemask, vb = v & sizemask;
+        cl_uint ge = ~lt & sizemask, gt = ~le & sizemask, vb = v & maxmask;
         cl_uint want[40] = {b,
                             0,
                             0,
@@ -957,7 +1109,9 @@ int main(void) {
             test_collective("logical", &types[4], si, &l, p, 27, log_ops, bit_kinds, false);
             test_vote(si, &l, p);
             test_ballot(si, &l, p);
+            test_half_moves(si, &l, p);
         }
+        test_split(si, &l);
     }
     if (bad)
         fprintf(stderr, "%d mismatches\n", bad);

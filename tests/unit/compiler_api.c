@@ -117,6 +117,19 @@ static void test_errors(void) {
                   cvt_ptxas((char *)out.data, "vector printf") == 0,
               "vector printf: %d %s", err, out.log ? out.log : "");
     cvc_output_free(&out);
+    /* h and hh lengths (which CUDA's vprintf misreads): a format without them ("%d|%x|%o|%d"),
+     * the int cut to char or short and widened back (-128, 127, 128 and 70000 as a short, 4464,
+     * folded to constants here). */
+    err = build("__kernel void k(void) {\n"
+                "    printf(\"%hhd|%hhx|%hho|%hd\\n\", -128, 127, -128, 70000);\n}\n",
+                "", &out);
+    CVT_CHECK(err == CL_SUCCESS && out.data &&
+                  strstr((char *)out.data, "{37, 100, 124, 37, 120, 124, 37, 111, 124, 37, 100, "
+                                           "10, 0}") &&
+                  strstr((char *)out.data, ", 128;") && strstr((char *)out.data, ", 4464;") &&
+                  cvt_ptxas((char *)out.data, "narrow printf") == 0,
+              "h/hh printf: %d %s", err, out.log ? out.log : "");
+    cvc_output_free(&out);
     /* A vector conversion without a vector of that size, or with a format that is not a literal:
      * refused with a message. */
     const char *bad_vectors[] = {
@@ -276,8 +289,11 @@ static void test_compile_link(void) {
     /* -create-library gives an object again, which links into an executable later. */
     const cvc_output *one[] = {&lib};
     err = cvc_link(one, 1, "-create-library", &cvt_sm90, &is_lib, &lib2);
-    CVT_CHECK(err == CL_SUCCESS && is_lib && lib2.size > 4 && !memcmp(lib2.data, "BC", 2),
+    /* The library says it is one (bitcode in LLVM's wrapper); a compiled object does not. */
+    CVT_CHECK(err == CL_SUCCESS && is_lib && cvc_is_library(lib2.data, lib2.size) &&
+                  !memcmp(lib2.data + 20, "BC", 2),
               "library: %d %s", err, lib2.log);
+    CVT_CHECK(!cvc_is_library(lib.data, lib.size), "an object is no library");
     const cvc_output *with_lib[] = {&obj, &lib2};
     err = cvc_link(with_lib, 2, "-cl-denorms-are-zero -enable-link-options", &cvt_sm90, &is_lib,
                    &linked);
@@ -303,6 +319,73 @@ static void test_compile_link(void) {
     cvc_output_free(&lib);
     cvc_output_free(&lib2);
     cvc_output_free(&obj);
+}
+
+/* The number of non-overlapping occurrences of s in text. */
+static int count_of(const char *text, const char *s) {
+    int n = 0;
+    for (const char *p = text ? strstr(text, s) : NULL; p; p = strstr(p + strlen(s), s))
+        n++;
+    return n;
+}
+
+/* A kernel calling another kernel as a function (OpenCL C allows it): the call must go to a
+ * device function, never to the .entry (ptxas: "Illegal call target, device function
+ * expected"), at every optimization level and across clLinkProgram's objects and libraries. */
+static void test_kernel_calls(void) {
+    const char *src = "__kernel void callee(__global int *a, int v) { a[get_global_id(0)] = v; }\n"
+                      "__kernel void caller(__global int *a) { callee(a, 7); a[0] += 1; }\n"
+                      "__kernel void outer(__global int *a) { caller(a); }\n";
+    static const char *const options[] = {"", "-cl-opt-disable", "-cl-std=CL3.0"};
+    for (size_t i = 0; i < sizeof options / sizeof options[0]; i++) {
+        cvc_output out;
+        cl_int err = build(src, options[i], &out);
+        const char *ptx = (const char *)out.data;
+        CVT_CHECK(err == CL_SUCCESS && cvt_ptxas(ptx, "kernel calls") == 0, "'%s': %d %s",
+                  options[i], err, out.log ? out.log : "");
+        /* Every kernel stays an entry with its argument lines; the clones have none. */
+        CVT_CHECK(count_of(ptx, ".entry ") == 3 && count_of(ptx, "//cv:arg ") == 4,
+                  "'%s': entries and //cv:arg lines:\n%s", options[i], ptx ? ptx : "");
+        cvc_output_free(&out);
+    }
+    /* The CTS's two_file_link and multi_file_libraries: a kernel of one object calls a kernel
+     * of another object, or of a library. */
+    const char *copy = "__kernel void CopyBuffer(__global float *src, __global float *dst) {\n"
+                       "    int id = (int)get_global_id(0);\n"
+                       "    dst[id] = src[id];\n"
+                       "}\n";
+    const char *another = "extern __kernel void CopyBuffer(__global float *src,\n"
+                          "                                __global float *dst);\n"
+                          "__kernel void AnotherCopyBuffer(__global float *src,\n"
+                          "                                __global float *dst) {\n"
+                          "    CopyBuffer(src, dst);\n"
+                          "}\n";
+    cvc_output a = {0}, b = {0}, lib = {0}, linked = {0};
+    bool is_lib = false;
+    CVT_CHECK(cvc_compile(copy, strlen(copy), "", NULL, 0, &cvt_sm90, &a) == CL_SUCCESS &&
+                  cvc_compile(another, strlen(another), "", NULL, 0, &cvt_sm90, &b) == CL_SUCCESS,
+              "compile: %s %s", a.log, b.log);
+    const cvc_output *two[] = {&b, &a}, *one[] = {&a};
+    cl_int err = cvc_link(two, 2, "", &cvt_sm90, &is_lib, &linked);
+    CVT_CHECK(err == CL_SUCCESS && cvt_ptxas((const char *)linked.data, "two objects") == 0 &&
+                  count_of((const char *)linked.data, ".entry ") == 2,
+              "two objects: %d %s", err, linked.log);
+    cvc_output_free(&linked);
+    err = cvc_link(one, 1, "-create-library", &cvt_sm90, &is_lib, &lib);
+    const cvc_output *with_lib[] = {&b, &lib};
+    err = err ? err : cvc_link(with_lib, 2, "", &cvt_sm90, &is_lib, &linked);
+    CVT_CHECK(err == CL_SUCCESS && cvt_ptxas((const char *)linked.data, "with library") == 0,
+              "object and library: %d %s", err, linked.log);
+    cvc_output_free(&linked);
+    /* A kernel nobody defines is still an error, with its name. */
+    const cvc_output *alone[] = {&b};
+    err = cvc_link(alone, 1, "", &cvt_sm90, &is_lib, &linked);
+    CVT_CHECK(err == CL_LINK_PROGRAM_FAILURE && strstr(linked.log, "'CopyBuffer'"),
+              "undefined kernel: %d %s", err, linked.log);
+    cvc_output_free(&linked);
+    cvc_output_free(&a);
+    cvc_output_free(&b);
+    cvc_output_free(&lib);
 }
 
 /* -cl-fast-relaxed-math puts sin on sin.approx (libdevice's __nv_fast_sinf); without it, sin is
@@ -419,6 +502,44 @@ static void test_generic_feature(void) {
     CVT_CHECK(end && g && sh && g < end && sh < end, "both casts in both(): %s",
               out.data ? (const char *)out.data : "");
     cvc_output_free(&out);
+    /* The CTS's compare_pointers: NULL of a named space converted to the generic space is NULL
+     * (NVPTX makes shared address 0 the shared window's generic base), and a comparison of a
+     * global with a local pointer through the generic space made llc abort ("Cannot cast
+     * between two non-generic address spaces"). */
+    const char *nulls = "__kernel void k(__global uint *r) {\n"
+                        "    int *ptr = NULL;\n"
+                        "    __local int *lptr = NULL;\n"
+                        "    __global int *gptr = NULL;\n"
+                        "    r[0] = (ptr == lptr);\n"
+                        "    ptr = lptr;\n"
+                        "    r[1] = (gptr == ptr) && (lptr == ptr);\n"
+                        "}\n";
+    CVT_CHECK(build(nulls, "-cl-std=CL3.0", &out) == CL_SUCCESS &&
+                  cvt_ptxas((const char *)out.data, "nulls") == 0,
+              "null casts: %s", out.log ? out.log : "");
+    /* Both comparisons are true at compile time: no conversion of the shared address 0. */
+    CVT_CHECK(out.data && !strstr((const char *)out.data, "cvta") &&
+                  count_of((const char *)out.data, "st.global.u32") == 2,
+              "null casts folded:\n%s", out.data ? (const char *)out.data : "");
+    cvc_output_free(&out);
+    const char *named = "__kernel void k1(__global uint *r, __global int *g) {\n"
+                        "    __local int x;\n"
+                        "    x = 1;\n"
+                        "    int *p = &x;\n"
+                        "    r[0] = (g == p);\n"
+                        "}\n"
+                        "__kernel void k2(__global uint *r, __global int *g, __local int *l) {\n"
+                        "    int *p = l;\n"
+                        "    r[0] = (g == (__global int *)p);\n"
+                        "    r[1] = (l == (__local int *)(int *)g);\n"
+                        "}\n";
+    static const char *const levels[] = {"-cl-std=CL3.0", "-cl-std=CL3.0 -cl-opt-disable"};
+    for (size_t i = 0; i < 2; i++) {
+        CVT_CHECK(build(named, levels[i], &out) == CL_SUCCESS &&
+                      cvt_ptxas((const char *)out.data, "named casts") == 0,
+                  "casts between named spaces '%s': %s", levels[i], out.log ? out.log : "");
+        cvc_output_free(&out);
+    }
 }
 
 int main(void) {
@@ -434,6 +555,7 @@ int main(void) {
     test_defines_includes();
     test_metadata();
     test_compile_link();
+    test_kernel_calls();
     test_relaxed_math();
     test_isolation();
     test_sigchld_ignored();

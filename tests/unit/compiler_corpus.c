@@ -1,8 +1,43 @@
 /* A corpus kernel (a file of tests/kernels-cl or bench/kernels; CMake adds one test per file)
  * compiles through cvc_build to PTX that ptxas accepts for sm_90, and contains what its
- * "// expect:" lines name. A file's "// options:" line gives its build options.
+ * "// expect:" lines name. A file's "// options:" line gives its build options. No load writes a
+ * floating-point register of another width than it reads (ptxas takes ld.v4.b16 into f32
+ * registers, which puts the raw bits there instead of the converted value: LLVM 16 made that of
+ * a half vector's fpext).
  *   usage: compiler_corpus FILE.cl... */
 #include "compiler_util.h"
+
+#include <ctype.h>
+
+/* The first load of `ptx` that writes an f32 register (%f) with other than 32 bits or an f64
+ * register (%fd) with other than 64, as its line (into line[size]); false when there is none. */
+static bool bad_float_load(const char *ptx, char *line, size_t size) {
+    for (const char *l = ptx; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+        const char *p = l;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (strncmp(p, "ld.", 3))
+            continue;
+        const char *end = p;
+        while (*end && !isspace((unsigned char)*end))
+            end++;
+        const char *dot = end;
+        while (dot > p && dot[-1] != '.')
+            dot--;
+        int bits = atoi(dot + 1); /* the type's width: b16, f32, u64... */
+        const char *reg = strchr(end, '%');
+        const char *eol = strchr(end, '\n');
+        if (!reg || (eol && reg > eol) || reg[1] != 'f')
+            continue;
+        int want = reg[2] == 'd' ? 64 : 32;
+        if (bits != want) {
+            size_t n = eol ? (size_t)(eol - l) : strlen(l);
+            snprintf(line, size, "%.*s", (int)(n < size ? n : size - 1), l);
+            return true;
+        }
+    }
+    return false;
+}
 
 static void check_file(const char *path) {
     const char *name = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
@@ -26,9 +61,14 @@ static void check_file(const char *path) {
         cl_int xerr = cvc_build(src, strlen(src), more, &cvt_sm90, &alt);
         CVT_CHECK(xerr == CL_SUCCESS, "%s with '%s': %d\n%s", name, more, xerr,
                   alt.log ? alt.log : "");
-        if (xerr == CL_SUCCESS)
+        char load[256];
+        if (xerr == CL_SUCCESS) {
             CVT_CHECK(cvt_ptxas_at((char *)alt.data, more, 0) == 0, "%s: ptxas with '%s'", name,
                       more);
+            CVT_CHECK(!bad_float_load((char *)alt.data, load, sizeof load),
+                      "%s with '%s': a load into a float register of another width: %s", name, more,
+                      load);
+        }
         cvc_output_free(&alt);
     }
     cvc_output out = {0};
@@ -45,6 +85,9 @@ static void check_file(const char *path) {
                 CVT_CHECK(strstr(ptx, want) != NULL, "%s: PTX lacks '%s'", name, want);
         }
         CVT_CHECK(cvt_ptxas(ptx, name) == 0, "%s: ptxas", name);
+        char load[256];
+        CVT_CHECK(!bad_float_load(ptx, load, sizeof load),
+                  "%s: a load into a float register of another width: %s", name, load);
     }
     printf("%-24s %s\n", name, err == CL_SUCCESS ? "ok" : "FAILED");
     cvc_output_free(&out);

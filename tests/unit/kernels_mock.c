@@ -91,6 +91,42 @@ static bool dims_are(const unsigned *v, unsigned x, unsigned y, unsigned z) {
     return v[0] == x && v[1] == y && v[2] == z;
 }
 
+/* Modules go once their program is released and the last launch of its last kernel is done
+ * (the queue drops what commands kept as they complete, possibly from its own thread): waits
+ * for that, for up to 5 s. */
+static bool all_unloaded(void) {
+    CHECK_ERR(CL_SUCCESS, clFinish(queue));
+    for (int i = 0; i < 500 && fake->modules_unloaded != fake->modules_loaded; i++) {
+        struct timespec ms = {0, 10 * 1000 * 1000};
+        nanosleep(&ms, NULL);
+    }
+    return fake->modules_unloaded == fake->modules_loaded;
+}
+
+static void check_all_unloaded(void) {
+    CHECK(all_unloaded() && fake->modules_loaded > 0);
+    if (fake->modules_unloaded != fake->modules_loaded)
+        fprintf(stderr, "modules: %u loaded, %u unloaded\n", fake->modules_loaded,
+                fake->modules_unloaded);
+}
+
+/* The binary of a program's only device (malloc'ed). */
+static unsigned char *binary_of(cl_program p, size_t *size) {
+    CHECK_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_BINARY_SIZES, sizeof *size, size, NULL));
+    unsigned char *bin = malloc(*size ? *size : 1);
+    unsigned char *bins[1] = {bin};
+    REQUIRE(bin != NULL);
+    CHECK_ERR(CL_SUCCESS, clGetProgramInfo(p, CL_PROGRAM_BINARIES, sizeof bins, bins, NULL));
+    return bin;
+}
+
+static cl_program_binary_type binary_type(cl_program p) {
+    cl_program_binary_type t = 0;
+    CHECK_ERR(CL_SUCCESS,
+              clGetProgramBuildInfo(p, dev, CL_PROGRAM_BINARY_TYPE, sizeof t, &t, NULL));
+    return t;
+}
+
 static void test_build(void) {
     cl_program p = build("basic.ptx", "-cl-nv-maxrregcount=40 -cl-nv-opt-level 2 -cl-nv-verbose");
     CHECK(fake->jit_max_registers == 40);
@@ -162,6 +198,21 @@ static void test_build(void) {
               clGetProgramBuildInfo(p, dev, CL_PROGRAM_BINARY_TYPE, sizeof obj, &obj, NULL));
     CHECK(obj == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT);
     clReleaseProgram(p);
+    /* Bitcode in LLVM's wrapper: a library when the wrapper's CPU type is culvert's "cvlb". */
+    static const unsigned char wrapped[2][28] = {
+        {0xde, 0xc0, 0x17, 0x0b, 0,   0,   0,   0,   20,   0,    0,    0,    8, 0,
+         0,    0,    'c',  'v',  'l', 'b', 'B', 'C', 0xc0, 0xde, 0x35, 0x14, 0, 0},
+        {0xde, 0xc0, 0x17, 0x0b, 0, 0, 0,   0,   20,   0,    0,    0,    8, 0,
+         0,    0,    7,    0,    0, 1, 'B', 'C', 0xc0, 0xde, 0x35, 0x14, 0, 0}};
+    for (int i = 0; i < 2; i++) {
+        const unsigned char *wb[1] = {wrapped[i]};
+        size_t wl = sizeof wrapped[i];
+        p = clCreateProgramWithBinary(ctx, 1, &dev, &wl, wb, NULL, &err);
+        CHECK_ERR(CL_SUCCESS, err);
+        CHECK(p && binary_type(p) == (i == 0 ? CL_PROGRAM_BINARY_TYPE_LIBRARY
+                                             : CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT));
+        clReleaseProgram(p);
+    }
 
     /* a source program: the stub compiler (or the real one, once merged) answers */
     const char *src = "kernel void k(global int *p) { p[0] = 1; }";
@@ -220,6 +271,91 @@ static void zero_sized(cl_kernel k) {
     CHECK(status == CL_COMPLETE);
     clReleaseEvent(ev);
     clReleaseEvent(gate);
+}
+
+/* A program made again from a binary keeps its type: a library of clLinkProgram
+ * (-create-library) is CL_PROGRAM_BINARY_TYPE_LIBRARY, a compiled object
+ * CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT (the CTS's program_binary_type); an object calling a
+ * kernel of the library links into an executable. */
+static void test_library_binary(void) {
+    const char *copy = "kernel void CopyBuffer(global float *s, global float *d) {\n"
+                       "    d[get_global_id(0)] = s[get_global_id(0)];\n"
+                       "}\n";
+    const char *another = "extern kernel void CopyBuffer(global float *s, global float *d);\n"
+                          "kernel void AnotherCopyBuffer(global float *s, global float *d) {\n"
+                          "    CopyBuffer(s, d);\n"
+                          "}\n";
+    cl_int err;
+    cl_program obj = clCreateProgramWithSource(ctx, 1, &copy, NULL, &err);
+    cl_program caller = clCreateProgramWithSource(ctx, 1, &another, NULL, &err);
+    REQUIRE(obj && caller);
+    CHECK_ERR(CL_SUCCESS, clCompileProgram(obj, 1, &dev, NULL, 0, NULL, NULL, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clCompileProgram(caller, 1, &dev, NULL, 0, NULL, NULL, NULL, NULL));
+    cl_program lib = clLinkProgram(ctx, 1, &dev, "-create-library", 1, &obj, NULL, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    REQUIRE(lib != NULL);
+    CHECK(binary_type(lib) == CL_PROGRAM_BINARY_TYPE_LIBRARY);
+    cl_program from[2] = {obj, lib};
+    cl_program_binary_type want[2] = {CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT,
+                                      CL_PROGRAM_BINARY_TYPE_LIBRARY};
+    cl_program again[2] = {NULL, NULL};
+    for (int i = 0; i < 2; i++) {
+        size_t size = 0;
+        unsigned char *bin = binary_of(from[i], &size);
+        const unsigned char *bins[1] = {bin};
+        again[i] = clCreateProgramWithBinary(ctx, 1, &dev, &size, bins, NULL, &err);
+        CHECK_ERR(CL_SUCCESS, err);
+        CHECK(again[i] && binary_type(again[i]) == want[i]);
+        free(bin);
+    }
+    cl_program inputs[2] = {caller, again[1]};
+    cl_program exe = clLinkProgram(ctx, 1, &dev, NULL, 2, inputs, NULL, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    if (exe) {
+        CHECK(binary_type(exe) == CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+        cl_kernel k = kernel(exe, "AnotherCopyBuffer");
+        clReleaseKernel(k);
+        clReleaseProgram(exe);
+    }
+    for (int i = 0; i < 2; i++)
+        clReleaseProgram(again[i]);
+    clReleaseProgram(lib);
+    clReleaseProgram(caller);
+    clReleaseProgram(obj);
+}
+
+/* clBuildProgram again with other options (the CTS's options_build_macro): refused while the
+ * application holds a kernel of the program ("CL_INVALID_OPERATION if there are kernel objects
+ * attached to program"), done once it released it, even while a launch of that kernel is in
+ * flight; that launch's module stays loaded until the kernel object is gone. */
+static void test_rebuild(void) {
+    const char *src = "kernel void k(global int *p) { p[0] = VALUE; }";
+    cl_int err;
+    REQUIRE(all_unloaded()); /* the modules of programs released before */
+    cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
+    REQUIRE(p != NULL);
+    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &dev, "-D VALUE=1111", NULL, NULL));
+    cl_kernel k = kernel(p, "k");
+    cl_mem none = NULL;
+    size_t one = 1;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
+    CHECK_ERR(CL_INVALID_OPERATION, clBuildProgram(p, 1, &dev, "-D VALUE=2222", NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    unsigned unloaded = fake->modules_unloaded;
+    clReleaseKernel(k); /* the launch (in the queue's batch) still holds it */
+    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &dev, "-D VALUE=2222", NULL, NULL));
+    CHECK(fake->modules_unloaded == unloaded);
+    size_t size = 0;
+    char *ptx = (char *)binary_of(p, &size);
+    CHECK(strstr(ptx, "2222") != NULL && strstr(ptx, "1111") == NULL);
+    free(ptx);
+    k = kernel(p, "k");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(queue, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    CHECK(strcmp(last()->func, "k") == 0);
+    clReleaseKernel(k);
+    CHECK_ERR(CL_SUCCESS, clFinish(queue));
+    clReleaseProgram(p);
 }
 
 static void test_plain_launches(cl_program p) {
@@ -463,20 +599,6 @@ static void test_launch_info(void) {
     clReleaseProgram(p);
 }
 
-/* Modules go once their program is released and the last launch of its last kernel is done
- * (the queue drops what commands kept as they complete, possibly from its own thread). */
-static void check_all_unloaded(void) {
-    CHECK_ERR(CL_SUCCESS, clFinish(queue));
-    for (int i = 0; i < 500 && fake->modules_unloaded != fake->modules_loaded; i++) {
-        struct timespec ms = {0, 10 * 1000 * 1000};
-        nanosleep(&ms, NULL);
-    }
-    CHECK(fake->modules_loaded > 0 && fake->modules_unloaded == fake->modules_loaded);
-    if (fake->modules_unloaded != fake->modules_loaded)
-        fprintf(stderr, "modules: %u loaded, %u unloaded\n", fake->modules_loaded,
-                fake->modules_unloaded);
-}
-
 int main(void) {
     fake = fakecuda_find();
     if (!fake) {
@@ -494,6 +616,12 @@ int main(void) {
     queue = clCreateCommandQueue(ctx, dev, 0, &err);
     REQUIRE(err == CL_SUCCESS);
     test_build();
+    cl_bool compiler = CL_FALSE;
+    clGetDeviceInfo(dev, CL_DEVICE_COMPILER_AVAILABLE, sizeof compiler, &compiler, NULL);
+    if (compiler) {
+        test_library_binary();
+        test_rebuild();
+    }
     cl_program p = build("basic.ptx", NULL);
     test_plain_launches(p);
     test_clusters_coop(p);

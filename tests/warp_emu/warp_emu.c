@@ -50,27 +50,58 @@ static uint32_t block(void *site, int op, int mode, uint32_t mask, uint32_t val,
     return l->result;
 }
 
-/* Called by shim.ll (modes: shfl 0 idx, 1 up, 2 down, 3 bfly; vote 0 all, 1 any, 2 ballot). */
-uint32_t emu_activemask(void);
-uint32_t emu_shfl(uint32_t mode, uint32_t mask, uint32_t v, uint32_t b, uint32_t c);
-uint32_t emu_vote(uint32_t mode, uint32_t mask, uint32_t p);
-void emu_sync(uint32_t mask);
+/* The warp instructions, under the names kernels.cmake gives the builtins' llvm.nvvm.* calls
+ * (and the activemask inline asm): the builtins call these directly, so each call site stays
+ * what the builtins' own IR makes it (their nomerge calls are not merged). An i1 argument
+ * arrives as a register whose bit 0 is the value. */
+#define EMU_SYMBOL(name) __asm__(name)
+uint32_t emu_activemask(void) EMU_SYMBOL("emu.activemask");
+uint32_t emu_shfl_idx(uint32_t mask, uint32_t v, uint32_t b, uint32_t c)
+    EMU_SYMBOL("emu.shfl.sync.idx.i32");
+uint32_t emu_shfl_up(uint32_t mask, uint32_t v, uint32_t b, uint32_t c)
+    EMU_SYMBOL("emu.shfl.sync.up.i32");
+uint32_t emu_shfl_down(uint32_t mask, uint32_t v, uint32_t b, uint32_t c)
+    EMU_SYMBOL("emu.shfl.sync.down.i32");
+uint32_t emu_shfl_bfly(uint32_t mask, uint32_t v, uint32_t b, uint32_t c)
+    EMU_SYMBOL("emu.shfl.sync.bfly.i32");
+uint32_t emu_vote_all(uint32_t mask, uint32_t p) EMU_SYMBOL("emu.vote.all.sync");
+uint32_t emu_vote_any(uint32_t mask, uint32_t p) EMU_SYMBOL("emu.vote.any.sync");
+uint32_t emu_vote_ballot(uint32_t mask, uint32_t p) EMU_SYMBOL("emu.vote.ballot.sync");
+void emu_sync(uint32_t mask) EMU_SYMBOL("emu.bar.warp.sync");
+/* Called by shim.ll. */
 uint32_t emu_sreg(uint32_t code);
 size_t _Z13get_global_idj(uint32_t d);
 size_t _Z15get_global_sizej(uint32_t d);
 size_t _Z14get_local_sizej(uint32_t d);
 
+/* shfl modes: 0 idx, 1 up, 2 down, 3 bfly; vote modes: 0 all, 1 any, 2 ballot. */
+#define EMU_SITE __builtin_return_address(0)
 uint32_t emu_activemask(void) {
-    return block(__builtin_return_address(0), OP_MASK, 0, 0, 0, 0, 0);
+    return block(EMU_SITE, OP_MASK, 0, 0, 0, 0, 0);
 }
-uint32_t emu_shfl(uint32_t mode, uint32_t mask, uint32_t v, uint32_t b, uint32_t c) {
-    return block(__builtin_return_address(0), OP_SHFL, (int)mode, mask, v, b, c);
+uint32_t emu_shfl_idx(uint32_t mask, uint32_t v, uint32_t b, uint32_t c) {
+    return block(EMU_SITE, OP_SHFL, 0, mask, v, b, c);
 }
-uint32_t emu_vote(uint32_t mode, uint32_t mask, uint32_t p) {
-    return block(__builtin_return_address(0), OP_VOTE, (int)mode, mask, p, 0, 0);
+uint32_t emu_shfl_up(uint32_t mask, uint32_t v, uint32_t b, uint32_t c) {
+    return block(EMU_SITE, OP_SHFL, 1, mask, v, b, c);
+}
+uint32_t emu_shfl_down(uint32_t mask, uint32_t v, uint32_t b, uint32_t c) {
+    return block(EMU_SITE, OP_SHFL, 2, mask, v, b, c);
+}
+uint32_t emu_shfl_bfly(uint32_t mask, uint32_t v, uint32_t b, uint32_t c) {
+    return block(EMU_SITE, OP_SHFL, 3, mask, v, b, c);
+}
+uint32_t emu_vote_all(uint32_t mask, uint32_t p) {
+    return block(EMU_SITE, OP_VOTE, 0, mask, p & 1, 0, 0);
+}
+uint32_t emu_vote_any(uint32_t mask, uint32_t p) {
+    return block(EMU_SITE, OP_VOTE, 1, mask, p & 1, 0, 0);
+}
+uint32_t emu_vote_ballot(uint32_t mask, uint32_t p) {
+    return block(EMU_SITE, OP_VOTE, 2, mask, p & 1, 0, 0);
 }
 void emu_sync(uint32_t mask) {
-    block(__builtin_return_address(0), OP_SYNC, 0, mask, 0, 0, 0);
+    block(EMU_SITE, OP_SYNC, 0, mask, 0, 0, 0);
 }
 
 /* Special registers: 0-2 %tid.x/y/z, 3-5 %ntid.x/y/z, 6 %laneid, 7-11 %lanemask_eq/le/lt/ge/gt. */

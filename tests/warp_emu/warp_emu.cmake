@@ -16,10 +16,11 @@ if(CULVERT_CLANG AND CULVERT_LLVM_LINK AND CV_EMU_OPT AND CV_EMU_LLC)
     COMMAND ${CMAKE_COMMAND} -DCLANG=${CULVERT_CLANG} -DLLVM_LINK=${CULVERT_LLVM_LINK}
             -DOPT=${CV_EMU_OPT} -DLLC=${CV_EMU_LLC} -DSOURCE=${_work}/kernels.cl
             "-DBUILTINS=${_builtins}/subgroups.ll\;${_builtins}/subgroup_ext.ll"
+            -DNEEDED=${_builtins}/half.ll
             -DSHIM=${_emu}/shim.ll -DWORK=${_work} -DOUT=${_work}/kernels.o
             -P ${_emu}/kernels.cmake
     DEPENDS warp_emu_dump ${_emu}/kernels.cmake ${_emu}/shim.ll ${_builtins}/subgroups.ll
-            ${_builtins}/subgroup_ext.ll
+            ${_builtins}/subgroup_ext.ll ${_builtins}/half.ll
     COMMENT "Building the sub-group kernels for the warp emulator")
   add_executable(warp_emu_subgroup_ext ${_emu}/driver.c ${_emu}/fake_cl.c ${_emu}/warp_emu.c
                                        ${_work}/kernels.o)

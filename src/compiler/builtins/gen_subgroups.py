@@ -4,7 +4,9 @@ A sub-group is a warp: 32 work-items by linear local id (x fastest), which is ho
 warps from a block, so every sub-group function is a warp instruction (shfl.sync, vote.sync,
 bar.warp.sync) over the active lanes. Reductions use shfl.down with a bound on the sub-group's
 size (the last sub-group of a work-group may be short); scans use shfl.up.
+Calls of warp instructions are nomerge (warp_sync.py).
 Output committed."""
+from warp_sync import nomerge
 
 TYPES = [  # mangling, IR type, integer type for shuffles, kind (s: signed, u: unsigned, f: float)
     ("i", "i32", "i32", "s"), ("j", "i32", "i32", "u"), ("l", "i64", "i64", "s"),
@@ -155,4 +157,4 @@ for c, T, I, k in TYPES:
                         "  %%r = select i1 %%first, %s %s, %s %%p" % (T, IDENT[op][c], T),
                         "  ret %s %%r" % T, "}", ""]
 if __name__ == "__main__":
-    open("subgroups.ll", "w").write("\n".join(out))
+    open("subgroups.ll", "w").write("\n".join(nomerge(out)))

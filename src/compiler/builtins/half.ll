@@ -10,40 +10,228 @@ define i32 @_Z10isnotequalDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x i16> @_Z10isnotequalDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x i32> @_Z10isnotequalDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z10isnotequalDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x i32> @_Z10isnotequalDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z10isnotequalDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x i32> @_Z10isnotequalDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z10isnotequalDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x i32> @_Z10isnotequalDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z10isnotequalDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x i32> @_Z10isnotequalDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
@@ -61,7 +249,54 @@ define half @_Z10smoothstepDhDhDh(half %p0, half %p1, half %p2) alwaysinline {
 define <16 x half> @_Z10smoothstepDhDhDv16_Dh(half %p0, half %p1, <16 x half> %p2) alwaysinline {
   %w0 = fpext half %p0 to float
   %w1 = fpext half %p1 to float
-  %w2 = fpext <16 x half> %p2 to <16 x float>
+  %w2.h0 = extractelement <16 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <16 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <16 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <16 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <16 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <16 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <16 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2.v3 = insertelement <16 x float> %w2.v2, float %w2.w3, i32 3
+  %w2.h4 = extractelement <16 x half> %p2, i32 4
+  %w2.w4 = fpext half %w2.h4 to float
+  %w2.v4 = insertelement <16 x float> %w2.v3, float %w2.w4, i32 4
+  %w2.h5 = extractelement <16 x half> %p2, i32 5
+  %w2.w5 = fpext half %w2.h5 to float
+  %w2.v5 = insertelement <16 x float> %w2.v4, float %w2.w5, i32 5
+  %w2.h6 = extractelement <16 x half> %p2, i32 6
+  %w2.w6 = fpext half %w2.h6 to float
+  %w2.v6 = insertelement <16 x float> %w2.v5, float %w2.w6, i32 6
+  %w2.h7 = extractelement <16 x half> %p2, i32 7
+  %w2.w7 = fpext half %w2.h7 to float
+  %w2.v7 = insertelement <16 x float> %w2.v6, float %w2.w7, i32 7
+  %w2.h8 = extractelement <16 x half> %p2, i32 8
+  %w2.w8 = fpext half %w2.h8 to float
+  %w2.v8 = insertelement <16 x float> %w2.v7, float %w2.w8, i32 8
+  %w2.h9 = extractelement <16 x half> %p2, i32 9
+  %w2.w9 = fpext half %w2.h9 to float
+  %w2.v9 = insertelement <16 x float> %w2.v8, float %w2.w9, i32 9
+  %w2.h10 = extractelement <16 x half> %p2, i32 10
+  %w2.w10 = fpext half %w2.h10 to float
+  %w2.v10 = insertelement <16 x float> %w2.v9, float %w2.w10, i32 10
+  %w2.h11 = extractelement <16 x half> %p2, i32 11
+  %w2.w11 = fpext half %w2.h11 to float
+  %w2.v11 = insertelement <16 x float> %w2.v10, float %w2.w11, i32 11
+  %w2.h12 = extractelement <16 x half> %p2, i32 12
+  %w2.w12 = fpext half %w2.h12 to float
+  %w2.v12 = insertelement <16 x float> %w2.v11, float %w2.w12, i32 12
+  %w2.h13 = extractelement <16 x half> %p2, i32 13
+  %w2.w13 = fpext half %w2.h13 to float
+  %w2.v13 = insertelement <16 x float> %w2.v12, float %w2.w13, i32 13
+  %w2.h14 = extractelement <16 x half> %p2, i32 14
+  %w2.w14 = fpext half %w2.h14 to float
+  %w2.v14 = insertelement <16 x float> %w2.v13, float %w2.w14, i32 14
+  %w2.h15 = extractelement <16 x half> %p2, i32 15
+  %w2.w15 = fpext half %w2.h15 to float
+  %w2 = insertelement <16 x float> %w2.v14, float %w2.w15, i32 15
   %r0 = call <16 x float> @_Z10smoothstepffDv16_f(float %w0, float %w1, <16 x float> %w2)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
@@ -70,7 +305,12 @@ define <16 x half> @_Z10smoothstepDhDhDv16_Dh(half %p0, half %p1, <16 x half> %p
 define <2 x half> @_Z10smoothstepDhDhDv2_Dh(half %p0, half %p1, <2 x half> %p2) alwaysinline {
   %w0 = fpext half %p0 to float
   %w1 = fpext half %p1 to float
-  %w2 = fpext <2 x half> %p2 to <2 x float>
+  %w2.h0 = extractelement <2 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <2 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <2 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2 = insertelement <2 x float> %w2.v0, float %w2.w1, i32 1
   %r0 = call <2 x float> @_Z10smoothstepffDv2_f(float %w0, float %w1, <2 x float> %w2)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
@@ -79,7 +319,15 @@ define <2 x half> @_Z10smoothstepDhDhDv2_Dh(half %p0, half %p1, <2 x half> %p2) 
 define <3 x half> @_Z10smoothstepDhDhDv3_Dh(half %p0, half %p1, <3 x half> %p2) alwaysinline {
   %w0 = fpext half %p0 to float
   %w1 = fpext half %p1 to float
-  %w2 = fpext <3 x half> %p2 to <3 x float>
+  %w2.h0 = extractelement <3 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <3 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <3 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <3 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <3 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2 = insertelement <3 x float> %w2.v1, float %w2.w2, i32 2
   %r0 = call <3 x float> @_Z10smoothstepffDv3_f(float %w0, float %w1, <3 x float> %w2)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
@@ -88,7 +336,18 @@ define <3 x half> @_Z10smoothstepDhDhDv3_Dh(half %p0, half %p1, <3 x half> %p2) 
 define <4 x half> @_Z10smoothstepDhDhDv4_Dh(half %p0, half %p1, <4 x half> %p2) alwaysinline {
   %w0 = fpext half %p0 to float
   %w1 = fpext half %p1 to float
-  %w2 = fpext <4 x half> %p2 to <4 x float>
+  %w2.h0 = extractelement <4 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <4 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <4 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <4 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <4 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <4 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <4 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2 = insertelement <4 x float> %w2.v2, float %w2.w3, i32 3
   %r0 = call <4 x float> @_Z10smoothstepffDv4_f(float %w0, float %w1, <4 x float> %w2)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
@@ -97,52 +356,357 @@ define <4 x half> @_Z10smoothstepDhDhDv4_Dh(half %p0, half %p1, <4 x half> %p2) 
 define <8 x half> @_Z10smoothstepDhDhDv8_Dh(half %p0, half %p1, <8 x half> %p2) alwaysinline {
   %w0 = fpext half %p0 to float
   %w1 = fpext half %p1 to float
-  %w2 = fpext <8 x half> %p2 to <8 x float>
+  %w2.h0 = extractelement <8 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <8 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <8 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <8 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <8 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <8 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <8 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2.v3 = insertelement <8 x float> %w2.v2, float %w2.w3, i32 3
+  %w2.h4 = extractelement <8 x half> %p2, i32 4
+  %w2.w4 = fpext half %w2.h4 to float
+  %w2.v4 = insertelement <8 x float> %w2.v3, float %w2.w4, i32 4
+  %w2.h5 = extractelement <8 x half> %p2, i32 5
+  %w2.w5 = fpext half %w2.h5 to float
+  %w2.v5 = insertelement <8 x float> %w2.v4, float %w2.w5, i32 5
+  %w2.h6 = extractelement <8 x half> %p2, i32 6
+  %w2.w6 = fpext half %w2.h6 to float
+  %w2.v6 = insertelement <8 x float> %w2.v5, float %w2.w6, i32 6
+  %w2.h7 = extractelement <8 x half> %p2, i32 7
+  %w2.w7 = fpext half %w2.h7 to float
+  %w2 = insertelement <8 x float> %w2.v6, float %w2.w7, i32 7
   %r0 = call <8 x float> @_Z10smoothstepffDv8_f(float %w0, float %w1, <8 x float> %w2)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
 }
 
 define <16 x half> @_Z10smoothstepDv16_DhS_S_(<16 x half> %p0, <16 x half> %p1, <16 x half> %p2) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
-  %w2 = fpext <16 x half> %p2 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
+  %w2.h0 = extractelement <16 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <16 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <16 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <16 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <16 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <16 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <16 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2.v3 = insertelement <16 x float> %w2.v2, float %w2.w3, i32 3
+  %w2.h4 = extractelement <16 x half> %p2, i32 4
+  %w2.w4 = fpext half %w2.h4 to float
+  %w2.v4 = insertelement <16 x float> %w2.v3, float %w2.w4, i32 4
+  %w2.h5 = extractelement <16 x half> %p2, i32 5
+  %w2.w5 = fpext half %w2.h5 to float
+  %w2.v5 = insertelement <16 x float> %w2.v4, float %w2.w5, i32 5
+  %w2.h6 = extractelement <16 x half> %p2, i32 6
+  %w2.w6 = fpext half %w2.h6 to float
+  %w2.v6 = insertelement <16 x float> %w2.v5, float %w2.w6, i32 6
+  %w2.h7 = extractelement <16 x half> %p2, i32 7
+  %w2.w7 = fpext half %w2.h7 to float
+  %w2.v7 = insertelement <16 x float> %w2.v6, float %w2.w7, i32 7
+  %w2.h8 = extractelement <16 x half> %p2, i32 8
+  %w2.w8 = fpext half %w2.h8 to float
+  %w2.v8 = insertelement <16 x float> %w2.v7, float %w2.w8, i32 8
+  %w2.h9 = extractelement <16 x half> %p2, i32 9
+  %w2.w9 = fpext half %w2.h9 to float
+  %w2.v9 = insertelement <16 x float> %w2.v8, float %w2.w9, i32 9
+  %w2.h10 = extractelement <16 x half> %p2, i32 10
+  %w2.w10 = fpext half %w2.h10 to float
+  %w2.v10 = insertelement <16 x float> %w2.v9, float %w2.w10, i32 10
+  %w2.h11 = extractelement <16 x half> %p2, i32 11
+  %w2.w11 = fpext half %w2.h11 to float
+  %w2.v11 = insertelement <16 x float> %w2.v10, float %w2.w11, i32 11
+  %w2.h12 = extractelement <16 x half> %p2, i32 12
+  %w2.w12 = fpext half %w2.h12 to float
+  %w2.v12 = insertelement <16 x float> %w2.v11, float %w2.w12, i32 12
+  %w2.h13 = extractelement <16 x half> %p2, i32 13
+  %w2.w13 = fpext half %w2.h13 to float
+  %w2.v13 = insertelement <16 x float> %w2.v12, float %w2.w13, i32 13
+  %w2.h14 = extractelement <16 x half> %p2, i32 14
+  %w2.w14 = fpext half %w2.h14 to float
+  %w2.v14 = insertelement <16 x float> %w2.v13, float %w2.w14, i32 14
+  %w2.h15 = extractelement <16 x half> %p2, i32 15
+  %w2.w15 = fpext half %w2.h15 to float
+  %w2 = insertelement <16 x float> %w2.v14, float %w2.w15, i32 15
   %r0 = call <16 x float> @_Z10smoothstepDv16_fS_S_(<16 x float> %w0, <16 x float> %w1, <16 x float> %w2)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z10smoothstepDv2_DhS_S_(<2 x half> %p0, <2 x half> %p1, <2 x half> %p2) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
-  %w2 = fpext <2 x half> %p2 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
+  %w2.h0 = extractelement <2 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <2 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <2 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2 = insertelement <2 x float> %w2.v0, float %w2.w1, i32 1
   %r0 = call <2 x float> @_Z10smoothstepDv2_fS_S_(<2 x float> %w0, <2 x float> %w1, <2 x float> %w2)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z10smoothstepDv3_DhS_S_(<3 x half> %p0, <3 x half> %p1, <3 x half> %p2) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
-  %w2 = fpext <3 x half> %p2 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
+  %w2.h0 = extractelement <3 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <3 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <3 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <3 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <3 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2 = insertelement <3 x float> %w2.v1, float %w2.w2, i32 2
   %r0 = call <3 x float> @_Z10smoothstepDv3_fS_S_(<3 x float> %w0, <3 x float> %w1, <3 x float> %w2)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z10smoothstepDv4_DhS_S_(<4 x half> %p0, <4 x half> %p1, <4 x half> %p2) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
-  %w2 = fpext <4 x half> %p2 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
+  %w2.h0 = extractelement <4 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <4 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <4 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <4 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <4 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <4 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <4 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2 = insertelement <4 x float> %w2.v2, float %w2.w3, i32 3
   %r0 = call <4 x float> @_Z10smoothstepDv4_fS_S_(<4 x float> %w0, <4 x float> %w1, <4 x float> %w2)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z10smoothstepDv8_DhS_S_(<8 x half> %p0, <8 x half> %p1, <8 x half> %p2) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
-  %w2 = fpext <8 x half> %p2 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
+  %w2.h0 = extractelement <8 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <8 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <8 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <8 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <8 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <8 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <8 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2.v3 = insertelement <8 x float> %w2.v2, float %w2.w3, i32 3
+  %w2.h4 = extractelement <8 x half> %p2, i32 4
+  %w2.w4 = fpext half %w2.h4 to float
+  %w2.v4 = insertelement <8 x float> %w2.v3, float %w2.w4, i32 4
+  %w2.h5 = extractelement <8 x half> %p2, i32 5
+  %w2.w5 = fpext half %w2.h5 to float
+  %w2.v5 = insertelement <8 x float> %w2.v4, float %w2.w5, i32 5
+  %w2.h6 = extractelement <8 x half> %p2, i32 6
+  %w2.w6 = fpext half %w2.h6 to float
+  %w2.v6 = insertelement <8 x float> %w2.v5, float %w2.w6, i32 6
+  %w2.h7 = extractelement <8 x half> %p2, i32 7
+  %w2.w7 = fpext half %w2.h7 to float
+  %w2 = insertelement <8 x float> %w2.v6, float %w2.w7, i32 7
   %r0 = call <8 x float> @_Z10smoothstepDv8_fS_S_(<8 x float> %w0, <8 x float> %w1, <8 x float> %w2)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -161,40 +725,228 @@ define i32 @_Z11islessequalDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x i16> @_Z11islessequalDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x i32> @_Z11islessequalDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z11islessequalDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x i32> @_Z11islessequalDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z11islessequalDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x i32> @_Z11islessequalDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z11islessequalDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x i32> @_Z11islessequalDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z11islessequalDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x i32> @_Z11islessequalDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
@@ -208,40 +960,228 @@ define i32 @_Z11isunorderedDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x i16> @_Z11isunorderedDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x i32> @_Z11isunorderedDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z11isunorderedDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x i32> @_Z11isunorderedDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z11isunorderedDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x i32> @_Z11isunorderedDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z11isunorderedDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x i32> @_Z11isunorderedDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z11isunorderedDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x i32> @_Z11isunorderedDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
@@ -645,40 +1585,228 @@ define i32 @_Z13islessgreaterDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x i16> @_Z13islessgreaterDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x i32> @_Z13islessgreaterDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z13islessgreaterDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x i32> @_Z13islessgreaterDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z13islessgreaterDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x i32> @_Z13islessgreaterDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z13islessgreaterDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x i32> @_Z13islessgreaterDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z13islessgreaterDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x i32> @_Z13islessgreaterDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
@@ -695,22 +1823,69 @@ define double @_Z14convert_doubleDh(half %p0) alwaysinline {
 }
 
 define <2 x float> @_Z14convert_float2Dv2_Dh(<2 x half> %p0) alwaysinline {
-  %r = fpext <2 x half> %p0 to <2 x float>
+  %r.h0 = extractelement <2 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <2 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <2 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r = insertelement <2 x float> %r.v0, float %r.w1, i32 1
   ret <2 x float> %r
 }
 
 define <3 x float> @_Z14convert_float3Dv3_Dh(<3 x half> %p0) alwaysinline {
-  %r = fpext <3 x half> %p0 to <3 x float>
+  %r.h0 = extractelement <3 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <3 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <3 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <3 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <3 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r = insertelement <3 x float> %r.v1, float %r.w2, i32 2
   ret <3 x float> %r
 }
 
 define <4 x float> @_Z14convert_float4Dv4_Dh(<4 x half> %p0) alwaysinline {
-  %r = fpext <4 x half> %p0 to <4 x float>
+  %r.h0 = extractelement <4 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <4 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <4 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <4 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <4 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <4 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <4 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r = insertelement <4 x float> %r.v2, float %r.w3, i32 3
   ret <4 x float> %r
 }
 
 define <8 x float> @_Z14convert_float8Dv8_Dh(<8 x half> %p0) alwaysinline {
-  %r = fpext <8 x half> %p0 to <8 x float>
+  %r.h0 = extractelement <8 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <8 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <8 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <8 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <8 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <8 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <8 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r.v3 = insertelement <8 x float> %r.v2, float %r.w3, i32 3
+  %r.h4 = extractelement <8 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to float
+  %r.v4 = insertelement <8 x float> %r.v3, float %r.w4, i32 4
+  %r.h5 = extractelement <8 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to float
+  %r.v5 = insertelement <8 x float> %r.v4, float %r.w5, i32 5
+  %r.h6 = extractelement <8 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to float
+  %r.v6 = insertelement <8 x float> %r.v5, float %r.w6, i32 6
+  %r.h7 = extractelement <8 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to float
+  %r = insertelement <8 x float> %r.v6, float %r.w7, i32 7
   ret <8 x float> %r
 }
 
@@ -851,67 +2026,349 @@ define i32 @_Z14isgreaterequalDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x i16> @_Z14isgreaterequalDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x i32> @_Z14isgreaterequalDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z14isgreaterequalDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x i32> @_Z14isgreaterequalDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z14isgreaterequalDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x i32> @_Z14isgreaterequalDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z14isgreaterequalDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x i32> @_Z14isgreaterequalDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z14isgreaterequalDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x i32> @_Z14isgreaterequalDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
 }
 
 define <2 x double> @_Z15convert_double2Dv2_Dh(<2 x half> %p0) alwaysinline {
-  %r = fpext <2 x half> %p0 to <2 x double>
+  %r.h0 = extractelement <2 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <2 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <2 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r = insertelement <2 x double> %r.v0, double %r.w1, i32 1
   ret <2 x double> %r
 }
 
 define <3 x double> @_Z15convert_double3Dv3_Dh(<3 x half> %p0) alwaysinline {
-  %r = fpext <3 x half> %p0 to <3 x double>
+  %r.h0 = extractelement <3 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <3 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <3 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <3 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <3 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r = insertelement <3 x double> %r.v1, double %r.w2, i32 2
   ret <3 x double> %r
 }
 
 define <4 x double> @_Z15convert_double4Dv4_Dh(<4 x half> %p0) alwaysinline {
-  %r = fpext <4 x half> %p0 to <4 x double>
+  %r.h0 = extractelement <4 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <4 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <4 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <4 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <4 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <4 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <4 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r = insertelement <4 x double> %r.v2, double %r.w3, i32 3
   ret <4 x double> %r
 }
 
 define <8 x double> @_Z15convert_double8Dv8_Dh(<8 x half> %p0) alwaysinline {
-  %r = fpext <8 x half> %p0 to <8 x double>
+  %r.h0 = extractelement <8 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <8 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <8 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <8 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <8 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <8 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <8 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r.v3 = insertelement <8 x double> %r.v2, double %r.w3, i32 3
+  %r.h4 = extractelement <8 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to double
+  %r.v4 = insertelement <8 x double> %r.v3, double %r.w4, i32 4
+  %r.h5 = extractelement <8 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to double
+  %r.v5 = insertelement <8 x double> %r.v4, double %r.w5, i32 5
+  %r.h6 = extractelement <8 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to double
+  %r.v6 = insertelement <8 x double> %r.v5, double %r.w6, i32 6
+  %r.h7 = extractelement <8 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to double
+  %r = insertelement <8 x double> %r.v6, double %r.w7, i32 7
   ret <8 x double> %r
 }
 
 define <16 x float> @_Z15convert_float16Dv16_Dh(<16 x half> %p0) alwaysinline {
-  %r = fpext <16 x half> %p0 to <16 x float>
+  %r.h0 = extractelement <16 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <16 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <16 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <16 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <16 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <16 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <16 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r.v3 = insertelement <16 x float> %r.v2, float %r.w3, i32 3
+  %r.h4 = extractelement <16 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to float
+  %r.v4 = insertelement <16 x float> %r.v3, float %r.w4, i32 4
+  %r.h5 = extractelement <16 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to float
+  %r.v5 = insertelement <16 x float> %r.v4, float %r.w5, i32 5
+  %r.h6 = extractelement <16 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to float
+  %r.v6 = insertelement <16 x float> %r.v5, float %r.w6, i32 6
+  %r.h7 = extractelement <16 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to float
+  %r.v7 = insertelement <16 x float> %r.v6, float %r.w7, i32 7
+  %r.h8 = extractelement <16 x half> %p0, i32 8
+  %r.w8 = fpext half %r.h8 to float
+  %r.v8 = insertelement <16 x float> %r.v7, float %r.w8, i32 8
+  %r.h9 = extractelement <16 x half> %p0, i32 9
+  %r.w9 = fpext half %r.h9 to float
+  %r.v9 = insertelement <16 x float> %r.v8, float %r.w9, i32 9
+  %r.h10 = extractelement <16 x half> %p0, i32 10
+  %r.w10 = fpext half %r.h10 to float
+  %r.v10 = insertelement <16 x float> %r.v9, float %r.w10, i32 10
+  %r.h11 = extractelement <16 x half> %p0, i32 11
+  %r.w11 = fpext half %r.h11 to float
+  %r.v11 = insertelement <16 x float> %r.v10, float %r.w11, i32 11
+  %r.h12 = extractelement <16 x half> %p0, i32 12
+  %r.w12 = fpext half %r.h12 to float
+  %r.v12 = insertelement <16 x float> %r.v11, float %r.w12, i32 12
+  %r.h13 = extractelement <16 x half> %p0, i32 13
+  %r.w13 = fpext half %r.h13 to float
+  %r.v13 = insertelement <16 x float> %r.v12, float %r.w13, i32 13
+  %r.h14 = extractelement <16 x half> %p0, i32 14
+  %r.w14 = fpext half %r.h14 to float
+  %r.v14 = insertelement <16 x float> %r.v13, float %r.w14, i32 14
+  %r.h15 = extractelement <16 x half> %p0, i32 15
+  %r.w15 = fpext half %r.h15 to float
+  %r = insertelement <16 x float> %r.v14, float %r.w15, i32 15
   ret <16 x float> %r
 }
 
@@ -1011,7 +2468,54 @@ define i8 @_Z16convert_char_satDh(half %p0) alwaysinline {
 }
 
 define <16 x double> @_Z16convert_double16Dv16_Dh(<16 x half> %p0) alwaysinline {
-  %r = fpext <16 x half> %p0 to <16 x double>
+  %r.h0 = extractelement <16 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <16 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <16 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <16 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <16 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <16 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <16 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r.v3 = insertelement <16 x double> %r.v2, double %r.w3, i32 3
+  %r.h4 = extractelement <16 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to double
+  %r.v4 = insertelement <16 x double> %r.v3, double %r.w4, i32 4
+  %r.h5 = extractelement <16 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to double
+  %r.v5 = insertelement <16 x double> %r.v4, double %r.w5, i32 5
+  %r.h6 = extractelement <16 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to double
+  %r.v6 = insertelement <16 x double> %r.v5, double %r.w6, i32 6
+  %r.h7 = extractelement <16 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to double
+  %r.v7 = insertelement <16 x double> %r.v6, double %r.w7, i32 7
+  %r.h8 = extractelement <16 x half> %p0, i32 8
+  %r.w8 = fpext half %r.h8 to double
+  %r.v8 = insertelement <16 x double> %r.v7, double %r.w8, i32 8
+  %r.h9 = extractelement <16 x half> %p0, i32 9
+  %r.w9 = fpext half %r.h9 to double
+  %r.v9 = insertelement <16 x double> %r.v8, double %r.w9, i32 9
+  %r.h10 = extractelement <16 x half> %p0, i32 10
+  %r.w10 = fpext half %r.h10 to double
+  %r.v10 = insertelement <16 x double> %r.v9, double %r.w10, i32 10
+  %r.h11 = extractelement <16 x half> %p0, i32 11
+  %r.w11 = fpext half %r.h11 to double
+  %r.v11 = insertelement <16 x double> %r.v10, double %r.w11, i32 11
+  %r.h12 = extractelement <16 x half> %p0, i32 12
+  %r.w12 = fpext half %r.h12 to double
+  %r.v12 = insertelement <16 x double> %r.v11, double %r.w12, i32 12
+  %r.h13 = extractelement <16 x half> %p0, i32 13
+  %r.w13 = fpext half %r.h13 to double
+  %r.v13 = insertelement <16 x double> %r.v12, double %r.w13, i32 13
+  %r.h14 = extractelement <16 x half> %p0, i32 14
+  %r.w14 = fpext half %r.h14 to double
+  %r.v14 = insertelement <16 x double> %r.v13, double %r.w14, i32 14
+  %r.h15 = extractelement <16 x half> %p0, i32 15
+  %r.w15 = fpext half %r.h15 to double
+  %r = insertelement <16 x double> %r.v14, double %r.w15, i32 15
   ret <16 x double> %r
 }
 
@@ -6349,9 +7853,9 @@ define i64 @_Z17convert_ulong_satDh(half %p0) alwaysinline {
 }
 
 define half @_Z17sub_group_shuffleDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z17sub_group_shufflefj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z17sub_group_shuffletj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
@@ -6716,82 +8220,270 @@ define double @_Z18convert_double_rtzDh(half %p0) alwaysinline {
 }
 
 define <2 x float> @_Z18convert_float2_rteDv2_Dh(<2 x half> %p0) alwaysinline {
-  %r = fpext <2 x half> %p0 to <2 x float>
+  %r.h0 = extractelement <2 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <2 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <2 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r = insertelement <2 x float> %r.v0, float %r.w1, i32 1
   ret <2 x float> %r
 }
 
 define <2 x float> @_Z18convert_float2_rtnDv2_Dh(<2 x half> %p0) alwaysinline {
-  %r = fpext <2 x half> %p0 to <2 x float>
+  %r.h0 = extractelement <2 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <2 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <2 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r = insertelement <2 x float> %r.v0, float %r.w1, i32 1
   ret <2 x float> %r
 }
 
 define <2 x float> @_Z18convert_float2_rtpDv2_Dh(<2 x half> %p0) alwaysinline {
-  %r = fpext <2 x half> %p0 to <2 x float>
+  %r.h0 = extractelement <2 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <2 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <2 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r = insertelement <2 x float> %r.v0, float %r.w1, i32 1
   ret <2 x float> %r
 }
 
 define <2 x float> @_Z18convert_float2_rtzDv2_Dh(<2 x half> %p0) alwaysinline {
-  %r = fpext <2 x half> %p0 to <2 x float>
+  %r.h0 = extractelement <2 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <2 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <2 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r = insertelement <2 x float> %r.v0, float %r.w1, i32 1
   ret <2 x float> %r
 }
 
 define <3 x float> @_Z18convert_float3_rteDv3_Dh(<3 x half> %p0) alwaysinline {
-  %r = fpext <3 x half> %p0 to <3 x float>
+  %r.h0 = extractelement <3 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <3 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <3 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <3 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <3 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r = insertelement <3 x float> %r.v1, float %r.w2, i32 2
   ret <3 x float> %r
 }
 
 define <3 x float> @_Z18convert_float3_rtnDv3_Dh(<3 x half> %p0) alwaysinline {
-  %r = fpext <3 x half> %p0 to <3 x float>
+  %r.h0 = extractelement <3 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <3 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <3 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <3 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <3 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r = insertelement <3 x float> %r.v1, float %r.w2, i32 2
   ret <3 x float> %r
 }
 
 define <3 x float> @_Z18convert_float3_rtpDv3_Dh(<3 x half> %p0) alwaysinline {
-  %r = fpext <3 x half> %p0 to <3 x float>
+  %r.h0 = extractelement <3 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <3 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <3 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <3 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <3 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r = insertelement <3 x float> %r.v1, float %r.w2, i32 2
   ret <3 x float> %r
 }
 
 define <3 x float> @_Z18convert_float3_rtzDv3_Dh(<3 x half> %p0) alwaysinline {
-  %r = fpext <3 x half> %p0 to <3 x float>
+  %r.h0 = extractelement <3 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <3 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <3 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <3 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <3 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r = insertelement <3 x float> %r.v1, float %r.w2, i32 2
   ret <3 x float> %r
 }
 
 define <4 x float> @_Z18convert_float4_rteDv4_Dh(<4 x half> %p0) alwaysinline {
-  %r = fpext <4 x half> %p0 to <4 x float>
+  %r.h0 = extractelement <4 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <4 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <4 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <4 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <4 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <4 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <4 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r = insertelement <4 x float> %r.v2, float %r.w3, i32 3
   ret <4 x float> %r
 }
 
 define <4 x float> @_Z18convert_float4_rtnDv4_Dh(<4 x half> %p0) alwaysinline {
-  %r = fpext <4 x half> %p0 to <4 x float>
+  %r.h0 = extractelement <4 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <4 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <4 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <4 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <4 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <4 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <4 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r = insertelement <4 x float> %r.v2, float %r.w3, i32 3
   ret <4 x float> %r
 }
 
 define <4 x float> @_Z18convert_float4_rtpDv4_Dh(<4 x half> %p0) alwaysinline {
-  %r = fpext <4 x half> %p0 to <4 x float>
+  %r.h0 = extractelement <4 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <4 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <4 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <4 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <4 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <4 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <4 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r = insertelement <4 x float> %r.v2, float %r.w3, i32 3
   ret <4 x float> %r
 }
 
 define <4 x float> @_Z18convert_float4_rtzDv4_Dh(<4 x half> %p0) alwaysinline {
-  %r = fpext <4 x half> %p0 to <4 x float>
+  %r.h0 = extractelement <4 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <4 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <4 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <4 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <4 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <4 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <4 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r = insertelement <4 x float> %r.v2, float %r.w3, i32 3
   ret <4 x float> %r
 }
 
 define <8 x float> @_Z18convert_float8_rteDv8_Dh(<8 x half> %p0) alwaysinline {
-  %r = fpext <8 x half> %p0 to <8 x float>
+  %r.h0 = extractelement <8 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <8 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <8 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <8 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <8 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <8 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <8 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r.v3 = insertelement <8 x float> %r.v2, float %r.w3, i32 3
+  %r.h4 = extractelement <8 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to float
+  %r.v4 = insertelement <8 x float> %r.v3, float %r.w4, i32 4
+  %r.h5 = extractelement <8 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to float
+  %r.v5 = insertelement <8 x float> %r.v4, float %r.w5, i32 5
+  %r.h6 = extractelement <8 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to float
+  %r.v6 = insertelement <8 x float> %r.v5, float %r.w6, i32 6
+  %r.h7 = extractelement <8 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to float
+  %r = insertelement <8 x float> %r.v6, float %r.w7, i32 7
   ret <8 x float> %r
 }
 
 define <8 x float> @_Z18convert_float8_rtnDv8_Dh(<8 x half> %p0) alwaysinline {
-  %r = fpext <8 x half> %p0 to <8 x float>
+  %r.h0 = extractelement <8 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <8 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <8 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <8 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <8 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <8 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <8 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r.v3 = insertelement <8 x float> %r.v2, float %r.w3, i32 3
+  %r.h4 = extractelement <8 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to float
+  %r.v4 = insertelement <8 x float> %r.v3, float %r.w4, i32 4
+  %r.h5 = extractelement <8 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to float
+  %r.v5 = insertelement <8 x float> %r.v4, float %r.w5, i32 5
+  %r.h6 = extractelement <8 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to float
+  %r.v6 = insertelement <8 x float> %r.v5, float %r.w6, i32 6
+  %r.h7 = extractelement <8 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to float
+  %r = insertelement <8 x float> %r.v6, float %r.w7, i32 7
   ret <8 x float> %r
 }
 
 define <8 x float> @_Z18convert_float8_rtpDv8_Dh(<8 x half> %p0) alwaysinline {
-  %r = fpext <8 x half> %p0 to <8 x float>
+  %r.h0 = extractelement <8 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <8 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <8 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <8 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <8 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <8 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <8 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r.v3 = insertelement <8 x float> %r.v2, float %r.w3, i32 3
+  %r.h4 = extractelement <8 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to float
+  %r.v4 = insertelement <8 x float> %r.v3, float %r.w4, i32 4
+  %r.h5 = extractelement <8 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to float
+  %r.v5 = insertelement <8 x float> %r.v4, float %r.w5, i32 5
+  %r.h6 = extractelement <8 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to float
+  %r.v6 = insertelement <8 x float> %r.v5, float %r.w6, i32 6
+  %r.h7 = extractelement <8 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to float
+  %r = insertelement <8 x float> %r.v6, float %r.w7, i32 7
   ret <8 x float> %r
 }
 
 define <8 x float> @_Z18convert_float8_rtzDv8_Dh(<8 x half> %p0) alwaysinline {
-  %r = fpext <8 x half> %p0 to <8 x float>
+  %r.h0 = extractelement <8 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <8 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <8 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <8 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <8 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <8 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <8 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r.v3 = insertelement <8 x float> %r.v2, float %r.w3, i32 3
+  %r.h4 = extractelement <8 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to float
+  %r.v4 = insertelement <8 x float> %r.v3, float %r.w4, i32 4
+  %r.h5 = extractelement <8 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to float
+  %r.v5 = insertelement <8 x float> %r.v4, float %r.w5, i32 5
+  %r.h6 = extractelement <8 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to float
+  %r.v6 = insertelement <8 x float> %r.v5, float %r.w6, i32 6
+  %r.h7 = extractelement <8 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to float
+  %r = insertelement <8 x float> %r.v6, float %r.w7, i32 7
   ret <8 x float> %r
 }
 
@@ -10968,102 +12660,478 @@ define i16 @_Z18convert_ushort_satDh(half %p0) alwaysinline {
 }
 
 define <2 x double> @_Z19convert_double2_rteDv2_Dh(<2 x half> %p0) alwaysinline {
-  %r = fpext <2 x half> %p0 to <2 x double>
+  %r.h0 = extractelement <2 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <2 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <2 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r = insertelement <2 x double> %r.v0, double %r.w1, i32 1
   ret <2 x double> %r
 }
 
 define <2 x double> @_Z19convert_double2_rtnDv2_Dh(<2 x half> %p0) alwaysinline {
-  %r = fpext <2 x half> %p0 to <2 x double>
+  %r.h0 = extractelement <2 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <2 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <2 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r = insertelement <2 x double> %r.v0, double %r.w1, i32 1
   ret <2 x double> %r
 }
 
 define <2 x double> @_Z19convert_double2_rtpDv2_Dh(<2 x half> %p0) alwaysinline {
-  %r = fpext <2 x half> %p0 to <2 x double>
+  %r.h0 = extractelement <2 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <2 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <2 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r = insertelement <2 x double> %r.v0, double %r.w1, i32 1
   ret <2 x double> %r
 }
 
 define <2 x double> @_Z19convert_double2_rtzDv2_Dh(<2 x half> %p0) alwaysinline {
-  %r = fpext <2 x half> %p0 to <2 x double>
+  %r.h0 = extractelement <2 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <2 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <2 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r = insertelement <2 x double> %r.v0, double %r.w1, i32 1
   ret <2 x double> %r
 }
 
 define <3 x double> @_Z19convert_double3_rteDv3_Dh(<3 x half> %p0) alwaysinline {
-  %r = fpext <3 x half> %p0 to <3 x double>
+  %r.h0 = extractelement <3 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <3 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <3 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <3 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <3 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r = insertelement <3 x double> %r.v1, double %r.w2, i32 2
   ret <3 x double> %r
 }
 
 define <3 x double> @_Z19convert_double3_rtnDv3_Dh(<3 x half> %p0) alwaysinline {
-  %r = fpext <3 x half> %p0 to <3 x double>
+  %r.h0 = extractelement <3 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <3 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <3 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <3 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <3 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r = insertelement <3 x double> %r.v1, double %r.w2, i32 2
   ret <3 x double> %r
 }
 
 define <3 x double> @_Z19convert_double3_rtpDv3_Dh(<3 x half> %p0) alwaysinline {
-  %r = fpext <3 x half> %p0 to <3 x double>
+  %r.h0 = extractelement <3 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <3 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <3 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <3 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <3 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r = insertelement <3 x double> %r.v1, double %r.w2, i32 2
   ret <3 x double> %r
 }
 
 define <3 x double> @_Z19convert_double3_rtzDv3_Dh(<3 x half> %p0) alwaysinline {
-  %r = fpext <3 x half> %p0 to <3 x double>
+  %r.h0 = extractelement <3 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <3 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <3 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <3 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <3 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r = insertelement <3 x double> %r.v1, double %r.w2, i32 2
   ret <3 x double> %r
 }
 
 define <4 x double> @_Z19convert_double4_rteDv4_Dh(<4 x half> %p0) alwaysinline {
-  %r = fpext <4 x half> %p0 to <4 x double>
+  %r.h0 = extractelement <4 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <4 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <4 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <4 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <4 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <4 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <4 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r = insertelement <4 x double> %r.v2, double %r.w3, i32 3
   ret <4 x double> %r
 }
 
 define <4 x double> @_Z19convert_double4_rtnDv4_Dh(<4 x half> %p0) alwaysinline {
-  %r = fpext <4 x half> %p0 to <4 x double>
+  %r.h0 = extractelement <4 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <4 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <4 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <4 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <4 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <4 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <4 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r = insertelement <4 x double> %r.v2, double %r.w3, i32 3
   ret <4 x double> %r
 }
 
 define <4 x double> @_Z19convert_double4_rtpDv4_Dh(<4 x half> %p0) alwaysinline {
-  %r = fpext <4 x half> %p0 to <4 x double>
+  %r.h0 = extractelement <4 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <4 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <4 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <4 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <4 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <4 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <4 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r = insertelement <4 x double> %r.v2, double %r.w3, i32 3
   ret <4 x double> %r
 }
 
 define <4 x double> @_Z19convert_double4_rtzDv4_Dh(<4 x half> %p0) alwaysinline {
-  %r = fpext <4 x half> %p0 to <4 x double>
+  %r.h0 = extractelement <4 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <4 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <4 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <4 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <4 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <4 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <4 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r = insertelement <4 x double> %r.v2, double %r.w3, i32 3
   ret <4 x double> %r
 }
 
 define <8 x double> @_Z19convert_double8_rteDv8_Dh(<8 x half> %p0) alwaysinline {
-  %r = fpext <8 x half> %p0 to <8 x double>
+  %r.h0 = extractelement <8 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <8 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <8 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <8 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <8 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <8 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <8 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r.v3 = insertelement <8 x double> %r.v2, double %r.w3, i32 3
+  %r.h4 = extractelement <8 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to double
+  %r.v4 = insertelement <8 x double> %r.v3, double %r.w4, i32 4
+  %r.h5 = extractelement <8 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to double
+  %r.v5 = insertelement <8 x double> %r.v4, double %r.w5, i32 5
+  %r.h6 = extractelement <8 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to double
+  %r.v6 = insertelement <8 x double> %r.v5, double %r.w6, i32 6
+  %r.h7 = extractelement <8 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to double
+  %r = insertelement <8 x double> %r.v6, double %r.w7, i32 7
   ret <8 x double> %r
 }
 
 define <8 x double> @_Z19convert_double8_rtnDv8_Dh(<8 x half> %p0) alwaysinline {
-  %r = fpext <8 x half> %p0 to <8 x double>
+  %r.h0 = extractelement <8 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <8 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <8 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <8 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <8 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <8 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <8 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r.v3 = insertelement <8 x double> %r.v2, double %r.w3, i32 3
+  %r.h4 = extractelement <8 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to double
+  %r.v4 = insertelement <8 x double> %r.v3, double %r.w4, i32 4
+  %r.h5 = extractelement <8 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to double
+  %r.v5 = insertelement <8 x double> %r.v4, double %r.w5, i32 5
+  %r.h6 = extractelement <8 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to double
+  %r.v6 = insertelement <8 x double> %r.v5, double %r.w6, i32 6
+  %r.h7 = extractelement <8 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to double
+  %r = insertelement <8 x double> %r.v6, double %r.w7, i32 7
   ret <8 x double> %r
 }
 
 define <8 x double> @_Z19convert_double8_rtpDv8_Dh(<8 x half> %p0) alwaysinline {
-  %r = fpext <8 x half> %p0 to <8 x double>
+  %r.h0 = extractelement <8 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <8 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <8 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <8 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <8 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <8 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <8 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r.v3 = insertelement <8 x double> %r.v2, double %r.w3, i32 3
+  %r.h4 = extractelement <8 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to double
+  %r.v4 = insertelement <8 x double> %r.v3, double %r.w4, i32 4
+  %r.h5 = extractelement <8 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to double
+  %r.v5 = insertelement <8 x double> %r.v4, double %r.w5, i32 5
+  %r.h6 = extractelement <8 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to double
+  %r.v6 = insertelement <8 x double> %r.v5, double %r.w6, i32 6
+  %r.h7 = extractelement <8 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to double
+  %r = insertelement <8 x double> %r.v6, double %r.w7, i32 7
   ret <8 x double> %r
 }
 
 define <8 x double> @_Z19convert_double8_rtzDv8_Dh(<8 x half> %p0) alwaysinline {
-  %r = fpext <8 x half> %p0 to <8 x double>
+  %r.h0 = extractelement <8 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <8 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <8 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <8 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <8 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <8 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <8 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r.v3 = insertelement <8 x double> %r.v2, double %r.w3, i32 3
+  %r.h4 = extractelement <8 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to double
+  %r.v4 = insertelement <8 x double> %r.v3, double %r.w4, i32 4
+  %r.h5 = extractelement <8 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to double
+  %r.v5 = insertelement <8 x double> %r.v4, double %r.w5, i32 5
+  %r.h6 = extractelement <8 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to double
+  %r.v6 = insertelement <8 x double> %r.v5, double %r.w6, i32 6
+  %r.h7 = extractelement <8 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to double
+  %r = insertelement <8 x double> %r.v6, double %r.w7, i32 7
   ret <8 x double> %r
 }
 
 define <16 x float> @_Z19convert_float16_rteDv16_Dh(<16 x half> %p0) alwaysinline {
-  %r = fpext <16 x half> %p0 to <16 x float>
+  %r.h0 = extractelement <16 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <16 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <16 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <16 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <16 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <16 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <16 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r.v3 = insertelement <16 x float> %r.v2, float %r.w3, i32 3
+  %r.h4 = extractelement <16 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to float
+  %r.v4 = insertelement <16 x float> %r.v3, float %r.w4, i32 4
+  %r.h5 = extractelement <16 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to float
+  %r.v5 = insertelement <16 x float> %r.v4, float %r.w5, i32 5
+  %r.h6 = extractelement <16 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to float
+  %r.v6 = insertelement <16 x float> %r.v5, float %r.w6, i32 6
+  %r.h7 = extractelement <16 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to float
+  %r.v7 = insertelement <16 x float> %r.v6, float %r.w7, i32 7
+  %r.h8 = extractelement <16 x half> %p0, i32 8
+  %r.w8 = fpext half %r.h8 to float
+  %r.v8 = insertelement <16 x float> %r.v7, float %r.w8, i32 8
+  %r.h9 = extractelement <16 x half> %p0, i32 9
+  %r.w9 = fpext half %r.h9 to float
+  %r.v9 = insertelement <16 x float> %r.v8, float %r.w9, i32 9
+  %r.h10 = extractelement <16 x half> %p0, i32 10
+  %r.w10 = fpext half %r.h10 to float
+  %r.v10 = insertelement <16 x float> %r.v9, float %r.w10, i32 10
+  %r.h11 = extractelement <16 x half> %p0, i32 11
+  %r.w11 = fpext half %r.h11 to float
+  %r.v11 = insertelement <16 x float> %r.v10, float %r.w11, i32 11
+  %r.h12 = extractelement <16 x half> %p0, i32 12
+  %r.w12 = fpext half %r.h12 to float
+  %r.v12 = insertelement <16 x float> %r.v11, float %r.w12, i32 12
+  %r.h13 = extractelement <16 x half> %p0, i32 13
+  %r.w13 = fpext half %r.h13 to float
+  %r.v13 = insertelement <16 x float> %r.v12, float %r.w13, i32 13
+  %r.h14 = extractelement <16 x half> %p0, i32 14
+  %r.w14 = fpext half %r.h14 to float
+  %r.v14 = insertelement <16 x float> %r.v13, float %r.w14, i32 14
+  %r.h15 = extractelement <16 x half> %p0, i32 15
+  %r.w15 = fpext half %r.h15 to float
+  %r = insertelement <16 x float> %r.v14, float %r.w15, i32 15
   ret <16 x float> %r
 }
 
 define <16 x float> @_Z19convert_float16_rtnDv16_Dh(<16 x half> %p0) alwaysinline {
-  %r = fpext <16 x half> %p0 to <16 x float>
+  %r.h0 = extractelement <16 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <16 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <16 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <16 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <16 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <16 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <16 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r.v3 = insertelement <16 x float> %r.v2, float %r.w3, i32 3
+  %r.h4 = extractelement <16 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to float
+  %r.v4 = insertelement <16 x float> %r.v3, float %r.w4, i32 4
+  %r.h5 = extractelement <16 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to float
+  %r.v5 = insertelement <16 x float> %r.v4, float %r.w5, i32 5
+  %r.h6 = extractelement <16 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to float
+  %r.v6 = insertelement <16 x float> %r.v5, float %r.w6, i32 6
+  %r.h7 = extractelement <16 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to float
+  %r.v7 = insertelement <16 x float> %r.v6, float %r.w7, i32 7
+  %r.h8 = extractelement <16 x half> %p0, i32 8
+  %r.w8 = fpext half %r.h8 to float
+  %r.v8 = insertelement <16 x float> %r.v7, float %r.w8, i32 8
+  %r.h9 = extractelement <16 x half> %p0, i32 9
+  %r.w9 = fpext half %r.h9 to float
+  %r.v9 = insertelement <16 x float> %r.v8, float %r.w9, i32 9
+  %r.h10 = extractelement <16 x half> %p0, i32 10
+  %r.w10 = fpext half %r.h10 to float
+  %r.v10 = insertelement <16 x float> %r.v9, float %r.w10, i32 10
+  %r.h11 = extractelement <16 x half> %p0, i32 11
+  %r.w11 = fpext half %r.h11 to float
+  %r.v11 = insertelement <16 x float> %r.v10, float %r.w11, i32 11
+  %r.h12 = extractelement <16 x half> %p0, i32 12
+  %r.w12 = fpext half %r.h12 to float
+  %r.v12 = insertelement <16 x float> %r.v11, float %r.w12, i32 12
+  %r.h13 = extractelement <16 x half> %p0, i32 13
+  %r.w13 = fpext half %r.h13 to float
+  %r.v13 = insertelement <16 x float> %r.v12, float %r.w13, i32 13
+  %r.h14 = extractelement <16 x half> %p0, i32 14
+  %r.w14 = fpext half %r.h14 to float
+  %r.v14 = insertelement <16 x float> %r.v13, float %r.w14, i32 14
+  %r.h15 = extractelement <16 x half> %p0, i32 15
+  %r.w15 = fpext half %r.h15 to float
+  %r = insertelement <16 x float> %r.v14, float %r.w15, i32 15
   ret <16 x float> %r
 }
 
 define <16 x float> @_Z19convert_float16_rtpDv16_Dh(<16 x half> %p0) alwaysinline {
-  %r = fpext <16 x half> %p0 to <16 x float>
+  %r.h0 = extractelement <16 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <16 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <16 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <16 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <16 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <16 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <16 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r.v3 = insertelement <16 x float> %r.v2, float %r.w3, i32 3
+  %r.h4 = extractelement <16 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to float
+  %r.v4 = insertelement <16 x float> %r.v3, float %r.w4, i32 4
+  %r.h5 = extractelement <16 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to float
+  %r.v5 = insertelement <16 x float> %r.v4, float %r.w5, i32 5
+  %r.h6 = extractelement <16 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to float
+  %r.v6 = insertelement <16 x float> %r.v5, float %r.w6, i32 6
+  %r.h7 = extractelement <16 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to float
+  %r.v7 = insertelement <16 x float> %r.v6, float %r.w7, i32 7
+  %r.h8 = extractelement <16 x half> %p0, i32 8
+  %r.w8 = fpext half %r.h8 to float
+  %r.v8 = insertelement <16 x float> %r.v7, float %r.w8, i32 8
+  %r.h9 = extractelement <16 x half> %p0, i32 9
+  %r.w9 = fpext half %r.h9 to float
+  %r.v9 = insertelement <16 x float> %r.v8, float %r.w9, i32 9
+  %r.h10 = extractelement <16 x half> %p0, i32 10
+  %r.w10 = fpext half %r.h10 to float
+  %r.v10 = insertelement <16 x float> %r.v9, float %r.w10, i32 10
+  %r.h11 = extractelement <16 x half> %p0, i32 11
+  %r.w11 = fpext half %r.h11 to float
+  %r.v11 = insertelement <16 x float> %r.v10, float %r.w11, i32 11
+  %r.h12 = extractelement <16 x half> %p0, i32 12
+  %r.w12 = fpext half %r.h12 to float
+  %r.v12 = insertelement <16 x float> %r.v11, float %r.w12, i32 12
+  %r.h13 = extractelement <16 x half> %p0, i32 13
+  %r.w13 = fpext half %r.h13 to float
+  %r.v13 = insertelement <16 x float> %r.v12, float %r.w13, i32 13
+  %r.h14 = extractelement <16 x half> %p0, i32 14
+  %r.w14 = fpext half %r.h14 to float
+  %r.v14 = insertelement <16 x float> %r.v13, float %r.w14, i32 14
+  %r.h15 = extractelement <16 x half> %p0, i32 15
+  %r.w15 = fpext half %r.h15 to float
+  %r = insertelement <16 x float> %r.v14, float %r.w15, i32 15
   ret <16 x float> %r
 }
 
 define <16 x float> @_Z19convert_float16_rtzDv16_Dh(<16 x half> %p0) alwaysinline {
-  %r = fpext <16 x half> %p0 to <16 x float>
+  %r.h0 = extractelement <16 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to float
+  %r.v0 = insertelement <16 x float> poison, float %r.w0, i32 0
+  %r.h1 = extractelement <16 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to float
+  %r.v1 = insertelement <16 x float> %r.v0, float %r.w1, i32 1
+  %r.h2 = extractelement <16 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to float
+  %r.v2 = insertelement <16 x float> %r.v1, float %r.w2, i32 2
+  %r.h3 = extractelement <16 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to float
+  %r.v3 = insertelement <16 x float> %r.v2, float %r.w3, i32 3
+  %r.h4 = extractelement <16 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to float
+  %r.v4 = insertelement <16 x float> %r.v3, float %r.w4, i32 4
+  %r.h5 = extractelement <16 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to float
+  %r.v5 = insertelement <16 x float> %r.v4, float %r.w5, i32 5
+  %r.h6 = extractelement <16 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to float
+  %r.v6 = insertelement <16 x float> %r.v5, float %r.w6, i32 6
+  %r.h7 = extractelement <16 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to float
+  %r.v7 = insertelement <16 x float> %r.v6, float %r.w7, i32 7
+  %r.h8 = extractelement <16 x half> %p0, i32 8
+  %r.w8 = fpext half %r.h8 to float
+  %r.v8 = insertelement <16 x float> %r.v7, float %r.w8, i32 8
+  %r.h9 = extractelement <16 x half> %p0, i32 9
+  %r.w9 = fpext half %r.h9 to float
+  %r.v9 = insertelement <16 x float> %r.v8, float %r.w9, i32 9
+  %r.h10 = extractelement <16 x half> %p0, i32 10
+  %r.w10 = fpext half %r.h10 to float
+  %r.v10 = insertelement <16 x float> %r.v9, float %r.w10, i32 10
+  %r.h11 = extractelement <16 x half> %p0, i32 11
+  %r.w11 = fpext half %r.h11 to float
+  %r.v11 = insertelement <16 x float> %r.v10, float %r.w11, i32 11
+  %r.h12 = extractelement <16 x half> %p0, i32 12
+  %r.w12 = fpext half %r.h12 to float
+  %r.v12 = insertelement <16 x float> %r.v11, float %r.w12, i32 12
+  %r.h13 = extractelement <16 x half> %p0, i32 13
+  %r.w13 = fpext half %r.h13 to float
+  %r.v13 = insertelement <16 x float> %r.v12, float %r.w13, i32 13
+  %r.h14 = extractelement <16 x half> %p0, i32 14
+  %r.w14 = fpext half %r.h14 to float
+  %r.v14 = insertelement <16 x float> %r.v13, float %r.w14, i32 14
+  %r.h15 = extractelement <16 x half> %p0, i32 15
+  %r.w15 = fpext half %r.h15 to float
+  %r = insertelement <16 x float> %r.v14, float %r.w15, i32 15
   ret <16 x float> %r
 }
 
@@ -12532,44 +14600,44 @@ define <8 x i16> @_Z19convert_ushort8_satDv8_Dh(<8 x half> %p0) alwaysinline {
 }
 
 define half @_Z19sub_group_broadcastDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z19sub_group_broadcastfj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z19sub_group_broadcasttj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
 define <16 x half> @_Z19sub_group_broadcastDv16_Dhj(<16 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %r0 = call <16 x float> @_Z19sub_group_broadcastDv16_fj(<16 x float> %w0, i32 %p1)
-  %r = fptrunc <16 x float> %r0 to <16 x half>
+  %b0 = bitcast <16 x half> %p0 to <16 x i16>
+  %r0 = call <16 x i16> @_Z19sub_group_broadcastDv16_tj(<16 x i16> %b0, i32 %p1)
+  %r = bitcast <16 x i16> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z19sub_group_broadcastDv2_Dhj(<2 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %r0 = call <2 x float> @_Z19sub_group_broadcastDv2_fj(<2 x float> %w0, i32 %p1)
-  %r = fptrunc <2 x float> %r0 to <2 x half>
+  %b0 = bitcast <2 x half> %p0 to <2 x i16>
+  %r0 = call <2 x i16> @_Z19sub_group_broadcastDv2_tj(<2 x i16> %b0, i32 %p1)
+  %r = bitcast <2 x i16> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z19sub_group_broadcastDv3_Dhj(<3 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %r0 = call <3 x float> @_Z19sub_group_broadcastDv3_fj(<3 x float> %w0, i32 %p1)
-  %r = fptrunc <3 x float> %r0 to <3 x half>
+  %b0 = bitcast <3 x half> %p0 to <3 x i16>
+  %r0 = call <3 x i16> @_Z19sub_group_broadcastDv3_tj(<3 x i16> %b0, i32 %p1)
+  %r = bitcast <3 x i16> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z19sub_group_broadcastDv4_Dhj(<4 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %r0 = call <4 x float> @_Z19sub_group_broadcastDv4_fj(<4 x float> %w0, i32 %p1)
-  %r = fptrunc <4 x float> %r0 to <4 x half>
+  %b0 = bitcast <4 x half> %p0 to <4 x i16>
+  %r0 = call <4 x i16> @_Z19sub_group_broadcastDv4_tj(<4 x i16> %b0, i32 %p1)
+  %r = bitcast <4 x i16> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z19sub_group_broadcastDv8_Dhj(<8 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %r0 = call <8 x float> @_Z19sub_group_broadcastDv8_fj(<8 x float> %w0, i32 %p1)
-  %r = fptrunc <8 x float> %r0 to <8 x half>
+  %b0 = bitcast <8 x half> %p0 to <8 x i16>
+  %r0 = call <8 x i16> @_Z19sub_group_broadcastDv8_tj(<8 x i16> %b0, i32 %p1)
+  %r = bitcast <8 x i16> %r0 to <8 x half>
   ret <8 x half> %r
 }
 
@@ -12598,22 +14666,210 @@ define i8 @_Z20convert_char_sat_rtzDh(half %p0) alwaysinline {
 }
 
 define <16 x double> @_Z20convert_double16_rteDv16_Dh(<16 x half> %p0) alwaysinline {
-  %r = fpext <16 x half> %p0 to <16 x double>
+  %r.h0 = extractelement <16 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <16 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <16 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <16 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <16 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <16 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <16 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r.v3 = insertelement <16 x double> %r.v2, double %r.w3, i32 3
+  %r.h4 = extractelement <16 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to double
+  %r.v4 = insertelement <16 x double> %r.v3, double %r.w4, i32 4
+  %r.h5 = extractelement <16 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to double
+  %r.v5 = insertelement <16 x double> %r.v4, double %r.w5, i32 5
+  %r.h6 = extractelement <16 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to double
+  %r.v6 = insertelement <16 x double> %r.v5, double %r.w6, i32 6
+  %r.h7 = extractelement <16 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to double
+  %r.v7 = insertelement <16 x double> %r.v6, double %r.w7, i32 7
+  %r.h8 = extractelement <16 x half> %p0, i32 8
+  %r.w8 = fpext half %r.h8 to double
+  %r.v8 = insertelement <16 x double> %r.v7, double %r.w8, i32 8
+  %r.h9 = extractelement <16 x half> %p0, i32 9
+  %r.w9 = fpext half %r.h9 to double
+  %r.v9 = insertelement <16 x double> %r.v8, double %r.w9, i32 9
+  %r.h10 = extractelement <16 x half> %p0, i32 10
+  %r.w10 = fpext half %r.h10 to double
+  %r.v10 = insertelement <16 x double> %r.v9, double %r.w10, i32 10
+  %r.h11 = extractelement <16 x half> %p0, i32 11
+  %r.w11 = fpext half %r.h11 to double
+  %r.v11 = insertelement <16 x double> %r.v10, double %r.w11, i32 11
+  %r.h12 = extractelement <16 x half> %p0, i32 12
+  %r.w12 = fpext half %r.h12 to double
+  %r.v12 = insertelement <16 x double> %r.v11, double %r.w12, i32 12
+  %r.h13 = extractelement <16 x half> %p0, i32 13
+  %r.w13 = fpext half %r.h13 to double
+  %r.v13 = insertelement <16 x double> %r.v12, double %r.w13, i32 13
+  %r.h14 = extractelement <16 x half> %p0, i32 14
+  %r.w14 = fpext half %r.h14 to double
+  %r.v14 = insertelement <16 x double> %r.v13, double %r.w14, i32 14
+  %r.h15 = extractelement <16 x half> %p0, i32 15
+  %r.w15 = fpext half %r.h15 to double
+  %r = insertelement <16 x double> %r.v14, double %r.w15, i32 15
   ret <16 x double> %r
 }
 
 define <16 x double> @_Z20convert_double16_rtnDv16_Dh(<16 x half> %p0) alwaysinline {
-  %r = fpext <16 x half> %p0 to <16 x double>
+  %r.h0 = extractelement <16 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <16 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <16 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <16 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <16 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <16 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <16 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r.v3 = insertelement <16 x double> %r.v2, double %r.w3, i32 3
+  %r.h4 = extractelement <16 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to double
+  %r.v4 = insertelement <16 x double> %r.v3, double %r.w4, i32 4
+  %r.h5 = extractelement <16 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to double
+  %r.v5 = insertelement <16 x double> %r.v4, double %r.w5, i32 5
+  %r.h6 = extractelement <16 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to double
+  %r.v6 = insertelement <16 x double> %r.v5, double %r.w6, i32 6
+  %r.h7 = extractelement <16 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to double
+  %r.v7 = insertelement <16 x double> %r.v6, double %r.w7, i32 7
+  %r.h8 = extractelement <16 x half> %p0, i32 8
+  %r.w8 = fpext half %r.h8 to double
+  %r.v8 = insertelement <16 x double> %r.v7, double %r.w8, i32 8
+  %r.h9 = extractelement <16 x half> %p0, i32 9
+  %r.w9 = fpext half %r.h9 to double
+  %r.v9 = insertelement <16 x double> %r.v8, double %r.w9, i32 9
+  %r.h10 = extractelement <16 x half> %p0, i32 10
+  %r.w10 = fpext half %r.h10 to double
+  %r.v10 = insertelement <16 x double> %r.v9, double %r.w10, i32 10
+  %r.h11 = extractelement <16 x half> %p0, i32 11
+  %r.w11 = fpext half %r.h11 to double
+  %r.v11 = insertelement <16 x double> %r.v10, double %r.w11, i32 11
+  %r.h12 = extractelement <16 x half> %p0, i32 12
+  %r.w12 = fpext half %r.h12 to double
+  %r.v12 = insertelement <16 x double> %r.v11, double %r.w12, i32 12
+  %r.h13 = extractelement <16 x half> %p0, i32 13
+  %r.w13 = fpext half %r.h13 to double
+  %r.v13 = insertelement <16 x double> %r.v12, double %r.w13, i32 13
+  %r.h14 = extractelement <16 x half> %p0, i32 14
+  %r.w14 = fpext half %r.h14 to double
+  %r.v14 = insertelement <16 x double> %r.v13, double %r.w14, i32 14
+  %r.h15 = extractelement <16 x half> %p0, i32 15
+  %r.w15 = fpext half %r.h15 to double
+  %r = insertelement <16 x double> %r.v14, double %r.w15, i32 15
   ret <16 x double> %r
 }
 
 define <16 x double> @_Z20convert_double16_rtpDv16_Dh(<16 x half> %p0) alwaysinline {
-  %r = fpext <16 x half> %p0 to <16 x double>
+  %r.h0 = extractelement <16 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <16 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <16 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <16 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <16 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <16 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <16 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r.v3 = insertelement <16 x double> %r.v2, double %r.w3, i32 3
+  %r.h4 = extractelement <16 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to double
+  %r.v4 = insertelement <16 x double> %r.v3, double %r.w4, i32 4
+  %r.h5 = extractelement <16 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to double
+  %r.v5 = insertelement <16 x double> %r.v4, double %r.w5, i32 5
+  %r.h6 = extractelement <16 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to double
+  %r.v6 = insertelement <16 x double> %r.v5, double %r.w6, i32 6
+  %r.h7 = extractelement <16 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to double
+  %r.v7 = insertelement <16 x double> %r.v6, double %r.w7, i32 7
+  %r.h8 = extractelement <16 x half> %p0, i32 8
+  %r.w8 = fpext half %r.h8 to double
+  %r.v8 = insertelement <16 x double> %r.v7, double %r.w8, i32 8
+  %r.h9 = extractelement <16 x half> %p0, i32 9
+  %r.w9 = fpext half %r.h9 to double
+  %r.v9 = insertelement <16 x double> %r.v8, double %r.w9, i32 9
+  %r.h10 = extractelement <16 x half> %p0, i32 10
+  %r.w10 = fpext half %r.h10 to double
+  %r.v10 = insertelement <16 x double> %r.v9, double %r.w10, i32 10
+  %r.h11 = extractelement <16 x half> %p0, i32 11
+  %r.w11 = fpext half %r.h11 to double
+  %r.v11 = insertelement <16 x double> %r.v10, double %r.w11, i32 11
+  %r.h12 = extractelement <16 x half> %p0, i32 12
+  %r.w12 = fpext half %r.h12 to double
+  %r.v12 = insertelement <16 x double> %r.v11, double %r.w12, i32 12
+  %r.h13 = extractelement <16 x half> %p0, i32 13
+  %r.w13 = fpext half %r.h13 to double
+  %r.v13 = insertelement <16 x double> %r.v12, double %r.w13, i32 13
+  %r.h14 = extractelement <16 x half> %p0, i32 14
+  %r.w14 = fpext half %r.h14 to double
+  %r.v14 = insertelement <16 x double> %r.v13, double %r.w14, i32 14
+  %r.h15 = extractelement <16 x half> %p0, i32 15
+  %r.w15 = fpext half %r.h15 to double
+  %r = insertelement <16 x double> %r.v14, double %r.w15, i32 15
   ret <16 x double> %r
 }
 
 define <16 x double> @_Z20convert_double16_rtzDv16_Dh(<16 x half> %p0) alwaysinline {
-  %r = fpext <16 x half> %p0 to <16 x double>
+  %r.h0 = extractelement <16 x half> %p0, i32 0
+  %r.w0 = fpext half %r.h0 to double
+  %r.v0 = insertelement <16 x double> poison, double %r.w0, i32 0
+  %r.h1 = extractelement <16 x half> %p0, i32 1
+  %r.w1 = fpext half %r.h1 to double
+  %r.v1 = insertelement <16 x double> %r.v0, double %r.w1, i32 1
+  %r.h2 = extractelement <16 x half> %p0, i32 2
+  %r.w2 = fpext half %r.h2 to double
+  %r.v2 = insertelement <16 x double> %r.v1, double %r.w2, i32 2
+  %r.h3 = extractelement <16 x half> %p0, i32 3
+  %r.w3 = fpext half %r.h3 to double
+  %r.v3 = insertelement <16 x double> %r.v2, double %r.w3, i32 3
+  %r.h4 = extractelement <16 x half> %p0, i32 4
+  %r.w4 = fpext half %r.h4 to double
+  %r.v4 = insertelement <16 x double> %r.v3, double %r.w4, i32 4
+  %r.h5 = extractelement <16 x half> %p0, i32 5
+  %r.w5 = fpext half %r.h5 to double
+  %r.v5 = insertelement <16 x double> %r.v4, double %r.w5, i32 5
+  %r.h6 = extractelement <16 x half> %p0, i32 6
+  %r.w6 = fpext half %r.h6 to double
+  %r.v6 = insertelement <16 x double> %r.v5, double %r.w6, i32 6
+  %r.h7 = extractelement <16 x half> %p0, i32 7
+  %r.w7 = fpext half %r.h7 to double
+  %r.v7 = insertelement <16 x double> %r.v6, double %r.w7, i32 7
+  %r.h8 = extractelement <16 x half> %p0, i32 8
+  %r.w8 = fpext half %r.h8 to double
+  %r.v8 = insertelement <16 x double> %r.v7, double %r.w8, i32 8
+  %r.h9 = extractelement <16 x half> %p0, i32 9
+  %r.w9 = fpext half %r.h9 to double
+  %r.v9 = insertelement <16 x double> %r.v8, double %r.w9, i32 9
+  %r.h10 = extractelement <16 x half> %p0, i32 10
+  %r.w10 = fpext half %r.h10 to double
+  %r.v10 = insertelement <16 x double> %r.v9, double %r.w10, i32 10
+  %r.h11 = extractelement <16 x half> %p0, i32 11
+  %r.w11 = fpext half %r.h11 to double
+  %r.v11 = insertelement <16 x double> %r.v10, double %r.w11, i32 11
+  %r.h12 = extractelement <16 x half> %p0, i32 12
+  %r.w12 = fpext half %r.h12 to double
+  %r.v12 = insertelement <16 x double> %r.v11, double %r.w12, i32 12
+  %r.h13 = extractelement <16 x half> %p0, i32 13
+  %r.w13 = fpext half %r.h13 to double
+  %r.v13 = insertelement <16 x double> %r.v12, double %r.w13, i32 13
+  %r.h14 = extractelement <16 x half> %p0, i32 14
+  %r.w14 = fpext half %r.h14 to double
+  %r.v14 = insertelement <16 x double> %r.v13, double %r.w14, i32 14
+  %r.h15 = extractelement <16 x half> %p0, i32 15
+  %r.w15 = fpext half %r.h15 to double
+  %r = insertelement <16 x double> %r.v14, double %r.w15, i32 15
   ret <16 x double> %r
 }
 
@@ -13363,30 +15619,36 @@ define half @_Z20sub_group_reduce_minDh(half %p0) alwaysinline {
 }
 
 define half @_Z20sub_group_shuffle_upDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z20sub_group_shuffle_upfj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z20sub_group_shuffle_uptj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
 define half @_Z20work_group_broadcastDhm(half %p0, i64 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z20work_group_broadcastfm(float %w0, i64 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %z0 = zext i16 %b0 to i32
+  %r0 = call i32 @_Z20work_group_broadcastjm(i32 %z0, i64 %p1)
+  %r1 = trunc i32 %r0 to i16
+  %r = bitcast i16 %r1 to half
   ret half %r
 }
 
 define half @_Z20work_group_broadcastDhmm(half %p0, i64 %p1, i64 %p2) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z20work_group_broadcastfmm(float %w0, i64 %p1, i64 %p2)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %z0 = zext i16 %b0 to i32
+  %r0 = call i32 @_Z20work_group_broadcastjmm(i32 %z0, i64 %p1, i64 %p2)
+  %r1 = trunc i32 %r0 to i16
+  %r = bitcast i16 %r1 to half
   ret half %r
 }
 
 define half @_Z20work_group_broadcastDhmmm(half %p0, i64 %p1, i64 %p2, i64 %p3) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z20work_group_broadcastfmmm(float %w0, i64 %p1, i64 %p2, i64 %p3)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %z0 = zext i16 %b0 to i32
+  %r0 = call i32 @_Z20work_group_broadcastjmmm(i32 %z0, i64 %p1, i64 %p2, i64 %p3)
+  %r1 = trunc i32 %r0 to i16
+  %r = bitcast i16 %r1 to half
   ret half %r
 }
 
@@ -13406,7 +15668,7 @@ define ptr @_Z21async_work_group_copyPU3AS1Dv2_DhPU3AS3KS_m9ocl_event(ptr addrsp
 }
 
 define ptr @_Z21async_work_group_copyPU3AS1Dv3_DhPU3AS3KS_m9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, ptr %p3) alwaysinline {
-  %r = call ptr @_Z21async_work_group_copyPU3AS1Dv4_tPU3AS3KS_m9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, ptr %p3)
+  %r = call ptr @_Z21async_work_group_copyPU3AS1Dv3_tPU3AS3KS_m9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, ptr %p3)
   ret ptr %r
 }
 
@@ -13436,7 +15698,7 @@ define ptr @_Z21async_work_group_copyPU3AS3Dv2_DhPU3AS1KS_m9ocl_event(ptr addrsp
 }
 
 define ptr @_Z21async_work_group_copyPU3AS3Dv3_DhPU3AS1KS_m9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, ptr %p3) alwaysinline {
-  %r = call ptr @_Z21async_work_group_copyPU3AS3Dv4_tPU3AS1KS_m9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, ptr %p3)
+  %r = call ptr @_Z21async_work_group_copyPU3AS3Dv3_tPU3AS1KS_m9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, ptr %p3)
   ret ptr %r
 }
 
@@ -14803,9 +17065,9 @@ define i64 @_Z21convert_ulong_sat_rtzDh(half %p0) alwaysinline {
 }
 
 define half @_Z21sub_group_shuffle_xorDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z21sub_group_shuffle_xorfj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z21sub_group_shuffle_xortj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
@@ -16679,9 +18941,9 @@ define i16 @_Z22convert_ushort_sat_rtzDh(half %p0) alwaysinline {
 }
 
 define half @_Z22sub_group_shuffle_downDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z22sub_group_shuffle_downfj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z22sub_group_shuffle_downtj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
@@ -18110,9 +20372,9 @@ define <16 x i16> @_Z24convert_ushort16_sat_rtzDv16_Dh(<16 x half> %p0) alwaysin
 }
 
 define half @_Z25sub_group_broadcast_firstDh(half %p0) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z25sub_group_broadcast_firstf(float %w0)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z25sub_group_broadcast_firstt(i16 %b0)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
@@ -18174,7 +20436,7 @@ define ptr @_Z29async_work_group_strided_copyPU3AS1Dv2_DhPU3AS3KS_mm9ocl_event(p
 }
 
 define ptr @_Z29async_work_group_strided_copyPU3AS1Dv3_DhPU3AS3KS_mm9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, i64 %p3, ptr %p4) alwaysinline {
-  %r = call ptr @_Z29async_work_group_strided_copyPU3AS1Dv4_tPU3AS3KS_mm9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, i64 %p3, ptr %p4)
+  %r = call ptr @_Z29async_work_group_strided_copyPU3AS1Dv3_tPU3AS3KS_mm9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, i64 %p3, ptr %p4)
   ret ptr %r
 }
 
@@ -18204,7 +20466,7 @@ define ptr @_Z29async_work_group_strided_copyPU3AS3Dv2_DhPU3AS1KS_mm9ocl_event(p
 }
 
 define ptr @_Z29async_work_group_strided_copyPU3AS3Dv3_DhPU3AS1KS_mm9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, i64 %p3, ptr %p4) alwaysinline {
-  %r = call ptr @_Z29async_work_group_strided_copyPU3AS3Dv4_tPU3AS1KS_mm9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, i64 %p3, ptr %p4)
+  %r = call ptr @_Z29async_work_group_strided_copyPU3AS3Dv3_tPU3AS1KS_mm9ocl_event(ptr addrspace(3) %p0, ptr addrspace(1) %p1, i64 %p2, i64 %p3, ptr %p4)
   ret ptr %r
 }
 
@@ -18295,44 +20557,44 @@ define i32 @_Z31sub_group_non_uniform_all_equalDh(half %p0) alwaysinline {
 }
 
 define half @_Z31sub_group_non_uniform_broadcastDhj(half %p0, i32 %p1) alwaysinline {
-  %w0 = fpext half %p0 to float
-  %r0 = call float @_Z31sub_group_non_uniform_broadcastfj(float %w0, i32 %p1)
-  %r = fptrunc float %r0 to half
+  %b0 = bitcast half %p0 to i16
+  %r0 = call i16 @_Z31sub_group_non_uniform_broadcasttj(i16 %b0, i32 %p1)
+  %r = bitcast i16 %r0 to half
   ret half %r
 }
 
 define <16 x half> @_Z31sub_group_non_uniform_broadcastDv16_Dhj(<16 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %r0 = call <16 x float> @_Z31sub_group_non_uniform_broadcastDv16_fj(<16 x float> %w0, i32 %p1)
-  %r = fptrunc <16 x float> %r0 to <16 x half>
+  %b0 = bitcast <16 x half> %p0 to <16 x i16>
+  %r0 = call <16 x i16> @_Z31sub_group_non_uniform_broadcastDv16_tj(<16 x i16> %b0, i32 %p1)
+  %r = bitcast <16 x i16> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z31sub_group_non_uniform_broadcastDv2_Dhj(<2 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %r0 = call <2 x float> @_Z31sub_group_non_uniform_broadcastDv2_fj(<2 x float> %w0, i32 %p1)
-  %r = fptrunc <2 x float> %r0 to <2 x half>
+  %b0 = bitcast <2 x half> %p0 to <2 x i16>
+  %r0 = call <2 x i16> @_Z31sub_group_non_uniform_broadcastDv2_tj(<2 x i16> %b0, i32 %p1)
+  %r = bitcast <2 x i16> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z31sub_group_non_uniform_broadcastDv3_Dhj(<3 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %r0 = call <3 x float> @_Z31sub_group_non_uniform_broadcastDv3_fj(<3 x float> %w0, i32 %p1)
-  %r = fptrunc <3 x float> %r0 to <3 x half>
+  %b0 = bitcast <3 x half> %p0 to <3 x i16>
+  %r0 = call <3 x i16> @_Z31sub_group_non_uniform_broadcastDv3_tj(<3 x i16> %b0, i32 %p1)
+  %r = bitcast <3 x i16> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z31sub_group_non_uniform_broadcastDv4_Dhj(<4 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %r0 = call <4 x float> @_Z31sub_group_non_uniform_broadcastDv4_fj(<4 x float> %w0, i32 %p1)
-  %r = fptrunc <4 x float> %r0 to <4 x half>
+  %b0 = bitcast <4 x half> %p0 to <4 x i16>
+  %r0 = call <4 x i16> @_Z31sub_group_non_uniform_broadcastDv4_tj(<4 x i16> %b0, i32 %p1)
+  %r = bitcast <4 x i16> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z31sub_group_non_uniform_broadcastDv8_Dhj(<8 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %r0 = call <8 x float> @_Z31sub_group_non_uniform_broadcastDv8_fj(<8 x float> %w0, i32 %p1)
-  %r = fptrunc <8 x float> %r0 to <8 x half>
+  %b0 = bitcast <8 x half> %p0 to <8 x i16>
+  %r0 = call <8 x i16> @_Z31sub_group_non_uniform_broadcastDv8_tj(<8 x i16> %b0, i32 %p1)
+  %r = bitcast <8 x i16> %r0 to <8 x half>
   ret <8 x half> %r
 }
 
@@ -18372,35 +20634,129 @@ define half @_Z3cosDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z3cosDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z3cosDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z3cosDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z3cosDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z3cosDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z3cosDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z3cosDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z3cosDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z3cosDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z3cosDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -18415,24 +20771,72 @@ define half @_Z3dotDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define half @_Z3dotDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call float @_Z3dotDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc float %r0 to half
   ret half %r
 }
 
 define half @_Z3dotDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call float @_Z3dotDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc float %r0 to half
   ret half %r
 }
 
 define half @_Z3dotDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call float @_Z3dotDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc float %r0 to half
   ret half %r
@@ -18446,35 +20850,129 @@ define half @_Z3erfDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z3erfDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z3erfDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z3erfDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z3erfDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z3erfDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z3erfDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z3erfDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z3erfDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z3erfDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z3erfDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -18488,35 +20986,129 @@ define half @_Z3expDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z3expDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z3expDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z3expDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z3expDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z3expDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z3expDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z3expDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z3expDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z3expDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z3expDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -18530,35 +21122,129 @@ define half @_Z3logDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z3logDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z3logDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z3logDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z3logDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z3logDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z3logDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z3logDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z3logDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z3logDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z3logDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -18573,7 +21259,54 @@ define half @_Z3maxDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z3maxDv16_DhDh(<16 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %w1 = fpext half %p1 to float
   %r0 = call <16 x float> @_Z3maxDv16_ff(<16 x float> %w0, float %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
@@ -18581,15 +21314,114 @@ define <16 x half> @_Z3maxDv16_DhDh(<16 x half> %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z3maxDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z3maxDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z3maxDv2_DhDh(<2 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %w1 = fpext half %p1 to float
   %r0 = call <2 x float> @_Z3maxDv2_ff(<2 x float> %w0, float %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
@@ -18597,15 +21429,33 @@ define <2 x half> @_Z3maxDv2_DhDh(<2 x half> %p0, half %p1) alwaysinline {
 }
 
 define <2 x half> @_Z3maxDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z3maxDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z3maxDv3_DhDh(<3 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %w1 = fpext half %p1 to float
   %r0 = call <3 x float> @_Z3maxDv3_ff(<3 x float> %w0, float %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
@@ -18613,15 +21463,42 @@ define <3 x half> @_Z3maxDv3_DhDh(<3 x half> %p0, half %p1) alwaysinline {
 }
 
 define <3 x half> @_Z3maxDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z3maxDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z3maxDv4_DhDh(<4 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %w1 = fpext half %p1 to float
   %r0 = call <4 x float> @_Z3maxDv4_ff(<4 x float> %w0, float %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
@@ -18629,15 +21506,60 @@ define <4 x half> @_Z3maxDv4_DhDh(<4 x half> %p0, half %p1) alwaysinline {
 }
 
 define <4 x half> @_Z3maxDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z3maxDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z3maxDv8_DhDh(<8 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %w1 = fpext half %p1 to float
   %r0 = call <8 x float> @_Z3maxDv8_ff(<8 x float> %w0, float %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
@@ -18645,8 +21567,54 @@ define <8 x half> @_Z3maxDv8_DhDh(<8 x half> %p0, half %p1) alwaysinline {
 }
 
 define <8 x half> @_Z3maxDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z3maxDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -18661,7 +21629,54 @@ define half @_Z3minDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z3minDv16_DhDh(<16 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %w1 = fpext half %p1 to float
   %r0 = call <16 x float> @_Z3minDv16_ff(<16 x float> %w0, float %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
@@ -18669,15 +21684,114 @@ define <16 x half> @_Z3minDv16_DhDh(<16 x half> %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z3minDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z3minDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z3minDv2_DhDh(<2 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %w1 = fpext half %p1 to float
   %r0 = call <2 x float> @_Z3minDv2_ff(<2 x float> %w0, float %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
@@ -18685,15 +21799,33 @@ define <2 x half> @_Z3minDv2_DhDh(<2 x half> %p0, half %p1) alwaysinline {
 }
 
 define <2 x half> @_Z3minDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z3minDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z3minDv3_DhDh(<3 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %w1 = fpext half %p1 to float
   %r0 = call <3 x float> @_Z3minDv3_ff(<3 x float> %w0, float %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
@@ -18701,15 +21833,42 @@ define <3 x half> @_Z3minDv3_DhDh(<3 x half> %p0, half %p1) alwaysinline {
 }
 
 define <3 x half> @_Z3minDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z3minDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z3minDv4_DhDh(<4 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %w1 = fpext half %p1 to float
   %r0 = call <4 x float> @_Z3minDv4_ff(<4 x float> %w0, float %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
@@ -18717,15 +21876,60 @@ define <4 x half> @_Z3minDv4_DhDh(<4 x half> %p0, half %p1) alwaysinline {
 }
 
 define <4 x half> @_Z3minDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z3minDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z3minDv8_DhDh(<8 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %w1 = fpext half %p1 to float
   %r0 = call <8 x float> @_Z3minDv8_ff(<8 x float> %w0, float %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
@@ -18733,8 +21937,54 @@ define <8 x half> @_Z3minDv8_DhDh(<8 x half> %p0, half %p1) alwaysinline {
 }
 
 define <8 x half> @_Z3minDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z3minDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -18750,8 +22000,102 @@ define half @_Z3mixDhDhDh(half %p0, half %p1, half %p2) alwaysinline {
 }
 
 define <16 x half> @_Z3mixDv16_DhS_Dh(<16 x half> %p0, <16 x half> %p1, half %p2) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %w2 = fpext half %p2 to float
   %r0 = call <16 x float> @_Z3mixDv16_fS_f(<16 x float> %w0, <16 x float> %w1, float %w2)
   %r = fptrunc <16 x float> %r0 to <16 x half>
@@ -18759,17 +22103,168 @@ define <16 x half> @_Z3mixDv16_DhS_Dh(<16 x half> %p0, <16 x half> %p1, half %p2
 }
 
 define <16 x half> @_Z3mixDv16_DhS_S_(<16 x half> %p0, <16 x half> %p1, <16 x half> %p2) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
-  %w2 = fpext <16 x half> %p2 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
+  %w2.h0 = extractelement <16 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <16 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <16 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <16 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <16 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <16 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <16 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2.v3 = insertelement <16 x float> %w2.v2, float %w2.w3, i32 3
+  %w2.h4 = extractelement <16 x half> %p2, i32 4
+  %w2.w4 = fpext half %w2.h4 to float
+  %w2.v4 = insertelement <16 x float> %w2.v3, float %w2.w4, i32 4
+  %w2.h5 = extractelement <16 x half> %p2, i32 5
+  %w2.w5 = fpext half %w2.h5 to float
+  %w2.v5 = insertelement <16 x float> %w2.v4, float %w2.w5, i32 5
+  %w2.h6 = extractelement <16 x half> %p2, i32 6
+  %w2.w6 = fpext half %w2.h6 to float
+  %w2.v6 = insertelement <16 x float> %w2.v5, float %w2.w6, i32 6
+  %w2.h7 = extractelement <16 x half> %p2, i32 7
+  %w2.w7 = fpext half %w2.h7 to float
+  %w2.v7 = insertelement <16 x float> %w2.v6, float %w2.w7, i32 7
+  %w2.h8 = extractelement <16 x half> %p2, i32 8
+  %w2.w8 = fpext half %w2.h8 to float
+  %w2.v8 = insertelement <16 x float> %w2.v7, float %w2.w8, i32 8
+  %w2.h9 = extractelement <16 x half> %p2, i32 9
+  %w2.w9 = fpext half %w2.h9 to float
+  %w2.v9 = insertelement <16 x float> %w2.v8, float %w2.w9, i32 9
+  %w2.h10 = extractelement <16 x half> %p2, i32 10
+  %w2.w10 = fpext half %w2.h10 to float
+  %w2.v10 = insertelement <16 x float> %w2.v9, float %w2.w10, i32 10
+  %w2.h11 = extractelement <16 x half> %p2, i32 11
+  %w2.w11 = fpext half %w2.h11 to float
+  %w2.v11 = insertelement <16 x float> %w2.v10, float %w2.w11, i32 11
+  %w2.h12 = extractelement <16 x half> %p2, i32 12
+  %w2.w12 = fpext half %w2.h12 to float
+  %w2.v12 = insertelement <16 x float> %w2.v11, float %w2.w12, i32 12
+  %w2.h13 = extractelement <16 x half> %p2, i32 13
+  %w2.w13 = fpext half %w2.h13 to float
+  %w2.v13 = insertelement <16 x float> %w2.v12, float %w2.w13, i32 13
+  %w2.h14 = extractelement <16 x half> %p2, i32 14
+  %w2.w14 = fpext half %w2.h14 to float
+  %w2.v14 = insertelement <16 x float> %w2.v13, float %w2.w14, i32 14
+  %w2.h15 = extractelement <16 x half> %p2, i32 15
+  %w2.w15 = fpext half %w2.h15 to float
+  %w2 = insertelement <16 x float> %w2.v14, float %w2.w15, i32 15
   %r0 = call <16 x float> @_Z3mixDv16_fS_S_(<16 x float> %w0, <16 x float> %w1, <16 x float> %w2)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z3mixDv2_DhS_Dh(<2 x half> %p0, <2 x half> %p1, half %p2) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %w2 = fpext half %p2 to float
   %r0 = call <2 x float> @_Z3mixDv2_fS_f(<2 x float> %w0, <2 x float> %w1, float %w2)
   %r = fptrunc <2 x float> %r0 to <2 x half>
@@ -18777,17 +22272,48 @@ define <2 x half> @_Z3mixDv2_DhS_Dh(<2 x half> %p0, <2 x half> %p1, half %p2) al
 }
 
 define <2 x half> @_Z3mixDv2_DhS_S_(<2 x half> %p0, <2 x half> %p1, <2 x half> %p2) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
-  %w2 = fpext <2 x half> %p2 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
+  %w2.h0 = extractelement <2 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <2 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <2 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2 = insertelement <2 x float> %w2.v0, float %w2.w1, i32 1
   %r0 = call <2 x float> @_Z3mixDv2_fS_S_(<2 x float> %w0, <2 x float> %w1, <2 x float> %w2)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z3mixDv3_DhS_Dh(<3 x half> %p0, <3 x half> %p1, half %p2) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %w2 = fpext half %p2 to float
   %r0 = call <3 x float> @_Z3mixDv3_fS_f(<3 x float> %w0, <3 x float> %w1, float %w2)
   %r = fptrunc <3 x float> %r0 to <3 x half>
@@ -18795,17 +22321,63 @@ define <3 x half> @_Z3mixDv3_DhS_Dh(<3 x half> %p0, <3 x half> %p1, half %p2) al
 }
 
 define <3 x half> @_Z3mixDv3_DhS_S_(<3 x half> %p0, <3 x half> %p1, <3 x half> %p2) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
-  %w2 = fpext <3 x half> %p2 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
+  %w2.h0 = extractelement <3 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <3 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <3 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <3 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <3 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2 = insertelement <3 x float> %w2.v1, float %w2.w2, i32 2
   %r0 = call <3 x float> @_Z3mixDv3_fS_S_(<3 x float> %w0, <3 x float> %w1, <3 x float> %w2)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z3mixDv4_DhS_Dh(<4 x half> %p0, <4 x half> %p1, half %p2) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %w2 = fpext half %p2 to float
   %r0 = call <4 x float> @_Z3mixDv4_fS_f(<4 x float> %w0, <4 x float> %w1, float %w2)
   %r = fptrunc <4 x float> %r0 to <4 x half>
@@ -18813,17 +22385,96 @@ define <4 x half> @_Z3mixDv4_DhS_Dh(<4 x half> %p0, <4 x half> %p1, half %p2) al
 }
 
 define <4 x half> @_Z3mixDv4_DhS_S_(<4 x half> %p0, <4 x half> %p1, <4 x half> %p2) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
-  %w2 = fpext <4 x half> %p2 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
+  %w2.h0 = extractelement <4 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <4 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <4 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <4 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <4 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <4 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <4 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2 = insertelement <4 x float> %w2.v2, float %w2.w3, i32 3
   %r0 = call <4 x float> @_Z3mixDv4_fS_S_(<4 x float> %w0, <4 x float> %w1, <4 x float> %w2)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z3mixDv8_DhS_Dh(<8 x half> %p0, <8 x half> %p1, half %p2) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %w2 = fpext half %p2 to float
   %r0 = call <8 x float> @_Z3mixDv8_fS_f(<8 x float> %w0, <8 x float> %w1, float %w2)
   %r = fptrunc <8 x float> %r0 to <8 x half>
@@ -18831,9 +22482,78 @@ define <8 x half> @_Z3mixDv8_DhS_Dh(<8 x half> %p0, <8 x half> %p1, half %p2) al
 }
 
 define <8 x half> @_Z3mixDv8_DhS_S_(<8 x half> %p0, <8 x half> %p1, <8 x half> %p2) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
-  %w2 = fpext <8 x half> %p2 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
+  %w2.h0 = extractelement <8 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <8 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <8 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <8 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <8 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <8 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <8 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2.v3 = insertelement <8 x float> %w2.v2, float %w2.w3, i32 3
+  %w2.h4 = extractelement <8 x half> %p2, i32 4
+  %w2.w4 = fpext half %w2.h4 to float
+  %w2.v4 = insertelement <8 x float> %w2.v3, float %w2.w4, i32 4
+  %w2.h5 = extractelement <8 x half> %p2, i32 5
+  %w2.w5 = fpext half %w2.h5 to float
+  %w2.v5 = insertelement <8 x float> %w2.v4, float %w2.w5, i32 5
+  %w2.h6 = extractelement <8 x half> %p2, i32 6
+  %w2.w6 = fpext half %w2.h6 to float
+  %w2.v6 = insertelement <8 x float> %w2.v5, float %w2.w6, i32 6
+  %w2.h7 = extractelement <8 x half> %p2, i32 7
+  %w2.w7 = fpext half %w2.h7 to float
+  %w2 = insertelement <8 x float> %w2.v6, float %w2.w7, i32 7
   %r0 = call <8 x float> @_Z3mixDv8_fS_S_(<8 x float> %w0, <8 x float> %w1, <8 x float> %w2)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19040,40 +22760,228 @@ define half @_Z3powDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z3powDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z3powDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z3powDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z3powDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z3powDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z3powDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z3powDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z3powDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z3powDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z3powDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19087,35 +22995,129 @@ define half @_Z3sinDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z3sinDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z3sinDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z3sinDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z3sinDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z3sinDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z3sinDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z3sinDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z3sinDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z3sinDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z3sinDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19129,35 +23131,129 @@ define half @_Z3tanDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z3tanDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z3tanDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z3tanDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z3tanDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z3tanDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z3tanDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z3tanDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z3tanDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z3tanDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z3tanDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19227,35 +23323,129 @@ define half @_Z4acosDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4acosDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4acosDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4acosDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4acosDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4acosDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4acosDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4acosDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4acosDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4acosDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4acosDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19269,35 +23459,129 @@ define half @_Z4asinDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4asinDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4asinDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4asinDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4asinDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4asinDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4asinDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4asinDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4asinDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4asinDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4asinDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19311,35 +23595,129 @@ define half @_Z4atanDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4atanDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4atanDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4atanDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4atanDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4atanDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4atanDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4atanDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4atanDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4atanDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4atanDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19353,35 +23731,129 @@ define half @_Z4cbrtDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4cbrtDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4cbrtDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4cbrtDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4cbrtDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4cbrtDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4cbrtDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4cbrtDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4cbrtDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4cbrtDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4cbrtDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19395,35 +23867,129 @@ define half @_Z4ceilDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4ceilDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4ceilDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4ceilDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4ceilDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4ceilDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4ceilDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4ceilDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4ceilDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4ceilDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4ceilDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19437,35 +24003,129 @@ define half @_Z4coshDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4coshDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4coshDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4coshDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4coshDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4coshDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4coshDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4coshDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4coshDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4coshDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4coshDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19479,35 +24139,129 @@ define half @_Z4erfcDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4erfcDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4erfcDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4erfcDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4erfcDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4erfcDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4erfcDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4erfcDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4erfcDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4erfcDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4erfcDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19521,35 +24275,129 @@ define half @_Z4exp2Dh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4exp2Dv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4exp2Dv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4exp2Dv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4exp2Dv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4exp2Dv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4exp2Dv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4exp2Dv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4exp2Dv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4exp2Dv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4exp2Dv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19606,40 +24454,228 @@ define half @_Z4fdimDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z4fdimDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z4fdimDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4fdimDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z4fdimDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4fdimDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z4fdimDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4fdimDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z4fdimDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4fdimDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z4fdimDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19654,7 +24690,54 @@ define half @_Z4fmaxDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z4fmaxDv16_DhDh(<16 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %w1 = fpext half %p1 to float
   %r0 = call <16 x float> @_Z4fmaxDv16_ff(<16 x float> %w0, float %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
@@ -19662,15 +24745,114 @@ define <16 x half> @_Z4fmaxDv16_DhDh(<16 x half> %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z4fmaxDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z4fmaxDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4fmaxDv2_DhDh(<2 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %w1 = fpext half %p1 to float
   %r0 = call <2 x float> @_Z4fmaxDv2_ff(<2 x float> %w0, float %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
@@ -19678,15 +24860,33 @@ define <2 x half> @_Z4fmaxDv2_DhDh(<2 x half> %p0, half %p1) alwaysinline {
 }
 
 define <2 x half> @_Z4fmaxDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z4fmaxDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4fmaxDv3_DhDh(<3 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %w1 = fpext half %p1 to float
   %r0 = call <3 x float> @_Z4fmaxDv3_ff(<3 x float> %w0, float %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
@@ -19694,15 +24894,42 @@ define <3 x half> @_Z4fmaxDv3_DhDh(<3 x half> %p0, half %p1) alwaysinline {
 }
 
 define <3 x half> @_Z4fmaxDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z4fmaxDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4fmaxDv4_DhDh(<4 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %w1 = fpext half %p1 to float
   %r0 = call <4 x float> @_Z4fmaxDv4_ff(<4 x float> %w0, float %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
@@ -19710,15 +24937,60 @@ define <4 x half> @_Z4fmaxDv4_DhDh(<4 x half> %p0, half %p1) alwaysinline {
 }
 
 define <4 x half> @_Z4fmaxDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z4fmaxDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4fmaxDv8_DhDh(<8 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %w1 = fpext half %p1 to float
   %r0 = call <8 x float> @_Z4fmaxDv8_ff(<8 x float> %w0, float %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
@@ -19726,8 +24998,54 @@ define <8 x half> @_Z4fmaxDv8_DhDh(<8 x half> %p0, half %p1) alwaysinline {
 }
 
 define <8 x half> @_Z4fmaxDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z4fmaxDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19742,7 +25060,54 @@ define half @_Z4fminDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z4fminDv16_DhDh(<16 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %w1 = fpext half %p1 to float
   %r0 = call <16 x float> @_Z4fminDv16_ff(<16 x float> %w0, float %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
@@ -19750,15 +25115,114 @@ define <16 x half> @_Z4fminDv16_DhDh(<16 x half> %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z4fminDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z4fminDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4fminDv2_DhDh(<2 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %w1 = fpext half %p1 to float
   %r0 = call <2 x float> @_Z4fminDv2_ff(<2 x float> %w0, float %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
@@ -19766,15 +25230,33 @@ define <2 x half> @_Z4fminDv2_DhDh(<2 x half> %p0, half %p1) alwaysinline {
 }
 
 define <2 x half> @_Z4fminDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z4fminDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4fminDv3_DhDh(<3 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %w1 = fpext half %p1 to float
   %r0 = call <3 x float> @_Z4fminDv3_ff(<3 x float> %w0, float %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
@@ -19782,15 +25264,42 @@ define <3 x half> @_Z4fminDv3_DhDh(<3 x half> %p0, half %p1) alwaysinline {
 }
 
 define <3 x half> @_Z4fminDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z4fminDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4fminDv4_DhDh(<4 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %w1 = fpext half %p1 to float
   %r0 = call <4 x float> @_Z4fminDv4_ff(<4 x float> %w0, float %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
@@ -19798,15 +25307,60 @@ define <4 x half> @_Z4fminDv4_DhDh(<4 x half> %p0, half %p1) alwaysinline {
 }
 
 define <4 x half> @_Z4fminDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z4fminDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4fminDv8_DhDh(<8 x half> %p0, half %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %w1 = fpext half %p1 to float
   %r0 = call <8 x float> @_Z4fminDv8_ff(<8 x float> %w0, float %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
@@ -19814,8 +25368,54 @@ define <8 x half> @_Z4fminDv8_DhDh(<8 x half> %p0, half %p1) alwaysinline {
 }
 
 define <8 x half> @_Z4fminDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z4fminDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19830,40 +25430,228 @@ define half @_Z4fmodDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z4fmodDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z4fmodDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4fmodDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z4fmodDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4fmodDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z4fmodDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4fmodDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z4fmodDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4fmodDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z4fmodDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19877,35 +25665,129 @@ define half @_Z4log2Dh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4log2Dv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4log2Dv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4log2Dv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4log2Dv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4log2Dv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4log2Dv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4log2Dv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4log2Dv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4log2Dv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4log2Dv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19919,35 +25801,129 @@ define half @_Z4logbDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4logbDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4logbDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4logbDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4logbDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4logbDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4logbDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4logbDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4logbDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4logbDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4logbDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -19987,7 +25963,54 @@ define half @_Z4modfDhPU3AS3Dh(half %p0, ptr addrspace(3) %p1) alwaysinline {
 }
 
 define <16 x half> @_Z4modfDv16_DhPS_(<16 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x float>, align 16
   %r0 = call <16 x float> @_Z4modfDv16_fPS_(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x float>, ptr %t1, align 16
@@ -19998,7 +26021,54 @@ define <16 x half> @_Z4modfDv16_DhPS_(<16 x half> %p0, ptr addrspace(0) %p1) alw
 }
 
 define <16 x half> @_Z4modfDv16_DhPU3AS1S_(<16 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x float>, align 16
   %r0 = call <16 x float> @_Z4modfDv16_fPS_(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x float>, ptr %t1, align 16
@@ -20009,7 +26079,54 @@ define <16 x half> @_Z4modfDv16_DhPU3AS1S_(<16 x half> %p0, ptr addrspace(1) %p1
 }
 
 define <16 x half> @_Z4modfDv16_DhPU3AS3S_(<16 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x float>, align 16
   %r0 = call <16 x float> @_Z4modfDv16_fPS_(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x float>, ptr %t1, align 16
@@ -20020,7 +26137,12 @@ define <16 x half> @_Z4modfDv16_DhPU3AS3S_(<16 x half> %p0, ptr addrspace(3) %p1
 }
 
 define <2 x half> @_Z4modfDv2_DhPS_(<2 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x float>, align 16
   %r0 = call <2 x float> @_Z4modfDv2_fPS_(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x float>, ptr %t1, align 16
@@ -20031,7 +26153,12 @@ define <2 x half> @_Z4modfDv2_DhPS_(<2 x half> %p0, ptr addrspace(0) %p1) always
 }
 
 define <2 x half> @_Z4modfDv2_DhPU3AS1S_(<2 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x float>, align 16
   %r0 = call <2 x float> @_Z4modfDv2_fPS_(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x float>, ptr %t1, align 16
@@ -20042,7 +26169,12 @@ define <2 x half> @_Z4modfDv2_DhPU3AS1S_(<2 x half> %p0, ptr addrspace(1) %p1) a
 }
 
 define <2 x half> @_Z4modfDv2_DhPU3AS3S_(<2 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x float>, align 16
   %r0 = call <2 x float> @_Z4modfDv2_fPS_(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x float>, ptr %t1, align 16
@@ -20053,7 +26185,15 @@ define <2 x half> @_Z4modfDv2_DhPU3AS3S_(<2 x half> %p0, ptr addrspace(3) %p1) a
 }
 
 define <3 x half> @_Z4modfDv3_DhPS_(<3 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x float>, align 16
   %r0 = call <3 x float> @_Z4modfDv3_fPS_(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x float>, ptr %t1, align 16
@@ -20064,7 +26204,15 @@ define <3 x half> @_Z4modfDv3_DhPS_(<3 x half> %p0, ptr addrspace(0) %p1) always
 }
 
 define <3 x half> @_Z4modfDv3_DhPU3AS1S_(<3 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x float>, align 16
   %r0 = call <3 x float> @_Z4modfDv3_fPS_(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x float>, ptr %t1, align 16
@@ -20075,7 +26223,15 @@ define <3 x half> @_Z4modfDv3_DhPU3AS1S_(<3 x half> %p0, ptr addrspace(1) %p1) a
 }
 
 define <3 x half> @_Z4modfDv3_DhPU3AS3S_(<3 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x float>, align 16
   %r0 = call <3 x float> @_Z4modfDv3_fPS_(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x float>, ptr %t1, align 16
@@ -20086,7 +26242,18 @@ define <3 x half> @_Z4modfDv3_DhPU3AS3S_(<3 x half> %p0, ptr addrspace(3) %p1) a
 }
 
 define <4 x half> @_Z4modfDv4_DhPS_(<4 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x float>, align 16
   %r0 = call <4 x float> @_Z4modfDv4_fPS_(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x float>, ptr %t1, align 16
@@ -20097,7 +26264,18 @@ define <4 x half> @_Z4modfDv4_DhPS_(<4 x half> %p0, ptr addrspace(0) %p1) always
 }
 
 define <4 x half> @_Z4modfDv4_DhPU3AS1S_(<4 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x float>, align 16
   %r0 = call <4 x float> @_Z4modfDv4_fPS_(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x float>, ptr %t1, align 16
@@ -20108,7 +26286,18 @@ define <4 x half> @_Z4modfDv4_DhPU3AS1S_(<4 x half> %p0, ptr addrspace(1) %p1) a
 }
 
 define <4 x half> @_Z4modfDv4_DhPU3AS3S_(<4 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x float>, align 16
   %r0 = call <4 x float> @_Z4modfDv4_fPS_(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x float>, ptr %t1, align 16
@@ -20119,7 +26308,30 @@ define <4 x half> @_Z4modfDv4_DhPU3AS3S_(<4 x half> %p0, ptr addrspace(3) %p1) a
 }
 
 define <8 x half> @_Z4modfDv8_DhPS_(<8 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x float>, align 16
   %r0 = call <8 x float> @_Z4modfDv8_fPS_(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x float>, ptr %t1, align 16
@@ -20130,7 +26342,30 @@ define <8 x half> @_Z4modfDv8_DhPS_(<8 x half> %p0, ptr addrspace(0) %p1) always
 }
 
 define <8 x half> @_Z4modfDv8_DhPU3AS1S_(<8 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x float>, align 16
   %r0 = call <8 x float> @_Z4modfDv8_fPS_(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x float>, ptr %t1, align 16
@@ -20141,7 +26376,30 @@ define <8 x half> @_Z4modfDv8_DhPU3AS1S_(<8 x half> %p0, ptr addrspace(1) %p1) a
 }
 
 define <8 x half> @_Z4modfDv8_DhPU3AS3S_(<8 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x float>, align 16
   %r0 = call <8 x float> @_Z4modfDv8_fPS_(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x float>, ptr %t1, align 16
@@ -20159,35 +26417,129 @@ define half @_Z4pownDhi(half %p0, i32 %p1) alwaysinline {
 }
 
 define <16 x half> @_Z4pownDv16_DhDv16_i(<16 x half> %p0, <16 x i32> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4pownDv16_fDv16_i(<16 x float> %w0, <16 x i32> %p1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4pownDv2_DhDv2_i(<2 x half> %p0, <2 x i32> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4pownDv2_fDv2_i(<2 x float> %w0, <2 x i32> %p1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4pownDv3_DhDv3_i(<3 x half> %p0, <3 x i32> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4pownDv3_fDv3_i(<3 x float> %w0, <3 x i32> %p1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4pownDv4_DhDv4_i(<4 x half> %p0, <4 x i32> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4pownDv4_fDv4_i(<4 x float> %w0, <4 x i32> %p1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4pownDv8_DhDv8_i(<8 x half> %p0, <8 x i32> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4pownDv8_fDv8_i(<8 x float> %w0, <8 x i32> %p1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20202,40 +26554,228 @@ define half @_Z4powrDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z4powrDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z4powrDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4powrDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z4powrDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4powrDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z4powrDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4powrDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z4powrDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4powrDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z4powrDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20249,35 +26789,129 @@ define half @_Z4rintDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4rintDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4rintDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4rintDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4rintDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4rintDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4rintDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4rintDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4rintDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4rintDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4rintDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20291,35 +26925,129 @@ define half @_Z4signDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4signDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4signDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4signDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4signDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4signDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4signDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4signDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4signDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4signDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4signDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20333,35 +27061,129 @@ define half @_Z4sinhDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4sinhDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4sinhDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4sinhDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4sinhDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4sinhDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4sinhDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4sinhDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4sinhDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4sinhDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4sinhDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20375,35 +27197,129 @@ define half @_Z4sqrtDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4sqrtDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4sqrtDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4sqrtDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4sqrtDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4sqrtDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4sqrtDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4sqrtDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4sqrtDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4sqrtDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4sqrtDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20419,7 +27335,54 @@ define half @_Z4stepDhDh(half %p0, half %p1) alwaysinline {
 
 define <16 x half> @_Z4stepDhDv16_Dh(half %p0, <16 x half> %p1) alwaysinline {
   %w0 = fpext half %p0 to float
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z4stepfDv16_f(float %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
@@ -20427,7 +27390,12 @@ define <16 x half> @_Z4stepDhDv16_Dh(half %p0, <16 x half> %p1) alwaysinline {
 
 define <2 x half> @_Z4stepDhDv2_Dh(half %p0, <2 x half> %p1) alwaysinline {
   %w0 = fpext half %p0 to float
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z4stepfDv2_f(float %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
@@ -20435,7 +27403,15 @@ define <2 x half> @_Z4stepDhDv2_Dh(half %p0, <2 x half> %p1) alwaysinline {
 
 define <3 x half> @_Z4stepDhDv3_Dh(half %p0, <3 x half> %p1) alwaysinline {
   %w0 = fpext half %p0 to float
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z4stepfDv3_f(float %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
@@ -20443,7 +27419,18 @@ define <3 x half> @_Z4stepDhDv3_Dh(half %p0, <3 x half> %p1) alwaysinline {
 
 define <4 x half> @_Z4stepDhDv4_Dh(half %p0, <4 x half> %p1) alwaysinline {
   %w0 = fpext half %p0 to float
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z4stepfDv4_f(float %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
@@ -20451,47 +27438,258 @@ define <4 x half> @_Z4stepDhDv4_Dh(half %p0, <4 x half> %p1) alwaysinline {
 
 define <8 x half> @_Z4stepDhDv8_Dh(half %p0, <8 x half> %p1) alwaysinline {
   %w0 = fpext half %p0 to float
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z4stepfDv8_f(float %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
 }
 
 define <16 x half> @_Z4stepDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z4stepDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4stepDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z4stepDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4stepDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z4stepDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4stepDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z4stepDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4stepDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z4stepDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20505,35 +27703,129 @@ define half @_Z4tanhDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z4tanhDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z4tanhDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z4tanhDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z4tanhDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z4tanhDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z4tanhDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z4tanhDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z4tanhDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z4tanhDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z4tanhDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20547,35 +27839,129 @@ define half @_Z5acoshDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5acoshDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5acoshDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5acoshDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5acoshDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5acoshDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5acoshDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5acoshDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5acoshDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5acoshDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5acoshDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20589,35 +27975,129 @@ define half @_Z5asinhDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5asinhDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5asinhDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5asinhDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5asinhDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5asinhDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5asinhDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5asinhDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5asinhDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5asinhDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5asinhDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20632,40 +28112,228 @@ define half @_Z5atan2DhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z5atan2Dv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z5atan2Dv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5atan2Dv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z5atan2Dv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5atan2Dv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z5atan2Dv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5atan2Dv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z5atan2Dv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5atan2Dv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z5atan2Dv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20679,35 +28347,129 @@ define half @_Z5atanhDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5atanhDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5atanhDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5atanhDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5atanhDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5atanhDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5atanhDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5atanhDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5atanhDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5atanhDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5atanhDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20723,7 +28485,54 @@ define half @_Z5clampDhDhDh(half %p0, half %p1, half %p2) alwaysinline {
 }
 
 define <16 x half> @_Z5clampDv16_DhDhDh(<16 x half> %p0, half %p1, half %p2) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %w1 = fpext half %p1 to float
   %w2 = fpext half %p2 to float
   %r0 = call <16 x float> @_Z5clampDv16_fff(<16 x float> %w0, float %w1, float %w2)
@@ -20732,16 +28541,162 @@ define <16 x half> @_Z5clampDv16_DhDhDh(<16 x half> %p0, half %p1, half %p2) alw
 }
 
 define <16 x half> @_Z5clampDv16_DhS_S_(<16 x half> %p0, <16 x half> %p1, <16 x half> %p2) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
-  %w2 = fpext <16 x half> %p2 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
+  %w2.h0 = extractelement <16 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <16 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <16 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <16 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <16 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <16 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <16 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2.v3 = insertelement <16 x float> %w2.v2, float %w2.w3, i32 3
+  %w2.h4 = extractelement <16 x half> %p2, i32 4
+  %w2.w4 = fpext half %w2.h4 to float
+  %w2.v4 = insertelement <16 x float> %w2.v3, float %w2.w4, i32 4
+  %w2.h5 = extractelement <16 x half> %p2, i32 5
+  %w2.w5 = fpext half %w2.h5 to float
+  %w2.v5 = insertelement <16 x float> %w2.v4, float %w2.w5, i32 5
+  %w2.h6 = extractelement <16 x half> %p2, i32 6
+  %w2.w6 = fpext half %w2.h6 to float
+  %w2.v6 = insertelement <16 x float> %w2.v5, float %w2.w6, i32 6
+  %w2.h7 = extractelement <16 x half> %p2, i32 7
+  %w2.w7 = fpext half %w2.h7 to float
+  %w2.v7 = insertelement <16 x float> %w2.v6, float %w2.w7, i32 7
+  %w2.h8 = extractelement <16 x half> %p2, i32 8
+  %w2.w8 = fpext half %w2.h8 to float
+  %w2.v8 = insertelement <16 x float> %w2.v7, float %w2.w8, i32 8
+  %w2.h9 = extractelement <16 x half> %p2, i32 9
+  %w2.w9 = fpext half %w2.h9 to float
+  %w2.v9 = insertelement <16 x float> %w2.v8, float %w2.w9, i32 9
+  %w2.h10 = extractelement <16 x half> %p2, i32 10
+  %w2.w10 = fpext half %w2.h10 to float
+  %w2.v10 = insertelement <16 x float> %w2.v9, float %w2.w10, i32 10
+  %w2.h11 = extractelement <16 x half> %p2, i32 11
+  %w2.w11 = fpext half %w2.h11 to float
+  %w2.v11 = insertelement <16 x float> %w2.v10, float %w2.w11, i32 11
+  %w2.h12 = extractelement <16 x half> %p2, i32 12
+  %w2.w12 = fpext half %w2.h12 to float
+  %w2.v12 = insertelement <16 x float> %w2.v11, float %w2.w12, i32 12
+  %w2.h13 = extractelement <16 x half> %p2, i32 13
+  %w2.w13 = fpext half %w2.h13 to float
+  %w2.v13 = insertelement <16 x float> %w2.v12, float %w2.w13, i32 13
+  %w2.h14 = extractelement <16 x half> %p2, i32 14
+  %w2.w14 = fpext half %w2.h14 to float
+  %w2.v14 = insertelement <16 x float> %w2.v13, float %w2.w14, i32 14
+  %w2.h15 = extractelement <16 x half> %p2, i32 15
+  %w2.w15 = fpext half %w2.h15 to float
+  %w2 = insertelement <16 x float> %w2.v14, float %w2.w15, i32 15
   %r0 = call <16 x float> @_Z5clampDv16_fS_S_(<16 x float> %w0, <16 x float> %w1, <16 x float> %w2)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5clampDv2_DhDhDh(<2 x half> %p0, half %p1, half %p2) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %w1 = fpext half %p1 to float
   %w2 = fpext half %p2 to float
   %r0 = call <2 x float> @_Z5clampDv2_fff(<2 x float> %w0, float %w1, float %w2)
@@ -20750,16 +28705,39 @@ define <2 x half> @_Z5clampDv2_DhDhDh(<2 x half> %p0, half %p1, half %p2) always
 }
 
 define <2 x half> @_Z5clampDv2_DhS_S_(<2 x half> %p0, <2 x half> %p1, <2 x half> %p2) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
-  %w2 = fpext <2 x half> %p2 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
+  %w2.h0 = extractelement <2 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <2 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <2 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2 = insertelement <2 x float> %w2.v0, float %w2.w1, i32 1
   %r0 = call <2 x float> @_Z5clampDv2_fS_S_(<2 x float> %w0, <2 x float> %w1, <2 x float> %w2)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5clampDv3_DhDhDh(<3 x half> %p0, half %p1, half %p2) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %w1 = fpext half %p1 to float
   %w2 = fpext half %p2 to float
   %r0 = call <3 x float> @_Z5clampDv3_fff(<3 x float> %w0, float %w1, float %w2)
@@ -20768,16 +28746,51 @@ define <3 x half> @_Z5clampDv3_DhDhDh(<3 x half> %p0, half %p1, half %p2) always
 }
 
 define <3 x half> @_Z5clampDv3_DhS_S_(<3 x half> %p0, <3 x half> %p1, <3 x half> %p2) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
-  %w2 = fpext <3 x half> %p2 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
+  %w2.h0 = extractelement <3 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <3 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <3 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <3 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <3 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2 = insertelement <3 x float> %w2.v1, float %w2.w2, i32 2
   %r0 = call <3 x float> @_Z5clampDv3_fS_S_(<3 x float> %w0, <3 x float> %w1, <3 x float> %w2)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5clampDv4_DhDhDh(<4 x half> %p0, half %p1, half %p2) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %w1 = fpext half %p1 to float
   %w2 = fpext half %p2 to float
   %r0 = call <4 x float> @_Z5clampDv4_fff(<4 x float> %w0, float %w1, float %w2)
@@ -20786,16 +28799,72 @@ define <4 x half> @_Z5clampDv4_DhDhDh(<4 x half> %p0, half %p1, half %p2) always
 }
 
 define <4 x half> @_Z5clampDv4_DhS_S_(<4 x half> %p0, <4 x half> %p1, <4 x half> %p2) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
-  %w2 = fpext <4 x half> %p2 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
+  %w2.h0 = extractelement <4 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <4 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <4 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <4 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <4 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <4 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <4 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2 = insertelement <4 x float> %w2.v2, float %w2.w3, i32 3
   %r0 = call <4 x float> @_Z5clampDv4_fS_S_(<4 x float> %w0, <4 x float> %w1, <4 x float> %w2)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5clampDv8_DhDhDh(<8 x half> %p0, half %p1, half %p2) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %w1 = fpext half %p1 to float
   %w2 = fpext half %p2 to float
   %r0 = call <8 x float> @_Z5clampDv8_fff(<8 x float> %w0, float %w1, float %w2)
@@ -20804,9 +28873,78 @@ define <8 x half> @_Z5clampDv8_DhDhDh(<8 x half> %p0, half %p1, half %p2) always
 }
 
 define <8 x half> @_Z5clampDv8_DhS_S_(<8 x half> %p0, <8 x half> %p1, <8 x half> %p2) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
-  %w2 = fpext <8 x half> %p2 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
+  %w2.h0 = extractelement <8 x half> %p2, i32 0
+  %w2.w0 = fpext half %w2.h0 to float
+  %w2.v0 = insertelement <8 x float> poison, float %w2.w0, i32 0
+  %w2.h1 = extractelement <8 x half> %p2, i32 1
+  %w2.w1 = fpext half %w2.h1 to float
+  %w2.v1 = insertelement <8 x float> %w2.v0, float %w2.w1, i32 1
+  %w2.h2 = extractelement <8 x half> %p2, i32 2
+  %w2.w2 = fpext half %w2.h2 to float
+  %w2.v2 = insertelement <8 x float> %w2.v1, float %w2.w2, i32 2
+  %w2.h3 = extractelement <8 x half> %p2, i32 3
+  %w2.w3 = fpext half %w2.h3 to float
+  %w2.v3 = insertelement <8 x float> %w2.v2, float %w2.w3, i32 3
+  %w2.h4 = extractelement <8 x half> %p2, i32 4
+  %w2.w4 = fpext half %w2.h4 to float
+  %w2.v4 = insertelement <8 x float> %w2.v3, float %w2.w4, i32 4
+  %w2.h5 = extractelement <8 x half> %p2, i32 5
+  %w2.w5 = fpext half %w2.h5 to float
+  %w2.v5 = insertelement <8 x float> %w2.v4, float %w2.w5, i32 5
+  %w2.h6 = extractelement <8 x half> %p2, i32 6
+  %w2.w6 = fpext half %w2.h6 to float
+  %w2.v6 = insertelement <8 x float> %w2.v5, float %w2.w6, i32 6
+  %w2.h7 = extractelement <8 x half> %p2, i32 7
+  %w2.w7 = fpext half %w2.h7 to float
+  %w2 = insertelement <8 x float> %w2.v6, float %w2.w7, i32 7
   %r0 = call <8 x float> @_Z5clampDv8_fS_S_(<8 x float> %w0, <8 x float> %w1, <8 x float> %w2)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20820,51 +28958,183 @@ define half @_Z5cospiDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5cospiDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5cospiDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5cospiDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5cospiDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5cospiDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5cospiDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5cospiDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5cospiDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5cospiDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5cospiDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
 }
 
 define <3 x half> @_Z5crossDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z5crossDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5crossDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z5crossDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
@@ -20878,35 +29148,129 @@ define half @_Z5exp10Dh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5exp10Dv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5exp10Dv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5exp10Dv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5exp10Dv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5exp10Dv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5exp10Dv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5exp10Dv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5exp10Dv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5exp10Dv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5exp10Dv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20920,35 +29284,129 @@ define half @_Z5expm1Dh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5expm1Dv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5expm1Dv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5expm1Dv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5expm1Dv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5expm1Dv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5expm1Dv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5expm1Dv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5expm1Dv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5expm1Dv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5expm1Dv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -20962,35 +29420,129 @@ define half @_Z5floorDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5floorDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5floorDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5floorDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5floorDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5floorDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5floorDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5floorDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5floorDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5floorDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5floorDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -21036,7 +29588,54 @@ define half @_Z5fractDhPU3AS3Dh(half %p0, ptr addrspace(3) %p1) alwaysinline {
 }
 
 define <16 x half> @_Z5fractDv16_DhPS_(<16 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x float>, align 16
   %r0 = call <16 x float> @_Z5fractDv16_fPS_(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x float>, ptr %t1, align 16
@@ -21049,7 +29648,54 @@ define <16 x half> @_Z5fractDv16_DhPS_(<16 x half> %p0, ptr addrspace(0) %p1) al
 }
 
 define <16 x half> @_Z5fractDv16_DhPU3AS1S_(<16 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x float>, align 16
   %r0 = call <16 x float> @_Z5fractDv16_fPS_(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x float>, ptr %t1, align 16
@@ -21062,7 +29708,54 @@ define <16 x half> @_Z5fractDv16_DhPU3AS1S_(<16 x half> %p0, ptr addrspace(1) %p
 }
 
 define <16 x half> @_Z5fractDv16_DhPU3AS3S_(<16 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x float>, align 16
   %r0 = call <16 x float> @_Z5fractDv16_fPS_(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x float>, ptr %t1, align 16
@@ -21075,7 +29768,12 @@ define <16 x half> @_Z5fractDv16_DhPU3AS3S_(<16 x half> %p0, ptr addrspace(3) %p
 }
 
 define <2 x half> @_Z5fractDv2_DhPS_(<2 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x float>, align 16
   %r0 = call <2 x float> @_Z5fractDv2_fPS_(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x float>, ptr %t1, align 16
@@ -21088,7 +29786,12 @@ define <2 x half> @_Z5fractDv2_DhPS_(<2 x half> %p0, ptr addrspace(0) %p1) alway
 }
 
 define <2 x half> @_Z5fractDv2_DhPU3AS1S_(<2 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x float>, align 16
   %r0 = call <2 x float> @_Z5fractDv2_fPS_(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x float>, ptr %t1, align 16
@@ -21101,7 +29804,12 @@ define <2 x half> @_Z5fractDv2_DhPU3AS1S_(<2 x half> %p0, ptr addrspace(1) %p1) 
 }
 
 define <2 x half> @_Z5fractDv2_DhPU3AS3S_(<2 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x float>, align 16
   %r0 = call <2 x float> @_Z5fractDv2_fPS_(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x float>, ptr %t1, align 16
@@ -21114,7 +29822,15 @@ define <2 x half> @_Z5fractDv2_DhPU3AS3S_(<2 x half> %p0, ptr addrspace(3) %p1) 
 }
 
 define <3 x half> @_Z5fractDv3_DhPS_(<3 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x float>, align 16
   %r0 = call <3 x float> @_Z5fractDv3_fPS_(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x float>, ptr %t1, align 16
@@ -21127,7 +29843,15 @@ define <3 x half> @_Z5fractDv3_DhPS_(<3 x half> %p0, ptr addrspace(0) %p1) alway
 }
 
 define <3 x half> @_Z5fractDv3_DhPU3AS1S_(<3 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x float>, align 16
   %r0 = call <3 x float> @_Z5fractDv3_fPS_(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x float>, ptr %t1, align 16
@@ -21140,7 +29864,15 @@ define <3 x half> @_Z5fractDv3_DhPU3AS1S_(<3 x half> %p0, ptr addrspace(1) %p1) 
 }
 
 define <3 x half> @_Z5fractDv3_DhPU3AS3S_(<3 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x float>, align 16
   %r0 = call <3 x float> @_Z5fractDv3_fPS_(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x float>, ptr %t1, align 16
@@ -21153,7 +29885,18 @@ define <3 x half> @_Z5fractDv3_DhPU3AS3S_(<3 x half> %p0, ptr addrspace(3) %p1) 
 }
 
 define <4 x half> @_Z5fractDv4_DhPS_(<4 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x float>, align 16
   %r0 = call <4 x float> @_Z5fractDv4_fPS_(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x float>, ptr %t1, align 16
@@ -21166,7 +29909,18 @@ define <4 x half> @_Z5fractDv4_DhPS_(<4 x half> %p0, ptr addrspace(0) %p1) alway
 }
 
 define <4 x half> @_Z5fractDv4_DhPU3AS1S_(<4 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x float>, align 16
   %r0 = call <4 x float> @_Z5fractDv4_fPS_(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x float>, ptr %t1, align 16
@@ -21179,7 +29933,18 @@ define <4 x half> @_Z5fractDv4_DhPU3AS1S_(<4 x half> %p0, ptr addrspace(1) %p1) 
 }
 
 define <4 x half> @_Z5fractDv4_DhPU3AS3S_(<4 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x float>, align 16
   %r0 = call <4 x float> @_Z5fractDv4_fPS_(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x float>, ptr %t1, align 16
@@ -21192,7 +29957,30 @@ define <4 x half> @_Z5fractDv4_DhPU3AS3S_(<4 x half> %p0, ptr addrspace(3) %p1) 
 }
 
 define <8 x half> @_Z5fractDv8_DhPS_(<8 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x float>, align 16
   %r0 = call <8 x float> @_Z5fractDv8_fPS_(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x float>, ptr %t1, align 16
@@ -21205,7 +29993,30 @@ define <8 x half> @_Z5fractDv8_DhPS_(<8 x half> %p0, ptr addrspace(0) %p1) alway
 }
 
 define <8 x half> @_Z5fractDv8_DhPU3AS1S_(<8 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x float>, align 16
   %r0 = call <8 x float> @_Z5fractDv8_fPS_(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x float>, ptr %t1, align 16
@@ -21218,7 +30029,30 @@ define <8 x half> @_Z5fractDv8_DhPU3AS1S_(<8 x half> %p0, ptr addrspace(1) %p1) 
 }
 
 define <8 x half> @_Z5fractDv8_DhPU3AS3S_(<8 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x float>, align 16
   %r0 = call <8 x float> @_Z5fractDv8_fPS_(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x float>, ptr %t1, align 16
@@ -21261,7 +30095,54 @@ define half @_Z5frexpDhPi(half %p0, ptr addrspace(0) %p1) alwaysinline {
 }
 
 define <16 x half> @_Z5frexpDv16_DhPDv16_i(<16 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x i32>, align 16
   %r0 = call <16 x float> @_Z5frexpDv16_fPDv16_i(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x i32>, ptr %t1, align 16
@@ -21271,7 +30152,54 @@ define <16 x half> @_Z5frexpDv16_DhPDv16_i(<16 x half> %p0, ptr addrspace(0) %p1
 }
 
 define <16 x half> @_Z5frexpDv16_DhPU3AS1Dv16_i(<16 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x i32>, align 16
   %r0 = call <16 x float> @_Z5frexpDv16_fPDv16_i(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x i32>, ptr %t1, align 16
@@ -21281,7 +30209,54 @@ define <16 x half> @_Z5frexpDv16_DhPU3AS1Dv16_i(<16 x half> %p0, ptr addrspace(1
 }
 
 define <16 x half> @_Z5frexpDv16_DhPU3AS3Dv16_i(<16 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x i32>, align 16
   %r0 = call <16 x float> @_Z5frexpDv16_fPDv16_i(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x i32>, ptr %t1, align 16
@@ -21291,7 +30266,12 @@ define <16 x half> @_Z5frexpDv16_DhPU3AS3Dv16_i(<16 x half> %p0, ptr addrspace(3
 }
 
 define <2 x half> @_Z5frexpDv2_DhPDv2_i(<2 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x i32>, align 16
   %r0 = call <2 x float> @_Z5frexpDv2_fPDv2_i(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x i32>, ptr %t1, align 16
@@ -21301,7 +30281,12 @@ define <2 x half> @_Z5frexpDv2_DhPDv2_i(<2 x half> %p0, ptr addrspace(0) %p1) al
 }
 
 define <2 x half> @_Z5frexpDv2_DhPU3AS1Dv2_i(<2 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x i32>, align 16
   %r0 = call <2 x float> @_Z5frexpDv2_fPDv2_i(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x i32>, ptr %t1, align 16
@@ -21311,7 +30296,12 @@ define <2 x half> @_Z5frexpDv2_DhPU3AS1Dv2_i(<2 x half> %p0, ptr addrspace(1) %p
 }
 
 define <2 x half> @_Z5frexpDv2_DhPU3AS3Dv2_i(<2 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x i32>, align 16
   %r0 = call <2 x float> @_Z5frexpDv2_fPDv2_i(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x i32>, ptr %t1, align 16
@@ -21321,7 +30311,15 @@ define <2 x half> @_Z5frexpDv2_DhPU3AS3Dv2_i(<2 x half> %p0, ptr addrspace(3) %p
 }
 
 define <3 x half> @_Z5frexpDv3_DhPDv3_i(<3 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x i32>, align 16
   %r0 = call <3 x float> @_Z5frexpDv3_fPDv3_i(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x i32>, ptr %t1, align 16
@@ -21331,7 +30329,15 @@ define <3 x half> @_Z5frexpDv3_DhPDv3_i(<3 x half> %p0, ptr addrspace(0) %p1) al
 }
 
 define <3 x half> @_Z5frexpDv3_DhPU3AS1Dv3_i(<3 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x i32>, align 16
   %r0 = call <3 x float> @_Z5frexpDv3_fPDv3_i(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x i32>, ptr %t1, align 16
@@ -21341,7 +30347,15 @@ define <3 x half> @_Z5frexpDv3_DhPU3AS1Dv3_i(<3 x half> %p0, ptr addrspace(1) %p
 }
 
 define <3 x half> @_Z5frexpDv3_DhPU3AS3Dv3_i(<3 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x i32>, align 16
   %r0 = call <3 x float> @_Z5frexpDv3_fPDv3_i(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x i32>, ptr %t1, align 16
@@ -21351,7 +30365,18 @@ define <3 x half> @_Z5frexpDv3_DhPU3AS3Dv3_i(<3 x half> %p0, ptr addrspace(3) %p
 }
 
 define <4 x half> @_Z5frexpDv4_DhPDv4_i(<4 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x i32>, align 16
   %r0 = call <4 x float> @_Z5frexpDv4_fPDv4_i(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x i32>, ptr %t1, align 16
@@ -21361,7 +30386,18 @@ define <4 x half> @_Z5frexpDv4_DhPDv4_i(<4 x half> %p0, ptr addrspace(0) %p1) al
 }
 
 define <4 x half> @_Z5frexpDv4_DhPU3AS1Dv4_i(<4 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x i32>, align 16
   %r0 = call <4 x float> @_Z5frexpDv4_fPDv4_i(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x i32>, ptr %t1, align 16
@@ -21371,7 +30407,18 @@ define <4 x half> @_Z5frexpDv4_DhPU3AS1Dv4_i(<4 x half> %p0, ptr addrspace(1) %p
 }
 
 define <4 x half> @_Z5frexpDv4_DhPU3AS3Dv4_i(<4 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x i32>, align 16
   %r0 = call <4 x float> @_Z5frexpDv4_fPDv4_i(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x i32>, ptr %t1, align 16
@@ -21381,7 +30428,30 @@ define <4 x half> @_Z5frexpDv4_DhPU3AS3Dv4_i(<4 x half> %p0, ptr addrspace(3) %p
 }
 
 define <8 x half> @_Z5frexpDv8_DhPDv8_i(<8 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x i32>, align 16
   %r0 = call <8 x float> @_Z5frexpDv8_fPDv8_i(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x i32>, ptr %t1, align 16
@@ -21391,7 +30461,30 @@ define <8 x half> @_Z5frexpDv8_DhPDv8_i(<8 x half> %p0, ptr addrspace(0) %p1) al
 }
 
 define <8 x half> @_Z5frexpDv8_DhPU3AS1Dv8_i(<8 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x i32>, align 16
   %r0 = call <8 x float> @_Z5frexpDv8_fPDv8_i(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x i32>, ptr %t1, align 16
@@ -21401,7 +30494,30 @@ define <8 x half> @_Z5frexpDv8_DhPU3AS1Dv8_i(<8 x half> %p0, ptr addrspace(1) %p
 }
 
 define <8 x half> @_Z5frexpDv8_DhPU3AS3Dv8_i(<8 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x i32>, align 16
   %r0 = call <8 x float> @_Z5frexpDv8_fPDv8_i(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x i32>, ptr %t1, align 16
@@ -21419,40 +30535,228 @@ define half @_Z5hypotDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z5hypotDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z5hypotDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5hypotDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z5hypotDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5hypotDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z5hypotDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5hypotDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z5hypotDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5hypotDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z5hypotDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -21465,31 +30769,125 @@ define i32 @_Z5ilogbDh(half %p0) alwaysinline {
 }
 
 define <16 x i32> @_Z5ilogbDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x i32> @_Z5ilogbDv16_f(<16 x float> %w0)
   ret <16 x i32> %r0
 }
 
 define <2 x i32> @_Z5ilogbDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x i32> @_Z5ilogbDv2_f(<2 x float> %w0)
   ret <2 x i32> %r0
 }
 
 define <3 x i32> @_Z5ilogbDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x i32> @_Z5ilogbDv3_f(<3 x float> %w0)
   ret <3 x i32> %r0
 }
 
 define <4 x i32> @_Z5ilogbDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x i32> @_Z5ilogbDv4_f(<4 x float> %w0)
   ret <4 x i32> %r0
 }
 
 define <8 x i32> @_Z5ilogbDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x i32> @_Z5ilogbDv8_f(<8 x float> %w0)
   ret <8 x i32> %r0
 }
@@ -21501,35 +30899,129 @@ define i32 @_Z5isinfDh(half %p0) alwaysinline {
 }
 
 define <16 x i16> @_Z5isinfDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x i32> @_Z5isinfDv16_f(<16 x float> %w0)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z5isinfDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x i32> @_Z5isinfDv2_f(<2 x float> %w0)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z5isinfDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x i32> @_Z5isinfDv3_f(<3 x float> %w0)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z5isinfDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x i32> @_Z5isinfDv4_f(<4 x float> %w0)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z5isinfDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x i32> @_Z5isinfDv8_f(<8 x float> %w0)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
@@ -21542,35 +31034,129 @@ define i32 @_Z5isnanDh(half %p0) alwaysinline {
 }
 
 define <16 x i16> @_Z5isnanDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x i32> @_Z5isnanDv16_f(<16 x float> %w0)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z5isnanDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x i32> @_Z5isnanDv2_f(<2 x float> %w0)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z5isnanDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x i32> @_Z5isnanDv3_f(<3 x float> %w0)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z5isnanDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x i32> @_Z5isnanDv4_f(<4 x float> %w0)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z5isnanDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x i32> @_Z5isnanDv8_f(<8 x float> %w0)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
@@ -21584,70 +31170,258 @@ define half @_Z5ldexpDhi(half %p0, i32 %p1) alwaysinline {
 }
 
 define <16 x half> @_Z5ldexpDv16_DhDv16_i(<16 x half> %p0, <16 x i32> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5ldexpDv16_fDv16_i(<16 x float> %w0, <16 x i32> %p1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <16 x half> @_Z5ldexpDv16_Dhi(<16 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5ldexpDv16_fi(<16 x float> %w0, i32 %p1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5ldexpDv2_DhDv2_i(<2 x half> %p0, <2 x i32> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5ldexpDv2_fDv2_i(<2 x float> %w0, <2 x i32> %p1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <2 x half> @_Z5ldexpDv2_Dhi(<2 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5ldexpDv2_fi(<2 x float> %w0, i32 %p1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5ldexpDv3_DhDv3_i(<3 x half> %p0, <3 x i32> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5ldexpDv3_fDv3_i(<3 x float> %w0, <3 x i32> %p1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <3 x half> @_Z5ldexpDv3_Dhi(<3 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5ldexpDv3_fi(<3 x float> %w0, i32 %p1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5ldexpDv4_DhDv4_i(<4 x half> %p0, <4 x i32> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5ldexpDv4_fDv4_i(<4 x float> %w0, <4 x i32> %p1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <4 x half> @_Z5ldexpDv4_Dhi(<4 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5ldexpDv4_fi(<4 x float> %w0, i32 %p1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5ldexpDv8_DhDv8_i(<8 x half> %p0, <8 x i32> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5ldexpDv8_fDv8_i(<8 x float> %w0, <8 x i32> %p1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
 }
 
 define <8 x half> @_Z5ldexpDv8_Dhi(<8 x half> %p0, i32 %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5ldexpDv8_fi(<8 x float> %w0, i32 %p1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -21661,35 +31435,129 @@ define half @_Z5log10Dh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5log10Dv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5log10Dv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5log10Dv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5log10Dv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5log10Dv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5log10Dv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5log10Dv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5log10Dv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5log10Dv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5log10Dv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -21703,35 +31571,129 @@ define half @_Z5log1pDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5log1pDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5log1pDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5log1pDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5log1pDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5log1pDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5log1pDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5log1pDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5log1pDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5log1pDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5log1pDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -21745,35 +31707,129 @@ define half @_Z5rootnDhi(half %p0, i32 %p1) alwaysinline {
 }
 
 define <16 x half> @_Z5rootnDv16_DhDv16_i(<16 x half> %p0, <16 x i32> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5rootnDv16_fDv16_i(<16 x float> %w0, <16 x i32> %p1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5rootnDv2_DhDv2_i(<2 x half> %p0, <2 x i32> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5rootnDv2_fDv2_i(<2 x float> %w0, <2 x i32> %p1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5rootnDv3_DhDv3_i(<3 x half> %p0, <3 x i32> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5rootnDv3_fDv3_i(<3 x float> %w0, <3 x i32> %p1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5rootnDv4_DhDv4_i(<4 x half> %p0, <4 x i32> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5rootnDv4_fDv4_i(<4 x float> %w0, <4 x i32> %p1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5rootnDv8_DhDv8_i(<8 x half> %p0, <8 x i32> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5rootnDv8_fDv8_i(<8 x float> %w0, <8 x i32> %p1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -21787,35 +31843,129 @@ define half @_Z5roundDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5roundDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5roundDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5roundDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5roundDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5roundDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5roundDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5roundDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5roundDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5roundDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5roundDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -21829,35 +31979,129 @@ define half @_Z5rsqrtDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5rsqrtDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5rsqrtDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5rsqrtDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5rsqrtDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5rsqrtDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5rsqrtDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5rsqrtDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5rsqrtDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5rsqrtDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5rsqrtDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -21871,35 +32115,129 @@ define half @_Z5sinpiDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5sinpiDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5sinpiDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5sinpiDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5sinpiDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5sinpiDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5sinpiDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5sinpiDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5sinpiDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5sinpiDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5sinpiDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -21913,35 +32251,129 @@ define half @_Z5tanpiDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5tanpiDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5tanpiDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5tanpiDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5tanpiDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5tanpiDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5tanpiDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5tanpiDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5tanpiDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5tanpiDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5tanpiDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -21955,35 +32387,129 @@ define half @_Z5truncDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z5truncDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z5truncDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z5truncDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z5truncDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z5truncDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z5truncDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z5truncDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z5truncDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z5truncDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z5truncDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -21997,35 +32523,129 @@ define half @_Z6acospiDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z6acospiDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z6acospiDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z6acospiDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z6acospiDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z6acospiDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z6acospiDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z6acospiDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z6acospiDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z6acospiDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z6acospiDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -22039,35 +32659,129 @@ define half @_Z6asinpiDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z6asinpiDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z6asinpiDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z6asinpiDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z6asinpiDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z6asinpiDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z6asinpiDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z6asinpiDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z6asinpiDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z6asinpiDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z6asinpiDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -22081,35 +32795,129 @@ define half @_Z6atanpiDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z6atanpiDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z6atanpiDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z6atanpiDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z6atanpiDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z6atanpiDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z6atanpiDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z6atanpiDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z6atanpiDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z6atanpiDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z6atanpiDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -22123,40 +32931,228 @@ define i32 @_Z6islessDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x i16> @_Z6islessDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x i32> @_Z6islessDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z6islessDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x i32> @_Z6islessDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z6islessDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x i32> @_Z6islessDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z6islessDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x i32> @_Z6islessDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z6islessDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x i32> @_Z6islessDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
@@ -22170,21 +33166,45 @@ define half @_Z6lengthDh(half %p0) alwaysinline {
 }
 
 define half @_Z6lengthDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call float @_Z6lengthDv2_f(<2 x float> %w0)
   %r = fptrunc float %r0 to half
   ret half %r
 }
 
 define half @_Z6lengthDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call float @_Z6lengthDv3_f(<3 x float> %w0)
   %r = fptrunc float %r0 to half
   ret half %r
 }
 
 define half @_Z6lengthDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call float @_Z6lengthDv4_f(<4 x float> %w0)
   %r = fptrunc float %r0 to half
   ret half %r
@@ -22198,35 +33218,129 @@ define half @_Z6lgammaDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z6lgammaDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z6lgammaDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z6lgammaDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z6lgammaDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z6lgammaDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z6lgammaDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z6lgammaDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z6lgammaDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z6lgammaDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z6lgammaDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -22241,40 +33355,228 @@ define half @_Z6maxmagDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z6maxmagDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z6maxmagDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z6maxmagDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z6maxmagDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z6maxmagDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z6maxmagDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z6maxmagDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z6maxmagDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z6maxmagDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z6maxmagDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -22289,40 +33591,228 @@ define half @_Z6minmagDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z6minmagDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z6minmagDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z6minmagDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z6minmagDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z6minmagDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z6minmagDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z6minmagDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z6minmagDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z6minmagDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z6minmagDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -22362,8 +33852,102 @@ define half @_Z6remquoDhDhPi(half %p0, half %p1, ptr addrspace(0) %p2) alwaysinl
 }
 
 define <16 x half> @_Z6remquoDv16_DhS_PDv16_i(<16 x half> %p0, <16 x half> %p1, ptr addrspace(0) %p2) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %t2 = alloca <16 x i32>, align 16
   %r0 = call <16 x float> @_Z6remquoDv16_fS_PDv16_i(<16 x float> %w0, <16 x float> %w1, ptr %t2)
   %l2 = load <16 x i32>, ptr %t2, align 16
@@ -22373,8 +33957,102 @@ define <16 x half> @_Z6remquoDv16_DhS_PDv16_i(<16 x half> %p0, <16 x half> %p1, 
 }
 
 define <16 x half> @_Z6remquoDv16_DhS_PU3AS1Dv16_i(<16 x half> %p0, <16 x half> %p1, ptr addrspace(1) %p2) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %t2 = alloca <16 x i32>, align 16
   %r0 = call <16 x float> @_Z6remquoDv16_fS_PDv16_i(<16 x float> %w0, <16 x float> %w1, ptr %t2)
   %l2 = load <16 x i32>, ptr %t2, align 16
@@ -22384,8 +34062,102 @@ define <16 x half> @_Z6remquoDv16_DhS_PU3AS1Dv16_i(<16 x half> %p0, <16 x half> 
 }
 
 define <16 x half> @_Z6remquoDv16_DhS_PU3AS3Dv16_i(<16 x half> %p0, <16 x half> %p1, ptr addrspace(3) %p2) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %t2 = alloca <16 x i32>, align 16
   %r0 = call <16 x float> @_Z6remquoDv16_fS_PDv16_i(<16 x float> %w0, <16 x float> %w1, ptr %t2)
   %l2 = load <16 x i32>, ptr %t2, align 16
@@ -22395,8 +34167,18 @@ define <16 x half> @_Z6remquoDv16_DhS_PU3AS3Dv16_i(<16 x half> %p0, <16 x half> 
 }
 
 define <2 x half> @_Z6remquoDv2_DhS_PDv2_i(<2 x half> %p0, <2 x half> %p1, ptr addrspace(0) %p2) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %t2 = alloca <2 x i32>, align 16
   %r0 = call <2 x float> @_Z6remquoDv2_fS_PDv2_i(<2 x float> %w0, <2 x float> %w1, ptr %t2)
   %l2 = load <2 x i32>, ptr %t2, align 16
@@ -22406,8 +34188,18 @@ define <2 x half> @_Z6remquoDv2_DhS_PDv2_i(<2 x half> %p0, <2 x half> %p1, ptr a
 }
 
 define <2 x half> @_Z6remquoDv2_DhS_PU3AS1Dv2_i(<2 x half> %p0, <2 x half> %p1, ptr addrspace(1) %p2) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %t2 = alloca <2 x i32>, align 16
   %r0 = call <2 x float> @_Z6remquoDv2_fS_PDv2_i(<2 x float> %w0, <2 x float> %w1, ptr %t2)
   %l2 = load <2 x i32>, ptr %t2, align 16
@@ -22417,8 +34209,18 @@ define <2 x half> @_Z6remquoDv2_DhS_PU3AS1Dv2_i(<2 x half> %p0, <2 x half> %p1, 
 }
 
 define <2 x half> @_Z6remquoDv2_DhS_PU3AS3Dv2_i(<2 x half> %p0, <2 x half> %p1, ptr addrspace(3) %p2) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %t2 = alloca <2 x i32>, align 16
   %r0 = call <2 x float> @_Z6remquoDv2_fS_PDv2_i(<2 x float> %w0, <2 x float> %w1, ptr %t2)
   %l2 = load <2 x i32>, ptr %t2, align 16
@@ -22428,8 +34230,24 @@ define <2 x half> @_Z6remquoDv2_DhS_PU3AS3Dv2_i(<2 x half> %p0, <2 x half> %p1, 
 }
 
 define <3 x half> @_Z6remquoDv3_DhS_PDv3_i(<3 x half> %p0, <3 x half> %p1, ptr addrspace(0) %p2) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %t2 = alloca <3 x i32>, align 16
   %r0 = call <3 x float> @_Z6remquoDv3_fS_PDv3_i(<3 x float> %w0, <3 x float> %w1, ptr %t2)
   %l2 = load <3 x i32>, ptr %t2, align 16
@@ -22439,8 +34257,24 @@ define <3 x half> @_Z6remquoDv3_DhS_PDv3_i(<3 x half> %p0, <3 x half> %p1, ptr a
 }
 
 define <3 x half> @_Z6remquoDv3_DhS_PU3AS1Dv3_i(<3 x half> %p0, <3 x half> %p1, ptr addrspace(1) %p2) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %t2 = alloca <3 x i32>, align 16
   %r0 = call <3 x float> @_Z6remquoDv3_fS_PDv3_i(<3 x float> %w0, <3 x float> %w1, ptr %t2)
   %l2 = load <3 x i32>, ptr %t2, align 16
@@ -22450,8 +34284,24 @@ define <3 x half> @_Z6remquoDv3_DhS_PU3AS1Dv3_i(<3 x half> %p0, <3 x half> %p1, 
 }
 
 define <3 x half> @_Z6remquoDv3_DhS_PU3AS3Dv3_i(<3 x half> %p0, <3 x half> %p1, ptr addrspace(3) %p2) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %t2 = alloca <3 x i32>, align 16
   %r0 = call <3 x float> @_Z6remquoDv3_fS_PDv3_i(<3 x float> %w0, <3 x float> %w1, ptr %t2)
   %l2 = load <3 x i32>, ptr %t2, align 16
@@ -22461,8 +34311,30 @@ define <3 x half> @_Z6remquoDv3_DhS_PU3AS3Dv3_i(<3 x half> %p0, <3 x half> %p1, 
 }
 
 define <4 x half> @_Z6remquoDv4_DhS_PDv4_i(<4 x half> %p0, <4 x half> %p1, ptr addrspace(0) %p2) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %t2 = alloca <4 x i32>, align 16
   %r0 = call <4 x float> @_Z6remquoDv4_fS_PDv4_i(<4 x float> %w0, <4 x float> %w1, ptr %t2)
   %l2 = load <4 x i32>, ptr %t2, align 16
@@ -22472,8 +34344,30 @@ define <4 x half> @_Z6remquoDv4_DhS_PDv4_i(<4 x half> %p0, <4 x half> %p1, ptr a
 }
 
 define <4 x half> @_Z6remquoDv4_DhS_PU3AS1Dv4_i(<4 x half> %p0, <4 x half> %p1, ptr addrspace(1) %p2) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %t2 = alloca <4 x i32>, align 16
   %r0 = call <4 x float> @_Z6remquoDv4_fS_PDv4_i(<4 x float> %w0, <4 x float> %w1, ptr %t2)
   %l2 = load <4 x i32>, ptr %t2, align 16
@@ -22483,8 +34377,30 @@ define <4 x half> @_Z6remquoDv4_DhS_PU3AS1Dv4_i(<4 x half> %p0, <4 x half> %p1, 
 }
 
 define <4 x half> @_Z6remquoDv4_DhS_PU3AS3Dv4_i(<4 x half> %p0, <4 x half> %p1, ptr addrspace(3) %p2) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %t2 = alloca <4 x i32>, align 16
   %r0 = call <4 x float> @_Z6remquoDv4_fS_PDv4_i(<4 x float> %w0, <4 x float> %w1, ptr %t2)
   %l2 = load <4 x i32>, ptr %t2, align 16
@@ -22494,8 +34410,54 @@ define <4 x half> @_Z6remquoDv4_DhS_PU3AS3Dv4_i(<4 x half> %p0, <4 x half> %p1, 
 }
 
 define <8 x half> @_Z6remquoDv8_DhS_PDv8_i(<8 x half> %p0, <8 x half> %p1, ptr addrspace(0) %p2) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %t2 = alloca <8 x i32>, align 16
   %r0 = call <8 x float> @_Z6remquoDv8_fS_PDv8_i(<8 x float> %w0, <8 x float> %w1, ptr %t2)
   %l2 = load <8 x i32>, ptr %t2, align 16
@@ -22505,8 +34467,54 @@ define <8 x half> @_Z6remquoDv8_DhS_PDv8_i(<8 x half> %p0, <8 x half> %p1, ptr a
 }
 
 define <8 x half> @_Z6remquoDv8_DhS_PU3AS1Dv8_i(<8 x half> %p0, <8 x half> %p1, ptr addrspace(1) %p2) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %t2 = alloca <8 x i32>, align 16
   %r0 = call <8 x float> @_Z6remquoDv8_fS_PDv8_i(<8 x float> %w0, <8 x float> %w1, ptr %t2)
   %l2 = load <8 x i32>, ptr %t2, align 16
@@ -22516,8 +34524,54 @@ define <8 x half> @_Z6remquoDv8_DhS_PU3AS1Dv8_i(<8 x half> %p0, <8 x half> %p1, 
 }
 
 define <8 x half> @_Z6remquoDv8_DhS_PU3AS3Dv8_i(<8 x half> %p0, <8 x half> %p1, ptr addrspace(3) %p2) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %t2 = alloca <8 x i32>, align 16
   %r0 = call <8 x float> @_Z6remquoDv8_fS_PDv8_i(<8 x float> %w0, <8 x float> %w1, ptr %t2)
   %l2 = load <8 x i32>, ptr %t2, align 16
@@ -22632,7 +34686,54 @@ define half @_Z6sincosDhPU3AS3Dh(half %p0, ptr addrspace(3) %p1) alwaysinline {
 }
 
 define <16 x half> @_Z6sincosDv16_DhPS_(<16 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x float>, align 16
   %r0 = call <16 x float> @_Z6sincosDv16_fPS_(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x float>, ptr %t1, align 16
@@ -22643,7 +34744,54 @@ define <16 x half> @_Z6sincosDv16_DhPS_(<16 x half> %p0, ptr addrspace(0) %p1) a
 }
 
 define <16 x half> @_Z6sincosDv16_DhPU3AS1S_(<16 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x float>, align 16
   %r0 = call <16 x float> @_Z6sincosDv16_fPS_(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x float>, ptr %t1, align 16
@@ -22654,7 +34802,54 @@ define <16 x half> @_Z6sincosDv16_DhPU3AS1S_(<16 x half> %p0, ptr addrspace(1) %
 }
 
 define <16 x half> @_Z6sincosDv16_DhPU3AS3S_(<16 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x float>, align 16
   %r0 = call <16 x float> @_Z6sincosDv16_fPS_(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x float>, ptr %t1, align 16
@@ -22665,7 +34860,12 @@ define <16 x half> @_Z6sincosDv16_DhPU3AS3S_(<16 x half> %p0, ptr addrspace(3) %
 }
 
 define <2 x half> @_Z6sincosDv2_DhPS_(<2 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x float>, align 16
   %r0 = call <2 x float> @_Z6sincosDv2_fPS_(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x float>, ptr %t1, align 16
@@ -22676,7 +34876,12 @@ define <2 x half> @_Z6sincosDv2_DhPS_(<2 x half> %p0, ptr addrspace(0) %p1) alwa
 }
 
 define <2 x half> @_Z6sincosDv2_DhPU3AS1S_(<2 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x float>, align 16
   %r0 = call <2 x float> @_Z6sincosDv2_fPS_(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x float>, ptr %t1, align 16
@@ -22687,7 +34892,12 @@ define <2 x half> @_Z6sincosDv2_DhPU3AS1S_(<2 x half> %p0, ptr addrspace(1) %p1)
 }
 
 define <2 x half> @_Z6sincosDv2_DhPU3AS3S_(<2 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x float>, align 16
   %r0 = call <2 x float> @_Z6sincosDv2_fPS_(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x float>, ptr %t1, align 16
@@ -22698,7 +34908,15 @@ define <2 x half> @_Z6sincosDv2_DhPU3AS3S_(<2 x half> %p0, ptr addrspace(3) %p1)
 }
 
 define <3 x half> @_Z6sincosDv3_DhPS_(<3 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x float>, align 16
   %r0 = call <3 x float> @_Z6sincosDv3_fPS_(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x float>, ptr %t1, align 16
@@ -22709,7 +34927,15 @@ define <3 x half> @_Z6sincosDv3_DhPS_(<3 x half> %p0, ptr addrspace(0) %p1) alwa
 }
 
 define <3 x half> @_Z6sincosDv3_DhPU3AS1S_(<3 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x float>, align 16
   %r0 = call <3 x float> @_Z6sincosDv3_fPS_(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x float>, ptr %t1, align 16
@@ -22720,7 +34946,15 @@ define <3 x half> @_Z6sincosDv3_DhPU3AS1S_(<3 x half> %p0, ptr addrspace(1) %p1)
 }
 
 define <3 x half> @_Z6sincosDv3_DhPU3AS3S_(<3 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x float>, align 16
   %r0 = call <3 x float> @_Z6sincosDv3_fPS_(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x float>, ptr %t1, align 16
@@ -22731,7 +34965,18 @@ define <3 x half> @_Z6sincosDv3_DhPU3AS3S_(<3 x half> %p0, ptr addrspace(3) %p1)
 }
 
 define <4 x half> @_Z6sincosDv4_DhPS_(<4 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x float>, align 16
   %r0 = call <4 x float> @_Z6sincosDv4_fPS_(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x float>, ptr %t1, align 16
@@ -22742,7 +34987,18 @@ define <4 x half> @_Z6sincosDv4_DhPS_(<4 x half> %p0, ptr addrspace(0) %p1) alwa
 }
 
 define <4 x half> @_Z6sincosDv4_DhPU3AS1S_(<4 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x float>, align 16
   %r0 = call <4 x float> @_Z6sincosDv4_fPS_(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x float>, ptr %t1, align 16
@@ -22753,7 +35009,18 @@ define <4 x half> @_Z6sincosDv4_DhPU3AS1S_(<4 x half> %p0, ptr addrspace(1) %p1)
 }
 
 define <4 x half> @_Z6sincosDv4_DhPU3AS3S_(<4 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x float>, align 16
   %r0 = call <4 x float> @_Z6sincosDv4_fPS_(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x float>, ptr %t1, align 16
@@ -22764,7 +35031,30 @@ define <4 x half> @_Z6sincosDv4_DhPU3AS3S_(<4 x half> %p0, ptr addrspace(3) %p1)
 }
 
 define <8 x half> @_Z6sincosDv8_DhPS_(<8 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x float>, align 16
   %r0 = call <8 x float> @_Z6sincosDv8_fPS_(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x float>, ptr %t1, align 16
@@ -22775,7 +35065,30 @@ define <8 x half> @_Z6sincosDv8_DhPS_(<8 x half> %p0, ptr addrspace(0) %p1) alwa
 }
 
 define <8 x half> @_Z6sincosDv8_DhPU3AS1S_(<8 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x float>, align 16
   %r0 = call <8 x float> @_Z6sincosDv8_fPS_(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x float>, ptr %t1, align 16
@@ -22786,7 +35099,30 @@ define <8 x half> @_Z6sincosDv8_DhPU3AS1S_(<8 x half> %p0, ptr addrspace(1) %p1)
 }
 
 define <8 x half> @_Z6sincosDv8_DhPU3AS3S_(<8 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x float>, align 16
   %r0 = call <8 x float> @_Z6sincosDv8_fPS_(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x float>, ptr %t1, align 16
@@ -22804,35 +35140,129 @@ define half @_Z6tgammaDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z6tgammaDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z6tgammaDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z6tgammaDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z6tgammaDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z6tgammaDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z6tgammaDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z6tgammaDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z6tgammaDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z6tgammaDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z6tgammaDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -22959,40 +35389,228 @@ define half @_Z7atan2piDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z7atan2piDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z7atan2piDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z7atan2piDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z7atan2piDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z7atan2piDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z7atan2piDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z7atan2piDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z7atan2piDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z7atan2piDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z7atan2piDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -23006,35 +35624,129 @@ define half @_Z7degreesDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z7degreesDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z7degreesDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z7degreesDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z7degreesDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z7degreesDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z7degreesDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z7degreesDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z7degreesDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z7degreesDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z7degreesDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -23048,40 +35760,228 @@ define i32 @_Z7isequalDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x i16> @_Z7isequalDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x i32> @_Z7isequalDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z7isequalDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x i32> @_Z7isequalDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z7isequalDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x i32> @_Z7isequalDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z7isequalDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x i32> @_Z7isequalDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z7isequalDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x i32> @_Z7isequalDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
@@ -23095,35 +35995,129 @@ define half @_Z7radiansDh(half %p0) alwaysinline {
 }
 
 define <16 x half> @_Z7radiansDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x float> @_Z7radiansDv16_f(<16 x float> %w0)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z7radiansDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z7radiansDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z7radiansDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z7radiansDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z7radiansDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z7radiansDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z7radiansDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x float> @_Z7radiansDv8_f(<8 x float> %w0)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -23866,24 +36860,72 @@ define half @_Z8distanceDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define half @_Z8distanceDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call float @_Z8distanceDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc float %r0 to half
   ret half %r
 }
 
 define half @_Z8distanceDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call float @_Z8distanceDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc float %r0 to half
   ret half %r
 }
 
 define half @_Z8distanceDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call float @_Z8distanceDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc float %r0 to half
   ret half %r
@@ -23896,35 +36938,129 @@ define i32 @_Z8isfiniteDh(half %p0) alwaysinline {
 }
 
 define <16 x i16> @_Z8isfiniteDv16_Dh(<16 x half> %p0) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %r0 = call <16 x i32> @_Z8isfiniteDv16_f(<16 x float> %w0)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z8isfiniteDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x i32> @_Z8isfiniteDv2_f(<2 x float> %w0)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z8isfiniteDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x i32> @_Z8isfiniteDv3_f(<3 x float> %w0)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z8isfiniteDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x i32> @_Z8isfiniteDv4_f(<4 x float> %w0)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z8isfiniteDv8_Dh(<8 x half> %p0) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %r0 = call <8 x i32> @_Z8isfiniteDv8_f(<8 x float> %w0)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
@@ -24021,7 +37157,54 @@ define half @_Z8lgamma_rDhPi(half %p0, ptr addrspace(0) %p1) alwaysinline {
 }
 
 define <16 x half> @_Z8lgamma_rDv16_DhPDv16_i(<16 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x i32>, align 16
   %r0 = call <16 x float> @_Z8lgamma_rDv16_fPDv16_i(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x i32>, ptr %t1, align 16
@@ -24031,7 +37214,54 @@ define <16 x half> @_Z8lgamma_rDv16_DhPDv16_i(<16 x half> %p0, ptr addrspace(0) 
 }
 
 define <16 x half> @_Z8lgamma_rDv16_DhPU3AS1Dv16_i(<16 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x i32>, align 16
   %r0 = call <16 x float> @_Z8lgamma_rDv16_fPDv16_i(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x i32>, ptr %t1, align 16
@@ -24041,7 +37271,54 @@ define <16 x half> @_Z8lgamma_rDv16_DhPU3AS1Dv16_i(<16 x half> %p0, ptr addrspac
 }
 
 define <16 x half> @_Z8lgamma_rDv16_DhPU3AS3Dv16_i(<16 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
   %t1 = alloca <16 x i32>, align 16
   %r0 = call <16 x float> @_Z8lgamma_rDv16_fPDv16_i(<16 x float> %w0, ptr %t1)
   %l1 = load <16 x i32>, ptr %t1, align 16
@@ -24051,7 +37328,12 @@ define <16 x half> @_Z8lgamma_rDv16_DhPU3AS3Dv16_i(<16 x half> %p0, ptr addrspac
 }
 
 define <2 x half> @_Z8lgamma_rDv2_DhPDv2_i(<2 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x i32>, align 16
   %r0 = call <2 x float> @_Z8lgamma_rDv2_fPDv2_i(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x i32>, ptr %t1, align 16
@@ -24061,7 +37343,12 @@ define <2 x half> @_Z8lgamma_rDv2_DhPDv2_i(<2 x half> %p0, ptr addrspace(0) %p1)
 }
 
 define <2 x half> @_Z8lgamma_rDv2_DhPU3AS1Dv2_i(<2 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x i32>, align 16
   %r0 = call <2 x float> @_Z8lgamma_rDv2_fPDv2_i(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x i32>, ptr %t1, align 16
@@ -24071,7 +37358,12 @@ define <2 x half> @_Z8lgamma_rDv2_DhPU3AS1Dv2_i(<2 x half> %p0, ptr addrspace(1)
 }
 
 define <2 x half> @_Z8lgamma_rDv2_DhPU3AS3Dv2_i(<2 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %t1 = alloca <2 x i32>, align 16
   %r0 = call <2 x float> @_Z8lgamma_rDv2_fPDv2_i(<2 x float> %w0, ptr %t1)
   %l1 = load <2 x i32>, ptr %t1, align 16
@@ -24081,7 +37373,15 @@ define <2 x half> @_Z8lgamma_rDv2_DhPU3AS3Dv2_i(<2 x half> %p0, ptr addrspace(3)
 }
 
 define <3 x half> @_Z8lgamma_rDv3_DhPDv3_i(<3 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x i32>, align 16
   %r0 = call <3 x float> @_Z8lgamma_rDv3_fPDv3_i(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x i32>, ptr %t1, align 16
@@ -24091,7 +37391,15 @@ define <3 x half> @_Z8lgamma_rDv3_DhPDv3_i(<3 x half> %p0, ptr addrspace(0) %p1)
 }
 
 define <3 x half> @_Z8lgamma_rDv3_DhPU3AS1Dv3_i(<3 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x i32>, align 16
   %r0 = call <3 x float> @_Z8lgamma_rDv3_fPDv3_i(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x i32>, ptr %t1, align 16
@@ -24101,7 +37409,15 @@ define <3 x half> @_Z8lgamma_rDv3_DhPU3AS1Dv3_i(<3 x half> %p0, ptr addrspace(1)
 }
 
 define <3 x half> @_Z8lgamma_rDv3_DhPU3AS3Dv3_i(<3 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %t1 = alloca <3 x i32>, align 16
   %r0 = call <3 x float> @_Z8lgamma_rDv3_fPDv3_i(<3 x float> %w0, ptr %t1)
   %l1 = load <3 x i32>, ptr %t1, align 16
@@ -24111,7 +37427,18 @@ define <3 x half> @_Z8lgamma_rDv3_DhPU3AS3Dv3_i(<3 x half> %p0, ptr addrspace(3)
 }
 
 define <4 x half> @_Z8lgamma_rDv4_DhPDv4_i(<4 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x i32>, align 16
   %r0 = call <4 x float> @_Z8lgamma_rDv4_fPDv4_i(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x i32>, ptr %t1, align 16
@@ -24121,7 +37448,18 @@ define <4 x half> @_Z8lgamma_rDv4_DhPDv4_i(<4 x half> %p0, ptr addrspace(0) %p1)
 }
 
 define <4 x half> @_Z8lgamma_rDv4_DhPU3AS1Dv4_i(<4 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x i32>, align 16
   %r0 = call <4 x float> @_Z8lgamma_rDv4_fPDv4_i(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x i32>, ptr %t1, align 16
@@ -24131,7 +37469,18 @@ define <4 x half> @_Z8lgamma_rDv4_DhPU3AS1Dv4_i(<4 x half> %p0, ptr addrspace(1)
 }
 
 define <4 x half> @_Z8lgamma_rDv4_DhPU3AS3Dv4_i(<4 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %t1 = alloca <4 x i32>, align 16
   %r0 = call <4 x float> @_Z8lgamma_rDv4_fPDv4_i(<4 x float> %w0, ptr %t1)
   %l1 = load <4 x i32>, ptr %t1, align 16
@@ -24141,7 +37490,30 @@ define <4 x half> @_Z8lgamma_rDv4_DhPU3AS3Dv4_i(<4 x half> %p0, ptr addrspace(3)
 }
 
 define <8 x half> @_Z8lgamma_rDv8_DhPDv8_i(<8 x half> %p0, ptr addrspace(0) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x i32>, align 16
   %r0 = call <8 x float> @_Z8lgamma_rDv8_fPDv8_i(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x i32>, ptr %t1, align 16
@@ -24151,7 +37523,30 @@ define <8 x half> @_Z8lgamma_rDv8_DhPDv8_i(<8 x half> %p0, ptr addrspace(0) %p1)
 }
 
 define <8 x half> @_Z8lgamma_rDv8_DhPU3AS1Dv8_i(<8 x half> %p0, ptr addrspace(1) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x i32>, align 16
   %r0 = call <8 x float> @_Z8lgamma_rDv8_fPDv8_i(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x i32>, ptr %t1, align 16
@@ -24161,7 +37556,30 @@ define <8 x half> @_Z8lgamma_rDv8_DhPU3AS1Dv8_i(<8 x half> %p0, ptr addrspace(1)
 }
 
 define <8 x half> @_Z8lgamma_rDv8_DhPU3AS3Dv8_i(<8 x half> %p0, ptr addrspace(3) %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
   %t1 = alloca <8 x i32>, align 16
   %r0 = call <8 x float> @_Z8lgamma_rDv8_fPDv8_i(<8 x float> %w0, ptr %t1)
   %l1 = load <8 x i32>, ptr %t1, align 16
@@ -24186,7 +37604,7 @@ define void @_Z8prefetchPU3AS1KDv2_Dhm(ptr addrspace(1) %p0, i64 %p1) alwaysinli
 }
 
 define void @_Z8prefetchPU3AS1KDv3_Dhm(ptr addrspace(1) %p0, i64 %p1) alwaysinline {
-  call void @_Z8prefetchPU3AS1KDv4_tm(ptr addrspace(1) %p0, i64 %p1)
+  call void @_Z8prefetchPU3AS1KDv3_tm(ptr addrspace(1) %p0, i64 %p1)
   ret void
 }
 
@@ -24861,40 +38279,228 @@ define i32 @_Z9isgreaterDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x i16> @_Z9isgreaterDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x i32> @_Z9isgreaterDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z9isgreaterDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x i32> @_Z9isgreaterDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z9isgreaterDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x i32> @_Z9isgreaterDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z9isgreaterDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x i32> @_Z9isgreaterDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z9isgreaterDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x i32> @_Z9isgreaterDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
@@ -24908,40 +38514,228 @@ define i32 @_Z9isorderedDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x i16> @_Z9isorderedDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x i32> @_Z9isorderedDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = trunc <16 x i32> %r0 to <16 x i16>
   ret <16 x i16> %r
 }
 
 define <2 x i16> @_Z9isorderedDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x i32> @_Z9isorderedDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = trunc <2 x i32> %r0 to <2 x i16>
   ret <2 x i16> %r
 }
 
 define <3 x i16> @_Z9isorderedDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x i32> @_Z9isorderedDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = trunc <3 x i32> %r0 to <3 x i16>
   ret <3 x i16> %r
 }
 
 define <4 x i16> @_Z9isorderedDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x i32> @_Z9isorderedDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = trunc <4 x i32> %r0 to <4 x i16>
   ret <4 x i16> %r
 }
 
 define <8 x i16> @_Z9isorderedDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x i32> @_Z9isorderedDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = trunc <8 x i32> %r0 to <8 x i16>
   ret <8 x i16> %r
@@ -25690,21 +39484,45 @@ define half @_Z9normalizeDh(half %p0) alwaysinline {
 }
 
 define <2 x half> @_Z9normalizeDv2_Dh(<2 x half> %p0) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
   %r0 = call <2 x float> @_Z9normalizeDv2_f(<2 x float> %w0)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z9normalizeDv3_Dh(<3 x half> %p0) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
   %r0 = call <3 x float> @_Z9normalizeDv3_f(<3 x float> %w0)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z9normalizeDv4_Dh(<4 x half> %p0) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
   %r0 = call <4 x float> @_Z9normalizeDv4_f(<4 x float> %w0)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
@@ -25719,40 +39537,228 @@ define half @_Z9remainderDhDh(half %p0, half %p1) alwaysinline {
 }
 
 define <16 x half> @_Z9remainderDv16_DhS_(<16 x half> %p0, <16 x half> %p1) alwaysinline {
-  %w0 = fpext <16 x half> %p0 to <16 x float>
-  %w1 = fpext <16 x half> %p1 to <16 x float>
+  %w0.h0 = extractelement <16 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <16 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <16 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <16 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <16 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <16 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <16 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <16 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <16 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <16 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <16 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <16 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <16 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <16 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <16 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0.v7 = insertelement <16 x float> %w0.v6, float %w0.w7, i32 7
+  %w0.h8 = extractelement <16 x half> %p0, i32 8
+  %w0.w8 = fpext half %w0.h8 to float
+  %w0.v8 = insertelement <16 x float> %w0.v7, float %w0.w8, i32 8
+  %w0.h9 = extractelement <16 x half> %p0, i32 9
+  %w0.w9 = fpext half %w0.h9 to float
+  %w0.v9 = insertelement <16 x float> %w0.v8, float %w0.w9, i32 9
+  %w0.h10 = extractelement <16 x half> %p0, i32 10
+  %w0.w10 = fpext half %w0.h10 to float
+  %w0.v10 = insertelement <16 x float> %w0.v9, float %w0.w10, i32 10
+  %w0.h11 = extractelement <16 x half> %p0, i32 11
+  %w0.w11 = fpext half %w0.h11 to float
+  %w0.v11 = insertelement <16 x float> %w0.v10, float %w0.w11, i32 11
+  %w0.h12 = extractelement <16 x half> %p0, i32 12
+  %w0.w12 = fpext half %w0.h12 to float
+  %w0.v12 = insertelement <16 x float> %w0.v11, float %w0.w12, i32 12
+  %w0.h13 = extractelement <16 x half> %p0, i32 13
+  %w0.w13 = fpext half %w0.h13 to float
+  %w0.v13 = insertelement <16 x float> %w0.v12, float %w0.w13, i32 13
+  %w0.h14 = extractelement <16 x half> %p0, i32 14
+  %w0.w14 = fpext half %w0.h14 to float
+  %w0.v14 = insertelement <16 x float> %w0.v13, float %w0.w14, i32 14
+  %w0.h15 = extractelement <16 x half> %p0, i32 15
+  %w0.w15 = fpext half %w0.h15 to float
+  %w0 = insertelement <16 x float> %w0.v14, float %w0.w15, i32 15
+  %w1.h0 = extractelement <16 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <16 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <16 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <16 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <16 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <16 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <16 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <16 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <16 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <16 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <16 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <16 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <16 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <16 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <16 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1.v7 = insertelement <16 x float> %w1.v6, float %w1.w7, i32 7
+  %w1.h8 = extractelement <16 x half> %p1, i32 8
+  %w1.w8 = fpext half %w1.h8 to float
+  %w1.v8 = insertelement <16 x float> %w1.v7, float %w1.w8, i32 8
+  %w1.h9 = extractelement <16 x half> %p1, i32 9
+  %w1.w9 = fpext half %w1.h9 to float
+  %w1.v9 = insertelement <16 x float> %w1.v8, float %w1.w9, i32 9
+  %w1.h10 = extractelement <16 x half> %p1, i32 10
+  %w1.w10 = fpext half %w1.h10 to float
+  %w1.v10 = insertelement <16 x float> %w1.v9, float %w1.w10, i32 10
+  %w1.h11 = extractelement <16 x half> %p1, i32 11
+  %w1.w11 = fpext half %w1.h11 to float
+  %w1.v11 = insertelement <16 x float> %w1.v10, float %w1.w11, i32 11
+  %w1.h12 = extractelement <16 x half> %p1, i32 12
+  %w1.w12 = fpext half %w1.h12 to float
+  %w1.v12 = insertelement <16 x float> %w1.v11, float %w1.w12, i32 12
+  %w1.h13 = extractelement <16 x half> %p1, i32 13
+  %w1.w13 = fpext half %w1.h13 to float
+  %w1.v13 = insertelement <16 x float> %w1.v12, float %w1.w13, i32 13
+  %w1.h14 = extractelement <16 x half> %p1, i32 14
+  %w1.w14 = fpext half %w1.h14 to float
+  %w1.v14 = insertelement <16 x float> %w1.v13, float %w1.w14, i32 14
+  %w1.h15 = extractelement <16 x half> %p1, i32 15
+  %w1.w15 = fpext half %w1.h15 to float
+  %w1 = insertelement <16 x float> %w1.v14, float %w1.w15, i32 15
   %r0 = call <16 x float> @_Z9remainderDv16_fS_(<16 x float> %w0, <16 x float> %w1)
   %r = fptrunc <16 x float> %r0 to <16 x half>
   ret <16 x half> %r
 }
 
 define <2 x half> @_Z9remainderDv2_DhS_(<2 x half> %p0, <2 x half> %p1) alwaysinline {
-  %w0 = fpext <2 x half> %p0 to <2 x float>
-  %w1 = fpext <2 x half> %p1 to <2 x float>
+  %w0.h0 = extractelement <2 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <2 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <2 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0 = insertelement <2 x float> %w0.v0, float %w0.w1, i32 1
+  %w1.h0 = extractelement <2 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <2 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <2 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1 = insertelement <2 x float> %w1.v0, float %w1.w1, i32 1
   %r0 = call <2 x float> @_Z9remainderDv2_fS_(<2 x float> %w0, <2 x float> %w1)
   %r = fptrunc <2 x float> %r0 to <2 x half>
   ret <2 x half> %r
 }
 
 define <3 x half> @_Z9remainderDv3_DhS_(<3 x half> %p0, <3 x half> %p1) alwaysinline {
-  %w0 = fpext <3 x half> %p0 to <3 x float>
-  %w1 = fpext <3 x half> %p1 to <3 x float>
+  %w0.h0 = extractelement <3 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <3 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <3 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <3 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <3 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0 = insertelement <3 x float> %w0.v1, float %w0.w2, i32 2
+  %w1.h0 = extractelement <3 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <3 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <3 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <3 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <3 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1 = insertelement <3 x float> %w1.v1, float %w1.w2, i32 2
   %r0 = call <3 x float> @_Z9remainderDv3_fS_(<3 x float> %w0, <3 x float> %w1)
   %r = fptrunc <3 x float> %r0 to <3 x half>
   ret <3 x half> %r
 }
 
 define <4 x half> @_Z9remainderDv4_DhS_(<4 x half> %p0, <4 x half> %p1) alwaysinline {
-  %w0 = fpext <4 x half> %p0 to <4 x float>
-  %w1 = fpext <4 x half> %p1 to <4 x float>
+  %w0.h0 = extractelement <4 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <4 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <4 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <4 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <4 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <4 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <4 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0 = insertelement <4 x float> %w0.v2, float %w0.w3, i32 3
+  %w1.h0 = extractelement <4 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <4 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <4 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <4 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <4 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <4 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <4 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1 = insertelement <4 x float> %w1.v2, float %w1.w3, i32 3
   %r0 = call <4 x float> @_Z9remainderDv4_fS_(<4 x float> %w0, <4 x float> %w1)
   %r = fptrunc <4 x float> %r0 to <4 x half>
   ret <4 x half> %r
 }
 
 define <8 x half> @_Z9remainderDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysinline {
-  %w0 = fpext <8 x half> %p0 to <8 x float>
-  %w1 = fpext <8 x half> %p1 to <8 x float>
+  %w0.h0 = extractelement <8 x half> %p0, i32 0
+  %w0.w0 = fpext half %w0.h0 to float
+  %w0.v0 = insertelement <8 x float> poison, float %w0.w0, i32 0
+  %w0.h1 = extractelement <8 x half> %p0, i32 1
+  %w0.w1 = fpext half %w0.h1 to float
+  %w0.v1 = insertelement <8 x float> %w0.v0, float %w0.w1, i32 1
+  %w0.h2 = extractelement <8 x half> %p0, i32 2
+  %w0.w2 = fpext half %w0.h2 to float
+  %w0.v2 = insertelement <8 x float> %w0.v1, float %w0.w2, i32 2
+  %w0.h3 = extractelement <8 x half> %p0, i32 3
+  %w0.w3 = fpext half %w0.h3 to float
+  %w0.v3 = insertelement <8 x float> %w0.v2, float %w0.w3, i32 3
+  %w0.h4 = extractelement <8 x half> %p0, i32 4
+  %w0.w4 = fpext half %w0.h4 to float
+  %w0.v4 = insertelement <8 x float> %w0.v3, float %w0.w4, i32 4
+  %w0.h5 = extractelement <8 x half> %p0, i32 5
+  %w0.w5 = fpext half %w0.h5 to float
+  %w0.v5 = insertelement <8 x float> %w0.v4, float %w0.w5, i32 5
+  %w0.h6 = extractelement <8 x half> %p0, i32 6
+  %w0.w6 = fpext half %w0.h6 to float
+  %w0.v6 = insertelement <8 x float> %w0.v5, float %w0.w6, i32 6
+  %w0.h7 = extractelement <8 x half> %p0, i32 7
+  %w0.w7 = fpext half %w0.h7 to float
+  %w0 = insertelement <8 x float> %w0.v6, float %w0.w7, i32 7
+  %w1.h0 = extractelement <8 x half> %p1, i32 0
+  %w1.w0 = fpext half %w1.h0 to float
+  %w1.v0 = insertelement <8 x float> poison, float %w1.w0, i32 0
+  %w1.h1 = extractelement <8 x half> %p1, i32 1
+  %w1.w1 = fpext half %w1.h1 to float
+  %w1.v1 = insertelement <8 x float> %w1.v0, float %w1.w1, i32 1
+  %w1.h2 = extractelement <8 x half> %p1, i32 2
+  %w1.w2 = fpext half %w1.h2 to float
+  %w1.v2 = insertelement <8 x float> %w1.v1, float %w1.w2, i32 2
+  %w1.h3 = extractelement <8 x half> %p1, i32 3
+  %w1.w3 = fpext half %w1.h3 to float
+  %w1.v3 = insertelement <8 x float> %w1.v2, float %w1.w3, i32 3
+  %w1.h4 = extractelement <8 x half> %p1, i32 4
+  %w1.w4 = fpext half %w1.h4 to float
+  %w1.v4 = insertelement <8 x float> %w1.v3, float %w1.w4, i32 4
+  %w1.h5 = extractelement <8 x half> %p1, i32 5
+  %w1.w5 = fpext half %w1.h5 to float
+  %w1.v5 = insertelement <8 x float> %w1.v4, float %w1.w5, i32 5
+  %w1.h6 = extractelement <8 x half> %p1, i32 6
+  %w1.w6 = fpext half %w1.h6 to float
+  %w1.v6 = insertelement <8 x float> %w1.v5, float %w1.w6, i32 6
+  %w1.h7 = extractelement <8 x half> %p1, i32 7
+  %w1.w7 = fpext half %w1.h7 to float
+  %w1 = insertelement <8 x float> %w1.v6, float %w1.w7, i32 7
   %r0 = call <8 x float> @_Z9remainderDv8_fS_(<8 x float> %w0, <8 x float> %w1)
   %r = fptrunc <8 x float> %r0 to <8 x half>
   ret <8 x half> %r
@@ -25760,8 +39766,6 @@ define <8 x half> @_Z9remainderDv8_DhS_(<8 x half> %p0, <8 x half> %p1) alwaysin
 
 declare <16 x float> @_Z10smoothstepDv16_fS_S_(<16 x float>, <16 x float>, <16 x float>)
 declare <16 x float> @_Z10smoothstepffDv16_f(float, float, <16 x float>)
-declare <16 x float> @_Z19sub_group_broadcastDv16_fj(<16 x float>, i32)
-declare <16 x float> @_Z31sub_group_non_uniform_broadcastDv16_fj(<16 x float>, i32)
 declare <16 x float> @_Z3cosDv16_f(<16 x float>)
 declare <16 x float> @_Z3erfDv16_f(<16 x float>)
 declare <16 x float> @_Z3expDv16_f(<16 x float>)
@@ -25839,6 +39843,8 @@ declare <16 x float> @_Z7radiansDv16_f(<16 x float>)
 declare <16 x float> @_Z8lgamma_rDv16_fPDv16_i(<16 x float>, ptr)
 declare <16 x float> @_Z9remainderDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x half> @llvm.copysign.v16f16(<16 x half>, <16 x half>)
+declare <16 x i16> @_Z19sub_group_broadcastDv16_tj(<16 x i16>, i32)
+declare <16 x i16> @_Z31sub_group_non_uniform_broadcastDv16_tj(<16 x i16>, i32)
 declare <16 x i32> @_Z10isnotequalDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x i32> @_Z11islessequalDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x i32> @_Z11isunorderedDv16_fS_(<16 x float>, <16 x float>)
@@ -25854,8 +39860,6 @@ declare <16 x i32> @_Z9isgreaterDv16_fS_(<16 x float>, <16 x float>)
 declare <16 x i32> @_Z9isorderedDv16_fS_(<16 x float>, <16 x float>)
 declare <2 x float> @_Z10smoothstepDv2_fS_S_(<2 x float>, <2 x float>, <2 x float>)
 declare <2 x float> @_Z10smoothstepffDv2_f(float, float, <2 x float>)
-declare <2 x float> @_Z19sub_group_broadcastDv2_fj(<2 x float>, i32)
-declare <2 x float> @_Z31sub_group_non_uniform_broadcastDv2_fj(<2 x float>, i32)
 declare <2 x float> @_Z3cosDv2_f(<2 x float>)
 declare <2 x float> @_Z3erfDv2_f(<2 x float>)
 declare <2 x float> @_Z3expDv2_f(<2 x float>)
@@ -25934,6 +39938,8 @@ declare <2 x float> @_Z8lgamma_rDv2_fPDv2_i(<2 x float>, ptr)
 declare <2 x float> @_Z9normalizeDv2_f(<2 x float>)
 declare <2 x float> @_Z9remainderDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x half> @llvm.copysign.v2f16(<2 x half>, <2 x half>)
+declare <2 x i16> @_Z19sub_group_broadcastDv2_tj(<2 x i16>, i32)
+declare <2 x i16> @_Z31sub_group_non_uniform_broadcastDv2_tj(<2 x i16>, i32)
 declare <2 x i32> @_Z10isnotequalDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x i32> @_Z11islessequalDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x i32> @_Z11isunorderedDv2_fS_(<2 x float>, <2 x float>)
@@ -25949,8 +39955,6 @@ declare <2 x i32> @_Z9isgreaterDv2_fS_(<2 x float>, <2 x float>)
 declare <2 x i32> @_Z9isorderedDv2_fS_(<2 x float>, <2 x float>)
 declare <3 x float> @_Z10smoothstepDv3_fS_S_(<3 x float>, <3 x float>, <3 x float>)
 declare <3 x float> @_Z10smoothstepffDv3_f(float, float, <3 x float>)
-declare <3 x float> @_Z19sub_group_broadcastDv3_fj(<3 x float>, i32)
-declare <3 x float> @_Z31sub_group_non_uniform_broadcastDv3_fj(<3 x float>, i32)
 declare <3 x float> @_Z3cosDv3_f(<3 x float>)
 declare <3 x float> @_Z3erfDv3_f(<3 x float>)
 declare <3 x float> @_Z3expDv3_f(<3 x float>)
@@ -26030,6 +40034,8 @@ declare <3 x float> @_Z8lgamma_rDv3_fPDv3_i(<3 x float>, ptr)
 declare <3 x float> @_Z9normalizeDv3_f(<3 x float>)
 declare <3 x float> @_Z9remainderDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x half> @llvm.copysign.v3f16(<3 x half>, <3 x half>)
+declare <3 x i16> @_Z19sub_group_broadcastDv3_tj(<3 x i16>, i32)
+declare <3 x i16> @_Z31sub_group_non_uniform_broadcastDv3_tj(<3 x i16>, i32)
 declare <3 x i32> @_Z10isnotequalDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x i32> @_Z11islessequalDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x i32> @_Z11isunorderedDv3_fS_(<3 x float>, <3 x float>)
@@ -26045,8 +40051,6 @@ declare <3 x i32> @_Z9isgreaterDv3_fS_(<3 x float>, <3 x float>)
 declare <3 x i32> @_Z9isorderedDv3_fS_(<3 x float>, <3 x float>)
 declare <4 x float> @_Z10smoothstepDv4_fS_S_(<4 x float>, <4 x float>, <4 x float>)
 declare <4 x float> @_Z10smoothstepffDv4_f(float, float, <4 x float>)
-declare <4 x float> @_Z19sub_group_broadcastDv4_fj(<4 x float>, i32)
-declare <4 x float> @_Z31sub_group_non_uniform_broadcastDv4_fj(<4 x float>, i32)
 declare <4 x float> @_Z3cosDv4_f(<4 x float>)
 declare <4 x float> @_Z3erfDv4_f(<4 x float>)
 declare <4 x float> @_Z3expDv4_f(<4 x float>)
@@ -26126,6 +40130,8 @@ declare <4 x float> @_Z8lgamma_rDv4_fPDv4_i(<4 x float>, ptr)
 declare <4 x float> @_Z9normalizeDv4_f(<4 x float>)
 declare <4 x float> @_Z9remainderDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x half> @llvm.copysign.v4f16(<4 x half>, <4 x half>)
+declare <4 x i16> @_Z19sub_group_broadcastDv4_tj(<4 x i16>, i32)
+declare <4 x i16> @_Z31sub_group_non_uniform_broadcastDv4_tj(<4 x i16>, i32)
 declare <4 x i32> @_Z10isnotequalDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x i32> @_Z11islessequalDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x i32> @_Z11isunorderedDv4_fS_(<4 x float>, <4 x float>)
@@ -26141,8 +40147,6 @@ declare <4 x i32> @_Z9isgreaterDv4_fS_(<4 x float>, <4 x float>)
 declare <4 x i32> @_Z9isorderedDv4_fS_(<4 x float>, <4 x float>)
 declare <8 x float> @_Z10smoothstepDv8_fS_S_(<8 x float>, <8 x float>, <8 x float>)
 declare <8 x float> @_Z10smoothstepffDv8_f(float, float, <8 x float>)
-declare <8 x float> @_Z19sub_group_broadcastDv8_fj(<8 x float>, i32)
-declare <8 x float> @_Z31sub_group_non_uniform_broadcastDv8_fj(<8 x float>, i32)
 declare <8 x float> @_Z3cosDv8_f(<8 x float>)
 declare <8 x float> @_Z3erfDv8_f(<8 x float>)
 declare <8 x float> @_Z3expDv8_f(<8 x float>)
@@ -26220,6 +40224,8 @@ declare <8 x float> @_Z7radiansDv8_f(<8 x float>)
 declare <8 x float> @_Z8lgamma_rDv8_fPDv8_i(<8 x float>, ptr)
 declare <8 x float> @_Z9remainderDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x half> @llvm.copysign.v8f16(<8 x half>, <8 x half>)
+declare <8 x i16> @_Z19sub_group_broadcastDv8_tj(<8 x i16>, i32)
+declare <8 x i16> @_Z31sub_group_non_uniform_broadcastDv8_tj(<8 x i16>, i32)
 declare <8 x i32> @_Z10isnotequalDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x i32> @_Z11islessequalDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x i32> @_Z11isunorderedDv8_fS_(<8 x float>, <8 x float>)
@@ -26234,21 +40240,12 @@ declare <8 x i32> @_Z8isfiniteDv8_f(<8 x float>)
 declare <8 x i32> @_Z9isgreaterDv8_fS_(<8 x float>, <8 x float>)
 declare <8 x i32> @_Z9isorderedDv8_fS_(<8 x float>, <8 x float>)
 declare float @_Z10smoothstepfff(float, float, float)
-declare float @_Z17sub_group_shufflefj(float, i32)
-declare float @_Z19sub_group_broadcastfj(float, i32)
 declare float @_Z20sub_group_reduce_addf(float)
 declare float @_Z20sub_group_reduce_maxf(float)
 declare float @_Z20sub_group_reduce_minf(float)
-declare float @_Z20sub_group_shuffle_upfj(float, i32)
-declare float @_Z20work_group_broadcastfm(float, i64)
-declare float @_Z20work_group_broadcastfmm(float, i64, i64)
-declare float @_Z20work_group_broadcastfmmm(float, i64, i64, i64)
-declare float @_Z21sub_group_shuffle_xorfj(float, i32)
 declare float @_Z21work_group_reduce_addf(float)
 declare float @_Z21work_group_reduce_maxf(float)
 declare float @_Z21work_group_reduce_minf(float)
-declare float @_Z22sub_group_shuffle_downfj(float, i32)
-declare float @_Z25sub_group_broadcast_firstf(float)
 declare float @_Z28sub_group_scan_exclusive_addf(float)
 declare float @_Z28sub_group_scan_exclusive_maxf(float)
 declare float @_Z28sub_group_scan_exclusive_minf(float)
@@ -26265,7 +40262,6 @@ declare float @_Z30sub_group_clustered_reduce_addfj(float, i32)
 declare float @_Z30sub_group_clustered_reduce_maxfj(float, i32)
 declare float @_Z30sub_group_clustered_reduce_minfj(float, i32)
 declare float @_Z30sub_group_clustered_reduce_mulfj(float, i32)
-declare float @_Z31sub_group_non_uniform_broadcastfj(float, i32)
 declare float @_Z32sub_group_non_uniform_reduce_addf(float)
 declare float @_Z32sub_group_non_uniform_reduce_maxf(float)
 declare float @_Z32sub_group_non_uniform_reduce_minf(float)
@@ -26360,11 +40356,21 @@ declare float @_Z8lgamma_rfPi(float, ptr)
 declare float @_Z9normalizef(float)
 declare float @_Z9remainderff(float, float)
 declare half @llvm.copysign.f16(half, half)
+declare i16 @_Z17sub_group_shuffletj(i16, i32)
+declare i16 @_Z19sub_group_broadcasttj(i16, i32)
+declare i16 @_Z20sub_group_shuffle_uptj(i16, i32)
+declare i16 @_Z21sub_group_shuffle_xortj(i16, i32)
+declare i16 @_Z22sub_group_shuffle_downtj(i16, i32)
+declare i16 @_Z25sub_group_broadcast_firstt(i16)
+declare i16 @_Z31sub_group_non_uniform_broadcasttj(i16, i32)
 declare i32 @_Z10isnotequalff(float, float)
 declare i32 @_Z11islessequalff(float, float)
 declare i32 @_Z11isunorderedff(float, float)
 declare i32 @_Z13islessgreaterff(float, float)
 declare i32 @_Z14isgreaterequalff(float, float)
+declare i32 @_Z20work_group_broadcastjm(i32, i64)
+declare i32 @_Z20work_group_broadcastjmm(i32, i64, i64)
+declare i32 @_Z20work_group_broadcastjmmm(i32, i64, i64, i64)
 declare i32 @_Z31sub_group_non_uniform_all_equalf(float)
 declare i32 @_Z5ilogbf(float)
 declare i32 @_Z5isinff(float)
@@ -26376,26 +40382,31 @@ declare i32 @_Z9isgreaterff(float, float)
 declare i32 @_Z9isorderedff(float, float)
 declare ptr @_Z21async_work_group_copyPU3AS1Dv16_tPU3AS3KS_m9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS1Dv2_tPU3AS3KS_m9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
+declare ptr @_Z21async_work_group_copyPU3AS1Dv3_tPU3AS3KS_m9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS1Dv4_tPU3AS3KS_m9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS1Dv8_tPU3AS3KS_m9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS1tPU3AS3Ktm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS3Dv16_tPU3AS1KS_m9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS3Dv2_tPU3AS1KS_m9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
+declare ptr @_Z21async_work_group_copyPU3AS3Dv3_tPU3AS1KS_m9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS3Dv4_tPU3AS1KS_m9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS3Dv8_tPU3AS1KS_m9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
 declare ptr @_Z21async_work_group_copyPU3AS3tPU3AS1Ktm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS1Dv16_tPU3AS3KS_mm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS1Dv2_tPU3AS3KS_mm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
+declare ptr @_Z29async_work_group_strided_copyPU3AS1Dv3_tPU3AS3KS_mm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS1Dv4_tPU3AS3KS_mm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS1Dv8_tPU3AS3KS_mm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS1tPU3AS3Ktmm9ocl_event(ptr addrspace(1), ptr addrspace(3), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS3Dv16_tPU3AS1KS_mm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS3Dv2_tPU3AS1KS_mm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
+declare ptr @_Z29async_work_group_strided_copyPU3AS3Dv3_tPU3AS1KS_mm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS3Dv4_tPU3AS1KS_mm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS3Dv8_tPU3AS1KS_mm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
 declare ptr @_Z29async_work_group_strided_copyPU3AS3tPU3AS1Ktmm9ocl_event(ptr addrspace(3), ptr addrspace(1), i64, i64, ptr)
 declare void @_Z8prefetchPU3AS1KDv16_tm(ptr addrspace(1), i64)
 declare void @_Z8prefetchPU3AS1KDv2_tm(ptr addrspace(1), i64)
+declare void @_Z8prefetchPU3AS1KDv3_tm(ptr addrspace(1), i64)
 declare void @_Z8prefetchPU3AS1KDv4_tm(ptr addrspace(1), i64)
 declare void @_Z8prefetchPU3AS1KDv8_tm(ptr addrspace(1), i64)
 declare void @_Z8prefetchPU3AS1Ktm(ptr addrspace(1), i64)

@@ -48,15 +48,26 @@ declare double @llvm.minnum.f64(double, double)
 declare double @llvm.maxnum.f64(double, double)
 declare i32 @_Z18get_sub_group_sizev()
 declare i32 @_Z22get_sub_group_local_idv()
+declare i32 @_Z22get_max_sub_group_sizev()
 
 define internal i32 @__cv_sgx_mask() alwaysinline {
-  %m = call i32 asm sideeffect "activemask.b32 $0;", "=r"()
+  %m = call i32 asm sideeffect "activemask.b32 $0;", "=r"() nomerge
   ret i32 %m
 }
 
 ; The bits of the sub-group's work-items: (1 << get_sub_group_size()) - 1.
 define internal i32 @__cv_sgx_size_mask() alwaysinline {
   %n = call i32 @_Z18get_sub_group_sizev()
+  %b = shl i32 1, %n
+  %s = sub i32 %b, 1
+  %full = icmp uge i32 %n, 32
+  %r = select i1 %full, i32 -1, i32 %s
+  ret i32 %r
+}
+
+; The bits a ballot has for any sub-group of the launch: (1 << get_max_sub_group_size()) - 1.
+define internal i32 @__cv_sgx_max_size_mask() alwaysinline {
+  %n = call i32 @_Z22get_max_sub_group_sizev()
   %b = shl i32 1, %n
   %s = sub i32 %b, 1
   %full = icmp uge i32 %n, 32
@@ -71,28 +82,28 @@ define internal <4 x i32> @__cv_sgx_uint4(i32 %x) alwaysinline {
 
 define internal i32 @__cv_sgx_shfl_idx_i32(i32 %m, i32 %v, i32 %n) alwaysinline {
   %t1 = bitcast i32 %v to i32
-  %t2 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t1, i32 %n, i32 31)
+  %t2 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t1, i32 %n, i32 31) nomerge
   %t3 = bitcast i32 %t2 to i32
   ret i32 %t3
 }
 
 define internal i32 @__cv_sgx_shfl_bfly_i32(i32 %m, i32 %v, i32 %n) alwaysinline {
   %t1 = bitcast i32 %v to i32
-  %t2 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t1, i32 %n, i32 31)
+  %t2 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t1, i32 %n, i32 31) nomerge
   %t3 = bitcast i32 %t2 to i32
   ret i32 %t3
 }
 
 define internal i32 @__cv_sgx_shfl_up_i32(i32 %m, i32 %v, i32 %n) alwaysinline {
   %t1 = bitcast i32 %v to i32
-  %t2 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t1, i32 %n, i32 0)
+  %t2 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t1, i32 %n, i32 0) nomerge
   %t3 = bitcast i32 %t2 to i32
   ret i32 %t3
 }
 
 define internal i32 @__cv_sgx_shfl_down_i32(i32 %m, i32 %v, i32 %n) alwaysinline {
   %t1 = bitcast i32 %v to i32
-  %t2 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t1, i32 %n, i32 31)
+  %t2 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t1, i32 %n, i32 31) nomerge
   %t3 = bitcast i32 %t2 to i32
   ret i32 %t3
 }
@@ -102,8 +113,8 @@ define internal i64 @__cv_sgx_shfl_idx_i64(i32 %m, i64 %v, i32 %n) alwaysinline 
   %t2 = trunc i64 %t1 to i32
   %t3 = lshr i64 %t1, 32
   %t4 = trunc i64 %t3 to i32
-  %t5 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t2, i32 %n, i32 31)
-  %t6 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t4, i32 %n, i32 31)
+  %t5 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t2, i32 %n, i32 31) nomerge
+  %t6 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t4, i32 %n, i32 31) nomerge
   %t7 = zext i32 %t6 to i64
   %t8 = shl i64 %t7, 32
   %t9 = zext i32 %t5 to i64
@@ -117,8 +128,8 @@ define internal i64 @__cv_sgx_shfl_bfly_i64(i32 %m, i64 %v, i32 %n) alwaysinline
   %t2 = trunc i64 %t1 to i32
   %t3 = lshr i64 %t1, 32
   %t4 = trunc i64 %t3 to i32
-  %t5 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t2, i32 %n, i32 31)
-  %t6 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t4, i32 %n, i32 31)
+  %t5 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t2, i32 %n, i32 31) nomerge
+  %t6 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t4, i32 %n, i32 31) nomerge
   %t7 = zext i32 %t6 to i64
   %t8 = shl i64 %t7, 32
   %t9 = zext i32 %t5 to i64
@@ -132,8 +143,8 @@ define internal i64 @__cv_sgx_shfl_up_i64(i32 %m, i64 %v, i32 %n) alwaysinline {
   %t2 = trunc i64 %t1 to i32
   %t3 = lshr i64 %t1, 32
   %t4 = trunc i64 %t3 to i32
-  %t5 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t2, i32 %n, i32 0)
-  %t6 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t4, i32 %n, i32 0)
+  %t5 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t2, i32 %n, i32 0) nomerge
+  %t6 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t4, i32 %n, i32 0) nomerge
   %t7 = zext i32 %t6 to i64
   %t8 = shl i64 %t7, 32
   %t9 = zext i32 %t5 to i64
@@ -147,8 +158,8 @@ define internal i64 @__cv_sgx_shfl_down_i64(i32 %m, i64 %v, i32 %n) alwaysinline
   %t2 = trunc i64 %t1 to i32
   %t3 = lshr i64 %t1, 32
   %t4 = trunc i64 %t3 to i32
-  %t5 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t2, i32 %n, i32 31)
-  %t6 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t4, i32 %n, i32 31)
+  %t5 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t2, i32 %n, i32 31) nomerge
+  %t6 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t4, i32 %n, i32 31) nomerge
   %t7 = zext i32 %t6 to i64
   %t8 = shl i64 %t7, 32
   %t9 = zext i32 %t5 to i64
@@ -159,28 +170,28 @@ define internal i64 @__cv_sgx_shfl_down_i64(i32 %m, i64 %v, i32 %n) alwaysinline
 
 define internal float @__cv_sgx_shfl_idx_float(i32 %m, float %v, i32 %n) alwaysinline {
   %t1 = bitcast float %v to i32
-  %t2 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t1, i32 %n, i32 31)
+  %t2 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t1, i32 %n, i32 31) nomerge
   %t3 = bitcast i32 %t2 to float
   ret float %t3
 }
 
 define internal float @__cv_sgx_shfl_bfly_float(i32 %m, float %v, i32 %n) alwaysinline {
   %t1 = bitcast float %v to i32
-  %t2 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t1, i32 %n, i32 31)
+  %t2 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t1, i32 %n, i32 31) nomerge
   %t3 = bitcast i32 %t2 to float
   ret float %t3
 }
 
 define internal float @__cv_sgx_shfl_up_float(i32 %m, float %v, i32 %n) alwaysinline {
   %t1 = bitcast float %v to i32
-  %t2 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t1, i32 %n, i32 0)
+  %t2 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t1, i32 %n, i32 0) nomerge
   %t3 = bitcast i32 %t2 to float
   ret float %t3
 }
 
 define internal float @__cv_sgx_shfl_down_float(i32 %m, float %v, i32 %n) alwaysinline {
   %t1 = bitcast float %v to i32
-  %t2 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t1, i32 %n, i32 31)
+  %t2 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t1, i32 %n, i32 31) nomerge
   %t3 = bitcast i32 %t2 to float
   ret float %t3
 }
@@ -190,8 +201,8 @@ define internal double @__cv_sgx_shfl_idx_double(i32 %m, double %v, i32 %n) alwa
   %t2 = trunc i64 %t1 to i32
   %t3 = lshr i64 %t1, 32
   %t4 = trunc i64 %t3 to i32
-  %t5 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t2, i32 %n, i32 31)
-  %t6 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t4, i32 %n, i32 31)
+  %t5 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t2, i32 %n, i32 31) nomerge
+  %t6 = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %t4, i32 %n, i32 31) nomerge
   %t7 = zext i32 %t6 to i64
   %t8 = shl i64 %t7, 32
   %t9 = zext i32 %t5 to i64
@@ -205,8 +216,8 @@ define internal double @__cv_sgx_shfl_bfly_double(i32 %m, double %v, i32 %n) alw
   %t2 = trunc i64 %t1 to i32
   %t3 = lshr i64 %t1, 32
   %t4 = trunc i64 %t3 to i32
-  %t5 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t2, i32 %n, i32 31)
-  %t6 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t4, i32 %n, i32 31)
+  %t5 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t2, i32 %n, i32 31) nomerge
+  %t6 = call i32 @llvm.nvvm.shfl.sync.bfly.i32(i32 %m, i32 %t4, i32 %n, i32 31) nomerge
   %t7 = zext i32 %t6 to i64
   %t8 = shl i64 %t7, 32
   %t9 = zext i32 %t5 to i64
@@ -220,8 +231,8 @@ define internal double @__cv_sgx_shfl_up_double(i32 %m, double %v, i32 %n) alway
   %t2 = trunc i64 %t1 to i32
   %t3 = lshr i64 %t1, 32
   %t4 = trunc i64 %t3 to i32
-  %t5 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t2, i32 %n, i32 0)
-  %t6 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t4, i32 %n, i32 0)
+  %t5 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t2, i32 %n, i32 0) nomerge
+  %t6 = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %t4, i32 %n, i32 0) nomerge
   %t7 = zext i32 %t6 to i64
   %t8 = shl i64 %t7, 32
   %t9 = zext i32 %t5 to i64
@@ -235,8 +246,8 @@ define internal double @__cv_sgx_shfl_down_double(i32 %m, double %v, i32 %n) alw
   %t2 = trunc i64 %t1 to i32
   %t3 = lshr i64 %t1, 32
   %t4 = trunc i64 %t3 to i32
-  %t5 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t2, i32 %n, i32 31)
-  %t6 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t4, i32 %n, i32 31)
+  %t5 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t2, i32 %n, i32 31) nomerge
+  %t6 = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %t4, i32 %n, i32 31) nomerge
   %t7 = zext i32 %t6 to i64
   %t8 = shl i64 %t7, 32
   %t9 = zext i32 %t5 to i64
@@ -10656,7 +10667,7 @@ define double @_Z30sub_group_clustered_reduce_maxdj(double %a0, i32 %a1) alwaysi
 define i32 @_Z40sub_group_non_uniform_reduce_logical_andi(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp eq i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = icmp eq i32 %t3, 0
   %t5 = zext i1 %t4 to i32
   ret i32 %t5
@@ -10665,7 +10676,7 @@ define i32 @_Z40sub_group_non_uniform_reduce_logical_andi(i32 %a0) alwaysinline 
 define i32 @_Z39sub_group_non_uniform_reduce_logical_ori(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp ne i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = icmp ne i32 %t3, 0
   %t5 = zext i1 %t4 to i32
   ret i32 %t5
@@ -10674,7 +10685,7 @@ define i32 @_Z39sub_group_non_uniform_reduce_logical_ori(i32 %a0) alwaysinline {
 define i32 @_Z40sub_group_non_uniform_reduce_logical_xori(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp ne i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = call i32 @llvm.ctpop.i32(i32 %t3)
   %t5 = and i32 %t4, 1
   ret i32 %t5
@@ -10683,7 +10694,7 @@ define i32 @_Z40sub_group_non_uniform_reduce_logical_xori(i32 %a0) alwaysinline 
 define i32 @_Z48sub_group_non_uniform_scan_inclusive_logical_andi(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp eq i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.le()
   %t5 = and i32 %t3, %t4
   %t6 = icmp eq i32 %t5, 0
@@ -10694,7 +10705,7 @@ define i32 @_Z48sub_group_non_uniform_scan_inclusive_logical_andi(i32 %a0) alway
 define i32 @_Z47sub_group_non_uniform_scan_inclusive_logical_ori(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp ne i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.le()
   %t5 = and i32 %t3, %t4
   %t6 = icmp ne i32 %t5, 0
@@ -10705,7 +10716,7 @@ define i32 @_Z47sub_group_non_uniform_scan_inclusive_logical_ori(i32 %a0) always
 define i32 @_Z48sub_group_non_uniform_scan_inclusive_logical_xori(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp ne i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.le()
   %t5 = and i32 %t3, %t4
   %t6 = call i32 @llvm.ctpop.i32(i32 %t5)
@@ -10716,7 +10727,7 @@ define i32 @_Z48sub_group_non_uniform_scan_inclusive_logical_xori(i32 %a0) alway
 define i32 @_Z48sub_group_non_uniform_scan_exclusive_logical_andi(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp eq i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.lt()
   %t5 = and i32 %t3, %t4
   %t6 = icmp eq i32 %t5, 0
@@ -10727,7 +10738,7 @@ define i32 @_Z48sub_group_non_uniform_scan_exclusive_logical_andi(i32 %a0) alway
 define i32 @_Z47sub_group_non_uniform_scan_exclusive_logical_ori(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp ne i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.lt()
   %t5 = and i32 %t3, %t4
   %t6 = icmp ne i32 %t5, 0
@@ -10738,7 +10749,7 @@ define i32 @_Z47sub_group_non_uniform_scan_exclusive_logical_ori(i32 %a0) always
 define i32 @_Z48sub_group_non_uniform_scan_exclusive_logical_xori(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp ne i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.lt()
   %t5 = and i32 %t3, %t4
   %t6 = call i32 @llvm.ctpop.i32(i32 %t5)
@@ -10749,7 +10760,7 @@ define i32 @_Z48sub_group_non_uniform_scan_exclusive_logical_xori(i32 %a0) alway
 define i32 @_Z38sub_group_clustered_reduce_logical_andij(i32 %a0, i32 %a1) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp eq i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
   %t5 = sub i32 0, %a1
   %t6 = and i32 %t4, %t5
@@ -10767,7 +10778,7 @@ define i32 @_Z38sub_group_clustered_reduce_logical_andij(i32 %a0, i32 %a1) alway
 define i32 @_Z37sub_group_clustered_reduce_logical_orij(i32 %a0, i32 %a1) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp ne i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
   %t5 = sub i32 0, %a1
   %t6 = and i32 %t4, %t5
@@ -10785,7 +10796,7 @@ define i32 @_Z37sub_group_clustered_reduce_logical_orij(i32 %a0, i32 %a1) always
 define i32 @_Z38sub_group_clustered_reduce_logical_xorij(i32 %a0, i32 %a1) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp ne i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = call i32 @llvm.nvvm.read.ptx.sreg.laneid()
   %t5 = sub i32 0, %a1
   %t6 = and i32 %t4, %t5
@@ -10989,7 +11000,7 @@ define i32 @_Z31sub_group_non_uniform_all_equalc(i8 %a0) alwaysinline {
   %t3 = sext i8 %a0 to i32
   %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %t2)
   %t5 = icmp eq i32 %t3, %t4
-  %t6 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t5)
+  %t6 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t5) nomerge
   %t7 = zext i1 %t6 to i32
   ret i32 %t7
 }
@@ -11183,7 +11194,7 @@ define i32 @_Z31sub_group_non_uniform_all_equalh(i8 %a0) alwaysinline {
   %t3 = zext i8 %a0 to i32
   %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %t2)
   %t5 = icmp eq i32 %t3, %t4
-  %t6 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t5)
+  %t6 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t5) nomerge
   %t7 = zext i1 %t6 to i32
   ret i32 %t7
 }
@@ -11419,7 +11430,7 @@ define i32 @_Z31sub_group_non_uniform_all_equals(i16 %a0) alwaysinline {
   %t3 = sext i16 %a0 to i32
   %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %t2)
   %t5 = icmp eq i32 %t3, %t4
-  %t6 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t5)
+  %t6 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t5) nomerge
   %t7 = zext i1 %t6 to i32
   ret i32 %t7
 }
@@ -11655,7 +11666,7 @@ define i32 @_Z31sub_group_non_uniform_all_equalt(i16 %a0) alwaysinline {
   %t3 = zext i16 %a0 to i32
   %t4 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %t3, i32 %t2)
   %t5 = icmp eq i32 %t3, %t4
-  %t6 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t5)
+  %t6 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t5) nomerge
   %t7 = zext i1 %t6 to i32
   ret i32 %t7
 }
@@ -11970,7 +11981,7 @@ define i32 @_Z31sub_group_non_uniform_all_equali(i32 %a0) alwaysinline {
   %t2 = call i32 @llvm.cttz.i32(i32 %t1, i1 true)
   %t3 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %a0, i32 %t2)
   %t4 = icmp eq i32 %a0, %t3
-  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4)
+  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4) nomerge
   %t6 = zext i1 %t5 to i32
   ret i32 %t6
 }
@@ -12285,7 +12296,7 @@ define i32 @_Z31sub_group_non_uniform_all_equalj(i32 %a0) alwaysinline {
   %t2 = call i32 @llvm.cttz.i32(i32 %t1, i1 true)
   %t3 = call i32 @__cv_sgx_shfl_idx_i32(i32 %t1, i32 %a0, i32 %t2)
   %t4 = icmp eq i32 %a0, %t3
-  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4)
+  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4) nomerge
   %t6 = zext i1 %t5 to i32
   ret i32 %t6
 }
@@ -12798,7 +12809,7 @@ define i32 @_Z31sub_group_non_uniform_all_equall(i64 %a0) alwaysinline {
   %t2 = call i32 @llvm.cttz.i32(i32 %t1, i1 true)
   %t3 = call i64 @__cv_sgx_shfl_idx_i64(i32 %t1, i64 %a0, i32 %t2)
   %t4 = icmp eq i64 %a0, %t3
-  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4)
+  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4) nomerge
   %t6 = zext i1 %t5 to i32
   ret i32 %t6
 }
@@ -13311,7 +13322,7 @@ define i32 @_Z31sub_group_non_uniform_all_equalm(i64 %a0) alwaysinline {
   %t2 = call i32 @llvm.cttz.i32(i32 %t1, i1 true)
   %t3 = call i64 @__cv_sgx_shfl_idx_i64(i32 %t1, i64 %a0, i32 %t2)
   %t4 = icmp eq i64 %a0, %t3
-  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4)
+  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4) nomerge
   %t6 = zext i1 %t5 to i32
   ret i32 %t6
 }
@@ -13626,7 +13637,7 @@ define i32 @_Z31sub_group_non_uniform_all_equalf(float %a0) alwaysinline {
   %t2 = call i32 @llvm.cttz.i32(i32 %t1, i1 true)
   %t3 = call float @__cv_sgx_shfl_idx_float(i32 %t1, float %a0, i32 %t2)
   %t4 = fcmp oeq float %a0, %t3
-  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4)
+  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4) nomerge
   %t6 = zext i1 %t5 to i32
   ret i32 %t6
 }
@@ -14139,7 +14150,7 @@ define i32 @_Z31sub_group_non_uniform_all_equald(double %a0) alwaysinline {
   %t2 = call i32 @llvm.cttz.i32(i32 %t1, i1 true)
   %t3 = call double @__cv_sgx_shfl_idx_double(i32 %t1, double %a0, i32 %t2)
   %t4 = fcmp oeq double %a0, %t3
-  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4)
+  %t5 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t4) nomerge
   %t6 = zext i1 %t5 to i32
   ret i32 %t6
 }
@@ -14444,7 +14455,7 @@ define i32 @_Z15sub_group_electv() alwaysinline {
 define i32 @_Z25sub_group_non_uniform_alli(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp ne i32 %a0, 0
-  %t3 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t2)
+  %t3 = call i1 @llvm.nvvm.vote.all.sync(i32 %t1, i1 %t2) nomerge
   %t4 = zext i1 %t3 to i32
   ret i32 %t4
 }
@@ -14452,7 +14463,7 @@ define i32 @_Z25sub_group_non_uniform_alli(i32 %a0) alwaysinline {
 define i32 @_Z25sub_group_non_uniform_anyi(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp ne i32 %a0, 0
-  %t3 = call i1 @llvm.nvvm.vote.any.sync(i32 %t1, i1 %t2)
+  %t3 = call i1 @llvm.nvvm.vote.any.sync(i32 %t1, i1 %t2) nomerge
   %t4 = zext i1 %t3 to i32
   ret i32 %t4
 }
@@ -14460,7 +14471,7 @@ define i32 @_Z25sub_group_non_uniform_anyi(i32 %a0) alwaysinline {
 define <4 x i32> @_Z16sub_group_balloti(i32 %a0) alwaysinline {
   %t1 = call i32 @__cv_sgx_mask()
   %t2 = icmp ne i32 %a0, 0
-  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2)
+  %t3 = call i32 @llvm.nvvm.vote.ballot.sync(i32 %t1, i1 %t2) nomerge
   %t4 = call <4 x i32> @__cv_sgx_uint4(i32 %t3)
   ret <4 x i32> %t4
 }
@@ -14485,7 +14496,7 @@ define i32 @_Z28sub_group_ballot_bit_extractDv4_jj(<4 x i32> %a0, i32 %a1) alway
 
 define i32 @_Z26sub_group_ballot_bit_countDv4_j(<4 x i32> %a0) alwaysinline {
   %t1 = extractelement <4 x i32> %a0, i32 0
-  %t2 = call i32 @__cv_sgx_size_mask()
+  %t2 = call i32 @__cv_sgx_max_size_mask()
   %t3 = and i32 %t1, %t2
   %t4 = call i32 @llvm.ctpop.i32(i32 %t3)
   ret i32 %t4
@@ -14493,7 +14504,7 @@ define i32 @_Z26sub_group_ballot_bit_countDv4_j(<4 x i32> %a0) alwaysinline {
 
 define i32 @_Z31sub_group_ballot_inclusive_scanDv4_j(<4 x i32> %a0) alwaysinline {
   %t1 = extractelement <4 x i32> %a0, i32 0
-  %t2 = call i32 @__cv_sgx_size_mask()
+  %t2 = call i32 @__cv_sgx_max_size_mask()
   %t3 = and i32 %t1, %t2
   %t4 = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.le()
   %t5 = and i32 %t3, %t4
@@ -14503,7 +14514,7 @@ define i32 @_Z31sub_group_ballot_inclusive_scanDv4_j(<4 x i32> %a0) alwaysinline
 
 define i32 @_Z31sub_group_ballot_exclusive_scanDv4_j(<4 x i32> %a0) alwaysinline {
   %t1 = extractelement <4 x i32> %a0, i32 0
-  %t2 = call i32 @__cv_sgx_size_mask()
+  %t2 = call i32 @__cv_sgx_max_size_mask()
   %t3 = and i32 %t1, %t2
   %t4 = call i32 @llvm.nvvm.read.ptx.sreg.lanemask.lt()
   %t5 = and i32 %t3, %t4
@@ -14513,7 +14524,7 @@ define i32 @_Z31sub_group_ballot_exclusive_scanDv4_j(<4 x i32> %a0) alwaysinline
 
 define i32 @_Z25sub_group_ballot_find_lsbDv4_j(<4 x i32> %a0) alwaysinline {
   %t1 = extractelement <4 x i32> %a0, i32 0
-  %t2 = call i32 @__cv_sgx_size_mask()
+  %t2 = call i32 @__cv_sgx_max_size_mask()
   %t3 = and i32 %t1, %t2
   %t4 = call i32 @llvm.cttz.i32(i32 %t3, i1 false)
   ret i32 %t4
@@ -14521,7 +14532,7 @@ define i32 @_Z25sub_group_ballot_find_lsbDv4_j(<4 x i32> %a0) alwaysinline {
 
 define i32 @_Z25sub_group_ballot_find_msbDv4_j(<4 x i32> %a0) alwaysinline {
   %t1 = extractelement <4 x i32> %a0, i32 0
-  %t2 = call i32 @__cv_sgx_size_mask()
+  %t2 = call i32 @__cv_sgx_max_size_mask()
   %t3 = and i32 %t1, %t2
   %t4 = call i32 @llvm.ctlz.i32(i32 %t3, i1 false)
   %t5 = sub i32 31, %t4

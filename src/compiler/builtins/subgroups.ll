@@ -22,7 +22,7 @@ declare double @llvm.minnum.f64(double, double)
 declare double @llvm.maxnum.f64(double, double)
 
 define internal i32 @__cv_activemask() alwaysinline {
-  %m = call i32 asm sideeffect "activemask.b32 $0;", "=r"()
+  %m = call i32 asm sideeffect "activemask.b32 $0;", "=r"() nomerge
   ret i32 %m
 }
 
@@ -105,7 +105,7 @@ define i32 @_Z27get_enqueued_num_sub_groupsv() alwaysinline {
 
 define void @_Z17sub_group_barrierj(i32 %flags) alwaysinline {
   %m = call i32 @__cv_activemask()
-  call void @llvm.nvvm.bar.warp.sync(i32 %m)
+  call void @llvm.nvvm.bar.warp.sync(i32 %m) nomerge
   ret void
 }
 
@@ -117,7 +117,7 @@ define void @_Z17sub_group_barrierj12memory_scope(i32 %flags, i32 %scope) always
 define i32 @_Z13sub_group_alli(i32 %p) alwaysinline {
   %m = call i32 @__cv_activemask()
   %b = icmp ne i32 %p, 0
-  %v = call i1 @llvm.nvvm.vote.all.sync(i32 %m, i1 %b)
+  %v = call i1 @llvm.nvvm.vote.all.sync(i32 %m, i1 %b) nomerge
   %r = zext i1 %v to i32
   ret i32 %r
 }
@@ -125,49 +125,49 @@ define i32 @_Z13sub_group_alli(i32 %p) alwaysinline {
 define i32 @_Z13sub_group_anyi(i32 %p) alwaysinline {
   %m = call i32 @__cv_activemask()
   %b = icmp ne i32 %p, 0
-  %v = call i1 @llvm.nvvm.vote.any.sync(i32 %m, i1 %b)
+  %v = call i1 @llvm.nvvm.vote.any.sync(i32 %m, i1 %b) nomerge
   %r = zext i1 %v to i32
   ret i32 %r
 }
 
 define internal i32 @__cv_shfl_idx_i(i32 %m, i32 %v, i32 %n) alwaysinline {
   %i = add i32 %v, 0
-  %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %i, i32 %n, i32 31)
+  %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %i, i32 %n, i32 31) nomerge
   %r = add i32 %s, 0
   ret i32 %r
 }
 
 define internal i32 @__cv_shfl_up_i(i32 %m, i32 %v, i32 %n) alwaysinline {
   %i = add i32 %v, 0
-  %s = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %i, i32 %n, i32 0)
+  %s = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %i, i32 %n, i32 0) nomerge
   %r = add i32 %s, 0
   ret i32 %r
 }
 
 define internal i32 @__cv_shfl_down_i(i32 %m, i32 %v, i32 %n) alwaysinline {
   %i = add i32 %v, 0
-  %s = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %i, i32 %n, i32 31)
+  %s = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %i, i32 %n, i32 31) nomerge
   %r = add i32 %s, 0
   ret i32 %r
 }
 
 define internal i32 @__cv_shfl_idx_j(i32 %m, i32 %v, i32 %n) alwaysinline {
   %i = add i32 %v, 0
-  %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %i, i32 %n, i32 31)
+  %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %i, i32 %n, i32 31) nomerge
   %r = add i32 %s, 0
   ret i32 %r
 }
 
 define internal i32 @__cv_shfl_up_j(i32 %m, i32 %v, i32 %n) alwaysinline {
   %i = add i32 %v, 0
-  %s = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %i, i32 %n, i32 0)
+  %s = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %i, i32 %n, i32 0) nomerge
   %r = add i32 %s, 0
   ret i32 %r
 }
 
 define internal i32 @__cv_shfl_down_j(i32 %m, i32 %v, i32 %n) alwaysinline {
   %i = add i32 %v, 0
-  %s = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %i, i32 %n, i32 31)
+  %s = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %i, i32 %n, i32 31) nomerge
   %r = add i32 %s, 0
   ret i32 %r
 }
@@ -177,8 +177,8 @@ define internal i64 @__cv_shfl_idx_l(i32 %m, i64 %v, i32 %n) alwaysinline {
   %lo = trunc i64 %i to i32
   %hi64 = lshr i64 %i, 32
   %hi = trunc i64 %hi64 to i32
-  %slo = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %lo, i32 %n, i32 31)
-  %shi = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %hi, i32 %n, i32 31)
+  %slo = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %lo, i32 %n, i32 31) nomerge
+  %shi = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %hi, i32 %n, i32 31) nomerge
   %zlo = zext i32 %slo to i64
   %zhi = zext i32 %shi to i64
   %up = shl i64 %zhi, 32
@@ -192,8 +192,8 @@ define internal i64 @__cv_shfl_up_l(i32 %m, i64 %v, i32 %n) alwaysinline {
   %lo = trunc i64 %i to i32
   %hi64 = lshr i64 %i, 32
   %hi = trunc i64 %hi64 to i32
-  %slo = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %lo, i32 %n, i32 0)
-  %shi = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %hi, i32 %n, i32 0)
+  %slo = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %lo, i32 %n, i32 0) nomerge
+  %shi = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %hi, i32 %n, i32 0) nomerge
   %zlo = zext i32 %slo to i64
   %zhi = zext i32 %shi to i64
   %up = shl i64 %zhi, 32
@@ -207,8 +207,8 @@ define internal i64 @__cv_shfl_down_l(i32 %m, i64 %v, i32 %n) alwaysinline {
   %lo = trunc i64 %i to i32
   %hi64 = lshr i64 %i, 32
   %hi = trunc i64 %hi64 to i32
-  %slo = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %lo, i32 %n, i32 31)
-  %shi = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %hi, i32 %n, i32 31)
+  %slo = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %lo, i32 %n, i32 31) nomerge
+  %shi = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %hi, i32 %n, i32 31) nomerge
   %zlo = zext i32 %slo to i64
   %zhi = zext i32 %shi to i64
   %up = shl i64 %zhi, 32
@@ -222,8 +222,8 @@ define internal i64 @__cv_shfl_idx_m(i32 %m, i64 %v, i32 %n) alwaysinline {
   %lo = trunc i64 %i to i32
   %hi64 = lshr i64 %i, 32
   %hi = trunc i64 %hi64 to i32
-  %slo = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %lo, i32 %n, i32 31)
-  %shi = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %hi, i32 %n, i32 31)
+  %slo = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %lo, i32 %n, i32 31) nomerge
+  %shi = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %hi, i32 %n, i32 31) nomerge
   %zlo = zext i32 %slo to i64
   %zhi = zext i32 %shi to i64
   %up = shl i64 %zhi, 32
@@ -237,8 +237,8 @@ define internal i64 @__cv_shfl_up_m(i32 %m, i64 %v, i32 %n) alwaysinline {
   %lo = trunc i64 %i to i32
   %hi64 = lshr i64 %i, 32
   %hi = trunc i64 %hi64 to i32
-  %slo = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %lo, i32 %n, i32 0)
-  %shi = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %hi, i32 %n, i32 0)
+  %slo = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %lo, i32 %n, i32 0) nomerge
+  %shi = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %hi, i32 %n, i32 0) nomerge
   %zlo = zext i32 %slo to i64
   %zhi = zext i32 %shi to i64
   %up = shl i64 %zhi, 32
@@ -252,8 +252,8 @@ define internal i64 @__cv_shfl_down_m(i32 %m, i64 %v, i32 %n) alwaysinline {
   %lo = trunc i64 %i to i32
   %hi64 = lshr i64 %i, 32
   %hi = trunc i64 %hi64 to i32
-  %slo = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %lo, i32 %n, i32 31)
-  %shi = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %hi, i32 %n, i32 31)
+  %slo = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %lo, i32 %n, i32 31) nomerge
+  %shi = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %hi, i32 %n, i32 31) nomerge
   %zlo = zext i32 %slo to i64
   %zhi = zext i32 %shi to i64
   %up = shl i64 %zhi, 32
@@ -264,21 +264,21 @@ define internal i64 @__cv_shfl_down_m(i32 %m, i64 %v, i32 %n) alwaysinline {
 
 define internal float @__cv_shfl_idx_f(i32 %m, float %v, i32 %n) alwaysinline {
   %i = bitcast float %v to i32
-  %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %i, i32 %n, i32 31)
+  %s = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %i, i32 %n, i32 31) nomerge
   %r = bitcast i32 %s to float
   ret float %r
 }
 
 define internal float @__cv_shfl_up_f(i32 %m, float %v, i32 %n) alwaysinline {
   %i = bitcast float %v to i32
-  %s = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %i, i32 %n, i32 0)
+  %s = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %i, i32 %n, i32 0) nomerge
   %r = bitcast i32 %s to float
   ret float %r
 }
 
 define internal float @__cv_shfl_down_f(i32 %m, float %v, i32 %n) alwaysinline {
   %i = bitcast float %v to i32
-  %s = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %i, i32 %n, i32 31)
+  %s = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %i, i32 %n, i32 31) nomerge
   %r = bitcast i32 %s to float
   ret float %r
 }
@@ -288,8 +288,8 @@ define internal double @__cv_shfl_idx_d(i32 %m, double %v, i32 %n) alwaysinline 
   %lo = trunc i64 %i to i32
   %hi64 = lshr i64 %i, 32
   %hi = trunc i64 %hi64 to i32
-  %slo = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %lo, i32 %n, i32 31)
-  %shi = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %hi, i32 %n, i32 31)
+  %slo = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %lo, i32 %n, i32 31) nomerge
+  %shi = call i32 @llvm.nvvm.shfl.sync.idx.i32(i32 %m, i32 %hi, i32 %n, i32 31) nomerge
   %zlo = zext i32 %slo to i64
   %zhi = zext i32 %shi to i64
   %up = shl i64 %zhi, 32
@@ -303,8 +303,8 @@ define internal double @__cv_shfl_up_d(i32 %m, double %v, i32 %n) alwaysinline {
   %lo = trunc i64 %i to i32
   %hi64 = lshr i64 %i, 32
   %hi = trunc i64 %hi64 to i32
-  %slo = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %lo, i32 %n, i32 0)
-  %shi = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %hi, i32 %n, i32 0)
+  %slo = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %lo, i32 %n, i32 0) nomerge
+  %shi = call i32 @llvm.nvvm.shfl.sync.up.i32(i32 %m, i32 %hi, i32 %n, i32 0) nomerge
   %zlo = zext i32 %slo to i64
   %zhi = zext i32 %shi to i64
   %up = shl i64 %zhi, 32
@@ -318,8 +318,8 @@ define internal double @__cv_shfl_down_d(i32 %m, double %v, i32 %n) alwaysinline
   %lo = trunc i64 %i to i32
   %hi64 = lshr i64 %i, 32
   %hi = trunc i64 %hi64 to i32
-  %slo = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %lo, i32 %n, i32 31)
-  %shi = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %hi, i32 %n, i32 31)
+  %slo = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %lo, i32 %n, i32 31) nomerge
+  %shi = call i32 @llvm.nvvm.shfl.sync.down.i32(i32 %m, i32 %hi, i32 %n, i32 31) nomerge
   %zlo = zext i32 %slo to i64
   %zhi = zext i32 %shi to i64
   %up = shl i64 %zhi, 32

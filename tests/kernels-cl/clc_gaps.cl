@@ -1,0 +1,61 @@
+// Builtins libclc 16 lacks for NVPTX (builtins/clc_gaps.ll): the async copies and prefetch of
+// 3-vectors (moved as 4-component vectors, as the spec has it: one v4 store for a float3),
+// mad_hi, smoothstep(double, double, doubleN); nan(ulong) sets the quiet bit
+// (0x7ff8000000000000, not infinity's 0x7ff0000000000000).
+// expect: st.shared.v4.f32
+// expect: 9221120237041090560
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+
+#define COPIES(T)                                                                                  \
+    kernel void copies_##T(global const T *src, global T *dst, local T *tmp, uint n) {            \
+        event_t e = async_work_group_copy(tmp, src, n, 0);                                         \
+        e = async_work_group_strided_copy(tmp + n, src, n, 2, e);                                  \
+        wait_group_events(1, &e);                                                                  \
+        e = async_work_group_copy(dst, tmp, n, 0);                                                 \
+        e = async_work_group_strided_copy(dst + 2 * n, tmp + n, n, 3, e);                          \
+        wait_group_events(1, &e);                                                                  \
+        prefetch(src, n);                                                                          \
+    }
+COPIES(char3)
+COPIES(uchar3)
+COPIES(short3)
+COPIES(ushort3)
+COPIES(int3)
+COPIES(uint3)
+COPIES(long3)
+COPIES(ulong3)
+COPIES(float3)
+COPIES(double3)
+
+#define MAD_HI(T)                                                                                  \
+    kernel void mad_hi_##T(global const T *a, global T *out) {                                     \
+        size_t i = get_global_id(0);                                                               \
+        out[i] = mad_hi(a[i], a[i + 1], a[i + 2]);                                                 \
+    }
+#define MAD_HI_ALL(T) MAD_HI(T) MAD_HI(T##2) MAD_HI(T##3) MAD_HI(T##4) MAD_HI(T##8) MAD_HI(T##16)
+MAD_HI_ALL(char)
+MAD_HI_ALL(uchar)
+MAD_HI_ALL(short)
+MAD_HI_ALL(ushort)
+MAD_HI_ALL(int)
+MAD_HI_ALL(uint)
+MAD_HI_ALL(long)
+MAD_HI_ALL(ulong)
+
+#define SMOOTHSTEP(T)                                                                              \
+    kernel void smoothstep_##T(global const double *e, global const T *x, global T *out) {        \
+        size_t i = get_global_id(0);                                                               \
+        out[i] = smoothstep(e[0], e[1], x[i]);                                                     \
+    }
+SMOOTHSTEP(double2)
+SMOOTHSTEP(double3)
+SMOOTHSTEP(double4)
+SMOOTHSTEP(double8)
+SMOOTHSTEP(double16)
+
+kernel void quiet_nan(global double *d, global float *f, global const ulong *code) {
+    d[0] = nan(0UL);
+    d[1] = nan(code[0]);
+    f[0] = nan(0U);
+    vstore4(nan((ulong4)(code[0])), 1, d);
+}
