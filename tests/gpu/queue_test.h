@@ -6,6 +6,7 @@
 #include "test_util.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -62,6 +63,26 @@ static inline cl_int qt_poll_final(cl_event e, double seconds) {
         s = qt_status(e);
     }
     return s;
+}
+
+/* Destructor callbacks (clSetContextDestructorCallback, clSetMemObjectDestructorCallback) that
+ * set the atomic_int they are given. */
+static inline void CL_CALLBACK qt_context_gone(cl_context c, void *flag) {
+    (void)c;
+    atomic_store((atomic_int *)flag, 1);
+}
+
+static inline void CL_CALLBACK qt_mem_gone(cl_mem m, void *flag) {
+    (void)m;
+    atomic_store((atomic_int *)flag, 1);
+}
+
+/* Waits (polling) until *flag is set or `seconds` passed; the flag. */
+static inline int qt_wait_flag(atomic_int *flag, double seconds) {
+    double end = qt_now() + cv_test_limit_s(seconds);
+    while (!atomic_load(flag) && qt_now() < end)
+        usleep(1000);
+    return atomic_load(flag);
 }
 
 /* A marker that waits for the given events, with its event. */
