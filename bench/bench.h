@@ -14,6 +14,10 @@
 
 typedef struct bench_opts {
     bool quick;
+    /* %globaltimer + timer_offset_ns = CLOCK_MONOTONIC (bench_now_us) of the same instant,
+     * within ~1 us (raw_calibrate_timer), where timer_known. */
+    int64_t timer_offset_ns;
+    bool timer_known;
     int reps;         /* repetitions a median is taken over */
     size_t big;       /* bytes of the bandwidth transfers (256 MiB, quick 16 MiB) */
     size_t fma_items; /* work-items of the compute kernels */
@@ -27,30 +31,43 @@ extern bench_opts g_opts;
 double bench_now_us(void);
 void bench_sleep_us(long us);
 double bench_median(double *v, int n);
+/* A %globaltimer value as bench_now_us() (g_opts.timer_offset_ns), NaN where it is unknown. */
+double bench_timer_us(uint64_t globaltimer);
 /* CPU time (user + system) of the process, in microseconds. */
 double bench_cpu_us(void);
 
-/* A backend's spin kernel, for the CPU row: start(ctx, ns) queues a kernel that spins ns
- * nanoseconds, wait(ctx) blocks until the queue is done (clFinish, cuStreamSynchronize); each
- * returns nonzero on failure. */
+/* A backend's spin kernel, for the CPU rows: start(ctx, lane, ns) queues a kernel that spins ns
+ * nanoseconds on the lane's queue or stream, wait(ctx, lane) blocks until it is done (clFinish,
+ * cuStreamSynchronize); each returns nonzero on failure. */
+#define BENCH_LANES 8
 typedef struct bench_spinner {
-    int (*start)(void *ctx, uint64_t ns);
-    int (*wait)(void *ctx);
+    int (*start)(void *ctx, int lane, uint64_t ns);
+    int (*wait)(void *ctx, int lane);
     void *ctx;
+    int lanes; /* 1: the calling thread waits; more: a thread per lane, all at once */
 } bench_spinner;
-/* After a 1 ms warm-up, CPU time of the process while wait() blocks on a 100 ms spin, in % of one
- * core; the CPU time of each thread goes to stderr. */
+/* After a 1 ms warm-up per lane, CPU time of the process while every lane waits on a 100 ms spin,
+ * in % of one core; the CPU time of each thread goes to stderr. */
 double bench_cpu_during_wait(const bench_spinner *s);
 
-/* The rows measured in a child process that loads one backend only (bench_cpu.c): the CPU row
+/* The rows that wait for the GPU, with the same shape on every backend. */
+enum { BENCH_GATE_DELAY_US = 5000, BENCH_KERNEL_NS = 5000000 };
+/* A thread that runs fn(arg) once started, and the time (bench_now_us) it returned. */
+typedef struct bench_waiter bench_waiter;
+bench_waiter *bench_waiter_start(int (*fn)(void *arg), void *arg);
+/* Joins it: its return time, NaN where fn failed. */
+double bench_waiter_join(bench_waiter *w);
+
+/* The rows measured in a child process that loads one backend only (bench_cpu.c): the CPU rows
  * and the first build of a process. cpu_probe_icd: the ICD library that holds a platform;
- * cpu_probe_run: runs cv-bench again for figure f and icd (NULL: raw CUDA) and returns the
- * child's figure, *spawned false when no child could be started; cpu_probe_kill: kills the
- * running child, if any (the hang guard), true if there was one; cpu_probe_main: the child. */
+ * cpu_probe_run: runs cv-bench again for figure f and icd (NULL: raw CUDA, blocking-sync events
+ * where raw_blocking) and returns the child's figure, *spawned false when no child could be
+ * started; cpu_probe_kill: kills the running child, if any (the hang guard), true if there was
+ * one; cpu_probe_main: the child. */
 bool cpu_probe_icd(cl_platform_id platform, char *path, size_t size);
-double cpu_probe_run(const char *icd, int f, bool *spawned);
+double cpu_probe_run(const char *icd, bool raw_blocking, int f, bool *spawned);
 bool cpu_probe_kill(void);
-int cpu_probe_main(const char *icd, int f);
+int cpu_probe_main(const char *icd, bool raw_blocking, int f);
 /* The first clBuildProgram of a process (the three small kernels, new to every cache), in ms:
  * context creation not counted. */
 double clb_first_build_ms(cl_platform_id platform);
@@ -69,8 +86,17 @@ enum {
     F_CROSS_QUEUE,
     F_HOST_VALUE_GATE,
     F_HOST_VALUE_GATE_GRAPH,
+    F_USER_EVENT_LATE,
+    F_HOST_VALUE_LATE,
+    F_KERNEL_END_FINISH,
+    F_KERNEL_END_WAIT,
+    F_KERNEL_END_READ,
     F_SPIN_100US,
+    F_EMPTY_PROFILED,
+    F_PROFILING_COST_20US,
+    F_PROFILING_COST_5MS,
     F_CPU_DURING_FINISH,
+    F_CPU_8_THREADS,
     F_H2D_PINNED,
     F_D2H_PINNED,
     F_H2D_PAGEABLE,
@@ -105,9 +131,13 @@ const char *clb_name(const cl_backend *b);
 const char *clb_device(const cl_backend *b);
 double clb_figure(cl_backend *b, int figure);
 
-/* Raw CUDA backend. */
+/* Raw CUDA backend. blocking: the column of blocking-sync events (CU_EVENT_BLOCKING_SYNC), which
+ * measures only the rows that wait for the GPU (the others NaN). */
 typedef struct raw_backend raw_backend;
-raw_backend *raw_open(char *err, size_t err_size);
+raw_backend *raw_open(bool blocking, char *err, size_t err_size);
+/* Measures g_opts.timer_offset_ns: a kernel writes %globaltimer into mapped host memory while the
+ * host reads it beside its clock (the smallest difference; the PCIe write's ~1 us included). */
+void raw_calibrate_timer(raw_backend *b);
 const char *raw_device(const raw_backend *b);
 double raw_figure(raw_backend *b, int figure);
 

@@ -51,6 +51,7 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
     b->q = clCreateCommandQueueWithProperties(b->ctx, b->dev, NULL, &e);
     b->q2 = clCreateCommandQueueWithProperties(b->ctx, b->dev, NULL, &e);
     b->qp = clCreateCommandQueueWithProperties(b->ctx, b->dev, prof, &e);
+    b->lane[0] = b->q;
     if (!b->q || !b->q2 || !b->qp) {
         snprintf(err, err_size, "%s: queue creation: %d", b->name, e);
         free(b);
@@ -86,6 +87,7 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
         b->k_sgemm = clCreateKernel(b->prog, "bench_sgemm", NULL);
         b->k_reduce = clCreateKernel(b->prog, "bench_reduce", NULL);
         b->k_math = clCreateKernel(b->prog, "bench_math", NULL);
+        b->k_spin_end = clCreateKernel(b->prog, "bench_spin_end", NULL);
     }
     /* Half precision: its own program, since a device without cl_khr_fp16 (NVIDIA's OpenCL)
      * cannot build it. */
@@ -276,6 +278,89 @@ static double host_value_gate(cl_backend *b) {
     return bench_median(v, n);
 }
 
+static int wait_event_main(void *arg) {
+    return clWaitForEvents(1, (cl_event *)arg) != CL_SUCCESS;
+}
+
+/* The way a pipeline waits: a thread blocks in clWaitForEvents on an empty kernel behind a gate
+ * (a user event, or a host value when hv), and the gate opens BENCH_GATE_DELAY_US later; from
+ * the release call to the thread's return. */
+static double gate_late(cl_backend *b, bool hv) {
+    if (!b->k_empty || (hv && (!b->hv_create || !b->hv_signal || !b->hv_wait)))
+        return NAN;
+    cl_int e = CL_SUCCESS;
+    cl_mem value = hv ? b->hv_create(b->ctx, 0, &e) : NULL;
+    if (hv && !value)
+        return NAN;
+    int n = g_opts.reps;
+    double v[64];
+    for (int i = 0; i < n && !e; i++) {
+        cl_event u = hv ? NULL : clCreateUserEvent(b->ctx, &e), ev = NULL;
+        if (!e && hv)
+            e = b->hv_wait(b->q, value, (cl_ulong)i + 1, CL_HOST_VALUE_GEQ_CULVERT, 0, NULL, NULL);
+        if (!e)
+            e = clb_launch_empty(b, b->q, hv ? 0 : 1, hv ? NULL : &u, &ev);
+        clFlush(b->q);
+        bench_waiter *t = e ? NULL : bench_waiter_start(wait_event_main, &ev);
+        bench_sleep_us(BENCH_GATE_DELAY_US);
+        double t0 = bench_now_us();
+        if (hv)
+            b->hv_signal(value, (cl_ulong)i + 1);
+        else if (u)
+            clSetUserEventStatus(u, CL_COMPLETE);
+        v[i] = bench_waiter_join(t) - t0;
+        e = e ? e : isnan(v[i]) ? CL_INVALID_OPERATION : CL_SUCCESS;
+        if (ev)
+            clReleaseEvent(ev);
+        if (u)
+            clReleaseEvent(u);
+    }
+    clFinish(b->q);
+    if (value)
+        clReleaseMemObject(value);
+    return e ? NAN : bench_median(v, n);
+}
+
+/* A BENCH_KERNEL_NS kernel that stores the %globaltimer it ends at, then clFinish,
+ * clWaitForEvents or a blocking 4-byte read: from the kernel's end (on the host clock,
+ * g_opts.timer_offset_ns) to the call's return. */
+static double kernel_end(cl_backend *b, int figure) {
+    if (!b->timer || !b->k_spin_end || !g_opts.timer_known)
+        return NAN;
+    cl_int e = CL_SUCCESS, out = 0;
+    cl_mem end = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, 64, NULL, &e);
+    cl_mem r4 = clCreateBuffer(b->ctx, CL_MEM_READ_WRITE, 64, NULL, &e);
+    int n = g_opts.reps;
+    double v[64];
+    size_t one = 1;
+    cl_ulong ns = BENCH_KERNEL_NS;
+    if (end && r4)
+        e = clSetKernelArg(b->k_spin_end, 0, sizeof ns, &ns) |
+            clSetKernelArg(b->k_spin_end, 1, sizeof end, &end);
+    for (int i = 0; i < n && end && r4 && !e; i++) {
+        cl_event ev = NULL;
+        cl_ulong gt = 0;
+        e = clEnqueueNDRangeKernel(b->q, b->k_spin_end, 1, NULL, &one, &one, 0, NULL,
+                                   figure == F_KERNEL_END_WAIT ? &ev : NULL);
+        if (!e)
+            e = figure == F_KERNEL_END_FINISH ? clFinish(b->q)
+                : figure == F_KERNEL_END_WAIT
+                    ? clWaitForEvents(1, &ev)
+                    : clEnqueueReadBuffer(b->q, r4, CL_TRUE, 0, 4, &out, 0, NULL, NULL);
+        double t = bench_now_us();
+        if (!e)
+            e = clEnqueueReadBuffer(b->q, end, CL_TRUE, 0, sizeof gt, &gt, 0, NULL, NULL);
+        v[i] = t - bench_timer_us(gt);
+        if (ev)
+            clReleaseEvent(ev);
+    }
+    if (end)
+        clReleaseMemObject(end);
+    if (r4)
+        clReleaseMemObject(r4);
+    return end && r4 && !e ? bench_median(v, n) : NAN;
+}
+
 /* END - START of a profiled kernel, in µs. */
 static double profiled_us(cl_backend *b, cl_kernel k, cl_uint dims, const size_t *g,
                           const size_t *l) {
@@ -311,38 +396,42 @@ static double spin_100us(cl_backend *b) {
     return median_profiled(b, b->k_spin, 1, &one, &one);
 }
 
-static int spin_wait(void *ctx) {
-    return clFinish(((cl_backend *)ctx)->q) != CL_SUCCESS;
+static int spin_wait(void *ctx, int lane) {
+    return clFinish(((cl_backend *)ctx)->lane[lane]) != CL_SUCCESS;
 }
 
-static int spin_run(cl_backend *b, cl_ulong arg) {
+static int spin_run(cl_backend *b, int lane, cl_ulong arg) {
     size_t one = 1;
-    return clSetKernelArg(b->k_spin, 0, sizeof(arg), &arg) ||
-           clEnqueueNDRangeKernel(b->q, b->k_spin, 1, NULL, &one, &one, 0, NULL, NULL);
+    cl_int e = CL_SUCCESS;
+    if (!b->lane[lane])
+        b->lane[lane] = clCreateCommandQueueWithProperties(b->ctx, b->dev, NULL, &e);
+    return !b->lane[lane] || clSetKernelArg(b->k_spin, 0, sizeof(arg), &arg) ||
+           clEnqueueNDRangeKernel(b->lane[lane], b->k_spin, 1, NULL, &one, &one, 0, NULL, NULL);
 }
 
 /* Without %globaltimer (a CPU device) bench_spin counts loop turns: the first call runs it once
  * (a CPU driver may compile it then), times more and more turns until a run lasts 20 ms, and
  * converts with that rate. */
-static int spin_start(void *ctx, uint64_t ns) {
+static int spin_start(void *ctx, int lane, uint64_t ns) {
     cl_backend *b = ctx;
-    if (!b->timer && b->turns_per_ns == 0 && (spin_run(b, 1) || spin_wait(b)))
+    if (!b->timer && b->turns_per_ns == 0 && (spin_run(b, 0, 1) || spin_wait(b, 0)))
         return 1;
     for (cl_ulong turns = 1 << 16; !b->timer && b->turns_per_ns == 0; turns *= 4) {
         double t0 = bench_now_us();
-        if (turns > (cl_ulong)1 << 40 || spin_run(b, turns) || spin_wait(b))
+        if (turns > (cl_ulong)1 << 40 || spin_run(b, 0, turns) || spin_wait(b, 0))
             return 1;
         double us = bench_now_us() - t0;
         if (us >= 20000)
             b->turns_per_ns = (double)turns / (us * 1e3);
     }
-    return spin_run(b, b->timer ? ns : (cl_ulong)((double)ns * b->turns_per_ns));
+    return spin_run(b, lane, b->timer ? ns : (cl_ulong)((double)ns * b->turns_per_ns));
 }
 
-static double cpu_during_finish(cl_backend *b) {
+/* lanes 1: the calling thread in clFinish; BENCH_LANES: as many threads, each on its queue. */
+static double cpu_during_finish(cl_backend *b, int lanes) {
     if (!b->k_spin)
         return NAN;
-    return bench_cpu_during_wait(&(bench_spinner){spin_start, spin_wait, b});
+    return bench_cpu_during_wait(&(bench_spinner){spin_start, spin_wait, b, lanes});
 }
 
 /* Bandwidth of blocking transfers between a device buffer and host memory (pinned: a mapped
@@ -478,6 +567,59 @@ static cl_mem filled(cl_backend *b, size_t bytes, float value) {
     }
     clFinish(b->q);
     return m;
+}
+
+/* END - START of an empty kernel: what timing a command adds to nothing. */
+static double empty_profiled(cl_backend *b) {
+    return b->k_empty ? median_profiled(b, b->k_empty, 1, &one32, &one32) : NAN;
+}
+
+/* Time per kernel of `count` bench_fma kernels of `turns` turns back to back on q, each returning
+ * an event (released), in µs. */
+static double fma_stream_us(cl_backend *b, cl_command_queue q, cl_int turns, int count) {
+    size_t g = g_opts.fma_items, l = 256;
+    cl_int e = clSetKernelArg(b->k_fma, 1, sizeof(turns), &turns);
+    if (!e)
+        e = clFinish(q);
+    double t0 = bench_now_us();
+    for (int i = 0; i < count && !e; i++) {
+        cl_event ev = NULL;
+        e = clEnqueueNDRangeKernel(q, b->k_fma, 1, NULL, &g, &l, 0, NULL, &ev);
+        if (ev)
+            clReleaseEvent(ev);
+    }
+    if (!e)
+        e = clFinish(q);
+    return e ? NAN : (bench_now_us() - t0) / count;
+}
+
+/* Profiling's cost on a kernel of about target_us (bench_fma, its turns found on the plain
+ * queue): the time per kernel on the profiling queue against the plain one, in % (median of
+ * alternating measurements). */
+static double profiling_cost(cl_backend *b, double target_us) {
+    if (!b->k_fma)
+        return NAN;
+    cl_mem m = filled(b, g_opts.fma_items * 4, 0.0f);
+    if (!m)
+        return NAN;
+    clSetKernelArg(b->k_fma, 0, sizeof(m), &m);
+    cl_int turns = 16;
+    for (int i = 0; i < 3; i++) {
+        double us = fma_stream_us(b, b->q, turns, 10);
+        if (!(us > 0))
+            break;
+        double want = turns * target_us / us;
+        turns = want < 1 ? 1 : want > 1e8 ? 100000000 : (cl_int)want;
+    }
+    int count = target_us < 1000 ? 250 : 20, reps = target_us < 1000 ? g_opts.reps : 5;
+    double v[64];
+    for (int r = 0; r < reps; r++) {
+        double plain = fma_stream_us(b, b->q, turns, count);
+        double prof = fma_stream_us(b, b->qp, turns, count);
+        v[r] = 100.0 * (prof - plain) / plain;
+    }
+    clReleaseMemObject(m);
+    return bench_median(v, reps);
 }
 
 /* A compute loop (fma_items work-items, 1024 turns, one output element of `elem` bytes each):
@@ -643,10 +785,26 @@ double clb_figure(cl_backend *b, int f) {
         return clb_enqueue_100(b);
     case F_CB_REPLAY_100:
         return clb_replay_100(b);
+    case F_USER_EVENT_LATE:
+        return gate_late(b, false);
+    case F_HOST_VALUE_LATE:
+        return gate_late(b, true);
+    case F_KERNEL_END_FINISH:
+    case F_KERNEL_END_WAIT:
+    case F_KERNEL_END_READ:
+        return kernel_end(b, f);
     case F_SPIN_100US:
         return spin_100us(b);
+    case F_EMPTY_PROFILED:
+        return empty_profiled(b);
+    case F_PROFILING_COST_20US:
+        return profiling_cost(b, 20);
+    case F_PROFILING_COST_5MS:
+        return profiling_cost(b, 5000);
     case F_CPU_DURING_FINISH:
-        return cpu_during_finish(b);
+        return cpu_during_finish(b, 1);
+    case F_CPU_8_THREADS:
+        return cpu_during_finish(b, BENCH_LANES);
     case F_H2D_PINNED:
         return transfer(b, true, true);
     case F_D2H_PINNED:

@@ -22,9 +22,11 @@ struct cl_backend {
     cl_platform_id platform;
     cl_device_id dev;
     cl_context ctx;
-    cl_command_queue q, q2, qp; /* in-order, a second in-order, profiling */
+    cl_command_queue q, q2, qp;         /* in-order, a second in-order, profiling */
+    cl_command_queue lane[BENCH_LANES]; /* lane[0] is q; the others made for the CPU rows */
     cl_program prog;
     cl_kernel k_empty, k_args8, k_spin, k_copy4, k_fma, k_hash, k_sgemm, k_reduce, k_math;
+    cl_kernel k_spin_end;
     bool fp16;            /* the device lists cl_khr_fp16 */
     cl_program half_prog; /* bench/kernels/half_fma.cl, only with cl_khr_fp16 */
     cl_kernel k_half_fma;

@@ -1,6 +1,8 @@
-/* cv-bench: the CPU row (CPU time of the process while it waits on a 100 ms kernel). Every
- * backend shares cv-bench's process, and each driver keeps threads of its own, so the row is
- * measured in a child: cv-bench runs itself again (/proc/self/exe) with --cpu-probe raw or
+/* cv-bench: the CPU rows (CPU time of the process while one thread, or eight, wait on 100 ms
+ * kernels), and the threads that wait for the rows that measure how soon a blocked thread
+ * returns. Every backend shares cv-bench's process, and each driver keeps threads of its own, so
+ * the CPU rows are measured in a child: cv-bench runs itself again (/proc/self/exe) with
+ * --cpu-probe raw or
  * --cpu-probe-icd LIB, and the child opens that one backend alone (an OpenCL platform through its
  * ICD library only). The child prints the figure on stdout and the CPU time of each of its
  * threads on stderr. */
@@ -12,6 +14,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <pthread.h>
 #include <signal.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -91,17 +94,81 @@ static void thread_report(double cpu_us, double wall_us, const thread_cpu *befor
     fprintf(stderr, " %d thread(s) idle\n", idle);
 }
 
+struct bench_waiter {
+    int (*fn)(void *arg);
+    void *arg;
+    int failed;
+    double end;
+    pthread_t thread;
+};
+
+static void *bench_waiter_main(void *arg) {
+    bench_waiter *w = arg;
+    w->failed = w->fn(w->arg);
+    w->end = bench_now_us();
+    return NULL;
+}
+
+bench_waiter *bench_waiter_start(int (*fn)(void *arg), void *arg) {
+    bench_waiter *w = calloc(1, sizeof *w);
+    if (!w)
+        return NULL;
+    w->fn = fn;
+    w->arg = arg;
+    if (pthread_create(&w->thread, NULL, bench_waiter_main, w)) {
+        free(w);
+        w = NULL;
+    }
+    return w;
+}
+
+double bench_waiter_join(bench_waiter *w) {
+    if (!w)
+        return NAN;
+    pthread_join(w->thread, NULL);
+    double end = w->failed ? NAN : w->end;
+    free(w);
+    return end;
+}
+
+/* One lane's wait, on a thread of its own. */
+typedef struct lane_wait {
+    const bench_spinner *s;
+    int lane;
+} lane_wait;
+
+static int lane_wait_main(void *arg) {
+    lane_wait *l = arg;
+    return l->s->wait(l->s->ctx, l->lane);
+}
+
 double bench_cpu_during_wait(const bench_spinner *s) {
     static thread_cpu before[MAX_THREADS], after[MAX_THREADS];
-    if (s->start(s->ctx, 1000000) || s->wait(s->ctx)) /* warm-up: 1 ms */
-        return NAN;
-    if (s->start(s->ctx, 100000000))
-        return NAN;
+    int lanes = s->lanes < 1 ? 1 : s->lanes > BENCH_LANES ? BENCH_LANES : s->lanes;
+    for (int i = 0; i < lanes; i++) /* warm-up: 1 ms */
+        if (s->start(s->ctx, i, 1000000) || s->wait(s->ctx, i))
+            return NAN;
+    for (int i = 0; i < lanes; i++)
+        if (s->start(s->ctx, i, 100000000))
+            return NAN;
     int nb = thread_snapshot(before);
     double c0 = bench_cpu_us(), t0 = bench_now_us();
-    if (s->wait(s->ctx))
-        return NAN;
+    bool failed = false;
+    if (lanes == 1) {
+        failed = s->wait(s->ctx, 0) != 0;
+    } else {
+        lane_wait l[BENCH_LANES];
+        bench_waiter *w[BENCH_LANES];
+        for (int i = 0; i < lanes; i++) {
+            l[i] = (lane_wait){s, i};
+            w[i] = bench_waiter_start(lane_wait_main, &l[i]);
+        }
+        for (int i = 0; i < lanes; i++)
+            failed |= isnan(bench_waiter_join(w[i]));
+    }
     double c1 = bench_cpu_us(), t1 = bench_now_us();
+    if (failed)
+        return NAN;
     thread_report(c1 - c0, t1 - t0, before, nb, after, thread_snapshot(after));
     return 100.0 * (c1 - c0) / (t1 - t0);
 }
@@ -158,7 +225,7 @@ static char **probe_env(const char *icd) {
     return env;
 }
 
-double cpu_probe_run(const char *icd, int f, bool *spawned) {
+double cpu_probe_run(const char *icd, bool raw_blocking, int f, bool *spawned) {
     int fds[2];
     *spawned = false;
     if (pipe2(fds, O_CLOEXEC))
@@ -167,7 +234,9 @@ double cpu_probe_run(const char *icd, int f, bool *spawned) {
     snprintf(figure, sizeof figure, "%d", f);
     char *argv[] = {"cv-bench",
                     icd ? "--cpu-probe-icd" : "--cpu-probe",
-                    icd ? (char *)icd : "raw",
+                    icd            ? (char *)icd
+                    : raw_blocking ? "raw-blocking"
+                                   : "raw",
                     "--probe-figure",
                     figure,
                     NULL};
@@ -211,13 +280,13 @@ double cpu_probe_run(const char *icd, int f, bool *spawned) {
     return end == buf ? NAN : v;
 }
 
-int cpu_probe_main(const char *icd, int f) {
+int cpu_probe_main(const char *icd, bool raw_blocking, int f) {
     char err[256] = "no platform";
     prctl(PR_SET_NAME, "cv-bench"); /* not "exe", from /proc/self/exe */
     double v = NAN;
     bool opened = false;
     if (!icd) {
-        raw_backend *r = raw_open(err, sizeof(err));
+        raw_backend *r = raw_open(raw_blocking, err, sizeof(err));
         if ((opened = r != NULL))
             v = raw_figure(r, f);
     } else {

@@ -63,10 +63,13 @@ struct raw_backend {
     CUresult (*streamWaitValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned);
     raw_graphs g; /* NULL functions where the driver lacks them */
     char device_name[160];
+    bool blocking; /* the blocking-sync column: waits sleep in cuEventSynchronize */
     CUcontext ctx;
     CUstream s, s2;
+    CUstream lane[BENCH_LANES]; /* lane[0] is s; the others made for the CPU rows */
+    CUevent lane_done[BENCH_LANES];
     CUmodule mod;
-    CUfunction f_empty, f_spin, f_copy4, f_args8;
+    CUfunction f_empty, f_spin, f_copy4, f_args8, f_fma, f_spin_end, f_timer_feed;
 };
 
 CUresult raw_launch_empty(raw_backend *b, CUstream s);

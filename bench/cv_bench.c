@@ -1,10 +1,11 @@
 /* cv-bench: measures, in one run, culvert beside the raw CUDA driver API and every other OpenCL
  * platform present, and prints a markdown table of absolute figures with the ratios
  * culvert/raw and culvert/NVIDIA.
- *   cv-bench [--quick] [--out FILE] [--reps N] [--rounds R] [--timeout SECONDS]
+ *   cv-bench [--quick] [--out FILE] [--reps N] [--rounds R] [--timeout SECONDS] [--only PARTS]
  * --rounds R measures every figure R times, the backends taking turns each time, and reports
  * the median of the R results: latencies move 10-40 % from one measurement to the next on the
- * GPU machine, so ratios near 1.1x need several rounds.
+ * GPU machine, so ratios near 1.1x need several rounds. --only measures and reports only the
+ * figures whose label contains one of the comma-separated parts.
  * A figure that a backend lacks, or that fails there, prints "-"; a figure that hangs past the
  * timeout marks that backend as hung and its remaining figures "-"; the run goes on. */
 #include "bench.h"
@@ -29,6 +30,12 @@ double bench_now_us(void) {
 void bench_sleep_us(long us) {
     struct timespec ts = {us / 1000000, (us % 1000000) * 1000};
     nanosleep(&ts, NULL);
+}
+
+double bench_timer_us(uint64_t globaltimer) {
+    return g_opts.timer_known && globaltimer
+               ? (double)((int64_t)globaltimer + g_opts.timer_offset_ns) * 1e-3
+               : NAN;
 }
 
 static int cmp_double(const void *a, const void *b) {
@@ -70,8 +77,29 @@ static const figure_info figures[F_COUNT] = {
     [F_HOST_VALUE_GATE_GRAPH] = {"the same, the wait inside a replayed command buffer (CUDA: a "
                                  "graph's wait node)",
                                  "µs", false},
+    [F_USER_EVENT_LATE] = {"user event released 5 ms after a thread began waiting → its "
+                           "clWaitForEvents on the dependent kernel returns",
+                           "µs", false},
+    [F_HOST_VALUE_LATE] = {"host value signalled 5 ms after a thread began waiting → its "
+                           "clWaitForEvents on the gated kernel returns",
+                           "µs", false},
+    [F_KERNEL_END_FINISH] = {"5 ms kernel: its end (%globaltimer) → clFinish returns", "µs", false},
+    [F_KERNEL_END_WAIT] = {"5 ms kernel: its end (%globaltimer) → clWaitForEvents returns", "µs",
+                           false},
+    [F_KERNEL_END_READ] = {"5 ms kernel: its end (%globaltimer) → a blocking 4-byte read behind "
+                           "it returns",
+                           "µs", false},
     [F_SPIN_100US] = {"END − START of a kernel spinning 100 µs on %globaltimer", "µs", false},
+    [F_EMPTY_PROFILED] = {"END − START of an empty kernel (one work-group of 32)", "µs", false},
+    [F_PROFILING_COST_20US] = {"profiling's cost on a ~20 µs FMA kernel, back to back "
+                               "(work-groups of 256)",
+                               "% of kernel", false},
+    [F_PROFILING_COST_5MS] = {"profiling's cost on a ~5 ms FMA kernel, back to back", "% of kernel",
+                              false},
     [F_CPU_DURING_FINISH] = {"CPU time during clFinish on a 100 ms kernel", "% core", false},
+    [F_CPU_8_THREADS] = {"CPU time of 8 threads in clFinish, each on its own queue's 100 ms "
+                         "kernel",
+                         "% core", false},
     [F_H2D_PINNED] = {"H2D from pinned memory (ALLOC_HOST_PTR, mapped)", "GB/s", true},
     [F_D2H_PINNED] = {"D2H to pinned memory (ALLOC_HOST_PTR, mapped)", "GB/s", true},
     [F_H2D_PAGEABLE] = {"H2D from pageable memory", "GB/s", true},
@@ -112,20 +140,21 @@ typedef struct column {
     bool hung;
     bool absent; /* the backend could not be opened */
     bool is_culvert, is_nvidia;
+    bool raw_blocking;  /* the raw column of blocking-sync events */
     bool cpu_here;      /* the CPU row is measured in this process (no ICD found, or no child) */
     char icd[PATH_MAX]; /* an OpenCL column's ICD library, for the CPU row's child */
     double v[F_COUNT];
 } column;
 
-/* The CPU row and the first build come from a child process that loads this backend alone
+/* The CPU rows and the first build come from a child process that loads this backend alone
  * (bench_cpu.c); the other figures, and the CPU row where no child can be started, from this
  * process (where a build is never the first). */
 static double figure(column *c, int f) {
     if (f == F_BUILD_FIRST && (!c->cl || c->cpu_here))
         return NAN;
-    if ((f == F_CPU_DURING_FINISH || f == F_BUILD_FIRST) && !c->cpu_here) {
+    if ((f == F_CPU_DURING_FINISH || f == F_CPU_8_THREADS || f == F_BUILD_FIRST) && !c->cpu_here) {
         bool spawned = false;
-        double v = cpu_probe_run(c->cl ? c->icd : NULL, f, &spawned);
+        double v = cpu_probe_run(c->cl ? c->icd : NULL, c->raw_blocking, f, &spawned);
         if (spawned)
             return v;
         c->cpu_here = true;
@@ -173,6 +202,23 @@ static void ratio(char *buf, size_t size, double a, double b) {
 }
 
 static int g_rounds = 1;
+/* --only: comma-separated parts of figure labels; NULL: every figure. */
+static const char *g_only;
+
+static bool selected(int f) {
+    if (!g_only)
+        return true;
+    const char *part = g_only;
+    while (*part) {
+        size_t n = strcspn(part, ",");
+        char want[128];
+        snprintf(want, sizeof want, "%.*s", (int)(n < sizeof want ? n : sizeof want - 1), part);
+        if (n && strstr(figures[f].label, want))
+            return true;
+        part += n + (part[n] == ',');
+    }
+    return false;
+}
 
 static void report(FILE *out, column *cols, int ncols) {
     time_t now = time(NULL);
@@ -200,7 +246,7 @@ static void report(FILE *out, column *cols, int ncols) {
     column *raw = NULL, *cv = NULL, *nv = NULL;
     char buf_cb[32];
     for (int i = 0; i < ncols; i++) {
-        if (!cols[i].cl)
+        if (!cols[i].cl && !cols[i].raw_blocking)
             raw = &cols[i];
         if (cols[i].is_culvert)
             cv = &cols[i];
@@ -208,6 +254,8 @@ static void report(FILE *out, column *cols, int ncols) {
             nv = &cols[i];
     }
     for (int f = 0; f < F_COUNT; f++) {
+        if (!selected(f))
+            continue;
         fprintf(out, "| %s | %s |", figures[f].label, figures[f].unit);
         char buf[32];
         for (int i = 0; i < ncols; i++) {
@@ -229,32 +277,51 @@ static void report(FILE *out, column *cols, int ncols) {
             "%s× (target ≤ 1.10); replay ÷ raw cuGraphLaunch: the culvert/raw column "
             "(target ≤ 1.10).\n",
             buf_cb);
-    fprintf(out, "\nNotes: the raw column is the CUDA driver API (dlopen'ed libcuda.so.1, "
-                 "hand-written PTX); its user-event and host-value rows are the same path "
-                 "(cuStreamWaitValue64 on mapped pinned memory released by a host store). "
-                 "Gates are released by the measuring thread after the gated work is queued "
-                 "and flushed. Where OpenCL waits on a command's event (round trip with an "
-                 "event, gates, queue A → B), raw CUDA records an event after the command and "
-                 "waits with cuEventSynchronize. Kernel, device copy and fill rates use profiling "
-                 "END − START (CUDA: "
-                 "event pairs). "
-                 "The CPU row is measured in a separate process per backend (cv-bench runs "
-                 "itself again with only libcuda, or only that platform's ICD library, loaded), "
-                 "so other drivers' threads do not count; stderr lists each thread's CPU time. "
-                 "The first-build row is measured the same way: the first clBuildProgram of that "
-                 "new process (its context already made); the cold row builds in cv-bench's "
-                 "process, after other builds, each source new to every cache. "
-                 "On a device without %%globaltimer (a CPU device) its 100 ms kernel is a loop "
-                 "timed beforehand, and the threads running it count.\n");
+    fprintf(out,
+            "\nNotes: the raw column is the CUDA driver API (dlopen'ed libcuda.so.1, "
+            "hand-written PTX); its user-event and host-value rows are the same path "
+            "(cuStreamWaitValue64 on mapped pinned memory released by a host store). "
+            "Gates are released by the measuring thread after the gated work is queued "
+            "and flushed. Where OpenCL waits on a command's event (round trip with an "
+            "event, gates, queue A → B), raw CUDA records an event after the command and "
+            "waits with cuEventSynchronize. Kernel, device copy and fill rates use profiling "
+            "END − START (CUDA: "
+            "event pairs); culvert's kernels record START and END themselves from "
+            "%%globaltimer (the kernel alone), copies and fills by CUDA events, NVIDIA's "
+            "OpenCL around the command. Profiling's cost: the time per kernel of a stream "
+            "of kernels each returning an event, on a profiling queue against a plain one "
+            "(CUDA: a timing event pair around each launch against one event after it), "
+            "the kernel's turns chosen on the plain queue to take about 20 µs or 5 ms. "
+            "The CPU rows are measured in a separate process per backend (cv-bench runs "
+            "itself again with only libcuda, or only that platform's ICD library, loaded), "
+            "so other drivers' threads do not count; stderr lists each thread's CPU time. "
+            "The first-build row is measured the same way: the first clBuildProgram of that "
+            "new process (its context already made); the cold row builds in cv-bench's "
+            "process, after other builds, each source new to every cache. "
+            "On a device without %%globaltimer (a CPU device) its 100 ms kernel is a loop "
+            "timed beforehand, and the threads running it count. "
+            "The rows that wait for the GPU wait as a pipeline does: a thread blocks in "
+            "clWaitForEvents first and the gate opens 5 ms later (raw: cuEventSynchronize "
+            "on an event recorded after the kernel); or a 5 ms kernel stores the "
+            "%%globaltimer it ends at, mapped to the host clock by a calibration (a kernel "
+            "writes %%globaltimer into mapped host memory while the host reads it beside "
+            "its clock; the smallest difference, ~1 us of PCIe write included, the same "
+            "for every column%s), and the figure is from that end to the call's return "
+            "(raw: cuStreamSynchronize, an event and cuEventSynchronize, a copy to pageable "
+            "memory). The raw column with blocking-sync events measures only those rows "
+            "and the CPU rows, its waits sleeping in cuEventSynchronize (a read goes to "
+            "pinned memory, then an event).\n",
+            g_opts.timer_known ? "" : "; not measured in this run, so those rows are -");
 }
 
 static void usage(void) {
     fprintf(stderr, "usage: cv-bench [--quick] [--out FILE] [--reps N] [--rounds R] "
-                    "[--timeout SECONDS]\n");
+                    "[--timeout SECONDS] [--only PART[,PART...]]\n");
 }
 
 int main(int argc, char **argv) {
     const char *out_path = NULL, *probe = NULL, *probe_icd = NULL;
+    bool probe_raw_blocking = false;
     int probe_figure = F_CPU_DURING_FINISH;
     int reps = 0, rounds = 1;
     g_opts.quick = false;
@@ -268,11 +335,15 @@ int main(int argc, char **argv) {
         } else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
             rounds = atoi(argv[++i]);
             rounds = rounds < 1 ? 1 : rounds > 15 ? 15 : rounds;
+        } else if (!strcmp(argv[i], "--only") && i + 1 < argc) {
+            g_only = argv[++i];
         } else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) {
             guard_timeout_s = (unsigned)atoi(argv[++i]);
         } else if (!strcmp(argv[i], "--cpu-probe") && i + 1 < argc &&
-                   !strcmp(argv[i + 1], "raw")) { /* hidden: the child */
+                   (!strcmp(argv[i + 1], "raw") ||
+                    !strcmp(argv[i + 1], "raw-blocking"))) { /* hidden: the child */
             probe = argv[++i];
+            probe_raw_blocking = !strcmp(probe, "raw-blocking");
         } else if (!strcmp(argv[i], "--cpu-probe-icd") && i + 1 < argc) {
             probe = probe_icd = argv[++i];
         } else if (!strcmp(argv[i], "--probe-figure") && i + 1 < argc) {
@@ -300,7 +371,7 @@ int main(int argc, char **argv) {
     if (reps > 0)
         g_opts.reps = reps;
     if (probe)
-        return cpu_probe_main(probe_icd, probe_figure);
+        return cpu_probe_main(probe_icd, probe_raw_blocking, probe_figure);
     struct sigaction sa = {0};
     sa.sa_handler = on_alarm;
     sigaction(SIGALRM, &sa, NULL);
@@ -308,18 +379,28 @@ int main(int argc, char **argv) {
     column cols[16];
     int ncols = 0;
     char err[256] = "";
-    raw_backend *raw = raw_open(err, sizeof(err));
-    memset(&cols[0], 0, sizeof(cols[0]));
-    snprintf(cols[0].name, sizeof(cols[0].name), "raw CUDA");
-    /* Cut to the column's width: "%.*s" says the truncation is meant. */
-    snprintf(cols[0].device, sizeof(cols[0].device), "%.*s", (int)sizeof(cols[0].device) - 1,
-             raw ? raw_device(raw) : err);
-    cols[0].raw = raw;
-    cols[0].hung = raw == NULL;
-    cols[0].absent = raw == NULL;
-    ncols = 1;
-    if (!raw)
-        fprintf(stderr, "cv-bench: raw CUDA column empty: %s\n", err);
+    /* Two raw columns: waits that spin (the driver's default), and waits on blocking-sync
+     * events. */
+    for (int k = 0; k < 2; k++) {
+        raw_backend *raw = raw_open(k == 1, err, sizeof(err));
+        column *c = &cols[ncols++];
+        memset(c, 0, sizeof(*c));
+        snprintf(c->name, sizeof(c->name), k ? "raw CUDA, blocking sync" : "raw CUDA");
+        /* Cut to the column's width: "%.*s" says the truncation is meant. */
+        snprintf(c->device, sizeof(c->device), "%.*s", (int)sizeof(c->device) - 1,
+                 raw ? raw_device(raw) : err);
+        c->raw = raw;
+        c->raw_blocking = k == 1;
+        c->hung = raw == NULL;
+        c->absent = raw == NULL;
+        if (!raw)
+            fprintf(stderr, "cv-bench: %s column empty: %s\n", c->name, err);
+        if (raw && k == 0)
+            raw_calibrate_timer(raw);
+    }
+    if (g_opts.timer_known)
+        fprintf(stderr, "cv-bench: %%globaltimer + %lld ns = CLOCK_MONOTONIC\n",
+                (long long)g_opts.timer_offset_ns);
 
     cl_uint np = 0;
     cl_platform_id plats[15];
@@ -349,6 +430,8 @@ int main(int argc, char **argv) {
     }
     g_rounds = rounds;
     for (int f = 0; f < F_COUNT; f++) {
+        if (!selected(f))
+            continue;
         double got[16][16]; /* [column][round] */
         for (int r = 0; r < rounds; r++)
             for (int i = 0; i < ncols && i < 16; i++) {

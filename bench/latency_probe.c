@@ -5,7 +5,10 @@
  * (cuStreamWaitValue64, cv-bench's user-event row) and a cross-stream dependency (its A -> B row)
  * with each way of waiting, down to the floor: the host spinning on a flag the GPU writes after
  * the kernel; (3) the same sequences through an OpenCL platform (default "culvert"), with the
- * time of each API call. Medians of 401 (gates: 101, each after a 300 us sleep); µs.
+ * time of each API call; (0) first, what host waits are built of (src/core/wait.c): how long
+ * timed sleeps (nanosleep, a futex wait with a timeout) really last with the default timer slack
+ * and with 1 us, how soon a futex wake runs the thread it wakes, and the CPU time a timed sleep
+ * costs. Medians of 401 (gates, sleeps and wakes: 101, each after a 300 us sleep); µs.
  *
  *   latency_probe [platform-substring]
  */
@@ -17,10 +20,16 @@
 #include <dlfcn.h>
 #include <pthread.h>
 #include <stdatomic.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <linux/futex.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
 #include <time.h>
+#include <unistd.h>
 
 #define N 401
 
@@ -471,7 +480,96 @@ static void opencl(const char *want) {
     clReleaseContext(ctx);
 }
 
+/* --- (0) timed sleeps and wake-ups on this host --- */
+enum { SLEEPS = 101 };
+
+static void futex_wait_ns(atomic_uint *word, unsigned expected, long ns) {
+    struct timespec ts = {ns / 1000000000L, ns % 1000000000L};
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAIT_PRIVATE, expected, ns ? &ts : NULL, NULL, 0);
+}
+
+static void futex_wake_all(atomic_uint *word) {
+    syscall(SYS_futex, (unsigned *)word, FUTEX_WAKE_PRIVATE, 1 << 30, NULL, NULL, 0);
+}
+
+/* How long a timed sleep of us microseconds lasts: nanosleep, or a futex wait that times out. */
+static double sleep_lasts(long us, bool futex) {
+    static atomic_uint never;
+    double v[SLEEPS];
+    for (int r = 0; r < SLEEPS; r++) {
+        double t0 = now_us();
+        if (futex)
+            futex_wait_ns(&never, 0, us * 1000);
+        else
+            nanosleep(&(struct timespec){0, us * 1000}, NULL);
+        v[r] = now_us() - t0;
+    }
+    return median(v, SLEEPS);
+}
+
+static atomic_uint wake_word, wake_stop;
+static _Atomic double woke_at;
+
+static void *wakee(void *arg) {
+    (void)arg;
+    while (!atomic_load(&wake_stop)) {
+        unsigned w = atomic_load(&wake_word);
+        futex_wait_ns(&wake_word, w, 0);
+        atomic_store(&woke_at, now_us());
+    }
+    return NULL;
+}
+
+static void host_sleeps(void) {
+    int slack = prctl(PR_GET_TIMERSLACK, 0, 0, 0, 0);
+    for (int k = 0; k < 2; k++) {
+        long use = k ? 1000 : slack;
+        prctl(PR_SET_TIMERSLACK, use, 0, 0, 0);
+        static const long us[] = {1, 10, 20, 50, 100, 200, 1000};
+        for (size_t i = 0; i < sizeof us / sizeof *us; i++)
+            printf("host  sleep %4ld us (timer slack %5.1f us): nanosleep %8.1f, futex %8.1f\n",
+                   us[i], use / 1e3, sleep_lasts(us[i], false), sleep_lasts(us[i], true));
+    }
+    prctl(PR_SET_TIMERSLACK, slack, 0, 0, 0);
+    /* A futex wake to a thread asleep on it: from the wake call to the thread running. */
+    pthread_t t;
+    pthread_create(&t, NULL, wakee, NULL);
+    double v[SLEEPS];
+    for (int r = 0; r < SLEEPS; r++) {
+        nanosleep(&(struct timespec){0, 300000}, NULL);
+        atomic_store(&woke_at, 0.0);
+        double t0 = now_us();
+        atomic_fetch_add(&wake_word, 1);
+        futex_wake_all(&wake_word);
+        while (atomic_load(&woke_at) == 0.0 && now_us() - t0 < 100000)
+            ;
+        v[r] = atomic_load(&woke_at) - t0;
+    }
+    atomic_store(&wake_stop, 1);
+    atomic_fetch_add(&wake_word, 1);
+    futex_wake_all(&wake_word);
+    pthread_join(t, NULL);
+    printf("host  futex wake -> the woken thread runs        %8.1f\n", median(v, SLEEPS));
+    /* The CPU time of one timed sleep that times out (what a polling thread pays per pass). */
+    for (long us = 100; us <= 1000; us *= 10) {
+        static atomic_uint never;
+        struct rusage r0, r1;
+        getrusage(RUSAGE_THREAD, &r0);
+        int n = us == 100 ? 2000 : 200;
+        for (int i = 0; i < n; i++)
+            futex_wait_ns(&never, 0, us * 1000);
+        getrusage(RUSAGE_THREAD, &r1);
+        double cpu = (double)(r1.ru_utime.tv_sec - r0.ru_utime.tv_sec + r1.ru_stime.tv_sec -
+                              r0.ru_stime.tv_sec) *
+                         1e6 +
+                     (double)(r1.ru_utime.tv_usec - r0.ru_utime.tv_usec + r1.ru_stime.tv_usec -
+                              r0.ru_stime.tv_usec);
+        printf("host  CPU of a %4ld us futex sleep (mean of %d)   %8.1f\n", us, n, cpu / n);
+    }
+}
+
 int main(int argc, char **argv) {
+    host_sleeps();
     void *lib = dlopen("libcuda.so.1", RTLD_NOW);
     if (!lib) {
         printf("libcuda.so.1 not loadable\n");

@@ -4,7 +4,7 @@
  * USE_HOST_PTR range while the application thread copied from the same range.) Raw CUDA driver
  * API only (libcuda.so.1 dlopen'ed), primary context of device 0; not a test, a diagnostic:
  *
- *   unregister_probe [MiB] [rounds]        (default 8 MiB, 200 rounds)
+ *   unregister_probe [MiB] [rounds] [queued|race|reuse]   (default 8 MiB, 200 rounds, all three)
  *
  * queued: a copy from the registered range waits behind a 2 ms kernel; another thread then
  *   unregisters it. Prints how long the unregister blocked (about 2 ms: it waits for the queued
@@ -14,6 +14,13 @@
  *   then cuStreamSynchronize), in a loop; thread B, as culvert's reaper did, unregisters the range
  *   at a random moment of each round. Prints the copies that saw the range pinned while the
  *   unregister ran, and any error.
+ * reuse: the application frees registered memory before the registration goes (the CTS frees
+ *   a USE_HOST_PTR buffer's memory, then releases the buffer; culvert's reaper unregisters later),
+ *   and the addresses come back: (a) as the application's memory again (mmap at the same place):
+ *   does a copy from it still go through the old registration, i.e. read the old pages (prints
+ *   the copies that read stale bytes); (b) as pinned memory of cuMemHostAlloc: does the
+ *   unregister of the old registration then break the new allocation (a copy from it after the
+ *   unregister faults)? Prints how often each address came back and what CUDA answered.
  * A sticky error (e.g. CUDA_ERROR_ILLEGAL_ADDRESS) poisons the context: the probe reports it and
  * stops (exit 2). Exit 0: no error seen. */
 #include <cuda.h>
@@ -25,6 +32,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 /* The driver entry points, by the names cuda.h maps them to (cuMemAlloc: cuMemAlloc_v2). */
@@ -36,6 +44,9 @@
     X(cuGetErrorName)                                                                              \
     X(cuMemAlloc)                                                                                  \
     X(cuMemHostRegister)                                                                           \
+    X(cuMemHostAlloc)                                                                              \
+    X(cuMemFreeHost)                                                                               \
+    X(cuMemcpyDtoH)                                                                                \
     X(cuMemHostUnregister)                                                                         \
     X(cuPointerGetAttribute)                                                                       \
     X(cuMemcpyHtoDAsync)                                                                           \
@@ -175,6 +186,79 @@ static void race(unsigned rounds) {
            rounds, copies, overlapped);
 }
 
+/* n bytes of fresh anonymous memory, at `at` if the kernel agrees (NULL: anywhere). */
+static char *map_at(void *at, size_t n) {
+    void *p = mmap(at, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+}
+
+/* Does the device copy of a host-to-device copy from p hold `value` in every byte? */
+static bool copied(const char *p, unsigned char value, char *back) {
+    check(cu.cuMemcpyHtoDAsync(dst, p, bytes, stream), "copy");
+    check(cu.cuStreamSynchronize(stream), "synchronize");
+    check(cu.cuMemcpyDtoH(back, dst, bytes), "copy back");
+    for (size_t i = 0; i < bytes; i++)
+        if ((unsigned char)back[i] != value)
+            return false;
+    return true;
+}
+
+static void reuse(unsigned rounds) {
+    unsigned same_app = 0, stale = 0, same_pinned = 0, alloc_failed = 0;
+    char *back = malloc(bytes);
+    for (unsigned r = 0; r < rounds && back; r++) {
+        /* (a) registered, freed, mapped again at the same place with other bytes. */
+        char *app = map_at(NULL, bytes);
+        if (!app)
+            break;
+        memset(app, 1, bytes);
+        check(cu.cuMemHostRegister(app, bytes, CU_MEMHOSTREGISTER_PORTABLE), "register");
+        munmap(app, bytes);
+        char *again = map_at(app, bytes);
+        if (again == app) {
+            same_app++;
+            memset(again, 2, bytes);
+            stale += !copied(again, 2, back);
+        }
+        check(cu.cuMemHostUnregister(app), "unregister");
+        if (again)
+            munmap(again, bytes);
+
+        /* (b) registered, freed, then cuMemHostAlloc: the old registration goes while the new
+         * allocation may lie at its addresses. */
+        app = map_at(NULL, bytes);
+        if (!app)
+            break;
+        check(cu.cuMemHostRegister(app, bytes, CU_MEMHOSTREGISTER_PORTABLE), "register");
+        munmap(app, bytes);
+        void *pinned = NULL;
+        CUresult a = cu.cuMemHostAlloc(&pinned, bytes, CU_MEMHOSTALLOC_PORTABLE);
+        if (a != CUDA_SUCCESS) {
+            alloc_failed++;
+            printf("round %u: cuMemHostAlloc after the free of registered memory: %s (%d)\n", r,
+                   name(a), (int)a);
+            check(cu.cuMemHostUnregister(app), "unregister");
+            continue;
+        }
+        same_pinned += pinned == (void *)app;
+        memset(pinned, 3, bytes);
+        bool before = copied(pinned, 3, back);
+        check(cu.cuMemHostUnregister(app), "unregister");
+        bool after = copied(pinned, 3, back);
+        if (!before || !after)
+            printf("round %u: pinned memory %s the freed registration's addresses: copy %s "
+                   "before the unregister, %s after\n",
+                   r, pinned == (void *)app ? "at" : "apart from", before ? "right" : "WRONG",
+                   after ? "right" : "WRONG");
+        check(cu.cuMemFreeHost(pinned), "free host");
+    }
+    free(back);
+    printf("reuse: %u rounds; (a) the freed registered memory mapped again at its place %u "
+           "times, %u copies from it read the old pages; (b) cuMemHostAlloc gave the freed "
+           "registration's addresses %u times, failed %u times; no error\n",
+           rounds, same_app, stale, same_pinned, alloc_failed);
+}
+
 int main(int argc, char **argv) {
     size_t mib = argc > 1 ? strtoul(argv[1], NULL, 10) : 8;
     unsigned rounds = argc > 2 ? (unsigned)strtoul(argv[2], NULL, 10) : 200;
@@ -199,7 +283,12 @@ int main(int argc, char **argv) {
     }
     memset(host, 1, bytes);
     srand(17);
-    queued(rounds / 10 ? rounds / 10 : 1);
-    race(rounds);
+    const char *only = argc > 3 ? argv[3] : NULL;
+    if (!only || !strcmp(only, "queued"))
+        queued(rounds / 10 ? rounds / 10 : 1);
+    if (!only || !strcmp(only, "race"))
+        race(rounds);
+    if (!only || !strcmp(only, "reuse"))
+        reuse(rounds / 10 ? rounds / 10 : 1);
     return 0;
 }

@@ -11,15 +11,20 @@ static bool fp64(ct_env *e) {
     return ct_dev_has_ext(e->device, "cl_khr_fp64");
 }
 
-/* Builds src (with the fp64 pragma where the device has doubles) or records why not. */
-static cl_program build(ct_env *e, const char *src) {
+/* Builds src with options (with the fp64 pragma where the device has doubles) or records why
+ * not. */
+static cl_program build_with(ct_env *e, const char *src, const char *options) {
     char *full = malloc(strlen(src) + 128);
     if (!full)
         return NULL;
     sprintf(full, "%s%s", fp64(e) ? "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n" : "", src);
-    cl_program p = ct_build(e, full, "");
+    cl_program p = ct_build(e, full, options);
     free(full);
     return p;
+}
+
+static cl_program build(ct_env *e, const char *src) {
+    return build_with(e, src, "");
 }
 
 /* Runs k over `global` work-items in groups of `local` with the buffers as its arguments, in
@@ -140,12 +145,14 @@ static void copy_one(ct_env *e, cl_program p, const char *kernel, const vtype *t
 static void async_copy_vec3(ct_env *e) {
     if (!ct_compiler(e))
         CT_SKIP("no compiler");
-    cl_program p = build(e, copy_src);
-    CT_REQUIRE(p != NULL);
     size_t local = 32;
     cl_bool non_uniform = CL_FALSE;
     clGetDeviceInfo(e->device, CL_DEVICE_NON_UNIFORM_WORK_GROUP_SUPPORT, sizeof(non_uniform),
                     &non_uniform, NULL);
+    /* Non-uniform work-groups need a program of OpenCL C 2.0 or later ("-cl-std=CL2.0 or
+     * higher" without -cl-uniform-work-group-size). */
+    cl_program p = build_with(e, copy_src, non_uniform ? "-cl-std=CL3.0" : "");
+    CT_REQUIRE(p != NULL);
     for (size_t i = 0; i < sizeof vtypes / sizeof vtypes[0]; i++) {
         if (vtypes[i].fp64 && !fp64(e))
             continue;

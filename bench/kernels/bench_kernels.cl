@@ -15,19 +15,39 @@ kernel void bench_args8(global int *a, global const int *b, int c, int d, float 
 
 kernel void bench_inc(global int *a) { a[0] += 1; }
 
-kernel void bench_spin(ulong ns)
-{
 #ifdef BENCH_NV_TIMER
+/* Spins until %globaltimer has advanced by ns nanoseconds; returns the timer it ended at. */
+ulong spin_timer(ulong ns)
+{
     ulong t0, t1;
     __asm__ volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
     do {
         __asm__ volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
     } while (t1 - t0 < ns);
+    return t1;
+}
+#endif
+
+kernel void bench_spin(ulong ns)
+{
+#ifdef BENCH_NV_TIMER
+    spin_timer(ns);
 #else
     /* No timer (a CPU device): ns counts loop turns, which the host calibrates. */
     volatile ulong x = 0;
     for (ulong i = 0; i < ns; i++)
         x += i;
+#endif
+}
+
+/* Spins ns nanoseconds, then stores the %globaltimer it ended at: the "kernel's end" of the rows
+ * that wait for it (0 without the timer). */
+kernel void bench_spin_end(ulong ns, global ulong *end)
+{
+#ifdef BENCH_NV_TIMER
+    end[0] = spin_timer(ns);
+#else
+    end[0] = 0;
 #endif
 }
 

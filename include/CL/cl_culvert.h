@@ -162,14 +162,18 @@ typedef clCommandWriteHostValueCULVERT_t *clCommandWriteHostValueCULVERT_fn;
 #define CL_CULVERT_CUDA_INTEROP_EXTENSION_NAME    "cl_culvert_cuda_interop"
 #define CL_CULVERT_CUDA_INTEROP_EXTENSION_VERSION CL_MAKE_VERSION(0, 1, 0)
 
-/* cl_queue_properties key (value: a CUstream of the device's primary context, cast to
- * cl_queue_properties; the queue is in order and culvert never destroys the stream), and
+/* cl_queue_properties key (value: a CUstream of the CUDA context CL_CONTEXT_CUDA_CONTEXT_CULVERT
+ * returns, cast to cl_queue_properties; the queue is in order and culvert never destroys the
+ * stream), and
  * cl_command_queue_info (returns the CUstream of an in-order queue, as a void *; NULL for an
  * out-of-order queue, which spreads its commands over several streams) */
 #define CL_QUEUE_CUDA_STREAM_CULVERT (CL_CULVERT_ENUM_BASE + 8)
 /* cl_event_info: the CUevent recorded after the command (void *), NULL before submission */
 #define CL_EVENT_CUDA_EVENT_CULVERT (CL_CULVERT_ENUM_BASE + 9)
-/* cl_context_info: the CUcontext (void *) of the context's first device */
+/* cl_context_info: the CUcontext (void *) culvert uses on the context's first device: the device's
+ * primary context (shared with the CUDA runtime), or, after a GPU fault that the primary context's
+ * reset did not recover from, a context culvert created for the device (the same for every
+ * cl_context made after that fault) */
 #define CL_CONTEXT_CUDA_CONTEXT_CULVERT (CL_CULVERT_ENUM_BASE + 10)
 /* cl_device_info: the CUdevice ordinal (cl_int) */
 #define CL_DEVICE_CUDA_DEVICE_CULVERT (CL_CULVERT_ENUM_BASE + 11)

@@ -199,7 +199,7 @@ cl_int CL_API_CALL clReleaseMemObject(cl_mem memobj) {
     /* The memory goes with the last hold: commands in flight keep theirs (cv_command_keep),
      * sub-buffers hold their parent. */
     if (err == CL_SUCCESS)
-        cv_release(&memobj->obj);
+        cv_mem_release(memobj);
     CV_API_ERROR(err);
     return err;
 }

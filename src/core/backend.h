@@ -24,7 +24,7 @@ typedef struct cvcu_graph cvcu_graph;
 typedef struct cvcu_graph_exec cvcu_graph_exec;
 typedef struct cvcu_graph_node cvcu_graph_node;
 
-/* --- devices: the CUDA device and its primary context --------------------------------------- */
+/* --- devices: the CUDA device and the context culvert uses on it ---------------------------- */
 
 /* What the backend reads of a device, once. */
 typedef struct cvcu_device_props {
@@ -68,16 +68,18 @@ cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props 
 /* Makes the device's context current on the calling thread (cheap when it already is).
  * CL_OUT_OF_RESOURCES, bound all the same, while the device is lost (below). */
 cl_int cvcu_device_bind(cvcu_device *dev);
-/* Interop: the CUcontext behind a device. */
+/* Interop: the CUcontext behind a device: its primary context, or culvert's own where a fault's
+ * recovery had to make one (cvcu_device_attach). */
 void *cvcu_device_context(cvcu_device *dev);
 
 /* Faults. A sticky CUDA error (a kernel's illegal access, a copy into unmapped memory, ...)
- * poisons the device's primary context for the process: the device is lost. Every command in
+ * poisons the device's CUDA context for the process: the device is lost. Every command in
  * flight on it fails (its CUDA event answers the error), nothing new starts on it
  * (cvcu_device_bind fails), and the cl_contexts that use it are lost with it. Once none is left,
- * the next cvcu_device_attach resets the primary context and the device works again.
+ * the next cvcu_device_attach recovers the device: the primary context reset, or, where that
+ * does not give a working context, a context of culvert's own; then the device works again.
  * A cl_context starts using dev (binds it): recovers a lost device that no cl_context uses any
- * more; CL_DEVICE_NOT_AVAILABLE while lost cl_contexts remain or when the reset fails. */
+ * more; CL_DEVICE_NOT_AVAILABLE while lost cl_contexts remain or when no context works. */
 cl_int cvcu_device_attach(cvcu_device *dev);
 /* A cl_context stops using dev. */
 void cvcu_device_detach(cvcu_device *dev);
@@ -104,9 +106,9 @@ cl_int cvcu_stream_wait_event(cvcu_stream *s, cvcu_event *e);
  * never destroys such a stream. */
 cl_int cvcu_stream_check_foreign(void *handle, cvcu_device *dev);
 
-/* timing: the event can be used for elapsed times (costs a little more to record). blocking: a
- * host wait on it sleeps instead of spinning. */
-cl_int cvcu_event_create(bool timing, bool blocking, cvcu_event **out);
+/* timing: the event can be used for elapsed times (costs a little more to record). Host waits
+ * never sleep in the driver (core/wait.h), so no event is blocking-sync. */
+cl_int cvcu_event_create(bool timing, cvcu_event **out);
 void cvcu_event_destroy(cvcu_event *e);
 cl_int cvcu_event_record(cvcu_event *e, cvcu_stream *s);
 /* CL_COMPLETE, CL_SUBMITTED, or a negative error of the work before it. */
@@ -114,14 +116,38 @@ cl_int cvcu_event_query(cvcu_event *e);
 cl_int cvcu_event_sync(cvcu_event *e);
 
 /* Device timestamps on the host clock (cvu_host_time_ns). An anchor, a timing event recorded on an
- * idle stream at a known host time, is renewed every CULVERT_PROFILING_ANCHOR_MS (default 1000)
- * so that float milliseconds from cuEventElapsedTime stay finer than 0.1 us. Testing hook:
- * CULVERT_PROFILING_DRIFT_PPM scales every device interval, as a device clock that runs fast by
- * that many parts per million would; renewal bounds the error to period x drift. ev: a completed
- * timing event of dev's context. */
+ * idle stream within a known window of host time (the narrowest of three tries), is renewed every
+ * CULVERT_PROFILING_ANCHOR_MS (default 1000) so that float milliseconds from cuEventElapsedTime
+ * stay finer than 0.1 us; the rate of the device clock against the host's follows the anchors.
+ * Testing hook: CULVERT_PROFILING_DRIFT_PPM scales every device interval, as a device clock that
+ * runs fast by that many parts per million would. ev: a completed timing event of dev's context. */
 cl_int cvcu_clock_host_ns(cvcu_device *dev, cvcu_event *ev, cl_ulong *ns);
-/* Nanoseconds from start to end, with the same drift hook. */
-cl_int cvcu_clock_interval_ns(cvcu_event *start, cvcu_event *end, cl_ulong *ns);
+
+/* --- kernel timing: START and END from the GPU's %globaltimer (docs/kernel-abi.md) ----------- */
+
+/* One command's slot: two words of device memory that the blocks of its timed launches raise
+ * (the command's generation keeps the newest command's apart from older ones'). Slots are pooled
+ * per device. */
+typedef struct cvcu_ktime cvcu_ktime;
+
+/* Makes kernel timing ready on dev: loads the probe (only while no gate is closed) and maps
+ * %globaltimer onto the host clock. False where it cannot (yet: a failed try is repeated after a
+ * period); commands are timed by CUDA events then. Profiling queues call it when made. */
+bool cvcu_ktime_prepare(cvcu_device *dev);
+/* %globaltimer's step in ns as the probe saw it (prepares first); 0 when unknown. */
+cl_ulong cvcu_ktime_step(cvcu_device *dev);
+/* A slot for one command, with a new generation; NULL where kernel timing is not ready or no slot
+ * could be had (the command is timed by CUDA events). */
+cvcu_ktime *cvcu_ktime_get(cvcu_device *dev);
+/* The 16 bytes of a timed launch's timing parameter (the same for every launch of a command). */
+void cvcu_ktime_param(const cvcu_ktime *t, uint64_t param[2]);
+/* START and END on the host clock, once the command completed; seen: the host time it was first
+ * seen complete (0: now). False where the kernel left no time (it never finished). Copies the
+ * slot's words from the device, together with those of other commands seen complete by then. */
+bool cvcu_ktime_read(cvcu_ktime *t, cl_ulong seen, cl_ulong *start, cl_ulong *end);
+/* Gives the slot back (NULL: nothing): whatever its command left, the next one's generation
+ * outranks it. */
+void cvcu_ktime_put(cvcu_ktime *t);
 
 /* --- host flags: 64-bit slots in mapped pinned host memory ----------------------------------- */
 
@@ -135,8 +161,8 @@ typedef struct cvcu_slot {
 } cvcu_slot;
 
 /* A slot from dev's pool, starting at 0. Bind dev's context first. The pages are portable (every
- * device's streams can use them) and belong to dev's primary context: they go with its reset, so
- * a slot must not outlive the cl_contexts that use dev. */
+ * device's streams can use them) and belong to dev's context: they go with its recovery, so a
+ * slot must not outlive the cl_contexts that use dev. */
 cl_int cvcu_slot_alloc(cvcu_device *dev, cvcu_slot **out);
 /* Back to the pool (NULL: nothing). The caller guarantees no GPU work still waits on or writes
  * the slot. */
@@ -199,16 +225,21 @@ cl_int cvcu_mem_alloc(size_t size, cl_ulong *address);
 /* Binds dev first: frees are also called from destructors on any thread. */
 void cvcu_mem_free(cvcu_device *dev, cl_ulong address);
 
-/* Pinned, portable host memory (usable from every context of the process). */
+/* Pinned, portable host memory (usable from every context of the process). The free waits
+ * (off the caller's thread) until every copy queued before it is done: copies of other commands
+ * may DMA a pointer the application got from a map. */
 cl_int cvcu_host_alloc(size_t size, void **ptr);
 void cvcu_host_free(void *ptr);
 /* Pins the application's memory (CL_MEM_USE_HOST_PTR) so copies to and from it run at pinned
  * speed. Fails, harmlessly, where CUDA refuses (already registered, not ordinary memory). */
 cl_int cvcu_host_register(void *ptr, size_t size);
-/* Undoes cvcu_host_register(ptr, size). From this call on, copies treat the range as pageable
- * memory (the application may use it for another buffer at once): none goes through the
- * registration while it is being removed. */
-void cvcu_host_unregister(void *ptr, size_t size);
+/* The application gave up the memory of cvcu_host_register(ptr, size) (its last release of the
+ * buffer): from this call on, copies treat the range as pageable memory (the application may
+ * use it for anything at once), while commands in flight may still use the registration. */
+void cvcu_host_retire(void *ptr, size_t size);
+/* Undoes cvcu_host_register(ptr, size), retired before: after every copy queued before this call
+ * is done with the range. */
+void cvcu_host_unregister(void *ptr);
 
 /* How a host-side copy may behave. blocking: the caller waits for the command anyway, so the
  * copy may wait for the stream. When not blocking, the copy never waits for work before it on
@@ -217,6 +248,16 @@ typedef struct cvcu_host_copy {
     cvcu_device *dev; /* whose staging buffers to use */
     cvcu_stream *stream;
     bool blocking;
+    /* A blocking copy whose host side waits for the GPU (through the staging pipeline) calls
+     * settle(settle_arg) instead of the driver's wait where that would also wait for the work
+     * queued before the copy: it returns once everything put on the stream so far is done
+     * (core's host wait, which sleeps through long work) or with the error that stopped it.
+     * NULL: the driver waits. */
+    cl_int (*settle)(void *arg);
+    void *settle_arg;
+    /* Where not NULL: set true when the copy finished within the call (nothing of it is left on
+     * the stream, so a blocking command need not wait for it again). */
+    bool *done;
 } cvcu_host_copy;
 
 cl_int cvcu_copy_to_device(const cvcu_host_copy *c, cl_ulong dst, const void *src, size_t n);

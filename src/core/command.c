@@ -19,11 +19,15 @@ static cl_int cv_command_wait_on(cv_command *cmd, cl_event w) {
     cl_int s = atomic_load(&w->status);
     if (s == CL_COMPLETE)
         return CL_SUCCESS;
-    if (w->is_user && s > CL_COMPLETE)
+    if (w->is_user && s > CL_COMPLETE) {
+        cv_command_mark(cmd, CV_WAIT_GATED);
         err = cvcu_stream_wait_value(cmd->stream, w->slot, 1, CVCU_WAIT_GEQ, NULL);
+    }
     /* Commands of this very stream are ordered by it already. */
-    else if (!w->is_user && s > CL_COMPLETE && w->stream != cmd->stream)
+    else if (!w->is_user && s > CL_COMPLETE && w->stream != cmd->stream) {
+        cv_command_mark(cmd, CV_WAIT_CROSS);
         err = cvcu_stream_wait_event(cmd->stream, w->done);
+    }
     if (err == CL_SUCCESS) {
         cv_hold(&w->obj);
         cmd->sources[cmd->num_sources++] = w;
@@ -67,6 +71,12 @@ static void cv_command_drop(cv_command *cmd) {
 
 cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type type, cl_uint num_wait,
                         const cl_event *wait_list, cl_event *event_ret) {
+    return cv_command_begin_kernel(cmd, q, type, num_wait, wait_list, event_ret, false);
+}
+
+cl_int cv_command_begin_kernel(cv_command *cmd, cl_command_queue q, cl_command_type type,
+                               cl_uint num_wait, const cl_event *wait_list, cl_event *event_ret,
+                               bool timable) {
     cl_int err = CL_SUCCESS;
     memset(cmd, 0, sizeof *cmd);
     cmd->queue = q;
@@ -99,10 +109,14 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
     bool fence = cmd->type == CL_COMMAND_BARRIER && cv_queue_ooo(q);
     if (err == CL_SUCCESS && (event_ret || cmd->num_sources || fence))
         err = cv_command_need_event(cmd, profile);
+    /* The kernel records its own START and END: no START event. */
+    if (err == CL_SUCCESS && profile && timable)
+        cmd->ktime = cmd->event->ktime = cvcu_ktime_get(q->device->cu);
     if (err == CL_SUCCESS && profile) {
         cmd->event->times[CV_T_QUEUED] = queued;
         cmd->event->times[CV_T_SUBMIT] = cvu_host_time_ns();
-        err = cvcu_event_record(cmd->event->start, cmd->stream);
+        if (!cmd->ktime)
+            err = cvcu_event_record(cmd->event->start, cmd->stream);
     }
     if (err != CL_SUCCESS)
         cv_command_drop(cmd);
@@ -118,11 +132,15 @@ cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type typ
 /* How many of the batch's newest holds a keep looks through for the same object. */
 #define CV_BATCH_LOOKBACK 16
 
-static unsigned cv_command_stream_index(const cv_command *cmd) {
+unsigned cv_command_stream_index(const cv_command *cmd) {
     unsigned i = 0;
     while (i + 1 < CV_QUEUE_MAX_STREAMS && cmd->queue->streams[i] != cmd->stream)
         i++;
     return i;
+}
+
+void cv_command_mark(cv_command *cmd, unsigned what) {
+    cv_queue_mark_locked(cmd->queue, cv_command_stream_index(cmd), what);
 }
 
 /* Records batch b behind stream i's commands; the caller tracks it (after dropping q->lock). */
@@ -263,6 +281,10 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
     bool failed = err != CL_SUCCESS;
     /* Counted even when it failed: its GPU-side waits may be in the stream. */
     q->ops[bi]++;
+    /* The history of host waits knows kernels; markers and barriers end where the work before
+     * them ends. */
+    if (cmd->wait_key || !cv_command_is_sync_point(cmd))
+        q->last_key[bi] = cmd->wait_key;
     /* When putting the work on the stream failed, GPU-side waits for the wait list may be in the
      * stream already: the event is still recorded and tracked (with the error as its status once
      * the stream passed it), so the user events whose slots those waits read outlive them. */
@@ -272,6 +294,7 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
         e->stream_index = bi;
         e->seq = recorded == CL_SUCCESS ? ++q->recorded[bi] : 0;
         e->op = q->ops[bi];
+        e->wait_key = q->last_key[bi];
         if (!failed)
             err = recorded;
         else if (recorded == CL_SUCCESS) {

@@ -16,6 +16,8 @@ typedef struct cv_command {
     cl_event *sources; /* wait-list events not complete at enqueue, held; moved into event */
     cl_uint num_sources;
     cl_event sources_small[CV_EVENT_INLINE_SOURCES]; /* sources of short wait lists */
+    uint64_t wait_key;        /* a kernel's, for the history of host waits (core/wait.h); 0: none */
+    struct cvcu_ktime *ktime; /* kernel timing: the kernel records START and END (held by event) */
 } cv_command;
 
 /* Call after the API validated its arguments and the wait list. Holds the queue's lock until
@@ -25,10 +27,21 @@ typedef struct cv_command {
  * taken here and START is recorded after the waits. */
 cl_int cv_command_begin(cv_command *cmd, cl_command_queue q, cl_command_type type, cl_uint num_wait,
                         const cl_event *wait_list, cl_event *event_ret);
+/* The same for a kernel command that can time itself (a timed twin, docs/kernel-abi.md): on a
+ * profiling queue with event_ret, cmd->ktime receives a slot, which the event holds, and no START
+ * event is recorded (cmd->ktime stays NULL where no slot could be had: START is recorded). */
+cl_int cv_command_begin_kernel(cv_command *cmd, cl_command_queue q, cl_command_type type,
+                               cl_uint num_wait, const cl_event *wait_list, cl_event *event_ret,
+                               bool timable);
 /* status: the result of putting the work on the stream. On success the event (if asked for) is
  * stored in *event_ret; with blocking, returns once the command completed
  * (CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if it or its wait list failed). */
 cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *event_ret);
+/* The index of the command's stream in its queue. */
+unsigned cv_command_stream_index(const cv_command *cmd);
+/* The command waits (on the GPU) for what `what` says (CV_WAIT_GATED, CV_WAIT_CROSS): host
+ * waits behind it listen for releases (core/wait.h). Call between begin and end. */
+void cv_command_mark(cv_command *cmd, unsigned what);
 /* Keeps obj alive (a hold) until the command has finished on the GPU: what a command uses must
  * outlive the application's last release. Call between begin and end. The tracker drops the
  * hold when the command completes. */

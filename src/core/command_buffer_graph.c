@@ -60,7 +60,7 @@ static cl_int cv_cb_build_kernel(cl_command_buffer_khr cb, cvcu_graph *g, cl_mut
     }
     cv_cb_emit e = {g, deps, b->launches, 0};
     if (err == CL_SUCCESS)
-        err = cv_ndrange_launches(c->u.kernel.state, &r, props, cv_cb_emit_add, &e);
+        err = cv_ndrange_launches(c->u.kernel.state, &r, props, NULL, cv_cb_emit_add, &e);
     b->num_launches = e.n;
     memcpy(b->cluster, r.launch.cluster, sizeof b->cluster);
     b->cooperative = r.launch.cooperative;
@@ -243,6 +243,6 @@ cl_int cv_cb_graph_update_kernel(cl_command_buffer_khr cb, cl_mutable_command_kh
     cv_cb_emit e = {cb->graph, {NULL, 0}, c->launches, 0};
     err = cvcu_device_bind(cb->device->cu);
     if (err == CL_SUCCESS)
-        err = cv_ndrange_launches(c->u.kernel.state, &r, props, cv_cb_emit_update, &e);
+        err = cv_ndrange_launches(c->u.kernel.state, &r, props, NULL, cv_cb_emit_update, &e);
     return err;
 }

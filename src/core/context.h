@@ -1,11 +1,12 @@
-/* cl_context: a set of devices of the culvert platform, each on its CUDA primary context.
+/* cl_context: a set of devices of the culvert platform, each on the CUDA context culvert uses on it
+ * (its primary context; after a fault that context's reset did not recover, one of culvert's own).
  *
- * A fault on the GPU (a sticky CUDA error) poisons a device's primary context: the device is
+ * A fault on the GPU (a sticky CUDA error) poisons a device's CUDA context: the device is
  * lost, and with it every cl_context that uses it. Their commands fail (their events take
  * CL_OUT_OF_RESOURCES, or the CUDA error), new commands and objects on the device fail with
  * CL_OUT_OF_RESOURCES, and each context's notify callback is told once, naming the CUDA error.
  * Once the application released every lost context (and so every object of them), the next
- * clCreateContext resets the device's primary context and works as on a fresh device; until
+ * clCreateContext recovers the device (cuda/cu_recover.c) and works as on a fresh device; until
  * then clCreateContext on the device fails with CL_DEVICE_NOT_AVAILABLE. */
 #ifndef CV_CORE_CONTEXT_H
 #define CV_CORE_CONTEXT_H

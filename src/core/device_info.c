@@ -127,8 +127,6 @@ static const struct {
     {CL_DEVICE_GLOBAL_MEM_CACHELINE_SIZE, CV_UINT, 128},
     {CL_DEVICE_MAX_CONSTANT_ARGS, CV_UINT, 9},
     {CL_DEVICE_LOCAL_MEM_TYPE, CV_UINT, CL_LOCAL},
-    /* cuEventElapsedTime resolves about half a microsecond. */
-    {CL_DEVICE_PROFILING_TIMER_RESOLUTION, CV_SIZE, 500},
     {CL_DEVICE_ENDIAN_LITTLE, CV_BOOL, CL_TRUE},
     {CL_DEVICE_AVAILABLE, CV_BOOL, CL_TRUE},
     {CL_DEVICE_EXECUTION_CAPABILITIES, CV_ULONG, CL_EXEC_KERNEL},
@@ -244,6 +242,14 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         size_t space =
             p->driver_version >= 12010 && p->cc_major >= 7 ? CV_PTX_PARAM_SPACE_MAX : 4096;
         err = cv_info_size(out, (space - sizeof(cv_launch_info)) / 8 * 8);
+        break;
+    }
+    case CL_DEVICE_PROFILING_TIMER_RESOLUTION: {
+        /* Kernels are timed by %globaltimer, whose step the probe measured (32 ns or 1 us,
+         * depending on the driver); without kernel timing, CUDA events (cuEventElapsedTime
+         * resolves about half a microsecond). */
+        cl_ulong step = cvcu_ktime_step(d->cu);
+        err = cv_info_size(out, step ? (size_t)step : 500);
         break;
     }
     case CL_DEVICE_PARENT_DEVICE:

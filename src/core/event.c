@@ -2,6 +2,7 @@
 #include "core/queue.h"
 #include "core/tracker.h"
 #include "core/backend.h"
+#include "util/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -100,6 +101,9 @@ static void cv_event_destroy(cv_object *obj) {
         cvcu_slot_free(e->slot);
         e->slot = NULL;
     }
+    /* A command that never completed may still hold its timing slot. */
+    cvcu_ktime_put(e->ktime);
+    e->ktime = NULL;
     /* Nothing locks e any more; a spare's mutex is made anew when it is used again. */
     pthread_mutex_destroy(&e->lock);
     /* Kept as a spare, e belongs to q from here on (and goes with it). */
@@ -144,9 +148,9 @@ cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err) {
         e->start = loose.start;
         loose = (cv_cuda_events){NULL, NULL};
         if (!e->done)
-            *err = cvcu_event_create(timing, cv_blocking_events(), &e->done);
+            *err = cvcu_event_create(timing, &e->done);
         if (*err == CL_SUCCESS && timing && !e->start)
-            *err = cvcu_event_create(true, false, &e->start);
+            *err = cvcu_event_create(true, &e->start);
     }
     /* Only where no memory was left for the new event. */
     if (loose.done && !cv_queue_loose_put(q, timing, loose)) {
@@ -260,6 +264,8 @@ cl_int cv_user_event_set(cl_event e, cl_int status) {
         return CL_INVALID_OPERATION;
     }
     atomic_store_explicit(e->slot->host, 1, memory_order_release);
+    /* Host waits for commands behind gates sleep: those the release may end spin again. */
+    cv_wait_release(CV_WAIT_GATED);
     /* Host waiters (cv_event_wait) count themselves under the lock before they look at the
      * status: with none, there is nobody to wake. */
     if (atomic_load(&cv_user_waiters)) {
@@ -320,7 +326,8 @@ static cl_int cv_source_settle(cl_event src) {
 /* The status after a query of e->done answered q; e->lock held, s the status before. */
 static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q) {
     if (q == CL_SUBMITTED) {
-        if (e->start && s == CL_SUBMITTED && cvcu_event_query(e->start) == CL_COMPLETE)
+        /* A timed kernel records no START event: it goes from CL_SUBMITTED to its end. */
+        if (e->start && !e->ktime && s == CL_SUBMITTED && cvcu_event_query(e->start) == CL_COMPLETE)
             s = CL_RUNNING;
     } else if (q < 0) {
         s = q;
@@ -333,6 +340,9 @@ static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q) {
         for (cl_uint i = 0; i < e->num_sources; i++)
             if (cv_source_settle(e->sources[i]) < 0)
                 s = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+        /* No timestamp of the command can be later than this. */
+        if (e->start && !e->seen)
+            e->seen = cvu_host_time_ns();
     }
     atomic_store(&e->status, s);
     return s;
@@ -376,26 +386,33 @@ cl_int cv_event_wait(cl_event e) {
         s = atomic_load(&e->status);
     } else if (!cv_final(s)) {
         cl_command_queue cq = e->queue;
+        unsigned i = e->stream_index;
         cl_int q = cvcu_device_bind(cq->device->cu);
         /* Where nothing was put on its stream behind the command, the GPU writes a flag right
-         * after it, and the spin watches that instead of querying the CUDA event (over a
+         * after it, and the wait watches that instead of querying the CUDA event (over a
          * microsecond per query that answers done); otherwise the flag would wait for the later
-         * work too, and the spin queries. After a short spin the wait sleeps (cv_sleep_wait:
-         * polling, or a blocking-sync event with CULVERT_BLOCKING_SYNC=1). The query or flag
-         * that ended the wait gives the status. */
-        uint64_t token = 0;
+         * work too, and the wait queries (core/wait.h). The query or flag that ended the wait
+         * gives the status. */
         if (q == CL_SUCCESS) {
+            cv_wait w = {
+                .event = e->done, .stream = e->stream, .dev = cq->device->cu, .key = e->wait_key};
             pthread_mutex_lock(&cq->lock);
-            if (e->op && e->op == cq->ops[e->stream_index] && !cv_final(atomic_load(&e->status)))
-                token = cv_queue_flag_locked(cq, e->stream_index);
+            /* Settled since the look above (the tracker saw it complete): nothing to wait for,
+             * and no query to make. */
+            cl_int now = atomic_load(&e->status);
+            bool settled = cv_final(now);
+            if (!settled && e->op && e->op == cq->ops[i])
+                w.token = cv_queue_flag_locked(cq, i);
+            w.flag = w.token ? cq->flag[i]->host : NULL;
+            cv_queue_listen_locked(cq, i, &w);
             pthread_mutex_unlock(&cq->lock);
-            q = cv_spin_wait(cq, e->stream_index, e->done, token);
+            q = settled ? now : cv_wait_run(&w);
         }
-        if (q == CL_SUBMITTED)
-            q = cv_sleep_wait(e->done);
         s = cv_event_status_after(e, q);
         if (q == CL_COMPLETE && e->seq)
-            cv_queue_drained(e->queue, e->stream_index, e->seq);
+            cv_queue_drained(cq, i, e->seq);
+        if (q == CL_COMPLETE)
+            cv_queue_seen(cq, i, e->op);
         if (!cv_final(s))
             s = q < 0 ? q : CL_OUT_OF_RESOURCES;
     }
@@ -435,18 +452,44 @@ cl_int cv_event_info(cl_event e, cl_event_info param, const cv_info *out) {
     return err;
 }
 
+/* START and END on the host clock: from the kernel's own times (timed kernels) or from the CUDA
+ * events around the command. A timed kernel that left none (none should) gets START = END = its
+ * completion event's time. */
+static bool cv_event_device_times(cl_event e, cl_ulong *start, cl_ulong *end) {
+    cvcu_device *dev = e->queue->device->cu;
+    bool ok = false;
+    if (e->ktime) {
+        ok = cvcu_ktime_read(e->ktime, e->seen, start, end);
+        cvcu_ktime_put(e->ktime);
+        e->ktime = NULL;
+        if (!ok && cvcu_clock_host_ns(dev, e->done, end) == CL_SUCCESS) {
+            *start = *end;
+            ok = true;
+        }
+    } else {
+        ok = cvcu_clock_host_ns(dev, e->start, start) == CL_SUCCESS &&
+             cvcu_clock_host_ns(dev, e->done, end) == CL_SUCCESS;
+    }
+    return ok;
+}
+
 /* With e->lock held, once e completed: device timestamps onto the host clock. The order
- * QUEUED <= SUBMIT <= START <= END <= COMPLETE holds by construction on the GPU; the clamps
- * only absorb the anchor's error of a few microseconds. */
+ * QUEUED <= SUBMIT <= START <= END <= COMPLETE holds on the GPU; the host clock's mapping is off
+ * by its anchor's window at most (microseconds), and the clamps bring what it gets wrong (a host
+ * so loaded that no narrow anchor was had) between SUBMIT and the moment the host first saw the
+ * command complete, bounds no device timestamp can pass. */
 static void cv_event_profile(cl_event e) {
-    cl_ulong start = 0, len = 0;
+    cl_ulong start = 0, end = 0;
     if (e->profiled || !e->start || atomic_load(&e->status) != CL_COMPLETE)
         return;
-    if (cvcu_clock_host_ns(e->queue->device->cu, e->start, &start) == CL_SUCCESS &&
-        cvcu_clock_interval_ns(e->start, e->done, &len) == CL_SUCCESS) {
-        e->times[CV_T_START] = start > e->times[CV_T_SUBMIT] ? start : e->times[CV_T_SUBMIT];
-        e->times[CV_T_END] = e->times[CV_T_START] + len;
-        e->times[CV_T_COMPLETE] = e->times[CV_T_END];
+    if (cv_event_device_times(e, &start, &end)) {
+        cl_ulong lo = e->times[CV_T_SUBMIT], hi = e->seen ? e->seen : cvu_host_time_ns();
+        hi = hi < lo ? lo : hi;
+        start = start < lo ? lo : start > hi ? hi : start;
+        end = end < start ? start : end > hi ? hi : end;
+        e->times[CV_T_START] = start;
+        e->times[CV_T_END] = end;
+        e->times[CV_T_COMPLETE] = end;
         e->profiled = true;
     }
 }
@@ -536,6 +579,9 @@ void cv_event_fire_callbacks(cl_event e) {
 void cv_event_complete(cl_event e) {
     pthread_mutex_lock(&e->lock);
     cv_event_profile(e);
+    /* A timed kernel that failed: nothing to read. */
+    cvcu_ktime_put(e->ktime);
+    e->ktime = NULL;
     cl_event *sources = e->sources;
     cl_uint n = e->num_sources;
     cv_kept *kept = e->kept;

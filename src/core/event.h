@@ -44,6 +44,7 @@ struct _cl_event {
     struct cvcu_event *done;    /* recorded after the command; NULL for user events */
     struct cvcu_stream *stream; /* where done was recorded */
     struct cvcu_event *start;   /* profiled commands: recorded before the command */
+    struct cvcu_ktime *ktime;   /* timed kernels: START and END come from here, not start */
     bool timing;                /* done is a timing event (the END timestamp) */
     cl_int enqueue_error; /* the command never reached the stream: its status once done passed */
     pthread_mutex_t lock; /* guards what follows */
@@ -56,6 +57,7 @@ struct _cl_event {
     cv_event_callback *callbacks; /* not called yet; SUBMITTED first, then RUNNING, COMPLETE */
     bool profiled;                /* times[] are final */
     cl_ulong times[CV_T_COUNT];
+    cl_ulong seen; /* profiled commands: host time the status was first seen CL_COMPLETE */
     bool is_user;
     cl_event user_prev, user_next; /* user events: the live ones, for process exit */
     struct cvcu_slot *slot;        /* user events: holds 0, then 1 once a status was set */
@@ -64,6 +66,7 @@ struct _cl_event {
     uint64_t seq;                  /* done's number on its stream (queue.h: recorded) */
     unsigned stream_index;         /* of stream in its queue */
     uint64_t op;                   /* the queue's ops[stream_index] after this command */
+    uint64_t wait_key;             /* the kernel the command ends with (core/wait.h), or 0 */
     bool failure_reported;         /* the context's notify callback was called */
 };
 

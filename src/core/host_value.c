@@ -105,10 +105,11 @@ static cl_int cv_host_value_enqueue(cl_command_queue q, cl_mem hv, cl_command_ty
     cl_int err = cv_command_begin(&cmd, q, type, num_wait, wait_list, event);
     if (err == CL_SUCCESS) {
         err = cv_command_keep(&cmd, &hv->obj);
-        if (err == CL_SUCCESS && type == CL_COMMAND_WAIT_HOST_VALUE_CULVERT)
+        if (err == CL_SUCCESS && type == CL_COMMAND_WAIT_HOST_VALUE_CULVERT) {
+            cv_command_mark(&cmd, CV_WAIT_GATED);
             err = cvcu_stream_wait_value(cmd.stream, hv->host_value->slot, value, cond,
                                          &(cvcu_wait_watch){q, hv});
-        else if (err == CL_SUCCESS)
+        } else if (err == CL_SUCCESS)
             err = cvcu_stream_write_value(cmd.stream, hv->device_address, value);
         err = cv_command_end(&cmd, err, false, event);
     }

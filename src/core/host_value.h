@@ -20,10 +20,12 @@ static inline bool cv_is_host_value(const void *h) {
 /* Call only when cv_host_value_context_supported(ctx). */
 cl_mem cv_host_value_create(cl_context ctx, cl_ulong initial, cl_int *err);
 
-/* The host's side: one atomic access each to the slot (host_ptr), nothing else (the signal path
- * is benchmarked). */
+/* The host's side: one atomic access each to the slot (host_ptr), and for a store the look for
+ * sleeping host waits that it may release (one load while there are none; the signal path is
+ * benchmarked). */
 static inline void cv_host_value_store(cl_mem hv, cl_ulong v) {
     atomic_store_explicit((_Atomic cl_ulong *)hv->host_ptr, v, memory_order_release);
+    cv_wait_release(CV_WAIT_GATED);
 }
 
 static inline cl_ulong cv_host_value_load(cl_mem hv) {

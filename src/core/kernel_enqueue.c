@@ -179,6 +179,26 @@ static cl_int cv_kernel_smem(cv_program_function *f, cl_device_id dev, size_t sm
     return err;
 }
 
+/* Can this launch run the timed twin (core/ptx_timing.h)? Its resources are the entry's plus the
+ * timing's (a few registers, 4 bytes of shared memory): where they do not fit, the entry runs and
+ * CUDA events time it. */
+static bool cv_kernel_timable(const cv_ndrange *r, cl_device_id dev) {
+    cv_program_function *f = r->function;
+    const cvcu_device_props *props = dev->props;
+    size_t smem = r->launch.smem;
+    bool ok = f->timed &&
+              (size_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2] <=
+                  (size_t)f->timed_attrs.max_threads &&
+              (size_t)f->timed_attrs.static_smem + smem <= props->local_mem;
+    if (ok && (int)smem > atomic_load_explicit(&f->timed_smem_optin, memory_order_relaxed)) {
+        ok = cvcu_device_bind(dev->cu) == CL_SUCCESS &&
+             cvcu_function_set_max_dynamic_smem(f->timed, (int)smem) == CL_SUCCESS;
+        if (ok)
+            atomic_store(&f->timed_smem_optin, (int)smem);
+    }
+    return ok;
+}
+
 /* The chunk of groups each launch takes per dimension: CUDA's grid limit, in whole clusters. */
 static uint64_t cv_ndrange_chunk(const cv_ndrange *r, const cvcu_device_props *props, int d) {
     uint64_t c = props->max_grid_dim[d] ? props->max_grid_dim[d] : 65535;
@@ -209,21 +229,28 @@ uint64_t cv_ndrange_count(const cv_ndrange *r, const cvcu_device_props *props) {
 }
 
 cl_int cv_ndrange_launches(cl_kernel k, const cv_ndrange *r, const cvcu_device_props *props,
-                           cv_launch_fn fn, void *arg) {
+                           const uint64_t *timing, cv_launch_fn fn, void *arg) {
     cvcu_launch l = r->launch;
     if (r->empty)
         return CL_SUCCESS;
-    if (!r->launch_info) {
+    if (!r->launch_info && !timing) {
         for (int d = 0; d < 3; d++)
             l.grid[d] = (unsigned)r->groups[d];
         return fn(&l, k->params, arg);
     }
-    /* Launch information: a copy of the argument pointers with the block appended, on the
-     * stack, so that enqueues of one kernel from several threads do not share it. */
+    /* A copy of the argument pointers with the launch information and the timing appended, on
+     * the stack, so that enqueues of one kernel from several threads do not share it. */
     cv_launch_info info;
-    void *params[k->num_args + 1];
+    void *params[k->num_args + 2];
     memcpy(params, k->params, k->num_args * sizeof *params);
     params[k->num_args] = &info;
+    if (timing)
+        params[k->num_args + (r->launch_info ? 1 : 0)] = (void *)timing;
+    if (!r->launch_info) {
+        for (int d = 0; d < 3; d++)
+            l.grid[d] = (unsigned)r->groups[d];
+        return fn(&l, params, arg);
+    }
     for (int d = 0; d < 3; d++) {
         info.global_offset[d] = r->offset[d];
         info.global_size[d] = r->global[d];
@@ -301,6 +328,7 @@ cl_int cv_ndrange_prepare(cl_kernel k, cl_device_id dev, cl_uint dim, const size
         err = cv_kernel_smem(f, dev, k->smem);
     if (err == CL_SUCCESS && !r->empty) {
         r->launch.func = f->func;
+        r->function = f;
         for (int d = 0; d < 3; d++) {
             r->launch.block[d] = (unsigned)block[d];
             r->cluster_step[d] = f->sig->cluster_dims[d] > 1 ? f->sig->cluster_dims[d] : 1;
@@ -324,7 +352,11 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
     if (err != CL_SUCCESS)
         return err;
     cv_command cmd;
-    err = cv_command_begin(&cmd, q, type, num_wait, wait_list, event);
+    /* The properties are read again under the queue's lock: this only spares other enqueues
+     * the look at the twin. */
+    bool timable = event && !r.empty && (q->properties & CL_QUEUE_PROFILING_ENABLE) &&
+                   cv_kernel_timable(&r, q->device);
+    err = cv_command_begin_kernel(&cmd, q, type, num_wait, wait_list, event, timable);
     if (err != CL_SUCCESS)
         return err;
     /* What the launch uses outlives the application's releases: the kernel (and through it the
@@ -334,7 +366,15 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
         if (k->args[i].mem)
             err = cv_command_keep(&cmd, &k->args[i].mem->obj);
     if (err == CL_SUCCESS && !r.empty) {
-        err = cv_ndrange_launches(k, &r, q->device->props, cv_launch_on_stream, cmd.stream);
+        uint64_t timing[2];
+        if (cmd.ktime) {
+            cvcu_ktime_param(cmd.ktime, timing);
+            r.launch.func = r.function->timed;
+        }
+        /* The twin lasts as long as the kernel: one history for both. */
+        cmd.wait_key = (uint64_t)(uintptr_t)r.function;
+        err = cv_ndrange_launches(k, &r, q->device->props, cmd.ktime ? timing : NULL,
+                                  cv_launch_on_stream, cmd.stream);
         if (r.prints && !atomic_load(&q->prints))
             atomic_store(&q->prints, true);
     }

@@ -14,10 +14,11 @@ typedef struct cv_ndrange {
     uint64_t groups[3]; /* with those that only fill clusters */
     bool empty;         /* a NULL or zero global size: no launch */
     cl_uint dim;
-    size_t offset[3], global[3]; /* as the launch information gives them (1 past dim) */
-    uint32_t cluster_step[3];    /* the compiled cluster dimensions (1: none) */
-    bool launch_info;            /* the kernel takes the launch-information block */
-    bool prints;                 /* the function calls printf */
+    size_t offset[3], global[3];   /* as the launch information gives them (1 past dim) */
+    uint32_t cluster_step[3];      /* the compiled cluster dimensions (1: none) */
+    bool launch_info;              /* the kernel takes the launch-information block */
+    bool prints;                   /* the function calls printf */
+    cv_program_function *function; /* the kernel's function on the device */
 } cv_ndrange;
 
 /* Checks the NDRange (the errors of clEnqueueNDRangeKernel) and fills r. allow_unset: arguments
@@ -30,8 +31,10 @@ cl_int cv_ndrange_prepare(cl_kernel k, cl_device_id dev, cl_uint dim, const size
 typedef cl_int (*cv_launch_fn)(const cvcu_launch *l, void **params, void *arg);
 /* How many launches the NDRange takes (0 when empty). */
 uint64_t cv_ndrange_count(const cv_ndrange *r, const cvcu_device_props *props);
-/* Calls fn for each launch of the NDRange with k's arguments, in order; stops at an error. */
+/* Calls fn for each launch of the NDRange with k's arguments, in order; stops at an error.
+ * timing: the timed twin's parameter, appended to the arguments (r->launch.func is the twin),
+ * NULL for the entry. */
 cl_int cv_ndrange_launches(cl_kernel k, const cv_ndrange *r, const cvcu_device_props *props,
-                           cv_launch_fn fn, void *arg);
+                           const uint64_t *timing, cv_launch_fn fn, void *arg);
 
 #endif

@@ -19,6 +19,7 @@ typedef struct cv_mem_backing {
     void *shadow;      /* host copy that maps return (not for USE_HOST_PTR), made on first map */
     bool shadow_pinned;
     bool registered; /* USE_HOST_PTR memory registered with CUDA (pinned speed) */
+    bool retired;    /* ... and given up by the application (cvcu_host_retire) */
 } cv_mem_backing;
 
 typedef struct cv_mapping {
@@ -42,8 +43,10 @@ static void cv_mem_free_parts(cl_mem m) {
             cvcu_mem_free(m->context->devices[i]->cu, b->address[i]);
         if (b->registered || b->shadow_pinned)
             cvcu_device_bind(m->context->devices[0]->cu);
+        if (b->registered && !b->retired)
+            cvcu_host_retire(m->host_ptr, m->size);
         if (b->registered)
-            cvcu_host_unregister(m->host_ptr, m->size);
+            cvcu_host_unregister(m->host_ptr);
         if (b->shadow_pinned)
             cvcu_host_free(b->shadow);
         else
@@ -56,6 +59,19 @@ static void cv_mem_free_parts(cl_mem m) {
         free(p);
     }
     free(m->properties);
+}
+
+void cv_mem_release(cl_mem m) {
+    if (!cv_release_last(&m->obj))
+        return;
+    /* The application's memory is its own again at once, though commands in flight may hold
+     * the buffer a while longer: no copy DMAs it through the buffer's registration any more. */
+    cv_mem_backing *b = m->backing;
+    if (b && b->registered) {
+        b->retired = true;
+        cvcu_host_retire(m->host_ptr, m->size);
+    }
+    cv_unhold(&m->obj);
 }
 
 /* The kind destroy of buffers and sub-buffers. */
@@ -125,7 +141,7 @@ static cl_mem cv_mem_new(cl_context ctx, cv_mem_kind kind, cl_mem_flags flags, s
  * visible to anyone yet), through the same fast paths as a blocking write. */
 static cl_int cv_buffer_upload(cl_mem m, const void *src) {
     cl_device_id dev = m->context->devices[0];
-    cvcu_host_copy c = {dev->cu, NULL, true};
+    cvcu_host_copy c = {.dev = dev->cu, .blocking = true};
     cl_int err = cvcu_copy_to_device(&c, m->device_address, src, m->size);
     if (err == CL_SUCCESS)
         err = cvcu_stream_sync(NULL);

@@ -69,6 +69,10 @@ cl_mem cv_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *h
 cl_mem cv_sub_buffer_create(cl_mem parent, cl_mem_flags flags, size_t origin, size_t size,
                             cl_int *err);
 cl_int cv_mem_info(cl_mem m, cl_mem_info param, const cv_info *out);
+/* clReleaseMemObject: the application's reference goes; with its last one, the memory of a
+ * USE_HOST_PTR buffer is the application's again (commands in flight may still hold the
+ * buffer). */
+void cv_mem_release(cl_mem m);
 /* Registers a destructor callback (any kind of cl_mem: it wraps the kind's destroy). */
 cl_int cv_mem_add_destructor(cl_mem m, cv_mem_destructor_fn fn, void *user_data);
 

@@ -2,25 +2,33 @@
 #include "core/command.h"
 #include "core/platform.h"
 #include "core/backend.h"
-#include "util/clock.h"
 
-/* How long a blocking transfer's wait spins before it sleeps: a fixed part, plus the time the
- * transfer's own bytes take at a rate below every copy path's (8 GB/s), capped. Measured on an
- * H100 under gVisor, a sleeping wait (blocking-sync event) wakes 40-100 us after the GPU is done:
- * 2 % of a 256 MiB pinned transfer, most of a small one. CUDA's own cuMemcpy spins for the
- * whole copy; this spins for about as long as the copy should take, then sleeps (work queued
- * before the transfer, e.g. a long kernel, is not worth a core). */
+/* How long a blocking transfer's wait spins before it sleeps (core/wait.h): a fixed part, plus
+ * the time the transfer's own bytes take at a rate below every copy path's (8 GB/s), capped.
+ * Measured on an H100 under gVisor, a sleeping wait woke 40-100 us after the GPU was done: 2 % of
+ * a 256 MiB pinned transfer, most of a small one. CUDA's own cuMemcpy spins for the whole copy;
+ * this spins for about as long as the copy should take, then sleeps (work queued before the
+ * transfer, e.g. a long kernel, is not worth a core). */
 #define CV_WAIT_SPIN_NS     30000
 #define CV_WAIT_SPIN_PER_MB 125000 /* ns per MiB: 8 GiB/s */
 #define CV_WAIT_SPIN_MAX_NS 40000000
 
-static cvcu_host_copy cv_host_copy(const cv_command *cmd, bool blocking) {
-    return (cvcu_host_copy){cmd->queue->device->cu, cmd->stream, blocking};
+/* Settles a blocking copy that waits inside the backend (core/backend.h: cvcu_host_copy): the
+ * command (still holding its queue's lock) waits for its stream's work so far. */
+static cl_int cv_settle(void *arg) {
+    cv_command *cmd = arg;
+    return cv_queue_wait_stream(cmd->queue, cv_command_stream_index(cmd), true);
+}
+
+/* done: set when the backend finished the copy within the call. */
+static cvcu_host_copy cv_host_copy(cv_command *cmd, bool blocking, bool *done) {
+    return (cvcu_host_copy){cmd->queue->device->cu,      cmd->stream, blocking,
+                            blocking ? cv_settle : NULL, cmd,         done};
 }
 
 /* A blocking command that hands out no event and has nothing of its wait list pending is
  * "lean": the call waits for it anyway, so what it uses needs no hold beyond the call and there
- * is no event for the tracker. It waits on a pooled event of its own (cv_end). */
+ * is no event for the tracker. It waits for its stream itself (cv_end). */
 static bool cv_lean(const cv_command *cmd, bool blocking) {
     return blocking && !cmd->event;
 }
@@ -34,47 +42,36 @@ static cl_int cv_use(cv_command *cmd, cl_mem m, bool will_write, bool lean, cl_u
     return err;
 }
 
-/* Waits for a lean command's event: spins for about as long as `bytes` should take, then
- * sleeps. "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the read and write operations are
- * blocking and the execution status of any of the events in event_wait_list is a negative
- * integer value" - the command's own failure is reported the same way (as cv_event_wait
- * does). */
-static cl_int cv_wait_transfer(cvcu_event *ev, size_t bytes) {
-    cl_ulong budget = CV_WAIT_SPIN_NS + (cl_ulong)(bytes >> 20) * CV_WAIT_SPIN_PER_MB;
-    if (budget > CV_WAIT_SPIN_MAX_NS)
-        budget = CV_WAIT_SPIN_MAX_NS;
-    cl_ulong t0 = cvu_host_time_ns();
-    cl_int s = cvcu_event_query(ev);
-    while (s == CL_SUBMITTED && cvu_host_time_ns() - t0 < budget)
-        s = cvcu_event_query(ev);
-    if (s == CL_SUBMITTED)
-        s = cvcu_event_sync(ev);
-    return s < 0 ? CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST : CL_SUCCESS;
-}
-
-/* cv_command_end, for lean commands through their own event and wait. */
-static cl_int cv_end(cv_command *cmd, cl_int status, bool blocking, bool lean, size_t bytes,
-                     cl_event *event_ret) {
+/* cv_command_end, for lean commands through a wait of their own for the stream (core/wait.h):
+ * it spins for about as long as `bytes` should take, then sleeps. Nothing to wait for where the
+ * backend finished the copy within the call (done). "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST
+ * if the read and write operations are blocking and the execution status of any of the events
+ * in event_wait_list is a negative integer value" - the command's own failure is reported the
+ * same way (as cv_event_wait does). */
+static cl_int cv_end(cv_command *cmd, cl_int status, bool blocking, bool lean, bool done,
+                     cl_command_type type, size_t bytes, cl_event *event_ret) {
     if (!lean)
         return cv_command_end(cmd, status, blocking, event_ret);
     cl_command_queue q = cmd->queue;
-    cl_int err = CL_SUCCESS;
-    cl_event scratch = cv_event_spare(q, false, &err);
-    cvcu_event *ev = scratch ? scratch->done : NULL;
-    if (err == CL_SUCCESS)
-        err = cvcu_event_record(ev, cmd->stream);
-    bool recorded = err == CL_SUCCESS;
-    if (status != CL_SUCCESS)
-        err = status;
-    err = cv_command_end(cmd, err, false, NULL);
-    /* Also after a failure: part of the command may be in flight on memory nobody holds. */
-    if (recorded) {
-        cl_int waited = cv_wait_transfer(ev, bytes);
-        if (err == CL_SUCCESS)
-            err = waited;
+    unsigned i = cv_command_stream_index(cmd);
+    cv_wait w;
+    cl_event scratch = NULL;
+    uint64_t upto = 0;
+    /* Also after a failure: part of the command may be in flight on memory nobody holds, or on
+     * the application's memory, which it may free once the call returns. Without a flag or an
+     * event recorded now, the wait asks the stream (cv_queue_wait_prepare_locked). */
+    if (!done) {
+        upto = cv_queue_wait_prepare_locked(q, i, &w, &scratch);
+        w.key ^= cv_wait_transfer_key(type, bytes);
+        cl_ulong budget = CV_WAIT_SPIN_NS + (cl_ulong)(bytes >> 20) * CV_WAIT_SPIN_PER_MB;
+        w.spin_ns = budget < CV_WAIT_SPIN_MAX_NS ? budget : CV_WAIT_SPIN_MAX_NS;
     }
-    if (scratch)
-        cv_queue_spare_put(q, scratch);
+    cl_int err = cv_command_end(cmd, status, false, NULL);
+    if (!done) {
+        cl_int waited = cv_queue_wait_done(q, i, scratch, upto, cv_wait_run(&w));
+        if (err == CL_SUCCESS && waited < 0)
+            err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
+    }
     return err;
 }
 
@@ -84,12 +81,12 @@ cl_int cv_enqueue_read(cl_command_queue q, cl_mem m, bool blocking, size_t offse
     cl_ulong a = 0;
     cl_int err = cv_command_begin(&cmd, q, CL_COMMAND_READ_BUFFER, w->n, w->list, w->event);
     if (err == CL_SUCCESS) {
-        bool lean = cv_lean(&cmd, blocking);
+        bool lean = cv_lean(&cmd, blocking), done = false;
         err = cv_use(&cmd, m, false, lean, &a);
-        cvcu_host_copy c = cv_host_copy(&cmd, blocking);
+        cvcu_host_copy c = cv_host_copy(&cmd, blocking, &done);
         if (err == CL_SUCCESS)
             err = cvcu_copy_to_host(&c, ptr, a + offset, size);
-        err = cv_end(&cmd, err, blocking, lean, size, w->event);
+        err = cv_end(&cmd, err, blocking, lean, done, CL_COMMAND_READ_BUFFER, size, w->event);
     }
     return err;
 }
@@ -100,12 +97,12 @@ cl_int cv_enqueue_write(cl_command_queue q, cl_mem m, bool blocking, size_t offs
     cl_ulong a = 0;
     cl_int err = cv_command_begin(&cmd, q, CL_COMMAND_WRITE_BUFFER, w->n, w->list, w->event);
     if (err == CL_SUCCESS) {
-        bool lean = cv_lean(&cmd, blocking);
+        bool lean = cv_lean(&cmd, blocking), done = false;
         err = cv_use(&cmd, m, true, lean, &a);
-        cvcu_host_copy c = cv_host_copy(&cmd, blocking);
+        cvcu_host_copy c = cv_host_copy(&cmd, blocking, &done);
         if (err == CL_SUCCESS)
             err = cvcu_copy_to_device(&c, a + offset, ptr, size);
-        err = cv_end(&cmd, err, blocking, lean, size, w->event);
+        err = cv_end(&cmd, err, blocking, lean, done, CL_COMMAND_WRITE_BUFFER, size, w->event);
     }
     return err;
 }
@@ -142,7 +139,7 @@ cl_int cv_enqueue_rect(cl_command_queue q, cl_command_type type, bool blocking, 
     cl_ulong s = 0, d = 0;
     cvcu_rect_side sd, ss;
     cl_int err = cv_command_begin(&cmd, q, type, w->n, w->list, w->event);
-    bool lean = false;
+    bool lean = false, done = false;
     if (err == CL_SUCCESS) {
         lean = cv_lean(&cmd, blocking);
         if (src)
@@ -151,10 +148,11 @@ cl_int cv_enqueue_rect(cl_command_queue q, cl_command_type type, bool blocking, 
             err = cv_use(&cmd, dst, true, lean, &d);
         cv_rect_side(&ss, src ? src_rect : host_rect, s, src ? NULL : host);
         cv_rect_side(&sd, dst ? dst_rect : host_rect, d, dst ? NULL : host);
-        cvcu_host_copy c = cv_host_copy(&cmd, blocking);
+        cvcu_host_copy c = cv_host_copy(&cmd, blocking, &done);
         if (err == CL_SUCCESS)
             err = cvcu_copy_rect(&c, &sd, &ss, region);
-        err = cv_end(&cmd, err, blocking, lean, region[0] * region[1] * region[2], w->event);
+        err = cv_end(&cmd, err, blocking, lean, done, type, region[0] * region[1] * region[2],
+                     w->event);
     }
     return err;
 }
@@ -182,15 +180,16 @@ void *cv_enqueue_map(cl_command_queue q, cl_mem m, bool blocking, cl_map_flags f
     bool copy = !(flags & CL_MAP_WRITE_INVALIDATE_REGION) && m->kind != CV_MEM_HOST_VALUE;
     *err = cv_command_begin(&cmd, q, CL_COMMAND_MAP_BUFFER, w->n, w->list, w->event);
     if (*err == CL_SUCCESS) {
-        bool lean = cv_lean(&cmd, blocking);
+        bool lean = cv_lean(&cmd, blocking), done = false;
         *err = cv_use(&cmd, m, false, lean, &a);
         if (*err == CL_SUCCESS)
             *err = cv_mem_map_begin(m, offset, size, flags, &ptr);
         bool mapped = *err == CL_SUCCESS;
-        cvcu_host_copy c = cv_host_copy(&cmd, blocking);
+        cvcu_host_copy c = cv_host_copy(&cmd, blocking, &done);
         if (*err == CL_SUCCESS && copy)
             *err = cvcu_copy_to_host(&c, ptr, a + offset, size);
-        *err = cv_end(&cmd, *err, blocking, lean, copy ? size : 0, w->event);
+        *err = cv_end(&cmd, *err, blocking, lean, done, CL_COMMAND_MAP_BUFFER, copy ? size : 0,
+                      w->event);
         /* A map that failed leaves no mapping behind. */
         if (*err != CL_SUCCESS && mapped)
             cv_mem_map_cancel(m, ptr);
@@ -211,7 +210,7 @@ cl_int cv_enqueue_unmap(cl_command_queue q, cl_mem m, void *ptr, const cv_waits 
         if (err == CL_SUCCESS)
             err = cv_use(&cmd, m, write, false, &a);
         /* The region goes back now: the application may not touch it after the unmap. */
-        cvcu_host_copy c = cv_host_copy(&cmd, false);
+        cvcu_host_copy c = cv_host_copy(&cmd, false, NULL);
         if (err == CL_SUCCESS && write && m->kind != CV_MEM_HOST_VALUE)
             err = cvcu_copy_to_device(&c, a + offset, ptr, size);
         err = cv_command_end(&cmd, err, false, w->event);

@@ -1,6 +1,7 @@
 #include "core/platform.h"
 #include "core/extensions.h"
 #include "core/tracker.h"
+#include "core/wait.h"
 #include "util/log.h"
 #include "core/backend.h"
 
@@ -21,11 +22,17 @@ static void cv_device_destroy_never(cv_object *obj) {
     (void)obj; /* root devices live as long as the process */
 }
 
+/* A fault that loses a device: the contexts on it are told from the tracker's thread, and the
+ * host waits asleep on it wake to end with the error. */
+static void cv_platform_fault(void) {
+    cv_tracker_fault();
+    cv_wait_fault();
+}
+
 static void cv_platform_discover(void) {
     cl_platform_id p = &cv_the_platform;
     cv_object_init(&p->obj, CV_TAG_PLATFORM, NULL);
-    /* A fault that loses a device is told to the contexts on it from the tracker's thread. */
-    cvcu_set_fault_handler(cv_tracker_fault);
+    cvcu_set_fault_handler(cv_platform_fault);
     int n = cvcu_device_count();
     p->devices = n > 0 ? calloc((size_t)n, sizeof *p->devices) : NULL;
     const cvcu_device_props **props = n > 0 ? calloc((size_t)n, sizeof *props) : NULL;

@@ -8,6 +8,7 @@
 #include "core/backend.h"
 #include "util/clock.h"
 #include "core/program_function.h"
+#include "core/ptx_timing.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -207,6 +208,22 @@ static cl_int cv_program_signatures_from_driver(cv_program_device *pd) {
     return err;
 }
 
+/* The timed twin of f's entry (core/ptx_timing.h); f->timed stays NULL where the driver
+ * refuses it: the entry is timed with CUDA events then. */
+static void cv_program_timed_twin(cvcu_module *module, cv_program_function *f) {
+    size_t n = strlen(f->sig->name);
+    char *name = malloc(n + sizeof CV_PTX_TIMED_SUFFIX);
+    cvcu_function *twin = NULL;
+    if (name) {
+        memcpy(name, f->sig->name, n);
+        memcpy(name + n, CV_PTX_TIMED_SUFFIX, sizeof CV_PTX_TIMED_SUFFIX);
+    }
+    if (name && cvcu_module_function(module, name, &twin) == CL_SUCCESS &&
+        cvcu_function_attrs(twin, &f->timed_attrs) == CL_SUCCESS)
+        f->timed = twin;
+    free(name);
+}
+
 /* Loads the device's binary: PTX (rewritten) or a CUDA image, then its functions. */
 static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_jit_options *jit0) {
     cvcu_jit_options jit = *jit0;
@@ -234,6 +251,20 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
         if (!text)
             err = CL_OUT_OF_HOST_MEMORY;
     }
+    /* The timed twins that profiling queues launch (core/ptx_timing.h). */
+    cv_ptx_timing_stats timing = {0};
+    if (err == CL_SUCCESS && text) {
+        char *with = cv_ptx_add_timing(text, text_len, &text_len, &timing);
+        free(text);
+        text = with;
+        if (!text)
+            err = CL_OUT_OF_HOST_MEMORY;
+        if (timing.module_refused)
+            cvu_log(CVU_LOG_INFO,
+                    "program %p: no kernel timing (%s): profiling queues time its kernels with "
+                    "CUDA events",
+                    (void *)p, timing.module_refused);
+    }
     char *log = NULL;
     if (err == CL_SUCCESS) {
         err = cvcu_module_load(text ? (const void *)text : pd->binary, &jit, &pd->module, &log);
@@ -256,6 +287,8 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
         err = cvcu_module_function(pd->module, f->sig->name, &f->func);
         if (err == CL_SUCCESS)
             err = cvcu_function_attrs(f->func, &f->attrs);
+        if (err == CL_SUCCESS && timing.timed && i < timing.entries && timing.timed[i])
+            cv_program_timed_twin(pd->module, f);
         /* -cl-nv-verbose: the JIT's info log is empty when the driver takes the module from
          * its compute cache, so each kernel's resources, as the driver reports them, too. */
         if (err == CL_SUCCESS && jit.verbose) {
@@ -268,9 +301,11 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
             cv_log_append(pd, msg);
         }
         atomic_init(&f->smem_optin, f->attrs.max_dynamic_smem);
+        atomic_init(&f->timed_smem_optin, f->timed_attrs.max_dynamic_smem);
         atomic_init(&f->default_block, 0);
         pd->num_functions = i + 1;
     }
+    free(timing.timed);
     if (err != CL_SUCCESS && pd->module) {
         cvcu_module_unload(pd->module);
         pd->module = NULL;

@@ -18,6 +18,11 @@ struct cv_program_function {
     /* Its module calls CUDA's vprintf: the driver prints the output at synchronizations only,
      * so waits on the queue synchronize once the work is done (core/queue.c). */
     bool prints;
+    /* The timed twin (core/ptx_timing.h) that profiling queues launch, NULL where the entry has
+     * none; its attributes and dynamic shared memory opt-in, as the entry's. */
+    cvcu_function *timed;
+    cvcu_func_attrs timed_attrs;
+    _Atomic int timed_smem_optin;
 };
 
 #endif

@@ -3,21 +3,9 @@
 #include "core/event.h"
 #include "core/platform.h"
 #include "core/backend.h"
-#include "util/clock.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-
-/* How long a blocking wait polls before it sleeps: short commands finish within it at the
- * driver's speed; long ones cost no CPU after it. Measured on the H100 (gVisor): a sleeping wait
- * wakes 40-100 us after the GPU is done, so with 30 us clFinish after a 256 MiB device copy
- * (~180 us) ran at 0.81x of cuStreamSynchronize, and after a 256 MiB fill at 0.70x; with 300 us
- * at 0.99x and 0.95x. 300 us of polling is 0.3 % of a core on a 100 ms wait. */
-#define CV_SPIN_NS 300000
-/* How often a spin that watches a flag asks the driver as well: a command that fails never lets
- * its flag be written, and the error shows only in a query. */
-#define CV_FLAG_QUERY_NS 20000
 
 static void cv_queue_destroy(cv_object *obj) {
     cl_command_queue q = (cl_command_queue)obj;
@@ -63,7 +51,7 @@ static cl_int cv_queue_grow(cl_command_queue q, unsigned n) {
         if (!q->streams[i])
             err = cvcu_stream_create(q->priority, &q->streams[i]);
         if (err == CL_SUCCESS)
-            err = cvcu_event_create(false, false, &q->join[i]);
+            err = cvcu_event_create(false, &q->join[i]);
         /* Without a flag slot, waits on the stream poll the driver. */
         if (err == CL_SUCCESS && cvcu_slot_alloc(q->device->cu, &q->flag[i]) != CL_SUCCESS)
             q->flag[i] = NULL;
@@ -116,6 +104,10 @@ cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev, const cv_queu
         *err = cvcu_stream_check_foreign(cfg->foreign_stream, dev->cu);
     if (*err == CL_SUCCESS)
         *err = cv_queue_grow(q, cv_queue_ooo(q) ? cv_ooo_streams() : 1);
+    /* Kernels on profiling queues time themselves (core/ptx_timing.h) once the device's
+     * %globaltimer is mapped onto the host clock; until then CUDA events time them. */
+    if (*err == CL_SUCCESS && (q->properties & CL_QUEUE_PROFILING_ENABLE))
+        cvcu_ktime_prepare(dev->cu);
     q->stream = q->streams[0];
     if (*err != CL_SUCCESS) {
         cv_release(&q->obj);
@@ -133,6 +125,9 @@ cvcu_stream *cv_queue_next_stream(cl_command_queue q) {
 
 cl_int cv_queue_join_into(cl_command_queue q, cvcu_stream *s) {
     cl_int err = CL_SUCCESS;
+    for (unsigned i = 0; cv_queue_ooo(q) && i < q->num_streams; i++)
+        if (q->streams[i] == s)
+            cv_queue_mark_locked(q, i, CV_WAIT_CROSS);
     for (unsigned i = 0; cv_queue_ooo(q) && i < q->num_streams && err == CL_SUCCESS; i++) {
         if (q->streams[i] == s)
             continue;
@@ -147,34 +142,10 @@ cl_int cv_queue_fence_from(cl_command_queue q, cvcu_stream *s, cvcu_event *ev) {
     cl_int err = CL_SUCCESS;
     for (unsigned i = 0; cv_queue_ooo(q) && i < q->num_streams && err == CL_SUCCESS; i++)
         if (q->streams[i] != s) {
+            cv_queue_mark_locked(q, i, CV_WAIT_CROSS);
             err = cvcu_stream_wait_event(q->streams[i], ev);
             q->ops[i]++; /* a flag behind this wait would wait for the barrier too */
         }
-    return err;
-}
-
-/* Long waits poll the completion event with sleeps of 20..200 us (under 1 % of a core). With
- * CULVERT_BLOCKING_SYNC=1 completion events carry CU_EVENT_BLOCKING_SYNC and long waits sleep in
- * cuEventSynchronize instead: on the H100 test machine that wait never returned once a stream
- * held 64 commands gated by cuStreamWaitValue64 (tests/gpu/events_user.c), so it is opt-in. */
-bool cv_blocking_events(void) {
-    static _Atomic int value = -1; /* read once; a race only reads the variable twice */
-    if (value < 0) {
-        const char *s = getenv("CULVERT_BLOCKING_SYNC");
-        value = s && s[0] == '1';
-    }
-    return value;
-}
-
-cl_int cv_sleep_wait(cvcu_event *ev) {
-    cl_int err = CL_SUCCESS;
-    if (cv_blocking_events())
-        return cvcu_event_sync(ev);
-    for (long ns = 20000; (err = cvcu_event_query(ev)) == CL_SUBMITTED;
-         ns = ns < 200000 ? ns * 2 : ns) {
-        struct timespec ts = {0, ns};
-        nanosleep(&ts, NULL);
-    }
     return err;
 }
 
@@ -187,56 +158,84 @@ uint64_t cv_queue_flag_locked(cl_command_queue q, unsigned i) {
     return token;
 }
 
-cl_int cv_spin_wait(cl_command_queue q, unsigned i, cvcu_event *ev, uint64_t token) {
-    cl_ulong t0 = cvu_host_time_ns(), asked = t0;
-    const _Atomic uint64_t *flag = token ? q->flag[i]->host : NULL;
-    cl_int now = CL_SUBMITTED;
-    for (cl_ulong t = t0; now == CL_SUBMITTED && t - t0 < CV_SPIN_NS; t = cvu_host_time_ns()) {
-        /* The GPU wrote the token: everything before it on the stream is done, with no
-         * driver call. */
-        if (flag && cvcu_wait_condition_met(atomic_load_explicit(flag, memory_order_acquire), token,
-                                            CVCU_WAIT_GEQ))
-            now = CL_COMPLETE;
-        else if (!flag || t - asked >= CV_FLAG_QUERY_NS) {
-            now = ev ? cvcu_event_query(ev) : cvcu_stream_query(q->streams[i]);
-            asked = t;
-        }
-    }
-    return now;
+uint64_t cv_queue_wait_prepare_locked(cl_command_queue q, unsigned i, cv_wait *w,
+                                      cl_event *scratch) {
+    *w = (cv_wait){.stream = q->streams[i], .dev = q->device->cu, .key = q->last_key[i]};
+    *scratch = NULL;
+    w->token = cv_queue_flag_locked(q, i);
+    w->flag = w->token ? q->flag[i]->host : NULL;
+    cv_queue_listen_locked(q, i, w);
+    /* Without a flag the wait asks for an event recorded now: the stream's own answer would
+     * wait for work that other threads enqueue later too. Without one either, the stream. */
+    cl_int err = CL_SUCCESS;
+    if (!w->token)
+        *scratch = cv_event_spare(q, false, &err);
+    if (*scratch && cvcu_event_record((*scratch)->done, q->streams[i]) == CL_SUCCESS)
+        w->event = (*scratch)->done;
+    return q->ops[i];
+}
+
+cl_int cv_queue_wait_done(cl_command_queue q, unsigned i, cl_event scratch, uint64_t upto,
+                          cl_int r) {
+    if (scratch)
+        cv_queue_spare_put(q, scratch);
+    if (r == CL_COMPLETE)
+        cv_queue_seen(q, i, upto);
+    return r;
 }
 
 cl_int cv_queue_wait_stream(cl_command_queue q, unsigned i, bool locked) {
-    cvcu_stream *s = q->streams[i];
     cl_int now = cvcu_device_bind(q->device->cu);
     /* The flag lands once everything put on the stream so far is done (work enqueued later by
-     * other threads is no part of this wait). The query that ends a spin without it says
+     * other threads is no part of this wait). A query that ends the wait without it says
      * whether the stream failed (a failed command shows up as the stream's error). */
     if (now == CL_SUCCESS) {
+        cv_wait w;
+        cl_event scratch = NULL;
         if (!locked)
             pthread_mutex_lock(&q->lock);
-        uint64_t token = cv_queue_flag_locked(q, i);
+        uint64_t upto = cv_queue_wait_prepare_locked(q, i, &w, &scratch);
         if (!locked)
             pthread_mutex_unlock(&q->lock);
-        now = cv_spin_wait(q, i, NULL, token);
-    }
-    if (now == CL_SUBMITTED) {
-        /* cuStreamSynchronize would spin (the primary context schedules automatically): a
-         * spare event's completion event (blocking-sync where asked), recorded now, sleeps
-         * instead. */
-        cl_int err = CL_SUCCESS;
-        cl_event scratch = cv_event_spare(q, false, &err);
-        if (scratch) {
-            err = cvcu_event_record(scratch->done, s);
-            if (err == CL_SUCCESS)
-                err = cv_sleep_wait(scratch->done);
-            cv_queue_spare_put(q, scratch);
-        }
-        now = err == CL_SUCCESS ? cvcu_stream_query(s) : err;
+        now = cv_queue_wait_done(q, i, scratch, upto, cv_wait_run(&w));
     }
     /* The stream is idle: synchronizing returns at once and prints printf's output. */
     if (now >= 0 && atomic_load(&q->prints))
-        now = cvcu_stream_sync(s);
+        now = cvcu_stream_sync(q->streams[i]);
     return now < 0 ? now : CL_SUCCESS;
+}
+
+/* What may hold up the work of stream i not known done (CV_WAIT_ bits); q->lock held. */
+static unsigned cv_queue_opened_by_locked(cl_command_queue q, unsigned i) {
+    uint64_t seen = atomic_load(&q->seen_op[i]);
+    return (q->gate_op[i] > seen ? CV_WAIT_GATED : 0) | (q->cross_op[i] > seen ? CV_WAIT_CROSS : 0);
+}
+
+void cv_queue_mark_locked(cl_command_queue q, unsigned i, unsigned what) {
+    if (!cv_queue_opened_by_locked(q, i))
+        for (int k = 0; k < 2; k++)
+            q->mark_releases[i][k] = atomic_load(&cv_wait_releases[k]);
+    if (what & CV_WAIT_GATED)
+        q->gate_op[i] = q->ops[i] + 1;
+    if (what & CV_WAIT_CROSS)
+        q->cross_op[i] = q->ops[i] + 1;
+}
+
+void cv_queue_listen_locked(cl_command_queue q, unsigned i, cv_wait *w) {
+    w->opened_by = cv_queue_opened_by_locked(q, i);
+    for (int k = 0; k < 2; k++)
+        w->releases[k] = q->mark_releases[i][k];
+}
+
+/* *v = max(*v, x). */
+static void cv_atomic_raise(_Atomic uint64_t *v, uint64_t x) {
+    uint64_t was = atomic_load(v);
+    while (was < x && !atomic_compare_exchange_weak(v, &was, x))
+        ;
+}
+
+void cv_queue_seen(cl_command_queue q, unsigned i, uint64_t op) {
+    cv_atomic_raise(&q->seen_op[i], op);
 }
 
 cl_int cv_queue_finish(cl_command_queue q) {
@@ -283,6 +282,8 @@ cl_int cv_queue_set_properties(cl_command_queue q, cl_command_queue_properties p
         err = cv_queue_wait_stream(q, i, true);
     if (err == CL_SUCCESS && (now & CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE))
         err = cv_queue_grow(q, cv_ooo_streams());
+    if (err == CL_SUCCESS && (now & CL_QUEUE_PROFILING_ENABLE))
+        cvcu_ktime_prepare(q->device->cu);
     if (err == CL_SUCCESS)
         q->properties = now;
     pthread_mutex_unlock(&q->lock);
@@ -321,9 +322,7 @@ bool cv_queue_loose_put(cl_command_queue q, bool timing, cv_cuda_events ev) {
 }
 
 void cv_queue_drained(cl_command_queue q, unsigned i, uint64_t seq) {
-    uint64_t was = atomic_load(&q->drained[i]);
-    while (was < seq && !atomic_compare_exchange_weak(&q->drained[i], &was, seq))
-        ;
+    cv_atomic_raise(&q->drained[i], seq);
 }
 
 void cv_queue_spare_put(cl_command_queue q, cl_event e) {

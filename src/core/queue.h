@@ -4,6 +4,7 @@
 #define CV_CORE_QUEUE_H
 
 #include "core/context.h"
+#include "core/wait.h"
 
 /* The CUDA events of one command's event: done recorded after it, start before it (profiling
  * only). */
@@ -65,6 +66,16 @@ struct _cl_command_queue {
      * (flag_token, the last issued, under lock), and the stream writes them in order. */
     struct cvcu_slot *flag[CV_QUEUE_MAX_STREAMS];
     uint64_t flag_token[CV_QUEUE_MAX_STREAMS];
+    /* Per stream, for host waits (core/wait.h), under lock: the kernel the stream's work ends
+     * with (its history predicts a wait's length; 0: not a kernel), and the op counts of the
+     * last command held up by a gate (a user event, a host value wait) and by a wait for
+     * another stream's event. seen: every op up to it is known done (a wait saw it). */
+    uint64_t last_key[CV_QUEUE_MAX_STREAMS];
+    uint64_t gate_op[CV_QUEUE_MAX_STREAMS], cross_op[CV_QUEUE_MAX_STREAMS];
+    _Atomic uint64_t seen_op[CV_QUEUE_MAX_STREAMS];
+    /* cv_wait_releases when the oldest of those not known done was marked: a release since then
+     * may have opened it, whether or not a wait was asleep to be woken. */
+    uint64_t mark_releases[CV_QUEUE_MAX_STREAMS][2];
     /* Per stream, under lock: the holds of recent commands without events of their own, and
      * how many commands they are (core/command.c). */
     cl_event batch[CV_QUEUE_MAX_STREAMS];
@@ -92,7 +103,7 @@ typedef struct cv_queue_config {
 cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev, const cv_queue_config *cfg,
                                  const cl_queue_properties *list, size_t list_len, cl_int *err);
 cl_int cv_queue_info(cl_command_queue q, cl_command_queue_info param, const cv_info *out);
-/* Waits for every command of every stream: spins briefly, then sleeps on a blocking event. */
+/* Waits for every command of every stream (core/wait.h). */
 cl_int cv_queue_finish(cl_command_queue q);
 cl_int cv_queue_flush(cl_command_queue q);
 /* clSetCommandQueueProperty: finishes the queue's work first, then changes the properties. */
@@ -109,18 +120,27 @@ cl_int cv_queue_fence_from(cl_command_queue q, struct cvcu_stream *s, struct cvc
  * everything put on the stream so far is done. Returns the token, or 0 where no flag could be
  * written (no slot, or the write failed): the wait polls the driver then. */
 uint64_t cv_queue_flag_locked(cl_command_queue q, unsigned i);
-/* Spins for up to 300 us until stream i's flag reached token (token 0: no flag) or a query of
- * the CUDA event (or, with ev NULL, of stream i) answers: every turn without a flag, every 20 us
- * with one (a failed command never writes its flag). Returns CL_COMPLETE, an error, or
- * CL_SUBMITTED when it is still running. Blocking waits spin this long, then sleep
- * (cv_sleep_wait). */
-cl_int cv_spin_wait(cl_command_queue q, unsigned i, struct cvcu_event *ev, uint64_t token);
-/* After the spin: sleeps until ev completed (polling with short sleeps, or cuEventSynchronize
- * on a blocking-sync event when CULVERT_BLOCKING_SYNC=1). */
-cl_int cv_sleep_wait(struct cvcu_event *ev);
-/* Blocks until the work put on stream i so far is done (spin briefly, then sleep); locked: the
- * caller holds q->lock. */
+/* With q->lock held and the device bound: fills w to wait for everything put on stream i so
+ * far: a flag written now, or, where there is none, a spare event recorded now (*scratch, given
+ * back by cv_queue_wait_done), asked by the wait. Returns the op count the wait covers. */
+uint64_t cv_queue_wait_prepare_locked(cl_command_queue q, unsigned i, cv_wait *w,
+                                      cl_event *scratch);
+/* After cv_wait_run(w) answered r: gives the scratch event back and notes stream i done up to
+ * upto where r is CL_COMPLETE. Returns r. */
+cl_int cv_queue_wait_done(cl_command_queue q, unsigned i, cl_event scratch, uint64_t upto,
+                          cl_int r);
+/* Blocks until the work put on stream i so far is done (core/wait.h); locked: the caller holds
+ * q->lock. */
 cl_int cv_queue_wait_stream(cl_command_queue q, unsigned i, bool locked);
+/* With q->lock held, before the GPU-side wait is enqueued: the next command of stream i waits
+ * for what `what` says (CV_WAIT_GATED: a gate; CV_WAIT_CROSS: another stream's event), so host
+ * waits behind it listen for releases. */
+void cv_queue_mark_locked(cl_command_queue q, unsigned i, unsigned what);
+/* With q->lock held: w listens for what may hold up the work of stream i not known done
+ * (w->opened_by, w->releases). */
+void cv_queue_listen_locked(cl_command_queue q, unsigned i, cv_wait *w);
+/* Stream i is known done up to op count `op`. */
+void cv_queue_seen(cl_command_queue q, unsigned i, uint64_t op);
 
 /* A spare event of q (CUDA events attached, timing ones for profiling), or NULL. Where it has no
  * CUDA events (or there is no spare), *loose receives loose ones of the kind, if any (else
@@ -133,7 +153,5 @@ bool cv_queue_loose_put(cl_command_queue q, bool timing, cv_cuda_events ev);
 void cv_queue_drained(cl_command_queue q, unsigned i, uint64_t seq);
 /* Keeps a dead event (nothing held, tag dead, mutex destroyed) as a spare. */
 void cv_queue_spare_put(cl_command_queue q, cl_event e);
-/* Whether completion events carry CU_EVENT_BLOCKING_SYNC (CULVERT_BLOCKING_SYNC=1). */
-bool cv_blocking_events(void);
 
 #endif

@@ -1,89 +1,138 @@
-/* Device timestamps on the host clock, through an anchor event per device context. */
+/* Device timestamps on the host clock, through anchor events per device context; the anchor rules
+ * both profiling clocks share (cuda/cu_clock.h). */
+#include "cuda/cu_clock.h"
 #include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
 #include "util/clock.h"
 
+#include <math.h>
 #include <pthread.h>
 #include <stdlib.h>
 
-#define CVCU_CLOCK_MAX     64
-#define CVCU_CLOCK_SAMPLES 3
+#define CVCU_CLOCK_MAX 64
+/* Events recorded per renewal, one after the other: the one read within the narrowest window
+ * becomes the anchor. */
+#define CVCU_CLOCK_TRIES 3
+/* A window this much wider than the narrowest seen is not taken (plus a slack for hosts whose
+ * narrowest was a lucky one). */
+#define CVCU_ANCHOR_WIDER 4
+#define CVCU_ANCHOR_SLACK 10000
+/* The rate is measured between anchors this many windows apart, and believed within 1000 ppm of
+ * nominal (plus twice the simulated drift). */
+#define CVCU_RATE_SPAN  100.0
+#define CVCU_RATE_LIMIT 1e-3
 
-typedef struct cvcu_clock {
-    struct cvcu_device *dev;
-    unsigned generation;  /* dev's when idle and the anchors were made */
-    CUstream idle;        /* never gets other work: an event recorded on it runs at once */
-    CUevent anchor, prev; /* the anchor and the one before it (NULL at first) */
-    cl_ulong anchor_ns;   /* host time at which the GPU passed the anchor */
-    cl_ulong prev_ns;
-    cl_ulong renewed_ns; /* host time of the renewal, for its period */
-    cl_ulong best_ns;    /* the narrowest window seen: what this device and host can do */
-} cvcu_clock;
-
-static pthread_mutex_t cvcu_clock_lock = PTHREAD_MUTEX_INITIALIZER;
-static cvcu_clock cvcu_clocks[CVCU_CLOCK_MAX];
 static pthread_once_t cvcu_clock_once = PTHREAD_ONCE_INIT;
-static cl_ulong cvcu_clock_period_ns = 1000000000ull;
-static double cvcu_clock_scale = 1.0;
+static uint64_t cvcu_period_ns = 1000000000ull;
+static double cvcu_drift_scale = 1.0;
 
 static void cvcu_clock_read_env(void) {
     const char *period = getenv("CULVERT_PROFILING_ANCHOR_MS");
     const char *drift = getenv("CULVERT_PROFILING_DRIFT_PPM");
     if (period && atof(period) > 0)
-        cvcu_clock_period_ns = (cl_ulong)(atof(period) * 1e6);
+        cvcu_period_ns = (uint64_t)(atof(period) * 1e6);
     if (drift)
-        cvcu_clock_scale = 1.0 + atof(drift) * 1e-6;
+        cvcu_drift_scale = 1.0 + atof(drift) * 1e-6;
 }
 
-/* The host time of the anchor is the middle of [before its record, after it completed]. Each try
- * re-records the anchor, so the last try counts: try again (a few times) while the window is wider
- * than a few microseconds, as when the thread was preempted. A renewal whose window stays much
- * wider than the narrowest one seen is dropped (the anchors in hand are better; the next
- * conversion tries again), unless the anchor is four periods old. */
-static cl_int cvcu_clock_renew(cvcu_clock *c) {
-    cl_int err = CL_SUCCESS;
-    bool first = c->anchor_ns == 0;
-    /* The anchor becomes the previous one, kept for events converted late. */
-    CUevent spare = c->prev;
-    if (!first && !spare)
-        err = CVCU_CALL(cvcu.cuEventCreate(&spare, CU_EVENT_DEFAULT), CL_OUT_OF_RESOURCES);
-    if (first)
-        spare = c->anchor;
-    cl_ulong t0 = 0, t1 = ~0ull;
-    for (int i = 0; i < CVCU_CLOCK_SAMPLES && err == CL_SUCCESS && t1 - t0 > 4000; i++) {
-        t0 = cvu_host_time_ns();
-        err = CVCU_CALL(cvcu.cuEventRecord(spare, c->idle), CL_OUT_OF_RESOURCES);
-        if (err == CL_SUCCESS)
-            err = CVCU_CALL(cvcu.cuEventSynchronize(spare), CL_OUT_OF_RESOURCES);
-        t1 = cvu_host_time_ns();
+uint64_t cvcu_clock_period_ns(void) {
+    pthread_once(&cvcu_clock_once, cvcu_clock_read_env);
+    return cvcu_period_ns;
+}
+
+double cvcu_clock_drift_scale(void) {
+    pthread_once(&cvcu_clock_once, cvcu_clock_read_env);
+    return cvcu_drift_scale;
+}
+
+bool cvcu_anchors_due(const cvcu_anchors *a, uint64_t now) {
+    return a->now.window == 0 || now - a->renewed > cvcu_clock_period_ns();
+}
+
+bool cvcu_anchors_offer(cvcu_anchors *a, cvcu_anchor fresh) {
+    bool first = a->now.window == 0;
+    if (first || fresh.window < a->narrowest)
+        a->narrowest = fresh.window;
+    if (!first && fresh.window > CVCU_ANCHOR_WIDER * a->narrowest + CVCU_ANCHOR_SLACK)
+        return false;
+    a->before = a->now;
+    a->now = fresh;
+    if (first) {
+        a->rate = a->unit_ns;
+        return true;
     }
-    if (err == CL_SUCCESS && (first || t1 - t0 < c->best_ns))
-        c->best_ns = t1 - t0;
-    /* A wide window is still taken once the anchor has aged four periods. */
-    if (err == CL_SUCCESS && (first || t1 - t0 <= 4 * c->best_ns + 20000 ||
-                              t1 - c->renewed_ns > 4 * cvcu_clock_period_ns)) {
-        if (!first) {
-            c->prev = c->anchor;
-            c->prev_ns = c->anchor_ns;
-        }
-        c->anchor = spare;
-        c->anchor_ns = t0 + (t1 - t0) / 2;
-        c->renewed_ns = t1;
-    } else if (!first) {
-        c->prev = spare; /* unused: recorded again at the next renewal */
-        c->prev_ns = 0;
+    double span = (double)(fresh.host - a->before.host), dev = fresh.dev - a->before.dev;
+    double limit = CVCU_RATE_LIMIT + 2 * fabs(cvcu_clock_drift_scale() - 1.0);
+    if (dev > 0 && span > CVCU_RATE_SPAN * (double)(fresh.window + a->before.window)) {
+        double rate = span / dev;
+        if (fabs(rate / a->unit_ns - 1.0) <= limit)
+            a->rate = rate;
     }
+    return true;
+}
+
+uint64_t cvcu_anchors_host(const cvcu_anchors *a, double dev) {
+    int64_t off = llround((dev - a->now.dev) * a->rate);
+    return off < 0 && (uint64_t)-off > a->now.host ? 0 : a->now.host + (uint64_t)off;
+}
+
+typedef struct cvcu_clock {
+    struct cvcu_device *dev;
+    unsigned generation; /* dev's when idle and the events were made */
+    CUstream idle;       /* never gets other work: an event recorded on it runs at once */
+    CUevent anchor;      /* passed at anchors.now (device time: ns since the first anchor) */
+    CUevent before;      /* passed at anchors.before (NULL until there is one) */
+    CUevent tries[CVCU_CLOCK_TRIES];
+    cvcu_anchors anchors;
+} cvcu_clock;
+
+static pthread_mutex_t cvcu_clock_lock = PTHREAD_MUTEX_INITIALIZER;
+static cvcu_clock cvcu_clocks[CVCU_CLOCK_MAX];
+
+/* Device ns from a to b, as cuEventElapsedTime measures them (with the drift hook). */
+static cl_int cvcu_event_elapsed_ns(CUevent a, CUevent b, double *ns) {
+    float ms = 0;
+    cl_int err = CVCU_CALL(cvcu.cuEventElapsedTime(&ms, a, b), CL_PROFILING_INFO_NOT_AVAILABLE);
+    *ns = (double)ms * 1e6 * cvcu_clock_drift_scale();
     return err;
 }
 
-/* Milliseconds from start to end, as cuEventElapsedTime. */
-static cl_int cvcu_event_elapsed_ms(cvcu_event *start, cvcu_event *end, float *ms) {
-    return CVCU_CALL(cvcu.cuEventElapsedTime(ms, (CUevent)start, (CUevent)end),
-                     CL_PROFILING_INFO_NOT_AVAILABLE);
-}
-
-static float cvcu_abs(float x) {
-    return x < 0 ? -x : x;
+/* Records each try event on the idle stream, reading the host time before the record and after
+ * its completion; the try read within the narrowest window is offered as the new anchor (its
+ * device time measured from the anchor in hand). */
+static cl_int cvcu_clock_renew(cvcu_clock *c) {
+    cl_int err = CL_SUCCESS;
+    uint64_t t0[CVCU_CLOCK_TRIES], t1[CVCU_CLOCK_TRIES];
+    int best = -1;
+    for (int i = 0; i < CVCU_CLOCK_TRIES && err == CL_SUCCESS; i++) {
+        t0[i] = cvu_host_time_ns();
+        err = CVCU_CALL(cvcu.cuEventRecord(c->tries[i], c->idle), CL_OUT_OF_RESOURCES);
+        if (err == CL_SUCCESS)
+            err = CVCU_CALL(cvcu.cuEventSynchronize(c->tries[i]), CL_OUT_OF_RESOURCES);
+        t1[i] = cvu_host_time_ns();
+        if (err == CL_SUCCESS && (best < 0 || t1[i] - t0[i] < t1[best] - t0[best]))
+            best = i;
+    }
+    c->anchors.renewed = cvu_host_time_ns();
+    double dev = 0;
+    if (err == CL_SUCCESS && c->anchors.now.window) {
+        err = cvcu_event_elapsed_ns(c->anchor, c->tries[best], &dev);
+        dev += c->anchors.now.dev;
+    }
+    if (err == CL_SUCCESS) {
+        uint64_t window = t1[best] - t0[best];
+        cvcu_anchor fresh = {dev, t0[best] + window / 2, window ? window : 1};
+        if (cvcu_anchors_offer(&c->anchors, fresh)) {
+            /* The try becomes the anchor; the event of the anchor before goes back to the tries. */
+            CUevent spare = c->before;
+            c->before = c->anchor;
+            c->anchor = c->tries[best];
+            c->tries[best] = spare;
+        }
+    }
+    if (err == CL_SUCCESS && !c->tries[best])
+        err = CVCU_CALL(cvcu.cuEventCreate(&c->tries[best], CU_EVENT_DEFAULT), CL_OUT_OF_RESOURCES);
+    return err;
 }
 
 static cl_int cvcu_clock_get(struct cvcu_device *dev, cvcu_clock **out) {
@@ -99,48 +148,39 @@ static cl_int cvcu_clock_get(struct cvcu_device *dev, cvcu_clock **out) {
         err = CL_OUT_OF_RESOURCES;
     else if (c->dev == NULL) {
         c->generation = cvcu_device_generation(dev);
+        c->anchors.unit_ns = 1.0;
         err = CVCU_CALL(cvcu.cuStreamCreate(&c->idle, CU_STREAM_NON_BLOCKING), CL_OUT_OF_RESOURCES);
-        if (err == CL_SUCCESS)
-            err = CVCU_CALL(cvcu.cuEventCreate(&c->anchor, CU_EVENT_DEFAULT), CL_OUT_OF_RESOURCES);
+        for (int i = 0; i < CVCU_CLOCK_TRIES && err == CL_SUCCESS; i++)
+            err =
+                CVCU_CALL(cvcu.cuEventCreate(&c->tries[i], CU_EVENT_DEFAULT), CL_OUT_OF_RESOURCES);
         if (err == CL_SUCCESS)
             err = cvcu_clock_renew(c);
         if (err == CL_SUCCESS)
             c->dev = dev;
-    } else if (cvu_host_time_ns() - c->renewed_ns > cvcu_clock_period_ns)
+    } else if (cvcu_anchors_due(&c->anchors, cvu_host_time_ns()))
         err = cvcu_clock_renew(c);
     *out = c;
     return err;
 }
 
 cl_int cvcu_clock_host_ns(struct cvcu_device *dev, cvcu_event *ev, cl_ulong *ns) {
-    float ms = 0;
     cvcu_clock *c = NULL;
-    pthread_once(&cvcu_clock_once, cvcu_clock_read_env);
+    double dev_ns = 0, before_ns = 0;
     pthread_mutex_lock(&cvcu_clock_lock);
     cl_int err = cvcu_device_bind(dev);
     if (err == CL_SUCCESS)
         err = cvcu_clock_get(dev, &c);
     if (err == CL_SUCCESS)
-        err = cvcu_event_elapsed_ms((cvcu_event *)c->anchor, ev, &ms);
-    cl_ulong base = c ? c->anchor_ns : 0;
-    /* Of the two anchors, the nearer one loses the least to float precision and drift. */
-    float prev_ms = 0;
-    if (err == CL_SUCCESS && c->prev && c->prev_ns &&
-        cvcu_event_elapsed_ms((cvcu_event *)c->prev, ev, &prev_ms) == CL_SUCCESS &&
-        cvcu_abs(prev_ms) < cvcu_abs(ms)) {
-        ms = prev_ms;
-        base = c->prev_ns;
-    }
+        err = cvcu_event_elapsed_ns(c->anchor, (CUevent)ev, &dev_ns);
+    /* Of the two anchors, the nearer one loses the least to float milliseconds. */
+    if (err == CL_SUCCESS && c->before && c->anchors.before.window &&
+        cvcu_event_elapsed_ns(c->before, (CUevent)ev, &before_ns) == CL_SUCCESS &&
+        fabs(before_ns) < fabs(dev_ns))
+        dev_ns = c->anchors.before.dev + before_ns;
+    else if (err == CL_SUCCESS)
+        dev_ns += c->anchors.now.dev;
     if (err == CL_SUCCESS)
-        *ns = (cl_ulong)((double)base + (double)ms * 1e6 * cvcu_clock_scale);
+        *ns = cvcu_anchors_host(&c->anchors, dev_ns);
     pthread_mutex_unlock(&cvcu_clock_lock);
-    return err;
-}
-
-cl_int cvcu_clock_interval_ns(cvcu_event *start, cvcu_event *end, cl_ulong *ns) {
-    float ms = 0;
-    pthread_once(&cvcu_clock_once, cvcu_clock_read_env);
-    cl_int err = cvcu_event_elapsed_ms(start, end, &ms);
-    *ns = err == CL_SUCCESS && ms > 0 ? (cl_ulong)((double)ms * 1e6 * cvcu_clock_scale) : 0;
     return err;
 }

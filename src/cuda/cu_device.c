@@ -112,6 +112,14 @@ static void cvcu_read_props(CUdevice dev, cvcu_device_props *p) {
     }
 }
 
+/* The device and generation the calling thread last bound: a thread that bound a context before
+ * a recovery binds again even where its current handle equals the device's (the primary
+ * context's handle survives its reset; a new context may reuse a destroyed one's address). */
+static _Thread_local struct {
+    const struct cvcu_device *dev;
+    unsigned generation;
+} cvcu_bound;
+
 cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props **props_out) {
     cvcu_device *d = calloc(1, sizeof *d);
     cvcu_device_props *props = d ? &d->props : NULL;
@@ -121,8 +129,10 @@ cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props 
         err = CVCU_CALL(cvcu.cuDeviceGet(&d->dev, ordinal), CL_DEVICE_NOT_AVAILABLE);
     if (err == CL_SUCCESS)
         err = CVCU_CALL(cvcu.cuDevicePrimaryCtxRetain(&ctx, d->dev), CL_DEVICE_NOT_AVAILABLE);
-    if (d)
+    if (d) {
         atomic_init(&d->ctx, ctx);
+        d->primary = ctx;
+    }
     if (err == CL_SUCCESS) {
         props->ordinal = ordinal;
         cvcu_read_props(d->dev, props);
@@ -149,6 +159,7 @@ cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props 
     if (err != CL_SUCCESS) {
         if (ctx)
             cvcu.cuDevicePrimaryCtxRelease(d->dev);
+        cvcu_bound.dev = NULL;
         free(d);
         d = NULL;
         props = NULL;
@@ -158,12 +169,24 @@ cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props 
     return err;
 }
 
-cl_int cvcu_device_bind(struct cvcu_device *dev) {
+CUresult cvcu_device_set_current(struct cvcu_device *dev) {
+    unsigned generation = atomic_load_explicit(&dev->generation, memory_order_acquire);
     CUcontext cur = NULL, ctx = atomic_load_explicit(&dev->ctx, memory_order_acquire);
-    cl_int err = CL_SUCCESS;
+    CUresult r = CUDA_SUCCESS;
     /* An application may switch contexts behind culvert's back (CUDA interop): ask, then set. */
-    if (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != ctx)
-        err = CVCU_CALL(cvcu.cuCtxSetCurrent(ctx), CL_OUT_OF_RESOURCES);
+    if (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != ctx || cvcu_bound.dev != dev ||
+        cvcu_bound.generation != generation) {
+        r = cvcu.cuCtxSetCurrent(ctx);
+        if (r == CUDA_SUCCESS) {
+            cvcu_bound.dev = dev;
+            cvcu_bound.generation = generation;
+        }
+    }
+    return r;
+}
+
+cl_int cvcu_device_bind(struct cvcu_device *dev) {
+    cl_int err = cvcu_error(cvcu_device_set_current(dev), CL_OUT_OF_RESOURCES, "cuCtxSetCurrent");
     /* Lost: bound all the same (releases still reach their handles), but nothing new starts. */
     if (err == CL_SUCCESS && atomic_load_explicit(&dev->fault, memory_order_relaxed))
         err = CL_OUT_OF_RESOURCES;
@@ -237,47 +260,6 @@ static void cvcu_device_probe(void) {
     CUresult r = cvcu.cuStreamQuery(NULL);
     if (cvcu_sticky(r))
         cvcu_device_note_fault(r, "cuStreamQuery");
-}
-
-/* The reset: every allocation, stream, event and module of the primary context goes, with the
- * sticky error. The slot pages and the reaper's pending releases of dev are dropped first (the
- * reaper runs none during the reset); the other per-device state of src/cuda is dropped where it
- * is next used, by its generation. A reset that does not give a working context leaves the
- * device lost (CUDA documents sticky errors as fatal to the process; drivers recover in
- * practice). Called with use_lock held, no cl_context using the device, d bound. */
-static cl_int cvcu_device_recover(struct cvcu_device *d) {
-    char what[sizeof d->fault_what];
-    cvcu_device_fault(d, what, sizeof what);
-    cvu_log(CVU_LOG_INFO, "device %d: resetting its primary context after a fault (%s)",
-            d->props.ordinal, what);
-    cvcu_reap_pause();
-    atomic_fetch_add_explicit(&d->generation, 1, memory_order_acq_rel);
-    cvcu_slots_forget_device(d);
-    CUcontext ctx = NULL;
-    CUresult r = cvcu.cuDevicePrimaryCtxReset(d->dev);
-    /* The reset keeps culvert's retain; retaining again gives the context's handle (the same
-     * one, or a new one), and the release keeps the count where it was. */
-    if (r == CUDA_SUCCESS)
-        r = cvcu.cuDevicePrimaryCtxRetain(&ctx, d->dev);
-    if (r == CUDA_SUCCESS) {
-        cvcu.cuDevicePrimaryCtxRelease(d->dev);
-        atomic_store_explicit(&d->ctx, ctx, memory_order_release);
-        r = cvcu.cuCtxSetCurrent(ctx);
-    }
-    /* Nothing runs in the fresh context: this answers at once, an error if it is not usable. */
-    if (r == CUDA_SUCCESS)
-        r = cvcu.cuCtxSynchronize();
-    cvcu_reap_resume();
-    if (r == CUDA_SUCCESS) {
-        atomic_store(&d->fault, 0);
-        cvu_log(CVU_LOG_INFO, "device %d recovered", d->props.ordinal);
-    } else {
-        const char *name = "?";
-        cvcu.cuGetErrorName(r, &name);
-        cvu_log(CVU_LOG_ERROR, "device %d: the reset after a fault failed (%s): it stays lost",
-                d->props.ordinal, name);
-    }
-    return r == CUDA_SUCCESS ? CL_SUCCESS : CL_DEVICE_NOT_AVAILABLE;
 }
 
 cl_int cvcu_device_attach(struct cvcu_device *dev) {

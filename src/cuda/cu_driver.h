@@ -9,6 +9,10 @@
 
 #include "util/cl_headers.h"
 
+/* cuCtxCreate's form of every driver since CUDA 4.0 (cuda.h of CUDA 13 declares only _v4, whose
+ * creation parameters culvert does not need). */
+CUresult CUDAAPI cuCtxCreate_v2(CUcontext *pctx, unsigned int flags, CUdevice dev);
+
 typedef struct cvcu_driver {
 #define CU_SYM(name)          __typeof__(name) *name;
 #define CU_SYM_OPTIONAL(name) CU_SYM(name)

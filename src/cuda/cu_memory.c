@@ -62,6 +62,7 @@ typedef enum {
 
 typedef struct cvcu_reap {
     cvcu_reap_kind kind;
+    bool fence; /* host memory copies of other commands may DMA: ordered after them first */
     CUcontext ctx;
     struct cvcu_device *dev; /* ctx's device (NULL: none of culvert's) */
     unsigned generation;     /* dev's when queued */
@@ -92,14 +93,17 @@ void cvcu_reap_resume(void) {
 
 /* --- registrations on their way out ---------------------------------------------------------
  *
- * A USE_HOST_PTR buffer's registration is removed by the reaper, later; meanwhile CUDA still
- * calls the range pinned, and the application may already use the memory for another buffer
- * (free and malloc give the same address back; the CTS creates a COPY_HOST_PTR buffer from the
- * pointer of the USE_HOST_PTR buffer it just released). A copy handed that pointer would be a DMA
- * through the registration the reaper is removing (on the H100, under several processes, the
- * reaper runs behind), and nothing orders the two: the DMA may run through unmapped memory (a
- * fault, which poisons the context) or through pages the application no longer has. So from
- * cvcu_host_unregister until the reaper is done, copies treat the range (whole pages, as CUDA
+ * A USE_HOST_PTR buffer's registration outlives the application's last reference to the buffer:
+ * commands in flight may still hold the buffer (a batch of event-less commands is recorded only
+ * every 32 commands), and the reaper removes the registration later still. Meanwhile CUDA calls
+ * the range pinned, and the application may already use the memory for another buffer (free and
+ * malloc give the same address back; the CTS frees the memory of a USE_HOST_PTR buffer, then
+ * releases the buffer, then allocates the same size again for a COPY_HOST_PTR buffer). A copy
+ * handed that pointer would be a DMA through the registration the reaper is about to remove
+ * (on the H100, under several processes, the reaper runs behind), and nothing orders the two:
+ * the DMA may run through unmapped memory (a fault, Xid 31, which poisons the context) or
+ * through pages the application no longer has. So from cvcu_host_retire (the application's
+ * last release) until the reaper is done, copies treat the range (whole pages, as CUDA
  * registers them) as pageable and never hand it to CUDA: they stage or bounce it. */
 
 typedef struct cvcu_dying {
@@ -142,18 +146,69 @@ static void cvcu_dying_add(const void *ptr, size_t n) {
     pthread_mutex_unlock(&cvcu_dying_lock);
 }
 
+/* The oldest entry of ptr goes (the list is newest first): registrations of one address follow
+ * each other (CUDA refuses a second), so the unregister that is done is the oldest one's; a newer
+ * entry may be a larger registration of the same address, retired meanwhile. */
 static void cvcu_dying_remove(const void *ptr) {
     pthread_mutex_lock(&cvcu_dying_lock);
-    for (cvcu_dying **d = &cvcu_dying_list; *d; d = &(*d)->next) {
-        if ((*d)->ptr == ptr) {
-            cvcu_dying *gone = *d;
-            *d = gone->next;
-            free(gone);
-            atomic_fetch_sub(&cvcu_dying_count, 1);
-            break;
-        }
+    cvcu_dying **oldest = NULL;
+    for (cvcu_dying **d = &cvcu_dying_list; *d; d = &(*d)->next)
+        if ((*d)->ptr == ptr)
+            oldest = d;
+    if (oldest) {
+        cvcu_dying *gone = *oldest;
+        *oldest = gone->next;
+        free(gone);
+        atomic_fetch_sub(&cvcu_dying_count, 1);
     }
     pthread_mutex_unlock(&cvcu_dying_lock);
+}
+
+/* --- copies being issued, and the fence of a host memory release ---------------------------
+ *
+ * cuMemHostUnregister and cuMemFreeHost do not order themselves after the DMAs that other
+ * threads queued on the range (measured on the H100, driver 580, bench/unregister_probe: a copy
+ * queued behind a kernel faulted, Xid 31, when another thread unregistered its source). A copy
+ * that hands CUDA an application pointer directly may DMA through any registration or pinned
+ * allocation it lies in, also one culvert is releasing: a USE_HOST_PTR registration while the
+ * buffer goes (another command's copy from the same memory), an ALLOC_HOST_PTR shadow while a
+ * copy of another buffer reads the mapped region. So such a release first waits until every copy
+ * that had decided on a direct DMA before the range went on its way out is queued (the issue
+ * epoch below: copies never wait for it), then for the device to finish what is queued
+ * (cuCtxSynchronize, in the reaper, while no gate is closed); copies decided afterwards see the
+ * range on its way out (registrations) or cannot name it (the application released the memory).
+ *
+ * The epoch: a copy counts itself in issuing[phase & 1] from its decision until its CUDA call
+ * returned; a fence moves the phase on and waits until the old parity's count is zero. */
+
+static _Atomic unsigned long cvcu_issue_phase;
+static _Atomic long cvcu_issuing[2];
+static pthread_mutex_t cvcu_fence_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* Enters an issue; returns the phase to leave with. */
+static unsigned long cvcu_issue_begin(void) {
+    for (;;) {
+        unsigned long p = atomic_load(&cvcu_issue_phase);
+        atomic_fetch_add(&cvcu_issuing[p & 1], 1);
+        if (atomic_load(&cvcu_issue_phase) == p)
+            return p;
+        atomic_fetch_sub(&cvcu_issuing[p & 1], 1);
+    }
+}
+
+static void cvcu_issue_end(unsigned long phase) {
+    atomic_fetch_sub(&cvcu_issuing[phase & 1], 1);
+}
+
+/* Returns once every copy that entered an issue before this call has left it. */
+static void cvcu_issue_fence(void) {
+    pthread_mutex_lock(&cvcu_fence_lock);
+    unsigned long p = atomic_fetch_add(&cvcu_issue_phase, 1);
+    while (atomic_load(&cvcu_issuing[p & 1]) != 0) {
+        struct timespec pause = {0, 20000};
+        nanosleep(&pause, NULL);
+    }
+    pthread_mutex_unlock(&cvcu_fence_lock);
 }
 
 /* The release still means something: its device is neither lost nor reset since. */
@@ -163,8 +218,18 @@ static bool cvcu_reap_valid(const cvcu_reap *r) {
 
 static void cvcu_reap_call(const cvcu_reap *r) {
     CUcontext cur = NULL;
-    if (r->ctx && (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != r->ctx))
+    /* A device's context through the device: the reaper's thread may still have the handle of
+     * an earlier generation current. */
+    if (r->dev)
+        cvcu_device_set_current(r->dev);
+    else if (r->ctx && (cvcu.cuCtxGetCurrent(&cur) != CUDA_SUCCESS || cur != r->ctx))
         cvcu.cuCtxSetCurrent(r->ctx);
+    /* Every DMA queued so far is done with the memory. A fault found here loses the device,
+     * whose reset frees the memory instead. */
+    if (r->fence && r->ctx &&
+        CVCU_CALL(cvcu.cuCtxSynchronize(), CL_OUT_OF_RESOURCES) != CL_SUCCESS && r->dev &&
+        cvcu_device_lost(r->dev))
+        return;
     switch (r->kind) {
     case CVCU_REAP_DEVICE:
         CVCU_CALL(cvcu.cuMemFree(r->address), CL_OUT_OF_RESOURCES);
@@ -185,6 +250,8 @@ static void cvcu_reap_call(const cvcu_reap *r) {
 }
 
 static void cvcu_reap_now(const cvcu_reap *r) {
+    if (r->fence)
+        cvcu_issue_fence();
     /* Not while a gate is closed (cu_gates.c says why); at exit, left to the process's end. */
     if (!cvcu_gates_quiet_begin(&cvcu_reaper_stop))
         return;
@@ -274,8 +341,8 @@ static void cvcu_reap_queue(cvcu_reap local) {
 }
 
 /* A release in the current context, of its device's current generation. */
-static void cvcu_reap_later(cvcu_reap_kind kind, CUdeviceptr address, void *ptr) {
-    cvcu_reap local = {.kind = kind, .address = address, .ptr = ptr};
+static void cvcu_reap_later(cvcu_reap_kind kind, bool fence, CUdeviceptr address, void *ptr) {
+    cvcu_reap local = {.kind = kind, .fence = fence, .address = address, .ptr = ptr};
     cvcu.cuCtxGetCurrent(&local.ctx);
     local.dev = cvcu_device_of_context(local.ctx);
     local.generation = cvcu_device_generation(local.dev);
@@ -325,7 +392,7 @@ cl_int cvcu_mem_alloc(size_t size, cl_ulong *address) {
 
 void cvcu_mem_free(struct cvcu_device *dev, cl_ulong address) {
     if (address && cvcu_device_bind(dev) == CL_SUCCESS)
-        cvcu_reap_later(CVCU_REAP_DEVICE, CVCU_DPTR(address), NULL);
+        cvcu_reap_later(CVCU_REAP_DEVICE, false, CVCU_DPTR(address), NULL);
 }
 
 cl_int cvcu_host_alloc(size_t size, void **ptr) {
@@ -339,7 +406,14 @@ cl_int cvcu_host_alloc(size_t size, void **ptr) {
 
 void cvcu_host_free(void *ptr) {
     if (ptr)
-        cvcu_reap_later(CVCU_REAP_HOST, 0, ptr);
+        cvcu_reap_later(CVCU_REAP_HOST, true, 0, ptr);
+}
+
+/* Pinned memory only culvert's own copies used, each ordered before this call (bounce buffers
+ * back from their host function, staging memory never used): no fence. */
+static void cvcu_host_free_unused(void *ptr) {
+    if (ptr)
+        cvcu_reap_later(CVCU_REAP_HOST, false, 0, ptr);
 }
 
 cl_int cvcu_host_register(void *ptr, size_t size) {
@@ -360,16 +434,19 @@ cl_int cvcu_host_register(void *ptr, size_t size) {
     return r == CUDA_SUCCESS ? CL_SUCCESS : CL_INVALID_HOST_PTR;
 }
 
-void cvcu_host_unregister(void *ptr, size_t size) {
-    if (ptr) {
+void cvcu_host_retire(void *ptr, size_t size) {
+    if (ptr)
         cvcu_dying_add(ptr, size);
-        cvcu_reap_later(CVCU_REAP_UNREGISTER, 0, ptr);
-    }
+}
+
+void cvcu_host_unregister(void *ptr) {
+    if (ptr)
+        cvcu_reap_later(CVCU_REAP_UNREGISTER, true, 0, ptr);
 }
 
 void cvcu_module_unload_later(void *module) {
     if (module)
-        cvcu_reap_later(CVCU_REAP_MODULE, 0, module);
+        cvcu_reap_later(CVCU_REAP_MODULE, false, 0, module);
 }
 
 /* The memory type and allocation of the byte at p (0, 0 for memory CUDA does not know). */
@@ -446,7 +523,7 @@ static cl_int cvcu_staging_init(cvcu_staging *p) {
                 cvcu.cuEventDestroy(p->done[c]);
             p->done[c] = NULL;
         }
-        cvcu_host_free(base);
+        cvcu_host_free_unused(base);
     }
     return err;
 }
@@ -487,18 +564,41 @@ static cvcu_staging *cvcu_staging_acquire(struct cvcu_device *dev, bool blocking
     return got;
 }
 
-static cl_int cvcu_chunk_wait(cvcu_staging *p, unsigned c) {
+/* One transfer through a staging pool: the chunks whose events it recorded on its stream, and
+ * whether the copy's settle (core/backend.h) ran. */
+typedef struct cvcu_pipe {
+    cvcu_staging *p;
+    CUstream s;
+    const cvcu_host_copy *copy;
+    unsigned mine; /* bit c: done[c] was recorded by this transfer */
+    bool settled;
+} cvcu_pipe;
+
+/* Waits until chunk c is free. The first wait for a chunk of this transfer may also wait for
+ * whatever was queued before it (a long kernel): a blocking copy settles there, sleeping the
+ * core's way instead of spinning in cuEventSynchronize, and every chunk it recorded so far is
+ * done after that. */
+static cl_int cvcu_chunk_wait(cvcu_pipe *t, unsigned c) {
+    cvcu_staging *p = t->p;
     cl_int err = CL_SUCCESS;
-    if (p->pending[c])
+    if (p->pending[c] && (t->mine & (1u << c)) && t->copy->settle && !t->settled) {
+        t->settled = true;
+        err = t->copy->settle(t->copy->settle_arg);
+        for (unsigned i = 0; i < CVCU_CHUNKS && err == CL_SUCCESS; i++)
+            if (t->mine & (1u << i))
+                p->pending[i] = false;
+    }
+    if (err == CL_SUCCESS && p->pending[c])
         err = CVCU_CALL(cvcu.cuEventSynchronize(p->done[c]), CL_OUT_OF_RESOURCES);
     if (err == CL_SUCCESS)
         p->pending[c] = false;
     return err;
 }
 
-static cl_int cvcu_chunk_done(cvcu_staging *p, unsigned c, CUstream s) {
-    cl_int err = CVCU_CALL(cvcu.cuEventRecord(p->done[c], s), CL_OUT_OF_RESOURCES);
-    p->pending[c] = err == CL_SUCCESS;
+static cl_int cvcu_chunk_done(cvcu_pipe *t, unsigned c) {
+    cl_int err = CVCU_CALL(cvcu.cuEventRecord(t->p->done[c], t->s), CL_OUT_OF_RESOURCES);
+    t->p->pending[c] = err == CL_SUCCESS;
+    t->mine |= 1u << c;
     return err;
 }
 
@@ -507,60 +607,62 @@ static size_t cvcu_min(size_t a, size_t b) {
 }
 
 /* Host fills chunk i+1 while chunk i is DMA'd. */
-static cl_int cvcu_staged_to_device(cvcu_staging *p, CUstream s, cl_ulong dst, const char *src,
-                                    size_t n) {
+static cl_int cvcu_staged_to_device(cvcu_pipe *t, cl_ulong dst, const char *src, size_t n) {
     cl_int err = CL_SUCCESS;
     for (size_t off = 0, i = 0; off < n && err == CL_SUCCESS; off += CVCU_CHUNK, i++) {
         size_t len = cvcu_min(CVCU_CHUNK, n - off);
         unsigned c = (unsigned)(i % CVCU_CHUNKS);
-        err = cvcu_chunk_wait(p, c);
+        err = cvcu_chunk_wait(t, c);
         if (err == CL_SUCCESS) {
-            cvu_host_memcpy(cvcu_chunk(p, c), src + off, len);
-            err = CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst + off), cvcu_chunk(p, c), len, s),
-                            CL_OUT_OF_RESOURCES);
+            cvu_host_memcpy(cvcu_chunk(t->p, c), src + off, len);
+            err = CVCU_CALL(
+                cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst + off), cvcu_chunk(t->p, c), len, t->s),
+                CL_OUT_OF_RESOURCES);
         }
         if (err == CL_SUCCESS)
-            err = cvcu_chunk_done(p, c, s);
+            err = cvcu_chunk_done(t, c);
     }
     return err;
 }
 
-static cl_int cvcu_staged_issue_read(cvcu_staging *p, CUstream s, cl_ulong src, size_t n,
-                                     size_t i) {
+static cl_int cvcu_staged_issue_read(cvcu_pipe *t, cl_ulong src, size_t n, size_t i) {
     size_t off = i * CVCU_CHUNK;
     unsigned c = (unsigned)(i % CVCU_CHUNKS);
-    cl_int err = cvcu_chunk_wait(p, c);
+    cl_int err = cvcu_chunk_wait(t, c);
     if (err == CL_SUCCESS)
-        err = CVCU_CALL(cvcu.cuMemcpyDtoHAsync(cvcu_chunk(p, c), CVCU_DPTR(src + off),
-                                               cvcu_min(CVCU_CHUNK, n - off), s),
+        err = CVCU_CALL(cvcu.cuMemcpyDtoHAsync(cvcu_chunk(t->p, c), CVCU_DPTR(src + off),
+                                               cvcu_min(CVCU_CHUNK, n - off), t->s),
                         CL_OUT_OF_RESOURCES);
     if (err == CL_SUCCESS)
-        err = cvcu_chunk_done(p, c, s);
+        err = cvcu_chunk_done(t, c);
     return err;
 }
 
-/* The device fills the chunks ahead while the host empties the current one. */
-static cl_int cvcu_staged_to_host(cvcu_staging *p, CUstream s, char *dst, cl_ulong src, size_t n) {
+/* The device fills the chunks ahead while the host empties the current one. Every chunk is
+ * waited for: the copy is finished when this returns. */
+static cl_int cvcu_staged_to_host(cvcu_pipe *t, char *dst, cl_ulong src, size_t n) {
     cl_int err = CL_SUCCESS;
     size_t chunks = (n + CVCU_CHUNK - 1) / CVCU_CHUNK;
     for (size_t i = 0; i < chunks && i < CVCU_CHUNKS && err == CL_SUCCESS; i++)
-        err = cvcu_staged_issue_read(p, s, src, n, i);
+        err = cvcu_staged_issue_read(t, src, n, i);
     for (size_t i = 0; i < chunks && err == CL_SUCCESS; i++) {
         unsigned c = (unsigned)(i % CVCU_CHUNKS);
         size_t off = i * CVCU_CHUNK;
-        err = cvcu_chunk_wait(p, c);
+        err = cvcu_chunk_wait(t, c);
         if (err == CL_SUCCESS)
-            cvu_host_memcpy(dst + off, cvcu_chunk(p, c), cvcu_min(CVCU_CHUNK, n - off));
+            cvu_host_memcpy(dst + off, cvcu_chunk(t->p, c), cvcu_min(CVCU_CHUNK, n - off));
         if (err == CL_SUCCESS && i + CVCU_CHUNKS < chunks)
-            err = cvcu_staged_issue_read(p, s, src, n, i + CVCU_CHUNKS);
+            err = cvcu_staged_issue_read(t, src, n, i + CVCU_CHUNKS);
     }
+    if (err == CL_SUCCESS && t->copy->done)
+        *t->copy->done = true;
     return err;
 }
 
 /* --- bounce buffers for asynchronous pageable copies --------------------------------------- */
 
 typedef struct cvcu_bounce {
-    void *pinned; /* allocated in dev's primary context, of this generation */
+    void *pinned; /* allocated in dev's context, of this generation */
     struct cvcu_device *dev;
     unsigned generation;
     size_t capacity;
@@ -623,7 +725,7 @@ static cl_int cvcu_bounce_get(struct cvcu_device *dev, size_t n, cvcu_bounce **o
     pthread_mutex_unlock(&cvcu_bounce_lock);
     for (cvcu_bounce *b = drop, *next; b; b = next) {
         next = b->next;
-        cvcu_host_free(b->pinned);
+        cvcu_host_free_unused(b->pinned);
         free(b);
     }
     cl_int err = CL_SUCCESS;
@@ -732,18 +834,26 @@ static cl_int cvcu_copy_host(const cvcu_host_copy *c, bool to_host, void *host, 
     cl_int err = CL_SUCCESS;
     if (n == 0)
         return err;
-    switch (cvcu_choose(c, to_host, host, n, &pool)) {
+    /* From the decision until the copy is queued: a release of the memory waits (the fence). */
+    unsigned long issue = cvcu_issue_begin();
+    cvcu_path path = cvcu_choose(c, to_host, host, n, &pool);
+    if (path != CVCU_DIRECT)
+        cvcu_issue_end(issue);
+    switch (path) {
     case CVCU_DIRECT:
         err = to_host ? CVCU_CALL(cvcu.cuMemcpyDtoHAsync(host, CVCU_DPTR(device), n, s),
                                   CL_OUT_OF_RESOURCES)
                       : CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(device), host, n, s),
                                   CL_OUT_OF_RESOURCES);
+        cvcu_issue_end(issue);
         break;
-    case CVCU_STAGED:
-        err = to_host ? cvcu_staged_to_host(pool, s, host, device, n)
-                      : cvcu_staged_to_device(pool, s, device, host, n);
+    case CVCU_STAGED: {
+        cvcu_pipe t = {pool, s, c, 0, false};
+        err = to_host ? cvcu_staged_to_host(&t, host, device, n)
+                      : cvcu_staged_to_device(&t, device, host, n);
         pthread_mutex_unlock(&pool->lock);
         break;
+    }
     case CVCU_BOUNCED:
         err = to_host ? cvcu_bounced_to_host(c, host, device, n)
                       : cvcu_bounced_to_device(c, device, host, n);
@@ -870,11 +980,24 @@ static cl_int cvcu_rect_bounced(const cvcu_host_copy *c, const cvcu_rect_side *d
 cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const cvcu_rect_side *src,
                       const size_t region[3]) {
     const cvcu_rect_side *host = dst->host ? dst : src->host ? src : NULL;
-    /* The host side's extent: a range on its way out is bounced, never handed to CUDA. */
-    size_t end = host ? cvcu_rect_offset(host, region[1] - 1, region[2] - 1) + region[0] : 0;
-    bool bounce = host && (cvcu_host_dying(host->host, end) ||
-                           (!c->blocking && !cvcu_host_is_pinned(host->host, 1)));
-    return bounce ? cvcu_rect_bounced(c, dst, src, region) : cvcu_rect_direct(c, dst, src, region);
+    /* The bytes of the host side the copy touches: a range on its way out is bounced, never
+     * handed to CUDA; a non-blocking one is DMA'd only where all of it is pinned. */
+    const char *first = host ? (const char *)host->host + cvcu_rect_offset(host, 0, 0) : NULL;
+    size_t len = host ? cvcu_rect_offset(host, region[1] - 1, region[2] - 1) + region[0] -
+                            cvcu_rect_offset(host, 0, 0)
+                      : 0;
+    unsigned long issue = cvcu_issue_begin();
+    bool bounce =
+        host && (cvcu_host_dying(first, len) || (!c->blocking && !cvcu_host_is_pinned(first, len)));
+    cl_int err = CL_SUCCESS;
+    if (bounce) {
+        cvcu_issue_end(issue);
+        err = cvcu_rect_bounced(c, dst, src, region);
+    } else {
+        err = cvcu_rect_direct(c, dst, src, region);
+        cvcu_issue_end(issue);
+    }
+    return err;
 }
 
 /* --- fills ---------------------------------------------------------------------------------- */

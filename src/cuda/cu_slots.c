@@ -1,9 +1,9 @@
 /* The host flags' slots (core/backend.h: cvcu_slot) and the GPU's writes to them. The GPU's
  * waits on them, the gates, are cu_gates.c's.
  *
- * Each device has a pool of slots carved from pinned pages allocated in its primary context. A
- * reset of that context (cuda/cu_device.h) frees the pages: the pool forgets them first, their
- * nodes stay allocated (a slot freed afterwards is dropped), and their gates are forgotten. */
+ * Each device has a pool of slots carved from pinned pages allocated in its context. The
+ * device's recovery (cuda/cu_device.h) frees the pages: the pool forgets them first, their nodes
+ * stay allocated (a slot freed afterwards is dropped), and their gates are forgotten. */
 #include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"

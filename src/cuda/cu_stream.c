@@ -45,11 +45,10 @@ cl_int cvcu_stream_check_foreign(void *handle, struct cvcu_device *dev) {
     return err;
 }
 
-cl_int cvcu_event_create(bool timing, bool blocking, cvcu_event **out) {
+cl_int cvcu_event_create(bool timing, cvcu_event **out) {
     CUevent e = NULL;
-    unsigned flags =
-        (timing ? 0 : CU_EVENT_DISABLE_TIMING) | (blocking ? CU_EVENT_BLOCKING_SYNC : 0);
-    cl_int err = CVCU_CALL(cvcu.cuEventCreate(&e, flags), CL_OUT_OF_RESOURCES);
+    cl_int err = CVCU_CALL(cvcu.cuEventCreate(&e, timing ? 0 : CU_EVENT_DISABLE_TIMING),
+                           CL_OUT_OF_RESOURCES);
     *out = (cvcu_event *)e;
     return err;
 }

@@ -46,7 +46,10 @@ static size_t unversioned_length(const char *name) {
     return n;
 }
 
+__thread const char *fake_call_name;
+
 void fake_count(const char *name) {
+    fake_call_name = name;
     if (!counting)
         return;
     size_t len = unversioned_length(name);

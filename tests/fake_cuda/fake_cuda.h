@@ -2,9 +2,16 @@
  * see it: its state, looked up with dlsym through one accessor, holds the knobs a test turns and
  * what the fake recorded (launches, JIT options, modules, value and event waits, call counts).
  * The environment knobs: FAKECUDA_NODEV=1 hides the device; FAKECUDA_FAULT_KERNEL=name makes
- * every launch of that function fault once its stream reaches it (a GPU exception: the context
- * is poisoned, every call on it answers CUDA_ERROR_ILLEGAL_ADDRESS until
- * cuDevicePrimaryCtxReset). */
+ * every launch of that function fault once its stream reaches it and its stream time is up (a
+ * GPU exception: the context is poisoned, every call on it answers CUDA_ERROR_ILLEGAL_ADDRESS
+ * until cuDevicePrimaryCtxReset, or cuCtxDestroy for a context cuCtxCreate made);
+ * FAKECUDA_FAULT_COPY=n makes the n-th copy the streams run fault the same way with
+ * CUDA_ERROR_LAUNCH_FAILED (a copy engine's MMU fault); FAKECUDA_RESET_KEEPS_FAULT=1 makes
+ * cuDevicePrimaryCtxReset destroy the primary context's objects but leave its error (as a driver
+ * may: then only a context made by cuCtxCreate works); FAKECUDA_COPY_DELAY_US sets
+ * copy_delay_us and FAKECUDA_LAUNCH_US launch_us. A release (cuMemFree, cuMemFreeHost,
+ * cuMemHostUnregister) of memory that an operation still queued on a stream uses aborts: the real
+ * driver does not order them. */
 #ifndef CV_TEST_FAKE_CUDA_H
 #define CV_TEST_FAKE_CUDA_H
 
@@ -37,6 +44,13 @@ typedef struct fakecuda_state {
      * FAKECUDA_TRUTH. */
     _Atomic bool instant;
     _Atomic int query_answer;
+    /* How long each queued copy waits on its stream before it runs (a GPU busy with other
+     * processes' work): microseconds, FAKECUDA_COPY_DELAY_US at the start. */
+    _Atomic unsigned copy_delay_us;
+    /* How long every launch of a program's kernel runs on its stream (host waits behind it sleep):
+     * microseconds, FAKECUDA_LAUNCH_US at the start; 0: launches take no stream time. A timed
+     * twin's START and END are that far apart. */
+    _Atomic unsigned launch_us;
 
     /* Call counting: the driver calls the calling thread makes between calls_begin and
      * calls_end are counted per function name (other threads' calls are not), so a test can
@@ -47,8 +61,9 @@ typedef struct fakecuda_state {
     void (*calls_end)(void);
     unsigned long (*calls)(const char *name);
 
-    /* Launches, recorded when they are made (kernels do not run). A test may reset
-     * num_launches; past FAKECUDA_MAX_LAUNCHES a launch fails (out of resources). */
+    /* Launches, recorded when they are made (kernels do not run, but for culvert's clock probe
+     * and the timed twins: fake_timer.c). A test may reset num_launches; past
+     * FAKECUDA_MAX_LAUNCHES the records start again from the first (the last is the latest). */
     unsigned num_launches;
     fakecuda_launch launches[FAKECUDA_MAX_LAUNCHES];
     /* the last cuModuleLoadDataEx's JIT options (-1: not given) */

@@ -1,18 +1,30 @@
-/* The driver, the one device (shaped like an H100; FAKECUDA_NODEV=1 hides it) and its primary
- * context, current per thread. */
+/* The driver, the one device (shaped like an H100; FAKECUDA_NODEV=1 hides it), its primary
+ * context and the contexts cuCtxCreate makes, current per thread (fake_internal.h). */
 #include "fake_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-int fake_ctx_storage;
+fake_context fake_primary;
+fake_context *_Atomic fake_owner = &fake_primary;
 static __thread CUcontext current;
-_Atomic int fake_sticky;
 _Atomic unsigned fake_generation;
 
 CUresult fake_need_ctx(void) {
-    return current == FAKE_CTX ? (CUresult)fake_sticky : CUDA_ERROR_INVALID_CONTEXT;
+    fake_context *c = (fake_context *)current;
+    if (!c)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    if (c->destroyed)
+        return CUDA_ERROR_CONTEXT_IS_DESTROYED;
+    if (c->sticky)
+        return (CUresult)c->sticky;
+    if (c != fake_owner) {
+        fprintf(stderr, "fake: a call in a healthy context that does not own the resources (the "
+                        "fake models one context's at a time)\n");
+        abort();
+    }
+    return CUDA_SUCCESS;
 }
 
 void fake_fault(CUresult r) {
@@ -23,6 +35,14 @@ void fake_fault(CUresult r) {
             (int)r);
     /* The streams' queued work is dropped and their waits give up (fake_stream.c). */
     fake_drop_queued();
+    pthread_cond_broadcast(&fake_C);
+}
+
+/* Under L: the owner's streams, events, modules and allocations go. */
+static void end_resources(void) {
+    fake_reset_streams();
+    fake_reset_memory();
+    fake_generation++;
     pthread_cond_broadcast(&fake_C);
 }
 
@@ -130,19 +150,55 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice d) {
     (void)d;
     return CUDA_SUCCESS;
 }
-/* Destroys everything of the context (streams, events, modules, allocations) and clears the
- * sticky error; the context handle stays the same. */
+/* Destroys everything of the primary context (streams, events, modules, allocations) and clears
+ * its sticky error (FAKECUDA_RESET_KEEPS_FAULT=1: keeps it); the context handle stays the same. */
 CUresult cuDevicePrimaryCtxReset(CUdevice d) {
     FAKE_CALL;
     if (d != 0)
         return CUDA_ERROR_INVALID_DEVICE;
+    const char *keep = getenv("FAKECUDA_RESET_KEEPS_FAULT");
     LOCK;
-    fake_reset_streams();
-    fake_reset_memory();
-    fake_generation++;
-    fake_sticky = 0;
-    pthread_cond_broadcast(&fake_C);
+    if (fake_owner == &fake_primary)
+        end_resources();
+    if (!keep || strcmp(keep, "1") != 0)
+        fake_primary.sticky = 0;
     UNLOCK;
+    return CUDA_SUCCESS;
+}
+/* A context of its own, current to the caller; it owns the resources from now on (the earlier
+ * owner's go). */
+CUresult cuCtxCreate_v2(CUcontext *c, unsigned flags, CUdevice d) {
+    FAKE_CALL;
+    (void)flags;
+    if (d != 0)
+        return CUDA_ERROR_INVALID_DEVICE;
+    fake_context *n = calloc(1, sizeof *n);
+    if (!n)
+        return CUDA_ERROR_OUT_OF_MEMORY;
+    n->created = true;
+    LOCK;
+    end_resources();
+    fake_owner = n;
+    UNLOCK;
+    current = *c = (CUcontext)n;
+    return CUDA_SUCCESS;
+}
+/* Everything of the context goes with it; threads that have it current get
+ * CUDA_ERROR_CONTEXT_IS_DESTROYED. The primary context owns the resources again. */
+CUresult cuCtxDestroy(CUcontext c) {
+    FAKE_CALL;
+    fake_context *x = (fake_context *)c;
+    if (!x || !x->created || x->destroyed)
+        return CUDA_ERROR_INVALID_CONTEXT;
+    LOCK;
+    if (fake_owner == x) {
+        end_resources();
+        fake_owner = &fake_primary;
+    }
+    x->destroyed = true;
+    UNLOCK;
+    if (current == c)
+        current = NULL;
     return CUDA_SUCCESS;
 }
 CUresult cuCtxGetCurrent(CUcontext *c) {
@@ -152,6 +208,8 @@ CUresult cuCtxGetCurrent(CUcontext *c) {
 }
 CUresult cuCtxSetCurrent(CUcontext c) {
     FAKE_CALL;
+    if (c && ((fake_context *)c)->destroyed)
+        return CUDA_ERROR_INVALID_CONTEXT;
     current = c;
     return CUDA_SUCCESS;
 }

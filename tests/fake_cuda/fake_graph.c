@@ -2,11 +2,12 @@
  * dependencies, so the order is a topological one), an instance a copy of that list, and a launch
  * queues the instance's nodes on the stream one after the other: copies, memsets and value
  * operations run on the stream's thread as the stream functions' do, kernel nodes record their
- * launch there (kernels do not run). What the driver checks is checked when a node is added
- * (its dependencies belong to the graph, no repeats; launches and value addresses as the stream
- * functions check them); an instance's kernel node takes new parameters for later launches
- * only. A graph or instance used after the reset of its context (which destroyed it) aborts the
- * test. */
+ * launch there, a kernel of FAKECUDA_FAULT_KERNEL faulting after it (kernels do not run). What the
+ * driver checks is checked when a node is added (its dependencies belong to the graph, no repeats;
+ * launches and value addresses as the stream functions check them; memory nodes name the graph's
+ * context); an instance's kernel node takes new parameters for later launches only. A graph belongs
+ * to the context current at its creation, which must own the fake's resources (fake_need_ctx); one
+ * used after the reset or destruction of its context (which destroyed it) aborts the test. */
 #include "fake_internal.h"
 
 #include <stdio.h>
@@ -31,6 +32,7 @@ struct CUgraph_st {
     CUgraphNode *nodes;
     unsigned n, cap;
     unsigned generation; /* fake_generation when made */
+    CUcontext ctx;       /* the context current then, the owner */
 };
 
 struct CUgraphExec_st {
@@ -56,12 +58,16 @@ static void check_generation(unsigned generation, const char *what) {
 
 CUresult cuGraphCreate(CUgraph *out, unsigned flags) {
     FAKE_CALL;
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     if (flags)
         return CUDA_ERROR_INVALID_VALUE;
     *out = calloc(1, sizeof **out);
     if (!*out)
         return CUDA_ERROR_OUT_OF_MEMORY;
     (*out)->generation = fake_generation;
+    (*out)->ctx = (CUcontext)atomic_load(&fake_owner);
     fake_state.graphs_live++;
     return CUDA_SUCCESS;
 }
@@ -78,6 +84,12 @@ CUresult cuGraphDestroy(CUgraph g) {
 }
 
 #pragma GCC visibility pop
+
+/* A memory node's context: g's own (its generation checked first). */
+static bool graph_context(CUgraph g, CUcontext ctx) {
+    check_generation(g->generation, "a graph");
+    return ctx == g->ctx;
+}
 
 /* A new node after deps: they must be nodes of g, each once. */
 static CUresult add_node(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n,
@@ -167,7 +179,7 @@ CUresult cuGraphKernelNodeSetAttribute(CUgraphNode node, CUkernelNodeAttrID attr
 CUresult cuGraphAddMemcpyNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n,
                               const CUDA_MEMCPY3D *m, CUcontext ctx) {
     FAKE_CALL;
-    if (ctx != FAKE_CTX || m->srcMemoryType != CU_MEMORYTYPE_DEVICE ||
+    if (!graph_context(g, ctx) || m->srcMemoryType != CU_MEMORYTYPE_DEVICE ||
         m->dstMemoryType != CU_MEMORYTYPE_DEVICE)
         return CUDA_ERROR_INVALID_VALUE;
     if (m->WidthInBytes > m->srcPitch || m->WidthInBytes > m->dstPitch ||
@@ -186,8 +198,8 @@ CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *de
                               const CUDA_MEMSET_NODE_PARAMS *p, CUcontext ctx) {
     FAKE_CALL;
     unsigned e = p->elementSize;
-    if (ctx != FAKE_CTX || (e != 1 && e != 2 && e != 4) || !p->width || !p->height || p->dst % e ||
-        (p->height > 1 && p->pitch < p->width * e))
+    if (!graph_context(g, ctx) || (e != 1 && e != 2 && e != 4) || !p->width || !p->height ||
+        p->dst % e || (p->height > 1 && p->pitch < p->width * e))
         return CUDA_ERROR_INVALID_VALUE;
     fake_check_range(p->dst, (p->height - 1) * p->pitch + p->width * e);
     struct CUgraphNode_st node = {.kind = NODE_OPS, .num_ops = 1};
@@ -204,7 +216,7 @@ CUresult cuGraphAddMemsetNode(CUgraphNode *out, CUgraph g, const CUgraphNode *de
 CUresult cuGraphAddBatchMemOpNode(CUgraphNode *out, CUgraph g, const CUgraphNode *deps, size_t n,
                                   const CUDA_BATCH_MEM_OP_NODE_PARAMS *p) {
     FAKE_CALL;
-    if (p->ctx != FAKE_CTX || !p->count || p->count > MAX_MEM_OPS || p->flags)
+    if (!graph_context(g, p->ctx) || !p->count || p->count > MAX_MEM_OPS || p->flags)
         return CUDA_ERROR_INVALID_VALUE;
     struct CUgraphNode_st node = {.kind = NODE_OPS, .num_ops = p->count};
     for (unsigned i = 0; i < p->count; i++) {
@@ -233,9 +245,12 @@ CUresult cuGraphAddBatchMemOpNode(CUgraphNode *out, CUgraph g, const CUgraphNode
 
 CUresult cuGraphInstantiateWithFlags(CUgraphExec *out, CUgraph g, unsigned long long flags) {
     FAKE_CALL;
+    check_generation(g->generation, "a graph");
+    CUresult r = fake_need_ctx();
+    if (r)
+        return r;
     if (flags)
         return CUDA_ERROR_INVALID_VALUE;
-    check_generation(g->generation, "a graph");
     struct CUgraphExec_st *e = calloc(1, sizeof *e);
     if (e && g->n)
         e->nodes = malloc(g->n * sizeof *e->nodes);
@@ -288,9 +303,11 @@ CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
     CUresult sticky = fake_need_ctx();
     if (sticky)
         return sticky;
-    size_t count = 2; /* after the instance's last launch, and the record for the next */
+    /* after the instance's last launch, and the record for the next; a kernel node: its record
+     * and its fault */
+    size_t count = 2;
     for (unsigned i = 0; i < e->n; i++)
-        count += e->nodes[i].kind == NODE_KERNEL ? 1 : e->nodes[i].num_ops;
+        count += e->nodes[i].kind == NODE_KERNEL ? 2 : e->nodes[i].num_ops;
     fake_op *ops = calloc(count, sizeof *ops);
     CUresult r = ops ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
     size_t k = 0;
@@ -305,6 +322,8 @@ CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
             r = ops[k].launch ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
             if (ops[k].launch)
                 *ops[k++].launch = node->launch;
+            if (fake_launch_faults(node->launch.func))
+                ops[k++] = (fake_op){.kind = OP_FAULT};
         }
         for (unsigned j = 0; node->kind == NODE_OPS && j < node->num_ops; j++)
             ops[k++] = node->ops[j];

@@ -8,6 +8,7 @@
 
 #include <cuda.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -22,12 +23,17 @@ extern pthread_cond_t fake_C;
 void fake_lock(void);
 #define LOCK   fake_lock()
 #define UNLOCK pthread_mutex_unlock(&fake_L)
-/* Under L: waits until every stream has drained, holding up every other thread's calls
- * meanwhile (the real driver's frees and module loads). */
+/* Under L: waits until no stream holds work that waits for something (a value or an event
+ * wait, a host function), holding up every other thread's calls meanwhile (the real driver's
+ * frees and module loads: a stream gated on a value the caller's process must write deadlocks
+ * them). Copies and fills still queued are not waited for: the H100's driver does not order a
+ * release after them (bench/unregister_probe), fake_check_unused catches it. */
 void fake_device_wide_wait(void);
 
 /* ---- call counting (fake_calls.c); every cu* function starts with FAKE_CALL */
 void fake_count(const char *name);
+/* The cu* function the calling thread is in (named by its FAKE_CALL). */
+extern __thread const char *fake_call_name;
 /* Counts a call of a function the fake does not implement, logs it once per name, and answers
  * CUDA_ERROR_NOT_SUPPORTED (the generated stubs, fake_stubs.c). */
 CUresult fake_unsupported(const char *name);
@@ -37,25 +43,39 @@ void fake_note_wait_event(CUstream s, CUevent e);
 #define FAKE_CALL fake_count(__func__)
 extern fakecuda_state fake_state;
 
-/* ---- context: one device, one primary context */
-extern int fake_ctx_storage;
-#define FAKE_CTX ((CUcontext)&fake_ctx_storage)
-/* CUDA_SUCCESS when the calling thread's current context is the fake's and no fault poisoned it;
- * CUDA_ERROR_INVALID_CONTEXT without it; the sticky error after a fault. */
+/* ---- contexts: the device's primary context and those cuCtxCreate makes, current per thread.
+ * The fake keeps one set of streams, events, modules and allocations: those of the context that
+ * owns them (fake_owner: the primary context, or from a cuCtxCreate on the context it made, until
+ * its cuCtxDestroy). A new owner's arrival destroys the old owner's set (culvert creates a context
+ * only once the primary one is lost): a handle of it used later aborts the test. */
+typedef struct fake_context {
+    _Atomic int sticky; /* the error of a fault (a CUresult), until a reset; 0 while healthy */
+    bool created;       /* by cuCtxCreate */
+    bool destroyed;     /* by cuCtxDestroy (kept, so that a stale use is caught) */
+} fake_context;
+extern fake_context fake_primary;
+extern fake_context *_Atomic fake_owner;
+#define FAKE_CTX ((CUcontext)&fake_primary)
+/* CUDA_SUCCESS when the calling thread's current context is the owner, healthy;
+ * CUDA_ERROR_INVALID_CONTEXT without a context, CUDA_ERROR_CONTEXT_IS_DESTROYED for a destroyed
+ * one; the sticky error of a faulted one. A healthy context other than the owner aborts (the fake
+ * models the resources of one context at a time). */
 CUresult fake_need_ctx(void);
 
 /* ---- faults: a fault (a launch of FAKECUDA_FAULT_KERNEL reaching the head of its stream)
- * poisons the context as a GPU exception does: the streams drop their work,
- * and every call on the context answers the sticky error (fake_sticky) until
- * cuDevicePrimaryCtxReset, which destroys every stream, event, module and allocation of the
- * context. generation counts the resets: a handle made before one aborts the test when used. */
-extern _Atomic int fake_sticky;
+ * poisons the owner as a GPU exception does: the streams drop their work, and every call on the
+ * context answers the sticky error (fake_sticky) until cuDevicePrimaryCtxReset (for the primary
+ * context; with FAKECUDA_RESET_KEEPS_FAULT=1 the reset destroys everything but leaves the error,
+ * as a driver may: then only a context made by cuCtxCreate works) or cuCtxDestroy. Both destroy
+ * every stream, event, module and allocation of the context; generation counts these ends: a
+ * handle made before one aborts the test when used. */
+#define fake_sticky (atomic_load(&fake_owner)->sticky)
 extern _Atomic unsigned fake_generation;
-/* Under L: poisons the context with r (the first fault wins). */
+/* Under L: poisons the owner with r (the first fault wins). */
 void fake_fault(CUresult r);
 /* Under L: every stream drops the work queued behind the operation at its head. */
 void fake_drop_queued(void);
-/* Under L, for the reset: every stream dies (fake_stream.c), every allocation goes
+/* Under L, for a reset or a destroy: every stream dies (fake_stream.c), every allocation goes
  * (fake_memory.c: pinned pages become inaccessible, as unmapped memory would). */
 void fake_reset_streams(void);
 void fake_reset_memory(void);
@@ -67,6 +87,14 @@ int fake_attribute(CUdevice_attribute a);
 /* ---- memory (fake_memory.c) */
 /* Aborts unless [p, p+n) lies within one allocation (device, pinned or registered). */
 void fake_check_range(CUdeviceptr p, size_t n);
+/* Under L: the id of the allocation p lies in (0: none). host: p is a host address (pinned or
+ * registered memory); else a device address (device memory, or mapped pinned memory). */
+unsigned long long fake_range_id(const void *p, bool host);
+/* Under L: aborts when an operation still queued on a stream (not yet run, or held up at the
+ * head) uses allocation `id`, which `call`(p) is taking away: a GPU would run it through memory
+ * that cuMemFree, cuMemFreeHost or cuMemHostUnregister removes (a copy engine's MMU fault, Xid
+ * 31, on the H100: the driver does not order these calls after queued DMAs). */
+void fake_check_unused(unsigned long long id, const char *call, const void *p);
 
 /* ---- streams (fake_stream.c): a queue of operations each, run by the stream's own thread */
 struct CUevent_st {
@@ -85,10 +113,11 @@ typedef enum fake_op_kind {
     OP_COPY,
     OP_COPY3D,
     OP_SET,
-    OP_HOST,
-    OP_FAULT, /* a kernel that faults once its stream reaches it */
-    OP_LAUNCH /* a kernel node's launch, recorded (and faulting as OP_FAULT) when the stream
-               * reaches it */
+    OP_HOST,   /* fn(arg) on the stream's thread, the lock released */
+    OP_RUN,    /* fn(arg) under the lock (a kernel the fake runs: fake_timer.c) */
+    OP_FAULT,  /* a kernel that faults once its stream reaches it */
+    OP_KERNEL, /* a kernel's stream time: n microseconds, the lock released */
+    OP_LAUNCH  /* a graph's kernel node: its launch recorded when the stream reaches it */
 } fake_op_kind;
 
 typedef struct fake_op {
@@ -104,7 +133,10 @@ typedef struct fake_op {
     CUDA_MEMCPY3D m3;
     CUhostFn fn;
     void *arg;
-    fakecuda_launch *launch; /* OP_LAUNCH: owned by the op, freed once recorded */
+    bool host_side[2];          /* OP_COPY: dst, src are host memory */
+    unsigned long long uses[2]; /* the allocations it uses (fake_range_id), 0: none */
+    const char *call;           /* the cu* function that queued it */
+    fakecuda_launch *launch;    /* OP_LAUNCH: owned by the op, freed once recorded */
     struct fake_op *next;
 } fake_op;
 
@@ -118,16 +150,20 @@ CUresult fake_enqueue_all(CUstream s, const fake_op *ops, size_t n);
  * the device sees. */
 CUresult fake_value_address(CUdeviceptr a);
 
-/* ---- launches (fake_module.c): the driver's checks, the record, and adding it to the state
- * (under L; false when the state is full) */
+/* ---- launches (fake_module.c): the driver's checks (the context's error, a function of an
+ * earlier generation aborts), the record, and adding it to the state (under L; past
+ * FAKECUDA_MAX_LAUNCHES the records start again, so the last is the latest) */
 CUresult fake_launch_check(CUfunction f, const unsigned grid[3], const unsigned block[3],
                            unsigned smem, void **params, const unsigned cluster[3]);
 void fake_launch_fill(fakecuda_launch *l, CUfunction f, const unsigned grid[3],
                       const unsigned block[3], unsigned smem, void **params,
                       const unsigned cluster[3], bool coop, bool ex);
-bool fake_launch_record(const fakecuda_launch *l);
-/* Does FAKECUDA_FAULT_KERNEL name this function (its launches fault)? */
+void fake_launch_record(const fakecuda_launch *l);
+/* Does FAKECUDA_FAULT_KERNEL name this function, or the kernel it is the timed twin of (its
+ * launches fault)? */
 bool fake_launch_faults(const char *name);
+/* A program kernel's stream time per launch, in microseconds (launch_us; 0: none). */
+unsigned fake_launch_us(void);
 /* Under L: s itself, or the legacy stream for NULL. Aborts for a stream of an earlier
  * generation (made before a reset). */
 CUstream fake_stream(CUstream s);
@@ -140,6 +176,15 @@ void fake_drain_all(void);
 void fake_copy_now(const fake_op *o);
 /* What a stream or event query answers: the test's query_answer, or the truth. */
 CUresult fake_query_answer(bool done);
+
+/* ---- kernels the fake runs (fake_timer.c): culvert's clock probe and timed twins */
+/* The fake %globaltimer: ns since 1970 as NVIDIA's drivers count, in steps of 32 ns. */
+uint64_t fake_globaltimer(void);
+/* Queues on s what a launch of the kernel `name` (n parameters, the last named `last`) does,
+ * for the kernels the fake runs; nothing for the others. */
+CUresult fake_kernel_run(CUstream s, const char *name, unsigned n, const char *last, void **params);
+/* Queues on s a launch's stream time (launch_us; nothing while it is 0). */
+CUresult fake_kernel_time(CUstream s);
 
 #pragma GCC visibility pop
 

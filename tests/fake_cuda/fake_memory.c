@@ -2,9 +2,12 @@
  * registered host) is tracked, so copies, fills and value operations outside one abort. Copies
  * from or to pageable host memory behave as CUDA documents for them: the stream is drained,
  * then the copy happens at once. Like the real driver (H100, driver 580), cuMemFree,
- * cuMemFreeHost and cuMemHostUnregister first wait until every stream has drained, holding up
- * every other call meanwhile: a free while a stream is gated by a value wait that the freeing
- * process itself must release deadlocks here as it does there. */
+ * cuMemFreeHost and cuMemHostUnregister first wait until no stream is held up by a wait or a
+ * host function, holding up every other call meanwhile: a free while a stream is gated by a
+ * value wait that the freeing process itself must release deadlocks here as it does there. They
+ * do not wait for the copies queued before them (on the H100 a DMA of a range being unregistered
+ * faulted: bench/unregister_probe): a release of memory that a queued operation still uses
+ * aborts (fake_check_unused). */
 #include "fake_internal.h"
 
 #include <stdio.h>
@@ -24,6 +27,11 @@ typedef struct range {
     struct range *next;
 } range;
 static range *ranges;
+
+/* n rounded up to whole pages. */
+static size_t pages(size_t n) {
+    return (n + 4095) / 4096 * 4096;
+}
 static unsigned long long next_id = 1;
 static size_t dev_used;
 
@@ -57,13 +65,26 @@ void fake_reset_memory(void) {
          * stay allocated (inaccessible) so that such a touch faults instead of reading reused
          * memory. */
         if (r->kind == PINNED)
-            mprotect(r->p, (r->n + 4095) / 4096 * 4096, PROT_NONE);
+            mprotect(r->p, pages(r->n), PROT_NONE);
         else if (r->kind == DEVICE)
             free(r->p);
         free(r);
     }
     ranges = NULL;
     dev_used = 0;
+}
+
+unsigned long long fake_range_id(const void *p, bool host) {
+    range *found = NULL;
+    for (range *r = ranges; r; r = r->next) { /* newest first */
+        bool in = (const char *)p >= r->p && (const char *)p < r->p + r->n;
+        if (!in || (host && r->kind == DEVICE))
+            continue;
+        /* A device address: device memory before mapped pinned memory at the same address. */
+        if (!found || (r->kind == DEVICE && found->kind != DEVICE))
+            found = r;
+    }
+    return found ? found->id : 0;
 }
 
 /* Under L: true when p lies in pinned or registered host memory. */
@@ -82,8 +103,15 @@ void fake_check_range(CUdeviceptr p, size_t n) {
     }
 }
 
+static const char *const release_names[] = {"cuMemFree", "cuMemFreeHost", "cuMemHostUnregister"};
+
 static CUresult release(const void *p, range_kind kind) {
     LOCK;
+    /* The driver does not wait for the work queued before a release to finish with the memory
+     * (the H100, driver 580: bench/unregister_probe): culvert must have ordered it first. */
+    for (range *r = ranges; r; r = r->next)
+        if (r->p == p && r->kind == kind)
+            fake_check_unused(r->id, release_names[kind], p);
     fake_device_wide_wait();
     range *r = unlink_range(p, kind);
     if (r && kind == DEVICE)
@@ -93,20 +121,23 @@ static CUresult release(const void *p, range_kind kind) {
         fprintf(stderr, "fake: freeing %p, which is no allocation of its kind\n", p);
         abort();
     }
-    if (r && kind != REGISTERED)
+    if (r && kind == PINNED)
+        munmap(r->p, pages(r->n));
+    else if (r && kind == DEVICE)
         free(r->p);
     free(r);
     return r ? CUDA_SUCCESS : CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED;
 }
 
+/* Pinned memory is mapped for itself, as the driver's is: never memory the application's
+ * malloc hands out (and frees) too. */
 static CUresult host_alloc(void **p, size_t n) {
     CUresult r = fake_need_ctx();
     if (r)
         return r;
-    void *m = aligned_alloc(4096, (n + 4095) / 4096 * 4096);
-    if (!m)
+    void *m = mmap(NULL, pages(n), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (m == MAP_FAILED)
         return CUDA_ERROR_OUT_OF_MEMORY;
-    memset(m, 0, n);
     LOCK;
     add(m, n, PINNED);
     UNLOCK;
@@ -142,20 +173,21 @@ static CUresult copy(CUstream hs, fake_op o, const void *host_dst, const void *h
     UNLOCK;
     return pageable ? CUDA_SUCCESS : fake_enqueue(hs, o);
 }
-#define COPY_OP(d, s, bytes) ((fake_op){.kind = OP_COPY, .dst = (d), .src = (s), .n = (bytes)})
+#define COPY_OP(d, s, bytes, hd, hs)                                                               \
+    ((fake_op){.kind = OP_COPY, .dst = (d), .src = (s), .n = (bytes), .host_side = {(hd), (hs)}})
 
 static CUresult htod(CUdeviceptr d, const void *s, size_t n, CUstream hs) {
     fake_check_range(d, n);
-    return copy(hs, COPY_OP(P(d), s, n), NULL, s);
+    return copy(hs, COPY_OP(P(d), s, n, false, true), NULL, s);
 }
 static CUresult dtoh(void *d, CUdeviceptr s, size_t n, CUstream hs) {
     fake_check_range(s, n);
-    return copy(hs, COPY_OP(d, P(s), n), d, NULL);
+    return copy(hs, COPY_OP(d, P(s), n, true, false), d, NULL);
 }
 static CUresult dtod(CUdeviceptr d, CUdeviceptr s, size_t n, CUstream hs) {
     fake_check_range(d, n);
     fake_check_range(s, n);
-    return copy(hs, COPY_OP(P(d), P(s), n), NULL, NULL);
+    return copy(hs, COPY_OP(P(d), P(s), n, false, false), NULL, NULL);
 }
 /* The synchronous copies: on the legacy stream, which is then drained. */
 static CUresult sync_legacy(CUresult r) {

@@ -2,8 +2,8 @@
  * with `not_an_instruction` fails to JIT, with a log), the functions' attributes from their
  * signatures, and launches recorded in the state (fake_cuda.h) instead of run, after the checks
  * the driver makes (grid and block limits, the dynamic shared memory opt-in, clusters). Loads
- * and unloads are device-wide calls, as the real driver's are: they wait for every stream to
- * drain. */
+ * and unloads are device-wide calls, as the real driver's are: they wait until no stream is held
+ * up by a wait or a host function. */
 #include "fake_internal.h"
 
 #include "core/ptx.h"
@@ -25,6 +25,7 @@ typedef struct fake_module {
     cv_ptx_module ptx;
     bool parsed;
     fake_function *functions; /* one per kernel */
+    bool probe;               /* culvert's clock probe, not counted as a program's module */
 } fake_module;
 
 static void free_module(fake_module *m) {
@@ -115,7 +116,9 @@ static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *
     fake_state.jit_opt_level = jit_option(n, keys, values, CU_JIT_OPTIMIZATION_LEVEL);
     fake_state.jit_target = jit_option(n, keys, values, CU_JIT_TARGET);
     fake_state.jit_verbose = jit_option(n, keys, values, CU_JIT_LOG_VERBOSE);
-    fake_state.modules_loaded++;
+    /* culvert's clock probe (cuda/cu_ktime.c) is no program's: it stays for the process */
+    m->probe = cv_ptx_find(&m->ptx, "__cv_clock_probe") != NULL;
+    fake_state.modules_loaded += !m->probe;
     UNLOCK;
     *out = (CUmodule)m;
     return CUDA_SUCCESS;
@@ -131,7 +134,9 @@ static void check_generation(unsigned generation, const char *what) {
 
 bool fake_launch_faults(const char *name) {
     const char *fault = getenv("FAKECUDA_FAULT_KERNEL");
-    return fault && strcmp(fault, name) == 0;
+    size_t n = fault ? strlen(fault) : 0;
+    return fault && strncmp(fault, name, n) == 0 &&
+           (name[n] == '\0' || strcmp(name + n, "__cv_timed") == 0);
 }
 
 CUresult fake_launch_check(CUfunction f, const unsigned grid[3], const unsigned block[3],
@@ -185,29 +190,36 @@ void fake_launch_fill(fakecuda_launch *l, CUfunction f, const unsigned grid[3],
     }
 }
 
-bool fake_launch_record(const fakecuda_launch *l) {
+void fake_launch_record(const fakecuda_launch *l) {
     if (fake_state.num_launches == FAKECUDA_MAX_LAUNCHES)
-        return false;
+        fake_state.num_launches = 0; /* the records start again: the last is the latest */
     fake_state.launches[fake_state.num_launches++] = *l;
-    return true;
 }
 
-/* What the driver checks, then the record; a launch of FAKECUDA_FAULT_KERNEL faults when its
- * stream reaches it. */
-static CUresult launch(CUfunction f, CUstream s, const unsigned grid[3], const unsigned block[3],
+/* What the driver checks, then the record (and the run, for the kernels the fake runs); a launch
+ * of FAKECUDA_FAULT_KERNEL faults once its stream reaches it and its stream time is up. */
+static CUresult launch(CUstream s, CUfunction f, const unsigned grid[3], const unsigned block[3],
                        unsigned smem, void **params, const unsigned cluster[3], bool coop,
                        bool ex) {
     CUresult r = fake_launch_check(f, grid, block, smem, params, cluster);
-    fakecuda_launch l;
     if (r != CUDA_SUCCESS)
         return r;
+    const cv_ptx_kernel *k = ((fake_function *)f)->sig;
+    /* culvert's clock probe and context check run without a record: tests see the launches of
+     * programs */
+    if (strcmp(k->name, "__cv_clock_probe") == 0 || strcmp(k->name, "__cv_context_check") == 0)
+        return fake_kernel_run(s, k->name, k->num_params, NULL, params);
+    fakecuda_launch l;
     fake_launch_fill(&l, f, grid, block, smem, params, cluster, coop, ex);
     LOCK;
-    bool recorded = fake_launch_record(&l);
+    fake_launch_record(&l);
     UNLOCK;
-    if (!recorded)
-        return CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES;
-    return fake_launch_faults(l.func) ? fake_enqueue(s, (fake_op){.kind = OP_FAULT}) : CUDA_SUCCESS;
+    if (fake_launch_faults(k->name)) {
+        r = fake_kernel_time(s);
+        return r ? r : fake_enqueue(s, (fake_op){.kind = OP_FAULT});
+    }
+    return fake_kernel_run(s, k->name, k->num_params,
+                           k->num_params ? k->params[k->num_params - 1].name : NULL, params);
 }
 
 #pragma GCC visibility push(default)
@@ -230,7 +242,7 @@ CUresult cuModuleUnload(CUmodule mod) {
     check_generation(((fake_module *)mod)->generation, "a module");
     LOCK;
     fake_device_wide_wait();
-    fake_state.modules_unloaded++;
+    fake_state.modules_unloaded += !((fake_module *)mod)->probe;
     UNLOCK;
     free_module((fake_module *)mod);
     return CUDA_SUCCESS;
@@ -303,7 +315,7 @@ CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, uns
     FAKE_CALL;
     (void)extra;
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz}, none[3] = {0, 0, 0};
-    return launch(f, s, grid, block, smem, params, none, false, false);
+    return launch(s, f, grid, block, smem, params, none, false, false);
 }
 
 CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
@@ -311,7 +323,7 @@ CUresult cuLaunchCooperativeKernel(CUfunction f, unsigned gx, unsigned gy, unsig
                                    void **params) {
     FAKE_CALL;
     const unsigned grid[3] = {gx, gy, gz}, block[3] = {bx, by, bz}, none[3] = {0, 0, 0};
-    return launch(f, s, grid, block, smem, params, none, true, false);
+    return launch(s, f, grid, block, smem, params, none, true, false);
 }
 
 CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, void **extra) {
@@ -330,7 +342,7 @@ CUresult cuLaunchKernelEx(const CUlaunchConfig *c, CUfunction f, void **params, 
             coop = c->attrs[i].value.cooperative != 0;
         }
     }
-    return launch(f, c->hStream, grid, block, c->sharedMemBytes, params, cluster, coop, true);
+    return launch(c->hStream, f, grid, block, c->sharedMemBytes, params, cluster, coop, true);
 }
 
 #pragma GCC visibility pop

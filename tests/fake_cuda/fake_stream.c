@@ -1,13 +1,14 @@
 /* Streams: host threads that execute, in order, copies, fills, host functions, event records,
  * event waits and 64-bit value waits/writes (events: fake_event.c). The one lock of the fake, and
- * the device-wide calls that wait for every stream to drain while holding up every other thread's
- * calls. */
+ * the device-wide calls that wait until no stream is held up by a wait or a host function while
+ * holding up every other thread's calls. */
 #include "fake_internal.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 pthread_mutex_t fake_L = PTHREAD_MUTEX_INITIALIZER;
 pthread_cond_t fake_C = PTHREAD_COND_INITIALIZER;
@@ -99,6 +100,36 @@ static void wait_value(const fake_op *o) { /* under L */
     }
 }
 
+/* FAKECUDA_FAULT_COPY=n: the n-th copy the streams run faults (a copy engine's MMU fault:
+ * CUDA_ERROR_LAUNCH_FAILED on the H100); 0: none. FAKECUDA_COPY_DELAY_US, FAKECUDA_LAUNCH_US:
+ * copy_delay_us's and launch_us's start values. */
+static unsigned long fault_copy, copies_run;
+static pthread_once_t knobs_once = PTHREAD_ONCE_INIT;
+
+static void knobs_init(void) {
+    const char *f = getenv("FAKECUDA_FAULT_COPY"), *d = getenv("FAKECUDA_COPY_DELAY_US"),
+               *l = getenv("FAKECUDA_LAUNCH_US");
+    fault_copy = f ? strtoul(f, NULL, 10) : 0;
+    if (d)
+        fake_state.copy_delay_us = (unsigned)strtoul(d, NULL, 10);
+    if (l)
+        fake_state.launch_us = (unsigned)strtoul(l, NULL, 10);
+}
+
+/* A queued copy: waits copy_delay_us first (a busy GPU), still queued meanwhile; false when it
+ * is not to run (the context faulted, or this copy is the one FAKECUDA_FAULT_COPY names). */
+static bool copy_may_run(void) { /* under L, on the stream's thread */
+    unsigned delay = fake_state.copy_delay_us;
+    if (delay) {
+        UNLOCK;
+        usleep(delay);
+        LOCK;
+    }
+    if (!fake_sticky && fault_copy && ++copies_run == fault_copy)
+        fake_fault(CUDA_ERROR_LAUNCH_FAILED);
+    return !fake_sticky;
+}
+
 static void execute(fake_op *o) { /* under L, on the stream's thread (or at once: instant) */
     /* A poisoned context runs nothing more (a wait in progress gives up). */
     if (fake_sticky)
@@ -121,6 +152,8 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         break;
     case OP_COPY:
     case OP_COPY3D:
+        if (is_stream_thread && !copy_may_run())
+            break;
         fake_copy_now(o);
         break;
     case OP_SET:
@@ -131,15 +164,19 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         o->fn(o->arg);
         LOCK;
         break;
+    case OP_RUN:
+        o->fn(o->arg);
+        break;
     case OP_FAULT:
         fake_fault(CUDA_ERROR_ILLEGAL_ADDRESS);
         break;
     case OP_LAUNCH:
-        /* Past FAKECUDA_MAX_LAUNCHES a graph's launches go unrecorded (the stream cannot fail
-         * them): tests reset num_launches. */
         fake_launch_record(o->launch);
-        if (fake_launch_faults(o->launch->func))
-            fake_fault(CUDA_ERROR_ILLEGAL_ADDRESS);
+        break;
+    case OP_KERNEL:
+        UNLOCK;
+        usleep((useconds_t)o->n);
+        LOCK;
         break;
     }
 }
@@ -175,6 +212,7 @@ static void *worker(void *arg) {
 }
 
 static CUstream new_stream(void) { /* under L */
+    pthread_once(&knobs_once, knobs_init);
     CUstream n = calloc(1, sizeof *n);
     n->generation = fake_generation;
     n->next = streams;
@@ -201,6 +239,71 @@ void fake_check_event(CUevent e) {
         fprintf(stderr, "fake: event %p used after %s\n", (void *)e,
                 e->destroyed ? "cuEventDestroy" : "the context was reset");
         abort();
+    }
+}
+
+/* The first byte of one side of a 3D copy. */
+static const char *side3d(const char *base, size_t x, size_t y, size_t z, size_t pitch,
+                          size_t height) {
+    return base + (z * height + y) * pitch + x;
+}
+
+/* Where an operation reads or writes: up to two places, each in host memory or not (the memory
+ * a device address names: device memory, or mapped pinned memory); how many. */
+static int op_sides(const fake_op *o, const char *at[2], bool host[2]) {
+    const CUDA_MEMCPY3D *m = &o->m3;
+    switch (o->kind) {
+    case OP_COPY:
+        at[0] = o->dst, at[1] = o->src;
+        host[0] = o->host_side[0], host[1] = o->host_side[1];
+        return 2;
+    case OP_COPY3D:
+        host[0] = m->dstMemoryType == CU_MEMORYTYPE_HOST;
+        host[1] = m->srcMemoryType == CU_MEMORYTYPE_HOST;
+        at[0] = side3d(host[0] ? (const char *)m->dstHost : P(m->dstDevice), m->dstXInBytes,
+                       m->dstY, m->dstZ, m->dstPitch, m->dstHeight);
+        at[1] = side3d(host[1] ? (const char *)m->srcHost : P(m->srcDevice), m->srcXInBytes,
+                       m->srcY, m->srcZ, m->srcPitch, m->srcHeight);
+        return 2;
+    case OP_SET:
+        at[0] = o->dst, host[0] = false;
+        return 1;
+    case OP_WAIT_VALUE:
+    case OP_WRITE_VALUE:
+        at[0] = (const char *)o->addr, host[0] = false;
+        return 1;
+    default:
+        return 0;
+    }
+}
+
+/* By fake_op_kind. */
+static const char *const op_names[] = {[OP_RECORD] = "event record",
+                                       [OP_WAIT_EVENT] = "event wait",
+                                       [OP_WAIT_VALUE] = "value wait",
+                                       [OP_WRITE_VALUE] = "value write",
+                                       [OP_COPY] = "copy",
+                                       [OP_COPY3D] = "3D copy",
+                                       [OP_SET] = "fill",
+                                       [OP_HOST] = "host function",
+                                       [OP_RUN] = "kernel run",
+                                       [OP_FAULT] = "fault",
+                                       [OP_KERNEL] = "kernel time",
+                                       [OP_LAUNCH] = "graph's kernel launch"};
+
+void fake_check_unused(unsigned long long id, const char *call, const void *p) {
+    for (CUstream s = streams; s; s = s->next) {
+        for (const fake_op *o = s->head; o; o = o->next) {
+            for (int i = 0; i < 2; i++) {
+                if (o->uses[i] == id) {
+                    fprintf(stderr,
+                            "fake: %s(%p) while a %s queued on stream %p by %s still uses the "
+                            "memory: on a GPU the DMA would fault (or reach memory reused)\n",
+                            call, p, op_names[o->kind], (void *)s, o->call ? o->call : "?");
+                    abort();
+                }
+            }
+        }
     }
 }
 
@@ -245,18 +348,33 @@ void fake_drain_all(void) {
         fake_drain(s);
 }
 
+/* Does s hold work that waits for something (an event, a value, a host function)? */
+static bool held_up(CUstream s) {
+    for (const fake_op *o = s->head; o; o = o->next)
+        if (o->kind == OP_WAIT_EVENT || o->kind == OP_WAIT_VALUE || o->kind == OP_HOST)
+            return true;
+    return false;
+}
+
 void fake_device_wide_wait(void) {
     wide_busy = true;
     wide_owner = pthread_self();
-    fake_drain_all();
+    for (;;) {
+        bool any = false;
+        for (CUstream s = streams; s && !any; s = s->next)
+            any = held_up(s);
+        if (!any)
+            break;
+        pthread_cond_wait(&fake_C, &fake_L);
+    }
     wide_busy = false;
     pthread_cond_broadcast(&fake_C);
 }
 
 /* Instant mode runs an operation in the caller's thread when nothing is queued before it and
- * it cannot block; host functions always run on the stream's thread. */
+ * it cannot block; host functions and kernels' stream time always run on the stream's thread. */
 static bool runs_at_once(CUstream s, const fake_op *o) { /* under L */
-    if (!fake_state.instant || s->head || o->kind == OP_HOST)
+    if (!fake_state.instant || s->head || o->kind == OP_HOST || o->kind == OP_KERNEL)
         return false;
     return o->kind != OP_WAIT_EVENT || o->ev->done >= o->seq;
 }
@@ -294,9 +412,17 @@ CUresult fake_enqueue_all(CUstream s, const fake_op *ops, size_t count) {
     if (ok) {
         LOCK;
         s = fake_stream(s);
-        for (size_t i = 0; i < count; i++)
+        for (size_t i = 0; i < count; i++) {
+            /* The allocations it uses, as they are now (addresses may be reused once they go). */
+            const char *at[2];
+            bool host[2];
+            int sides = op_sides(copies[i], at, host);
+            for (int j = 0; j < sides; j++)
+                copies[i]->uses[j] = fake_range_id(at[j], host[j]);
+            copies[i]->call = fake_call_name;
             if (ops[i].kind == OP_RECORD || ops[i].kind == OP_WAIT_EVENT)
                 fake_check_event(ops[i].ev);
+        }
         r = (CUresult)fake_sticky; /* a poisoned context queues nothing */
         for (size_t i = 0; i < count && r == CUDA_SUCCESS; i++)
             enqueue_locked(s, copies[i]);
@@ -312,6 +438,16 @@ CUresult fake_enqueue_all(CUstream s, const fake_op *ops, size_t count) {
 
 CUresult fake_enqueue(CUstream s, fake_op o) {
     return fake_enqueue_all(s, &o, 1);
+}
+
+unsigned fake_launch_us(void) {
+    pthread_once(&knobs_once, knobs_init);
+    return fake_state.launch_us;
+}
+
+CUresult fake_kernel_time(CUstream s) {
+    unsigned us = fake_launch_us();
+    return us ? fake_enqueue(s, (fake_op){.kind = OP_KERNEL, .n = us}) : CUDA_SUCCESS;
 }
 
 CUresult fake_query_answer(bool done) {
@@ -393,7 +529,7 @@ CUresult cuStreamGetCtx(CUstream s, CUcontext *c) {
     FAKE_CALL;
     if ((uintptr_t)s < 4096)
         return CUDA_ERROR_INVALID_HANDLE;
-    *c = FAKE_CTX;
+    *c = (CUcontext)fake_owner;
     return CUDA_SUCCESS;
 }
 CUresult cuStreamGetPriority(CUstream s, int *p) {

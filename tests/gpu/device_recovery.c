@@ -5,14 +5,19 @@
  * and releasing it releases everything it held (no hold leaks). Then a new context of the same
  * process works: buffers (pinned, staged, bounced, registered copies), maps, queues, user
  * events, profiling and a kernel with correct results. Two faults in a row, so that a device
- * recovers more than once.
+ * recovers more than once. Each recovery prints the context it gave: the primary one, reset, or
+ * one of culvert's own where the reset left the primary context unusable (fake.device_recovery
+ * and fake.device_recovery_own_context, FAKECUDA_RESET_KEEPS_FAULT=1, check each).
  *
  * Each round first uses everything culvert keeps per device beyond one context (slot pages,
- * staging pools, bounce buffers, the profiling clock), so the reset that recovers the device
- * finds all of it. Under the fake driver (fake.device_recovery, FAKECUDA_FAULT_KERNEL=fault) the
- * kernels do not run (their results are not checked), and the fake aborts if culvert uses a
- * stream, event, module or pinned page of the context after its reset. The fault poisons the
- * CUDA context of the process: this test runs alone. */
+ * staging pools, bounce buffers, the profiling clock, kernel timing's probe, anchors and slot
+ * chunks), so the reset that recovers the device finds all of it; the kernel that faults runs on
+ * a profiling queue (its timed twin faults, holding a slot), and after each recovery a kernel on
+ * a profiling queue of the new context times itself again. Under the fake driver
+ * (fake.device_recovery, FAKECUDA_FAULT_KERNEL=fault) the kernels do not run (their results are not
+ * checked), and the fake aborts if culvert uses a stream, event, module or pinned page of the
+ * context after its reset. The fault poisons the CUDA context of the process: this test runs alone.
+ */
 #include "queue_kernels.h"
 
 #include <stdatomic.h>
@@ -76,6 +81,63 @@ static cl_kernel inc_kernel(void) {
     return k;
 }
 
+static cl_ulong host_now(void) {
+    cl_ulong t = 0;
+    CHECK_ERR(CL_SUCCESS, clGetHostTimer(qt_device, &t));
+    return t;
+}
+
+/* The device's timer resolution: %globaltimer's step once kernel timing is ready (the fake's:
+ * 32 ns), which only a probe that ran in the current context measures. A probe that did not
+ * answer in time (a loaded host) is tried again a period later (CULVERT_PROFILING_ANCHOR_MS):
+ * the fake's step is awaited. */
+static size_t timer_resolution(void) {
+    size_t res = 0;
+    double end = qt_now() + cv_test_limit_s(10.0);
+    do {
+        if (res)
+            usleep(50000);
+        CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(qt_device, CL_DEVICE_PROFILING_TIMER_RESOLUTION,
+                                              sizeof res, &res, NULL));
+    } while (cv_test_fake_cuda() && res != 32 && qt_now() < end);
+    return res;
+}
+
+/* A kernel on a profiling queue times itself (%globaltimer, through a slot of the device's kernel
+ * timing, once the probe mapped it): QUEUED <= SUBMIT <= START <= END <= COMPLETE, all within the
+ * host clock around the command. On a GPU a 200 us spin lasts its 200 us. */
+static void kernel_timed(cl_command_queue prof, cl_kernel k, const size_t *global,
+                         const size_t *local) {
+    size_t res = timer_resolution();
+    CHECK(res >= 1 && res <= 1000);
+    if (cv_test_fake_cuda())
+        CHECK(res == 32);
+    cl_ulong before = host_now(), t[5] = {0};
+    cl_event e = NULL;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(prof, k, 1, NULL, global, local, 0, NULL, &e));
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &e));
+    cl_ulong after = host_now();
+    for (int i = 0; i < 5; i++)
+        CHECK_ERR(CL_SUCCESS, clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_QUEUED + i,
+                                                      sizeof t[i], &t[i], NULL));
+    CHECK(before <= t[0] && t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3] && t[3] <= t[4] &&
+          t[4] <= after);
+    clReleaseEvent(e);
+    if (cv_test_fake_cuda())
+        return; /* the fake runs no spin */
+    cl_kernel spin = qt_kernel("spin");
+    cl_event s = NULL;
+    CHECK_ERR(CL_SUCCESS, qt_spin(prof, spin, 200000, 0, NULL, &s));
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &s));
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventProfilingInfo(s, CL_PROFILING_COMMAND_START, sizeof t[2], &t[2], NULL));
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventProfilingInfo(s, CL_PROFILING_COMMAND_END, sizeof t[3], &t[3], NULL));
+    CHECK(t[3] - t[2] >= 190000 && t[3] - t[2] < 50000000);
+    clReleaseEvent(s);
+    clReleaseKernel(spin);
+}
+
 static cl_mem buffer(cl_mem_flags flags, size_t size, void *host) {
     cl_int err = CL_SUCCESS;
     cl_mem m = clCreateBuffer(qt_context, flags, size, host, &err);
@@ -87,7 +149,8 @@ static cl_mem buffer(cl_mem_flags flags, size_t size, void *host) {
 /* Everything a healthy context does, with its results checked: a map of an ALLOC_HOST_PTR
  * buffer (pinned shadow), a kernel, a staged blocking read, a non-blocking write while a user
  * event holds the stream (a bounce buffer, a slot), a profiled fill (the clock), a registered
- * USE_HOST_PTR buffer, clFinish (the queue's flag slots). `base` varies the data per round. */
+ * USE_HOST_PTR buffer, clFinish (the queue's flag slots), a kernel timing itself on the profiling
+ * queue (the probe, the anchors, a slot chunk). `base` varies the data per round. */
 static void use_everything(unsigned base) {
     cl_int err = CL_SUCCESS;
     cl_command_queue q = qt_queue(0), prof = qt_queue(CL_QUEUE_PROFILING_ENABLE);
@@ -151,6 +214,7 @@ static void use_everything(unsigned base) {
     CHECK(mapped == host && host[0] == base && host[N - 1] == base);
     CHECK_ERR(CL_SUCCESS, clEnqueueUnmapMemObject(q, u, mapped, 0, NULL, NULL));
     CHECK_ERR(CL_SUCCESS, clFinish(q));
+    kernel_timed(prof, k, &global, &local);
 
     clReleaseMemObject(u);
     free(host);
@@ -164,17 +228,48 @@ static void use_everything(unsigned base) {
     clReleaseCommandQueue(q);
 }
 
-/* A new context of the device (after a fault: the device recovers here). */
-static void new_context(void) {
+/* The CUDA context of the first context of the process: the device's primary context. */
+static void *primary_cuctx;
+
+static void *cuda_context(void) {
+    void *cuctx = NULL;
+    CHECK_ERR(CL_SUCCESS, clGetContextInfo(qt_context, CL_CONTEXT_CUDA_CONTEXT_CULVERT,
+                                           sizeof cuctx, &cuctx, NULL));
+    CHECK(cuctx != NULL);
+    return cuctx;
+}
+
+/* A new context of the device; after a fault (recovery > 0) the device recovers here, on its
+ * primary context reset, or on a context of culvert's own where the reset left the primary
+ * context unusable (the fake's FAKECUDA_RESET_KEEPS_FAULT=1; a GPU's driver may do the same).
+ * Which one is printed; under the fake it is checked. */
+static void new_context(unsigned recovery) {
     cl_int err = CL_SUCCESS;
     qt_context = clCreateContext(NULL, 1, &qt_device, notify, NULL, &err);
     if (err != CL_SUCCESS)
         fprintf(stderr,
                 "clCreateContext returned %d: the device did not recover from the fault "
-                "(cuDevicePrimaryCtxReset; CULVERT_LOG=info says more)\n",
+                "(neither the primary context's reset nor a context of culvert's own worked; "
+                "CULVERT_LOG=info says why)\n",
                 (int)err);
     CHECK_ERR(CL_SUCCESS, err);
     REQUIRE(qt_context);
+    void *cuctx = cuda_context();
+    if (recovery == 0) {
+        if (!primary_cuctx)
+            primary_cuctx = cuctx;
+        return;
+    }
+    bool primary = cuctx == primary_cuctx;
+    printf("recovery %u: the device works again on %s (CUcontext %p; the primary context: %p)\n",
+           recovery,
+           primary ? "its primary context, reset"
+                   : "a context of culvert's own: the primary context's reset did not recover it",
+           cuctx, primary_cuctx);
+    if (cv_test_fake_cuda()) {
+        const char *keeps = getenv("FAKECUDA_RESET_KEEPS_FAULT");
+        CHECK(primary == !(keeps && strcmp(keeps, "1") == 0));
+    }
 }
 
 /* One round: a healthy context is used, then faults, is checked lost, and released whole. */
@@ -183,12 +278,12 @@ static void fault_round(unsigned round) {
     atomic_int context_released = 0, buffer_released = 0;
     atomic_store(&lost_told, 0);
     atomic_store(&error_named, 0);
-    new_context();
+    new_context(round - 1);
     CHECK_ERR(CL_SUCCESS, clSetContextDestructorCallback(qt_context, qt_context_gone,
                                                          (void *)&context_released));
     use_everything(round * 1000);
 
-    cl_command_queue q = qt_queue(0), other = qt_queue(0);
+    cl_command_queue q = qt_queue(CL_QUEUE_PROFILING_ENABLE), other = qt_queue(0);
     cl_mem src = buffer(CL_MEM_READ_WRITE, 4096, NULL), dst = buffer(CL_MEM_READ_WRITE, 4096, NULL);
     CHECK_ERR(CL_SUCCESS,
               clSetMemObjectDestructorCallback(dst, qt_mem_gone, (void *)&buffer_released));
@@ -207,6 +302,9 @@ static void fault_round(unsigned round) {
     CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(gate, CL_COMPLETE));
     CHECK_ERR(CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST, clWaitForEvents(1, &f));
     CHECK(qt_status(f) < 0);
+    cl_ulong when = 0;
+    CHECK_ERR(CL_PROFILING_INFO_NOT_AVAILABLE,
+              clGetEventProfilingInfo(f, CL_PROFILING_COMMAND_END, sizeof when, &when, NULL));
     CHECK(qt_poll_final(dep, 5.0) < 0);
 
     /* Lost: nothing new starts in it, and no other context of the device while it lives. */
@@ -244,7 +342,7 @@ int main(void) {
     for (unsigned round = 1; round <= 2; round++)
         fault_round(round);
     /* A third context, after the second recovery, works as on a fresh device. */
-    new_context();
+    new_context(2);
     use_everything(5000);
     clReleaseContext(qt_context);
     return cv_test_report("device_recovery");

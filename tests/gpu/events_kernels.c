@@ -17,29 +17,41 @@ static cl_ulong prof(cl_event e, cl_profiling_info what) {
     return t;
 }
 
-/* END - START brackets the kernel: never shorter than the 100 us it spins by %globaltimer (the
- * clock START and END come from), and not off by a queueing delay (under 1 ms). How close to
- * 100 us it comes is a figure of cv-bench ("END - START of a kernel spinning 100 us"), measured
- * beside raw CUDA's event pair and NVIDIA's OpenCL, not a pass/fail threshold here. */
+/* END - START of a kernel spinning 100 us on %globaltimer: on a profiling queue the kernel records
+ * START and END itself, from the clock it spins on (docs/kernel-abi.md, "Kernel timing"), so it
+ * reads 100 us and the timing's own cost (microseconds), not the launch around it as a pair of
+ * CUDA events does (105-107 us on an H100). Loose bounds here ([99 us, 1 ms): the mapping onto the
+ * host clock may scale it by its rate, a few ppm); the figures are printed, and cv-bench measures
+ * them beside raw CUDA's event pair and NVIDIA's OpenCL. A kernel that returns at once: the timing
+ * alone. */
 static void test_profile_100us(cl_kernel k) {
     cl_command_queue q = qt_queue(CL_QUEUE_PROFILING_ENABLE);
-    double sum = 0;
+    double sum = 0, sum0 = 0;
     int ok = 0;
     for (int i = 0; i < 20; i++) {
-        cl_event e = NULL;
+        cl_event e = NULL, e0 = NULL;
         CHECK_ERR(CL_SUCCESS, qt_spin(q, k, 100000, 0, NULL, &e));
-        CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &e));
+        CHECK_ERR(CL_SUCCESS, qt_spin(q, k, 0, 0, NULL, &e0));
+        CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &e0));
         cl_ulong t[5];
         for (int j = 0; j < 5; j++)
             t[j] = prof(e, CL_PROFILING_COMMAND_QUEUED + j);
         CHECK(t[0] <= t[1] && t[1] <= t[2] && t[2] <= t[3] && t[3] <= t[4]);
         double len = (double)(t[3] - t[2]);
         sum += len;
-        ok += len >= 100000 && len < 1000000;
+        ok += len >= 99000 && len < 1000000;
+        double len0 =
+            (double)(prof(e0, CL_PROFILING_COMMAND_END) - prof(e0, CL_PROFILING_COMMAND_START));
+        sum0 += len0;
+        CHECK(len0 < 1000000);
+        /* in order on the queue (within the anchors' error, if one was renewed between) */
+        CHECK(prof(e0, CL_PROFILING_COMMAND_START) + 10000 >= t[3]);
         clReleaseEvent(e);
+        clReleaseEvent(e0);
     }
-    printf("spin 100 us: mean END-START %.1f us, %d of 20 in [100 us, 1 ms)\n", sum / 20 / 1000,
-           ok);
+    printf("spin 100 us: mean END-START %.2f us, %d of 20 in [99 us, 1 ms); a kernel that returns "
+           "at once: %.2f us\n",
+           sum / 20 / 1000, ok, sum0 / 20 / 1000);
     CHECK(ok == 20);
     clReleaseCommandQueue(q);
 }

@@ -1,11 +1,14 @@
 /* A corpus kernel (a file of tests/kernels-cl or bench/kernels; CMake adds one test per file)
  * compiles through cvc_build to PTX that ptxas accepts for sm_90, and contains what its
- * "// expect:" lines name. A file's "// options:" line gives its build options. No load writes a
- * floating-point register of another width than it reads (ptxas takes ld.v4.b16 into f32
- * registers, which puts the raw bits there instead of the converted value: LLVM 16 made that of
- * a half vector's fpext).
+ * "// expect:" lines name; the loader's rewrite with the timed twins of every kernel assembles
+ * too. A file's "// options:" line gives its build options. No load writes a floating-point
+ * register of another width than it reads (ptxas takes ld.v4.b16 into f32 registers, which puts
+ * the raw bits there instead of the converted value: LLVM 16 made that of a half vector's fpext).
  *   usage: compiler_corpus FILE.cl... */
 #include "compiler_util.h"
+
+#include "core/ptx.h"
+#include "core/ptx_timing.h"
 
 #include <ctype.h>
 
@@ -37,6 +40,26 @@ static bool bad_float_load(const char *ptx, char *line, size_t size) {
         }
     }
     return false;
+}
+
+/* The loader's rewrite and the timed twins of profiling queues (docs/kernel-abi.md): every
+ * kernel of culvert's compiler gets one, and the result is valid PTX (ptxas -O0). */
+static void check_timed(const char *ptx, const char *name) {
+    cv_ptx_module m;
+    size_t len = 0, timed_len = 0;
+    CVT_CHECK(cv_ptx_parse(ptx, strlen(ptx), &m, NULL, 0) == CL_SUCCESS, "%s: parse", name);
+    char *text = cv_ptx_rewrite(ptx, strlen(ptx), &m, &len);
+    cv_ptx_timing_stats st = {0};
+    char *timed = text ? cv_ptx_add_timing(text, len, &timed_len, &st) : NULL;
+    CVT_CHECK(timed != NULL, "%s: twins", name);
+    CVT_CHECK(st.twins == m.num_kernels && m.num_kernels > 0, "%s: %u twins for %u kernels (%s)",
+              name, st.twins, m.num_kernels, st.module_refused ? st.module_refused : "");
+    if (timed)
+        CVT_CHECK(cvt_ptxas_at(timed, name, 0) == 0, "%s: ptxas on the timed twins", name);
+    free(st.timed);
+    free(timed);
+    free(text);
+    cv_ptx_free(&m);
 }
 
 static void check_file(const char *path) {
@@ -88,6 +111,7 @@ static void check_file(const char *path) {
         char load[256];
         CVT_CHECK(!bad_float_load(ptx, load, sizeof load),
                   "%s: a load into a float register of another width: %s", name, load);
+        check_timed(ptx, name);
     }
     printf("%-24s %s\n", name, err == CL_SUCCESS ? "ok" : "FAILED");
     cvc_output_free(&out);

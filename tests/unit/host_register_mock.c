@@ -5,7 +5,10 @@
  * through that registration (it would race the reaper's cuMemHostUnregister); once the reaper
  * is done, the memory registers again and copies DMA it directly. A closed gate (a marker waiting
  * for a user event) holds the reaper, so the registration stays on its way out for as long as the
- * test needs. */
+ * test needs. Then the two orders that the driver leaves to culvert: a buffer released by the
+ * application while a command in flight still holds it (its memory is the application's at
+ * once), and a copy queued from the memory before the release (the registration goes only after
+ * it ran: the fake aborts a release of memory that a queued copy still uses). */
 #include "fake_cuda.h"
 #include "test_util.h"
 
@@ -47,6 +50,64 @@ static int holds(cl_mem m, unsigned char seed) {
     free(back);
     free(want);
     return same;
+}
+
+/* The application's last release of a USE_HOST_PTR buffer that an event-less copy still holds
+ * (its batch waits behind a closed gate): copies of the memory are no DMA through the
+ * registration from then on, though the buffer lives until the copy is done. */
+static void released_while_held(cl_command_queue held, cl_mem other) {
+    cl_int err = CL_SUCCESS;
+    unsigned char *p = aligned_alloc(4096, SIZE);
+    REQUIRE(p);
+    fill(p, 5);
+    cl_mem used = buffer(CL_MEM_USE_HOST_PTR, p), sink = buffer(CL_MEM_READ_WRITE, NULL);
+    cl_event gate = clCreateUserEvent(ctx, &err), marker = NULL;
+    CHECK_ERR(CL_SUCCESS, clEnqueueMarkerWithWaitList(held, 1, &gate, &marker));
+    CHECK_ERR(CL_SUCCESS, clEnqueueCopyBuffer(held, used, sink, 0, 0, SIZE, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clReleaseMemObject(used));
+    fake->last_dma_host = NULL;
+    fill(p, 6);
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, other, CL_TRUE, 0, SIZE, p, 0, NULL, NULL));
+    CHECK(!dma_from(p));
+    cl_mem copied = buffer(CL_MEM_COPY_HOST_PTR, p);
+    CHECK(!dma_from(p));
+    CHECK(holds(copied, 6));
+    CHECK(holds(other, 6));
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(gate, CL_COMPLETE));
+    CHECK_ERR(CL_SUCCESS, clFinish(held));
+    CHECK(holds(sink, 5));
+    clReleaseMemObject(copied);
+    clReleaseMemObject(sink);
+    clReleaseEvent(marker);
+    clReleaseEvent(gate);
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+    free(p);
+}
+
+/* A copy DMA'd from a USE_HOST_PTR buffer's memory into another buffer, still queued (the GPU is
+ * busy: each queued copy of the fake waits 100 ms), then the buffer's release: its registration
+ * goes only after the copy ran. */
+static void released_while_copied(cl_mem other) {
+    unsigned char *p = aligned_alloc(4096, SIZE);
+    REQUIRE(p);
+    fill(p, 7);
+    cl_mem used = buffer(CL_MEM_USE_HOST_PTR, p);
+    fake->last_dma_host = NULL;
+    fake->copy_delay_us = 100000;
+    cl_event written = NULL;
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, other, CL_FALSE, 0, SIZE, p, 0, NULL, &written));
+    CHECK(dma_from(p));
+    CHECK_ERR(CL_SUCCESS, clReleaseMemObject(used));
+    /* Registers once the reaper removed the old registration (it waits for the reaper). */
+    cl_mem again = buffer(CL_MEM_USE_HOST_PTR, p);
+    fake->copy_delay_us = 0;
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &written));
+    CHECK(holds(other, 7));
+    CHECK(holds(again, 7));
+    clReleaseEvent(written);
+    clReleaseMemObject(again);
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+    free(p);
 }
 
 int main(void) {
@@ -116,6 +177,9 @@ int main(void) {
     CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, other, CL_TRUE, 0, SIZE, p, 0, NULL, NULL));
     CHECK(dma_from(p));
     CHECK(holds(other, 4));
+
+    released_while_held(held, other);
+    released_while_copied(other);
 
     clReleaseMemObject(reused);
     clReleaseMemObject(copied);

@@ -15,6 +15,8 @@
 
 #include <stdint.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 static fakecuda_state *fake;
 static void (*calls_begin)(void);
@@ -94,6 +96,33 @@ _Static_assert(REPS % 32 == 0, "whole batches");
 
 static cl_event evs[REPS];
 
+/* Kernel timing is ready once culvert's clock probe answered. A first try that a loaded machine
+ * held back past its limit is repeated by a profiling queue made a period later (cuda/cu_ktime.c);
+ * until then the profiling row would count CUDA events: launches on qp, made anew, until one is
+ * the timed twin (for a few periods at most). */
+static void kernel_timing_ready(void) {
+    static const cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    struct timespec t0, t;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (double waited = 0;; usleep(100000)) {
+        cl_int err = CL_SUCCESS;
+        if (qp)
+            clReleaseCommandQueue(qp);
+        qp = clCreateCommandQueueWithProperties(ctx, dev, prof, &err);
+        REQUIRE(qp != NULL);
+        cl_event e = NULL;
+        CHECK_ERR(CL_SUCCESS, enqueue(qp, 0, NULL, &e));
+        CHECK_ERR(CL_SUCCESS, clFinish(qp));
+        clReleaseEvent(e);
+        bool timed =
+            fake->num_launches == 1 && strcmp(fake->launches[0].func, "hp_empty__cv_timed") == 0;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        waited = (double)(t.tv_sec - t0.tv_sec) + (double)(t.tv_nsec - t0.tv_nsec) * 1e-9;
+        if (timed || waited > cv_test_limit_s(5.0))
+            break;
+    }
+}
+
 HOT static void hot_enqueue_noevent(int i) {
     (void)i;
     CHECK_ERR(CL_SUCCESS, enqueue(q, 0, NULL, NULL));
@@ -127,7 +156,8 @@ static void burst(cl_command_queue queue, void (*fn)(int), bool events) {
 /* Bursts as cv-bench's enqueue rows. Raw: a launch (and a cuEventRecord, or two around the
  * launch for profiling). The events released after clFinish give their CUDA events back at once
  * (no cuEventCreate); the batches of event-less commands only once the tracker let go of them
- * (a new one where none is back yet). */
+ * (a new one where none is back yet). On a profiling queue the kernel's timed twin records START
+ * and END itself (docs/kernel-abi.md): one cuEventRecord, the completion's, fewer than raw. */
 static void enqueue_rows(void) {
     burst(q, hot_enqueue_noevent, false);
     CHECK_CALLS("enqueue, no event", REPS, {"cuCtxGetCurrent", 1, false},
@@ -143,7 +173,8 @@ static void enqueue_rows(void) {
 
     burst(qp, hot_enqueue_profiling, true);
     CHECK_CALLS("enqueue, profiling queue", REPS, {"cuCtxGetCurrent", 1, false},
-                {"cuLaunchKernel", 1, false}, {"cuEventRecord", 2, false});
+                {"cuLaunchKernel", 1, false}, {"cuEventRecord", 1, false});
+    CHECK(fake->num_launches == 1 && strcmp(fake->launches[0].func, "hp_empty__cv_timed") == 0);
 }
 
 HOT static void hot_roundtrip_finish(void) {
@@ -320,11 +351,9 @@ int main(void) {
     cl_int err;
     ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     REQUIRE(err == CL_SUCCESS);
-    cl_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
     q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
     q2 = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-    qp = clCreateCommandQueueWithProperties(ctx, dev, prof, &err);
-    REQUIRE(q && q2 && qp);
+    REQUIRE(q && q2);
     /* bench_empty as culvert's compiler emits it: the module declares the launch information,
      * so the launch carries its parameter */
     static const char ptx[] = ".version 7.8\n.target sm_90, texmode_independent\n"
@@ -348,6 +377,7 @@ int main(void) {
         CHECK_ERR(CL_SUCCESS, clFinish(q)); /* e is known complete at its release */
         clReleaseEvent(e);
     }
+    kernel_timing_ready();
     printf("CUDA calls per repetition, calling thread only:\n");
     enqueue_rows();
     round_trips();

@@ -2,7 +2,8 @@
  * the fake's libcuda.so.1, which parses the PTX culvert hands it and records launches. Checks the
  * host side of the launch path: JIT options, build logs, info queries, argument buffers, grids
  * and work-group sizes (given, NULL, non-uniform, split past CUDA's limits), launch
- * information, __local slices and the shared memory opt-in, clusters, cooperative launches. */
+ * information, __local slices and the shared memory opt-in, clusters, cooperative launches, and
+ * the timed twins that profiling queues launch. */
 #include "fake_cuda.h"
 #include "test_util.h"
 
@@ -442,6 +443,17 @@ static void test_plain_launches(cl_program p) {
     clReleaseKernel(k);
 }
 
+/* coop_sum (a grid-wide sync) with its arguments, launched cooperatively. */
+static cl_kernel coop_kernel(cl_program p, cl_ulong addr) {
+    cl_kernel k = kernel(p, "coop_sum");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof addr, &addr));
+    cl_bool on = CL_TRUE;
+    CHECK_ERR(CL_SUCCESS,
+              clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_COOPERATIVE_CULVERT, sizeof on, &on));
+    return k;
+}
+
 static void test_clusters_coop(cl_program p) {
     cl_ulong addr = 0x7f0000000000ull;
     cl_kernel k = kernel(p, "cluster_rank"); /* compiled cluster 2x1x1 */
@@ -470,12 +482,7 @@ static void test_clusters_coop(cl_program p) {
               clEnqueueNDRangeKernel(queue, k, 1, NULL, &six, &local, 0, NULL, NULL));
     clReleaseKernel(k);
 
-    k = kernel(p, "coop_sum");
-    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
-    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof addr, &addr));
-    cl_bool on = CL_TRUE;
-    CHECK_ERR(CL_SUCCESS,
-              clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_COOPERATIVE_CULVERT, sizeof on, &on));
+    k = coop_kernel(p, addr);
     global = 8 * 128;
     local = 128;
     CHECK_ERR(CL_SUCCESS,
@@ -599,6 +606,108 @@ static void test_launch_info(void) {
     clReleaseProgram(p);
 }
 
+/* The timing parameter of a timed twin's launch (its last): the slot's words and generation. */
+static void timing_of(const fakecuda_launch *l, uint64_t t[2]) {
+    memcpy(t, l->params + l->param_offset[l->num_params - 1], 16);
+}
+
+/* A command's event on a profiling queue: completed, its START <= END. */
+static void check_profiled(cl_event e) {
+    cl_ulong start = 0, end = 0;
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &e));
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
+    CHECK(start > 0 && start <= end);
+    clReleaseEvent(e);
+}
+
+/* Kernels on a profiling queue run their timed twins (docs/kernel-abi.md, "Kernel timing"), with
+ * the timing parameter last, when they return an event: every block shape, clusters, cooperative
+ * launches, extra shared memory (the twin opts in too), launches split past CUDA's limits (one
+ * slot and generation for all of them); each command gets a new generation. */
+static void test_timed_launches(cl_program p) {
+    cl_int err;
+    cl_command_queue qp = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
+    REQUIRE(err == CL_SUCCESS);
+    cl_ulong addr = 0x7f0000000000ull;
+    cl_uint n = 100;
+    cl_kernel k = kernel(p, "add_one");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof n, &n));
+    size_t g3[3] = {64, 6, 3}, l3[3] = {16, 2, 3};
+    cl_event e = NULL;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 3, NULL, g3, l3, 0, NULL, &e));
+    const fakecuda_launch *l = last();
+    uint64_t t0[2], t1[2];
+    CHECK(strcmp(l->func, "add_one__cv_timed") == 0 && l->num_params == 3);
+    CHECK(dims_are(l->grid, 4, 3, 1) && dims_are(l->block, 16, 2, 3));
+    CHECK(param_u64(l, 0) == addr && param_u32(l, 1) == n);
+    timing_of(l, t0);
+    CHECK(t0[0] != 0 && t0[0] % 8 == 0 && t0[1] >= 1 && t0[1] < (1u << 24));
+    check_profiled(e);
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 3, NULL, g3, l3, 0, NULL, &e));
+    timing_of(last(), t1);
+    CHECK(t1[0] != t0[0] || t1[1] != t0[1]); /* another slot, or the same one's next generation */
+    check_profiled(e);
+    /* without an event there is nothing to time: the entry itself */
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 3, NULL, g3, l3, 0, NULL, NULL));
+    CHECK(strcmp(last()->func, "add_one") == 0 && last()->num_params == 2);
+    clReleaseKernel(k);
+
+    k = kernel(p, "cluster_rank"); /* compiled cluster 2x1x1 */
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    size_t global = 8 * 64, local = 64;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &global, &local, 0, NULL, &e));
+    CHECK(strcmp(last()->func, "cluster_rank__cv_timed") == 0 && last()->grid[0] == 8);
+    check_profiled(e);
+    clReleaseKernel(k);
+
+    k = coop_kernel(p, addr);
+    global = 8 * 128;
+    local = 128;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &global, &local, 0, NULL, &e));
+    CHECK(strcmp(last()->func, "coop_sum__cv_timed") == 0 && last()->cooperative);
+    check_profiled(e);
+    clReleaseKernel(k);
+
+    k = kernel(p, "extern_smem");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof addr, &addr));
+    cl_uint words = 30 * 1024;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof words, &words));
+    size_t extra = words * 4;
+    CHECK_ERR(CL_SUCCESS, clSetKernelExecInfo(k, CL_KERNEL_EXEC_INFO_EXTRA_SHARED_MEMORY_CULVERT,
+                                              sizeof extra, &extra));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &global, &local, 0, NULL, &e));
+    CHECK(strcmp(last()->func, "extern_smem__cv_timed") == 0 && last()->smem == extra);
+    CHECK(fake->last_max_dynamic_smem == (int)extra);
+    check_profiled(e);
+    clReleaseKernel(k);
+
+    /* launch information and a split launch: the same slot and generation for every part */
+    cl_program li = build("launch_info.ptx", NULL);
+    k = kernel(li, "li_ids");
+    cl_mem none = NULL;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
+    size_t g2[2] = {8, 140000}, l2[2] = {8, 1};
+    unsigned before = fake->num_launches;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 2, NULL, g2, l2, 0, NULL, &e));
+    REQUIRE(fake->num_launches == before + 3);
+    timing_of(&fake->launches[before], t0);
+    for (unsigned i = 0; i < 3; i++) {
+        l = &fake->launches[before + i];
+        CHECK(strcmp(l->func, "li_ids__cv_timed") == 0 && l->num_params == 3);
+        CHECK(l->params[l->param_offset[1] + 60] == 2); /* the launch information's work_dim */
+        timing_of(l, t1);
+        CHECK(t1[0] == t0[0] && t1[1] == t0[1]);
+    }
+    check_profiled(e);
+    clReleaseKernel(k);
+    clReleaseProgram(li);
+    clReleaseCommandQueue(qp);
+}
+
 int main(void) {
     fake = fakecuda_find();
     if (!fake) {
@@ -625,6 +734,7 @@ int main(void) {
     cl_program p = build("basic.ptx", NULL);
     test_plain_launches(p);
     test_clusters_coop(p);
+    test_timed_launches(p);
     clReleaseProgram(p);
     test_launch_info();
     check_all_unloaded();
