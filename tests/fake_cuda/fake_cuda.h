@@ -47,9 +47,9 @@ typedef struct fakecuda_state {
     /* How long each queued copy waits on its stream before it runs (a GPU busy with other
      * processes' work): microseconds, FAKECUDA_COPY_DELAY_US at the start. */
     _Atomic unsigned copy_delay_us;
-    /* How long every launch of a program's kernel runs on its stream (host waits behind it sleep):
-     * microseconds, FAKECUDA_LAUNCH_US at the start; 0: launches take no stream time. A timed
-     * twin's START and END are that far apart. */
+    /* How long every launch of a program's kernel (a graph's kernel nodes too) runs on its stream
+     * (host waits behind it sleep): microseconds, FAKECUDA_LAUNCH_US at the start; 0: launches
+     * take no stream time. A timed twin's START and END are that far apart. */
     _Atomic unsigned launch_us;
 
     /* Call counting: the driver calls the calling thread makes between calls_begin and

@@ -2,12 +2,13 @@
  * dependencies, so the order is a topological one), an instance a copy of that list, and a launch
  * queues the instance's nodes on the stream one after the other: copies, memsets and value
  * operations run on the stream's thread as the stream functions' do, kernel nodes record their
- * launch there, a kernel of FAKECUDA_FAULT_KERNEL faulting after it (kernels do not run). What the
- * driver checks is checked when a node is added (its dependencies belong to the graph, no repeats;
- * launches and value addresses as the stream functions check them; memory nodes name the graph's
- * context); an instance's kernel node takes new parameters for later launches only. A graph belongs
- * to the context current at its creation, which must own the fake's resources (fake_need_ctx); one
- * used after the reset or destruction of its context (which destroyed it) aborts the test. */
+ * launch there and take a launch's stream time (launch_us), a kernel of FAKECUDA_FAULT_KERNEL
+ * faulting after it (kernels do not run). What the driver checks is checked when a node is added
+ * (its dependencies belong to the graph, no repeats; launches and value addresses as the stream
+ * functions check them; memory nodes name the graph's context); an instance's kernel node takes
+ * new parameters for later launches only. A graph belongs to the context current at its creation,
+ * which must own the fake's resources (fake_need_ctx); one used after the reset or destruction of
+ * its context (which destroyed it) aborts the test. */
 #include "fake_internal.h"
 
 #include <stdio.h>
@@ -303,11 +304,12 @@ CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
     CUresult sticky = fake_need_ctx();
     if (sticky)
         return sticky;
-    /* after the instance's last launch, and the record for the next; a kernel node: its record
-     * and its fault */
+    /* after the instance's last launch, and the record for the next; a kernel node: its record,
+     * its stream time and its fault */
     size_t count = 2;
     for (unsigned i = 0; i < e->n; i++)
-        count += e->nodes[i].kind == NODE_KERNEL ? 2 : e->nodes[i].num_ops;
+        count += e->nodes[i].kind == NODE_KERNEL ? 3 : e->nodes[i].num_ops;
+    unsigned us = fake_launch_us();
     fake_op *ops = calloc(count, sizeof *ops);
     CUresult r = ops ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
     size_t k = 0;
@@ -322,6 +324,8 @@ CUresult cuGraphLaunch(CUgraphExec e, CUstream s) {
             r = ops[k].launch ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
             if (ops[k].launch)
                 *ops[k++].launch = node->launch;
+            if (us)
+                ops[k++] = (fake_op){.kind = OP_KERNEL, .n = us};
             if (fake_launch_faults(node->launch.func))
                 ops[k++] = (fake_op){.kind = OP_FAULT};
         }
