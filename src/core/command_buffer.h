@@ -108,6 +108,12 @@ struct _cl_command_buffer_khr {
     cl_uint unset_commands; /* kernel commands with arguments not set yet */
     bool prints;            /* a kernel calls printf */
     struct cvcu_graph *graph;
+    /* The graph waits for a host value (a gate): host waits behind a replay listen for
+     * releases (core/wait.h). */
+    bool gated;
+    /* The history of host waits learns a replay's length under this key (core/wait.h): of its
+     * own kind, never a kernel's, and new with every graph and update. */
+    uint64_t wait_key;
 };
 
 static inline bool cv_is_command_buffer(const void *h) {

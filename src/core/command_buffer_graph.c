@@ -148,6 +148,16 @@ static cl_int cv_cb_build_nodes(cl_command_buffer_khr cb, cvcu_graph *g, cv_cb_b
     return err;
 }
 
+/* A key of no kernel (theirs are their functions' addresses, below 2^48) and of no transfer
+ * (theirs have their type in the top bits: cv_wait_transfer_key), new for every graph and every
+ * update of one: a replay's wait is never predicted from a kernel's, nor from a replay of other
+ * work. */
+static void cv_cb_renew_wait_key(cl_command_buffer_khr cb) {
+    static _Atomic uint64_t serial;
+    cb->wait_key =
+        ((uint64_t)CL_COMMAND_COMMAND_BUFFER_KHR << 48) | (atomic_fetch_add(&serial, 1) + 1);
+}
+
 cl_int cv_cb_graph_build(cl_command_buffer_khr cb) {
     cl_uint n = atomic_load(&cb->num_commands);
     cvcu_graph *g = NULL;
@@ -179,6 +189,10 @@ cl_int cv_cb_graph_build(cl_command_buffer_khr cb) {
     if (err == CL_SUCCESS) {
         cv_cb_graph_drop(cb);
         cb->graph = g;
+        cb->gated = false;
+        for (cl_uint i = 0; i < n; i++)
+            cb->gated |= cb->commands[i]->kind == CV_CB_WAIT_VALUE;
+        cv_cb_renew_wait_key(cb);
     } else {
         cvcu_graph_destroy(g);
     }
@@ -219,8 +233,12 @@ cl_int cv_cb_graph_launch(cl_command_buffer_khr cb, cv_command *cmd) {
     cl_int err = CL_SUCCESS;
     if (cb->context->num_devices > 1)
         err = cv_cb_locate(cb, cmd);
-    if (err == CL_SUCCESS && cb->graph)
+    if (err == CL_SUCCESS && cb->graph) {
+        if (cb->gated)
+            cv_command_mark(cmd, CV_WAIT_GATED);
+        cmd->wait_key = cb->wait_key;
         err = cvcu_graph_launch(cb->graph, cmd->stream, cmd->queue);
+    }
     return err;
 }
 
@@ -244,5 +262,7 @@ cl_int cv_cb_graph_update_kernel(cl_command_buffer_khr cb, cl_mutable_command_kh
     err = cvcu_device_bind(cb->device->cu);
     if (err == CL_SUCCESS)
         err = cv_ndrange_launches(c->u.kernel.state, &r, props, NULL, cv_cb_emit_update, &e);
+    if (err == CL_SUCCESS)
+        cv_cb_renew_wait_key(cb);
     return err;
 }

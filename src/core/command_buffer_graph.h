@@ -18,7 +18,8 @@ bool cv_cb_range_uniform(const cv_cb_range *r);
 cl_int cv_cb_graph_build(cl_command_buffer_khr cb);
 /* Destroys the graph (launches in flight finish first). */
 void cv_cb_graph_drop(cl_command_buffer_khr cb);
-/* Launches the graph for cmd (begun on its queue); cb->lock held. */
+/* Launches the graph for cmd (begun on its queue), which takes the graph's wait key and, where
+ * the graph waits for host values, marks its stream gated (core/wait.h); cb->lock held. */
 cl_int cv_cb_graph_launch(cl_command_buffer_khr cb, cv_command *cmd);
 /* Updates a kernel command's launches in the instance from its state, in place; *rebuild is set
  * (and nothing changed) when the NDRange's launches no longer fit the graph. */

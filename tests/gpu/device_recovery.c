@@ -231,18 +231,7 @@ static void use_everything(unsigned base) {
 /* The CUDA context of the first context of the process: the device's primary context. */
 static void *primary_cuctx;
 
-static void *cuda_context(void) {
-    void *cuctx = NULL;
-    CHECK_ERR(CL_SUCCESS, clGetContextInfo(qt_context, CL_CONTEXT_CUDA_CONTEXT_CULVERT,
-                                           sizeof cuctx, &cuctx, NULL));
-    CHECK(cuctx != NULL);
-    return cuctx;
-}
-
-/* A new context of the device; after a fault (recovery > 0) the device recovers here, on its
- * primary context reset, or on a context of culvert's own where the reset left the primary
- * context unusable (the fake's FAKECUDA_RESET_KEEPS_FAULT=1; a GPU's driver may do the same).
- * Which one is printed; under the fake it is checked. */
+/* A new context of the device; after a fault (recovery > 0) the device recovers here. */
 static void new_context(unsigned recovery) {
     cl_int err = CL_SUCCESS;
     qt_context = clCreateContext(NULL, 1, &qt_device, notify, NULL, &err);
@@ -254,22 +243,7 @@ static void new_context(unsigned recovery) {
                 (int)err);
     CHECK_ERR(CL_SUCCESS, err);
     REQUIRE(qt_context);
-    void *cuctx = cuda_context();
-    if (recovery == 0) {
-        if (!primary_cuctx)
-            primary_cuctx = cuctx;
-        return;
-    }
-    bool primary = cuctx == primary_cuctx;
-    printf("recovery %u: the device works again on %s (CUcontext %p; the primary context: %p)\n",
-           recovery,
-           primary ? "its primary context, reset"
-                   : "a context of culvert's own: the primary context's reset did not recover it",
-           cuctx, primary_cuctx);
-    if (cv_test_fake_cuda()) {
-        const char *keeps = getenv("FAKECUDA_RESET_KEEPS_FAULT");
-        CHECK(primary == !(keeps && strcmp(keeps, "1") == 0));
-    }
+    qt_check_recovered(recovery, &primary_cuctx);
 }
 
 /* One round: a healthy context is used, then faults, is checked lost, and released whole. */
