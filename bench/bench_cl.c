@@ -1,5 +1,5 @@
 /* cv-bench: the figures through OpenCL, the same code for every platform. */
-#include "bench.h"
+#include "bench_cl.h"
 #include "bench_cl_source.h"
 #include "bench_half_source.h"
 
@@ -8,27 +8,6 @@
 #include <string.h>
 #include <sys/random.h>
 #include <unistd.h>
-
-struct cl_backend {
-    char name[96], device_name[224]; /* room for the device name and the driver version */
-    cl_platform_id platform;
-    cl_device_id dev;
-    cl_context ctx;
-    cl_command_queue q, q2, qp;         /* in-order, a second in-order, profiling */
-    cl_command_queue lane[BENCH_LANES]; /* lane[0] is q; the others made for the CPU rows */
-    cl_program prog;
-    cl_kernel k_empty, k_args8, k_spin, k_copy4, k_fma, k_hash, k_sgemm, k_reduce, k_math;
-    cl_kernel k_spin_end;
-    bool fp16;            /* the device lists cl_khr_fp16 */
-    cl_program half_prog; /* bench/kernels/half_fma.cl, only with cl_khr_fp16 */
-    cl_kernel k_half_fma;
-    bool nv;
-    bool timer;          /* bench_spin reads %globaltimer */
-    double turns_per_ns; /* without the timer: bench_spin's loop turns per ns, once measured */
-    clCreateHostValue_fn hv_create;
-    clSignalHostValue_fn hv_signal;
-    clEnqueueWaitHostValue_fn hv_wait;
-};
 
 /* 3 small kernels, as in the reference measurement of NVIDIA's cached/cold build. */
 static const char *build_src =
@@ -126,6 +105,7 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
         else
             fprintf(stderr, "cv-bench: %s: building half_fma.cl failed\n", b->name);
     }
+    clb_open_command_buffers(b);
     char ext[4096] = "";
     clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, sizeof(ext), ext, NULL);
     if (strstr(ext, CL_CULVERT_HOST_VALUE_EXTENSION_NAME)) {
@@ -141,8 +121,8 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
 
 static const size_t one32 = 32;
 
-static cl_int launch_empty(cl_backend *b, cl_command_queue q, cl_uint nw, const cl_event *w,
-                           cl_event *ev) {
+cl_int clb_launch_empty(cl_backend *b, cl_command_queue q, cl_uint nw, const cl_event *w,
+                        cl_event *ev) {
     return clEnqueueNDRangeKernel(q, b->k_empty, 1, NULL, &one32, &one32, nw, w, ev);
 }
 
@@ -154,12 +134,12 @@ static double enqueue_burst(cl_backend *b, cl_command_queue q, bool with_event) 
     cl_event evs[BURST];
     double v[64];
     int reps = g_opts.reps;
-    if (launch_empty(b, q, 0, NULL, NULL) || clFinish(q))
+    if (clb_launch_empty(b, q, 0, NULL, NULL) || clFinish(q))
         return NAN;
     for (int r = 0; r < reps; r++) {
         double t0 = bench_now_us();
         for (int i = 0; i < BURST; i++)
-            if (launch_empty(b, q, 0, NULL, with_event ? &evs[i] : NULL))
+            if (clb_launch_empty(b, q, 0, NULL, with_event ? &evs[i] : NULL))
                 return NAN;
         double t1 = bench_now_us();
         clFinish(q);
@@ -211,7 +191,7 @@ static double round_trip(cl_backend *b, bool finish) {
     for (int i = 0; i < n; i++) {
         cl_event ev = NULL;
         double t0 = bench_now_us();
-        cl_int e = launch_empty(b, b->q, 0, NULL, finish ? NULL : &ev);
+        cl_int e = clb_launch_empty(b, b->q, 0, NULL, finish ? NULL : &ev);
         if (!e)
             e = finish ? clFinish(b->q) : clWaitForEvents(1, &ev);
         v[i] = e ? NAN : bench_now_us() - t0;
@@ -233,7 +213,7 @@ static double user_event_gate(cl_backend *b) {
         cl_event u = clCreateUserEvent(b->ctx, &e), ev = NULL;
         if (!u)
             return NAN;
-        e = launch_empty(b, b->q, 1, &u, &ev);
+        e = clb_launch_empty(b, b->q, 1, &u, &ev);
         clFlush(b->q);
         bench_sleep_us(300);
         double t0 = bench_now_us();
@@ -256,11 +236,11 @@ static double cross_queue(cl_backend *b) {
     for (int i = 0; i < n; i++) {
         cl_event a = NULL, c = NULL;
         double t0 = bench_now_us();
-        cl_int e = launch_empty(b, b->q, 0, NULL, &a);
+        cl_int e = clb_launch_empty(b, b->q, 0, NULL, &a);
         if (!e)
             e = clFlush(b->q);
         if (!e)
-            e = launch_empty(b, b->q2, 1, &a, &c);
+            e = clb_launch_empty(b, b->q2, 1, &a, &c);
         if (!e)
             e = clWaitForEvents(1, &c);
         v[i] = e ? NAN : bench_now_us() - t0;
@@ -285,7 +265,7 @@ static double host_value_gate(cl_backend *b) {
         cl_event ev = NULL;
         e = b->hv_wait(b->q, hv, (cl_ulong)i + 1, CL_HOST_VALUE_GEQ_CULVERT, 0, NULL, NULL);
         if (!e)
-            e = launch_empty(b, b->q, 0, NULL, &ev);
+            e = clb_launch_empty(b, b->q, 0, NULL, &ev);
         clFlush(b->q);
         bench_sleep_us(300);
         double t0 = bench_now_us();
@@ -321,7 +301,7 @@ static double gate_late(cl_backend *b, bool hv) {
         if (!e && hv)
             e = b->hv_wait(b->q, value, (cl_ulong)i + 1, CL_HOST_VALUE_GEQ_CULVERT, 0, NULL, NULL);
         if (!e)
-            e = launch_empty(b, b->q, hv ? 0 : 1, hv ? NULL : &u, &ev);
+            e = clb_launch_empty(b, b->q, hv ? 0 : 1, hv ? NULL : &u, &ev);
         clFlush(b->q);
         bench_waiter *t = e ? NULL : bench_waiter_start(wait_event_main, &ev);
         bench_sleep_us(BENCH_GATE_DELAY_US);
@@ -530,7 +510,7 @@ static double read_after_kernel(cl_backend *b) {
     double *v = calloc((size_t)n, sizeof(double));
     for (int i = 0; i < n; i++) {
         double t0 = bench_now_us();
-        e = launch_empty(b, b->q, 0, NULL, NULL);
+        e = clb_launch_empty(b, b->q, 0, NULL, NULL);
         if (!e)
             e = clEnqueueReadBuffer(b->q, dev, CL_TRUE, 0, 4, &out, 0, NULL, NULL);
         v[i] = e ? NAN : bench_now_us() - t0;
@@ -887,6 +867,12 @@ double clb_figure(cl_backend *b, int f) {
         return cross_queue(b);
     case F_HOST_VALUE_GATE:
         return host_value_gate(b);
+    case F_HOST_VALUE_GATE_GRAPH:
+        return clb_host_value_gate_graph(b);
+    case F_CB_ENQUEUE_100:
+        return clb_enqueue_100(b);
+    case F_CB_REPLAY_100:
+        return clb_replay_100(b);
     case F_USER_EVENT_LATE:
         return gate_late(b, false);
     case F_HOST_VALUE_LATE:

@@ -1,65 +1,13 @@
 /* cv-bench: the raw CUDA driver API column. libcuda.so.1 is dlopen'ed (only the functions below);
  * the kernels are hand-written PTX (kernels/bench_raw.ptx). */
-#include "bench.h"
+#include "bench_raw.h"
 #include "bench_raw_ptx.h"
 
-#include <cuda.h>
 #include <dlfcn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-/* The driver's exported names (the versioned ones where cuda.h maps to them). */
-#define RAW_FUNCS(X)                                                                               \
-    X(init, "cuInit", CUresult (*)(unsigned))                                                      \
-    X(deviceGet, "cuDeviceGet", CUresult (*)(CUdevice *, int))                                     \
-    X(deviceGetName, "cuDeviceGetName", CUresult (*)(char *, int, CUdevice))                       \
-    X(driverGetVersion, "cuDriverGetVersion", CUresult (*)(int *))                                 \
-    X(primaryRetain, "cuDevicePrimaryCtxRetain", CUresult (*)(CUcontext *, CUdevice))              \
-    X(ctxSetCurrent, "cuCtxSetCurrent", CUresult (*)(CUcontext))                                   \
-    X(moduleLoadData, "cuModuleLoadData", CUresult (*)(CUmodule *, const void *))                  \
-    X(moduleGetFunction, "cuModuleGetFunction",                                                    \
-      CUresult (*)(CUfunction *, CUmodule, const char *))                                          \
-    X(launch, "cuLaunchKernel",                                                                    \
-      CUresult (*)(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned,         \
-                   unsigned, CUstream, void **, void **))                                          \
-    X(streamCreate, "cuStreamCreate", CUresult (*)(CUstream *, unsigned))                          \
-    X(streamSync, "cuStreamSynchronize", CUresult (*)(CUstream))                                   \
-    X(streamWaitEvent, "cuStreamWaitEvent", CUresult (*)(CUstream, CUevent, unsigned))             \
-    X(eventCreate, "cuEventCreate", CUresult (*)(CUevent *, unsigned))                             \
-    X(eventRecord, "cuEventRecord", CUresult (*)(CUevent, CUstream))                               \
-    X(eventSync, "cuEventSynchronize", CUresult (*)(CUevent))                                      \
-    X(eventElapsed, "cuEventElapsedTime", CUresult (*)(float *, CUevent, CUevent))                 \
-    X(eventDestroy, "cuEventDestroy_v2", CUresult (*)(CUevent))                                    \
-    X(memAlloc, "cuMemAlloc_v2", CUresult (*)(CUdeviceptr *, size_t))                              \
-    X(memFree, "cuMemFree_v2", CUresult (*)(CUdeviceptr))                                          \
-    X(memHostAlloc, "cuMemHostAlloc", CUresult (*)(void **, size_t, unsigned))                     \
-    X(memFreeHost, "cuMemFreeHost", CUresult (*)(void *))                                          \
-    X(memHostGetDevicePointer, "cuMemHostGetDevicePointer_v2",                                     \
-      CUresult (*)(CUdeviceptr *, void *, unsigned))                                               \
-    X(memcpyHtoDAsync, "cuMemcpyHtoDAsync_v2",                                                     \
-      CUresult (*)(CUdeviceptr, const void *, size_t, CUstream))                                   \
-    X(memcpyDtoHAsync, "cuMemcpyDtoHAsync_v2",                                                     \
-      CUresult (*)(void *, CUdeviceptr, size_t, CUstream))                                         \
-    X(memcpyDtoDAsync, "cuMemcpyDtoDAsync_v2",                                                     \
-      CUresult (*)(CUdeviceptr, CUdeviceptr, size_t, CUstream))                                    \
-    X(memsetD32Async, "cuMemsetD32Async", CUresult (*)(CUdeviceptr, unsigned, size_t, CUstream))
-
-struct raw_backend {
-#define FIELD(field, name, type) __typeof__(type) field;
-    RAW_FUNCS(FIELD)
-#undef FIELD
-    CUresult (*streamWaitValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned);
-    char device_name[160];
-    bool blocking; /* the blocking-sync column: waits sleep in cuEventSynchronize */
-    CUcontext ctx;
-    CUstream s, s2;
-    CUstream lane[BENCH_LANES]; /* lane[0] is s; the others made for the CPU rows */
-    CUevent lane_done[BENCH_LANES];
-    CUmodule mod;
-    CUfunction f_empty, f_spin, f_copy4, f_args8, f_fma, f_spin_end, f_timer_feed;
-};
 
 const char *raw_device(const raw_backend *b) {
     return b->device_name;
@@ -78,6 +26,7 @@ raw_backend *raw_open(bool blocking, char *err, size_t err_size) {
     ok = ok && b->field != NULL;
     RAW_FUNCS(LOAD)
 #undef LOAD
+    raw_open_graphs(b, lib);
     *(void **)&b->streamWaitValue64 = dlsym(lib, "cuStreamWaitValue64_v2");
     if (!b->streamWaitValue64)
         *(void **)&b->streamWaitValue64 = dlsym(lib, "cuStreamWaitValue64");
@@ -115,7 +64,7 @@ raw_backend *raw_open(bool blocking, char *err, size_t err_size) {
     return b;
 }
 
-static CUresult launch_empty(raw_backend *b, CUstream s) {
+CUresult raw_launch_empty(raw_backend *b, CUstream s) {
     return b->launch(b->f_empty, 1, 1, 1, 32, 1, 1, 0, s, NULL, NULL);
 }
 
@@ -142,14 +91,14 @@ static double enqueue_burst(raw_backend *b, int mode) {
         created = true;
     }
     double v[64];
-    launch_empty(b, b->s);
+    raw_launch_empty(b, b->s);
     b->streamSync(b->s);
     for (int r = 0; r < g_opts.reps; r++) {
         double t0 = bench_now_us();
         for (int i = 0; i < BURST; i++) {
             if (mode == 2)
                 b->eventRecord(evs[BURST + i], b->s);
-            if (launch_empty(b, b->s))
+            if (raw_launch_empty(b, b->s))
                 return NAN;
             if (mode >= 1)
                 b->eventRecord(evs[mode == 2 ? 2 * BURST + i : i], b->s);
@@ -196,7 +145,7 @@ static double round_trip(raw_backend *b, bool event) {
     double *v = calloc((size_t)n, sizeof(double));
     for (int i = 0; i < n; i++) {
         double t0 = bench_now_us();
-        CUresult e = launch_empty(b, b->s);
+        CUresult e = raw_launch_empty(b, b->s);
         if (event) {
             if (!e)
                 e = b->eventRecord(ev, b->s);
@@ -249,7 +198,7 @@ static double gate(raw_backend *b, bool late) {
     for (int i = 0; i < n && !e; i++) {
         e = b->streamWaitValue64(b->s, dflag, (cuuint64_t)i + 1, CU_STREAM_WAIT_VALUE_GEQ);
         if (!e)
-            e = launch_empty(b, b->s);
+            e = raw_launch_empty(b, b->s);
         if (!e)
             e = b->eventRecord(done, b->s);
         raw_event_wait w = {b, done};
@@ -366,13 +315,13 @@ static double cross_queue(raw_backend *b) {
     double v[256];
     for (int i = 0; i < n; i++) {
         double t0 = bench_now_us();
-        CUresult e = launch_empty(b, b->s);
+        CUresult e = raw_launch_empty(b, b->s);
         if (!e)
             e = b->eventRecord(ev, b->s);
         if (!e)
             e = b->streamWaitEvent(b->s2, ev, 0);
         if (!e)
-            e = launch_empty(b, b->s2);
+            e = raw_launch_empty(b, b->s2);
         if (!e)
             e = b->eventRecord(done, b->s2);
         if (!e)
@@ -410,7 +359,7 @@ static double timed(raw_backend *b, CUresult (*work)(raw_backend *, void *), voi
 
 static CUresult empty_work(raw_backend *b, void *arg) {
     (void)arg;
-    return launch_empty(b, b->s);
+    return raw_launch_empty(b, b->s);
 }
 
 /* Time per kernel of `count` bench_fma launches of `turns` turns back to back, each followed by
@@ -565,7 +514,7 @@ static double read_after_kernel(raw_backend *b) {
     double *v = calloc((size_t)n, sizeof(double));
     for (int i = 0; i < n; i++) {
         double t0 = bench_now_us();
-        CUresult e = launch_empty(b, b->s);
+        CUresult e = raw_launch_empty(b, b->s);
         if (!e)
             e = b->memcpyDtoHAsync(&out, dev, 4, b->s);
         if (!e)
@@ -642,6 +591,12 @@ double raw_figure(raw_backend *b, int f) {
     case F_USER_EVENT_GATE:
     case F_HOST_VALUE_GATE:
         return gate(b, false);
+    case F_HOST_VALUE_GATE_GRAPH:
+        return raw_gate_graph(b);
+    case F_CB_ENQUEUE_100:
+        return raw_enqueue_100(b);
+    case F_CB_REPLAY_100:
+        return raw_replay_100(b);
     case F_CROSS_QUEUE:
         return cross_queue(b);
     case F_USER_EVENT_LATE:

@@ -65,11 +65,18 @@ static const figure_info figures[F_COUNT] = {
     [F_ENQ_EVENT] = {"enqueue of an empty kernel, returning an event", "µs", false},
     [F_ENQ_PROFILING] = {"enqueue of an empty kernel, profiling queue", "µs", false},
     [F_ENQ_ARGS8] = {"enqueue of a kernel with 8 arguments set before each enqueue", "µs", false},
+    [F_CB_ENQUEUE_100] = {"100 empty kernels enqueued one by one: host time", "µs", false},
+    [F_CB_REPLAY_100] = {"replay of a command buffer of the same 100 kernels: host time (CUDA: "
+                         "cuGraphLaunch)",
+                         "µs", false},
     [F_ROUNDTRIP_FINISH] = {"enqueue + clFinish round trip", "µs", false},
     [F_ROUNDTRIP_WAIT] = {"enqueue + wait on its event", "µs", false},
     [F_USER_EVENT_GATE] = {"user event released → dependent kernel complete", "µs", false},
     [F_CROSS_QUEUE] = {"kernel on queue A → dependent kernel on queue B complete", "µs", false},
     [F_HOST_VALUE_GATE] = {"host value signalled → gated kernel complete", "µs", false},
+    [F_HOST_VALUE_GATE_GRAPH] = {"the same, the wait inside a replayed command buffer (CUDA: a "
+                                 "graph's wait node)",
+                                 "µs", false},
     [F_USER_EVENT_LATE] = {"user event released 5 ms after a thread began waiting → its "
                            "clWaitForEvents on the dependent kernel returns",
                            "µs", false},
@@ -247,6 +254,7 @@ static void report(FILE *out, column *cols, int ncols) {
         fprintf(out, "---:|");
     fprintf(out, "---:|---:|\n");
     column *raw = NULL, *cv = NULL, *nv = NULL;
+    char buf_cb[32];
     for (int i = 0; i < ncols; i++) {
         if (!cols[i].cl && !cols[i].raw_blocking)
             raw = &cols[i];
@@ -269,6 +277,16 @@ static void report(FILE *out, column *cols, int ncols) {
         ratio(buf, sizeof(buf), cv ? cv->v[f] : NAN, nv ? nv->v[f] : NAN);
         fprintf(out, " %s |\n", buf);
     }
+    /* The command-buffer targets compare two rows of one column. */
+    fprintf(out, "\nCommand buffers, culvert: 100 kernels one by one ÷ replay (host time) ");
+    fmt(buf_cb, sizeof buf_cb, cv ? cv->v[F_CB_ENQUEUE_100] / cv->v[F_CB_REPLAY_100] : NAN);
+    fprintf(out, "%s× (target ≥ 3); host-value wait in a replay ÷ on a stream ", buf_cb);
+    fmt(buf_cb, sizeof buf_cb,
+        cv ? cv->v[F_HOST_VALUE_GATE_GRAPH] / cv->v[F_HOST_VALUE_GATE] : NAN);
+    fprintf(out,
+            "%s× (target ≤ 1.10); replay ÷ raw cuGraphLaunch: the culvert/raw column "
+            "(target ≤ 1.10).\n",
+            buf_cb);
     fprintf(out,
             "\nNotes: the raw column is the CUDA driver API (dlopen'ed libcuda.so.1, "
             "hand-written PTX); its user-event and host-value rows are the same path "

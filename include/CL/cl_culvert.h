@@ -48,7 +48,7 @@ extern "C" {
  ***************************************************************/
 #define cl_culvert_host_value                   1
 #define CL_CULVERT_HOST_VALUE_EXTENSION_NAME    "cl_culvert_host_value"
-#define CL_CULVERT_HOST_VALUE_EXTENSION_VERSION CL_MAKE_VERSION(0, 1, 0)
+#define CL_CULVERT_HOST_VALUE_EXTENSION_VERSION CL_MAKE_VERSION(0, 2, 0)
 
 typedef cl_uint cl_host_value_condition;
 
@@ -117,6 +117,43 @@ typedef cl_int CL_API_CALL clEnqueueWriteHostValue_t(cl_command_queue queue, cl_
                                                      cl_event *event);
 typedef clEnqueueWriteHostValue_t *clEnqueueWriteHostValue_fn;
 
+/* Host-value commands in command buffers (cl_khr_command_buffer; version 0.2.0 of this
+ * extension): clCommandWaitHostValueCULVERT and clCommandWriteHostValueCULVERT record what
+ * clEnqueueWaitHostValue and clEnqueueWriteHostValue enqueue, as memory-operation nodes of the
+ * command buffer's CUDA graph: every launch of the command buffer waits for (or writes) the host
+ * value on the GPU, with no host callback in its path. Like any recorded command they take part
+ * in sync points; recorded with an in-order queue, every later command waits for a wait; with
+ * an out-of-order queue, only the commands that name its sync point (or follow a later barrier).
+ * The types are cl_khr_command_buffer's, spelled out so that this header needs no beta Khronos
+ * header: struct _cl_command_buffer_khr * is cl_command_buffer_khr, cl_uint is
+ * cl_sync_point_khr, struct _cl_mutable_command_khr * is cl_mutable_command_khr, and
+ * cl_properties is cl_command_properties_khr.
+ * Errors: CL_INVALID_COMMAND_BUFFER_KHR if command_buffer is not a valid command-buffer;
+ * CL_INVALID_COMMAND_QUEUE if command_queue is not NULL; CL_INVALID_OPERATION if command_buffer
+ * has been finalized; CL_INVALID_VALUE if properties is not NULL or an empty list, or if
+ * mutable_handle is not NULL; CL_INVALID_MEM_OBJECT if host_value is not a host value;
+ * CL_INVALID_CONTEXT if the contexts of command_buffer and host_value differ;
+ * CL_INVALID_OPERATION if the command buffer's device cannot record host-value commands (it needs
+ * cl_culvert_host_value and memory-operation graph nodes: CUDA 11.7 or newer); CL_INVALID_VALUE
+ * (the wait) if condition is not a cl_host_value_condition the device supports;
+ * CL_INVALID_SYNC_POINT_WAIT_LIST_KHR as for any recorded command. */
+struct _cl_command_buffer_khr;
+struct _cl_mutable_command_khr;
+typedef cl_int CL_API_CALL clCommandWaitHostValueCULVERT_t(
+    struct _cl_command_buffer_khr *command_buffer, cl_command_queue command_queue,
+    const cl_properties *properties, cl_mem host_value, cl_ulong value,
+    cl_host_value_condition condition, cl_uint num_sync_points_in_wait_list,
+    const cl_uint *sync_point_wait_list, cl_uint *sync_point,
+    struct _cl_mutable_command_khr **mutable_handle);
+typedef clCommandWaitHostValueCULVERT_t *clCommandWaitHostValueCULVERT_fn;
+
+typedef cl_int CL_API_CALL clCommandWriteHostValueCULVERT_t(
+    struct _cl_command_buffer_khr *command_buffer, cl_command_queue command_queue,
+    const cl_properties *properties, cl_mem host_value, cl_ulong value,
+    cl_uint num_sync_points_in_wait_list, const cl_uint *sync_point_wait_list, cl_uint *sync_point,
+    struct _cl_mutable_command_khr **mutable_handle);
+typedef clCommandWriteHostValueCULVERT_t *clCommandWriteHostValueCULVERT_fn;
+
 /***************************************************************
  * cl_culvert_cuda_interop: the CUDA objects behind culvert's OpenCL objects, and queues that wrap
  * an existing CUstream (culvert neither owns nor destroys it).
@@ -162,6 +199,8 @@ extern CL_API_ENTRY clLoadHostValue_t clLoadHostValue;
 extern CL_API_ENTRY clResetHostValue_t clResetHostValue;
 extern CL_API_ENTRY clEnqueueWaitHostValue_t clEnqueueWaitHostValue;
 extern CL_API_ENTRY clEnqueueWriteHostValue_t clEnqueueWriteHostValue;
+extern CL_API_ENTRY clCommandWaitHostValueCULVERT_t clCommandWaitHostValueCULVERT;
+extern CL_API_ENTRY clCommandWriteHostValueCULVERT_t clCommandWriteHostValueCULVERT;
 #endif
 
 /* cl_ext_float_atomics (a Khronos EXT extension culvert implements): the device queries and their

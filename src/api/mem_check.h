@@ -3,6 +3,7 @@
 #define CV_API_MEM_CHECK_H
 
 #include "core/mem.h"
+#include "core/mem_transfer.h"
 
 #include <stdbool.h>
 
@@ -17,6 +18,20 @@ static inline bool cv_range_ok(size_t offset, size_t size, size_t total) {
 
 /* Is offset a multiple of the device's CL_DEVICE_MEM_BASE_ADDR_ALIGN (bits)? */
 bool cv_mem_offset_aligned(cl_device_id dev, size_t offset);
+
+/* m is a buffer of ctx that dev can use: CL_INVALID_MEM_OBJECT, CL_INVALID_CONTEXT,
+ * CL_MISALIGNED_SUB_BUFFER_OFFSET as the buffer commands answer them. */
+cl_int cv_check_mem_on(cl_context ctx, cl_device_id dev, cl_mem m);
+/* The checks of the buffer commands after those of their objects (clEnqueueCopyBuffer,
+ * clEnqueueCopyBufferRect, clEnqueueFillBuffer); the command-buffer commands share them. The
+ * rectangle check fills s and d (pitches defaulted). */
+cl_int cv_check_copy_range(cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset, size_t cb);
+cl_int cv_check_copy_rect(cl_mem src, cl_mem dst, const size_t *src_origin,
+                          const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+                          size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+                          cv_rect *s, cv_rect *d);
+cl_int cv_check_fill(cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset,
+                     size_t cb);
 
 /* The flags of clCreateBuffer (and the flags argument of clCreateSubBuffer). */
 cl_int cv_check_mem_flags(cl_mem_flags flags);

@@ -23,24 +23,26 @@ static size_t cv_mem_bytes(cl_mem m) {
     return m->kind == CV_MEM_HOST_VALUE ? sizeof(cl_ulong) : m->size;
 }
 
-static cl_int cv_check_queue_mem(cl_command_queue q, cl_mem m) {
+cl_int cv_check_mem_on(cl_context ctx, cl_device_id dev, cl_mem m) {
     cl_int err = CL_SUCCESS;
-    /* "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue." */
-    if (!cv_is_queue(q))
-        err = CL_INVALID_COMMAND_QUEUE;
     /* "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object." */
-    else if (!cv_is_mem(m))
+    if (!cv_is_mem(m))
         err = CL_INVALID_MEM_OBJECT;
     /* "CL_INVALID_CONTEXT if the context associated with command_queue and buffer are not the
      * same" */
-    else if (m->context != q->context)
+    else if (m->context != ctx)
         err = CL_INVALID_CONTEXT;
     /* "CL_MISALIGNED_SUB_BUFFER_OFFSET if buffer is a sub-buffer object and offset specified
      * when the sub-buffer object is created is not aligned to CL_DEVICE_MEM_BASE_ADDR_ALIGN
      * value for device associated with queue." */
-    else if (m->kind == CV_MEM_SUB_BUFFER && !cv_mem_offset_aligned(q->device, m->offset))
+    else if (m->kind == CV_MEM_SUB_BUFFER && !cv_mem_offset_aligned(dev, m->offset))
         err = CL_MISALIGNED_SUB_BUFFER_OFFSET;
     return err;
+}
+
+static cl_int cv_check_queue_mem(cl_command_queue q, cl_mem m) {
+    /* "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue." */
+    return cv_is_queue(q) ? cv_check_mem_on(q->context, q->device, m) : CL_INVALID_COMMAND_QUEUE;
 }
 
 static cl_int cv_check_waits(cl_command_queue q, bool blocking, cl_uint n, const cl_event *list) {
@@ -114,6 +116,25 @@ static bool cv_ranges_overlap(size_t a, size_t b, size_t n) {
     return n > 0 && a < b + n && b < a + n;
 }
 
+cl_int cv_check_copy_range(cl_mem src, cl_mem dst, size_t src_offset, size_t dst_offset,
+                           size_t cb) {
+    cl_int err = CL_SUCCESS;
+    /* "CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset + size or dst_offset +
+     * size require accessing elements outside the src_buffer and dst_buffer buffer objects
+     * respectively." */
+    if (!cv_range_ok(src_offset, cb, cv_mem_bytes(src)) ||
+        !cv_range_ok(dst_offset, cb, cv_mem_bytes(dst)))
+        err = CL_INVALID_VALUE;
+    /* "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or sub-buffer
+     * object and the source and destination regions overlap or if src_buffer and dst_buffer
+     * are different sub-buffers of the same associated buffer object and they overlap." */
+    else if (cv_mem_root(src) == cv_mem_root(dst) &&
+             cv_ranges_overlap(cv_mem_root_offset(src) + src_offset,
+                               cv_mem_root_offset(dst) + dst_offset, cb))
+        err = CL_MEM_COPY_OVERLAP;
+    return err;
+}
+
 cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem src_buffer,
                                        cl_mem dst_buffer, size_t src_offset, size_t dst_offset,
                                        size_t cb, cl_uint num_events_in_wait_list,
@@ -123,19 +144,8 @@ cl_int CL_API_CALL clEnqueueCopyBuffer(cl_command_queue command_queue, cl_mem sr
     if (err == CL_SUCCESS)
         err = cv_check_command(command_queue, dst_buffer, false, num_events_in_wait_list,
                                event_wait_list);
-    /* "CL_INVALID_VALUE if src_offset, dst_offset, size, src_offset + size or dst_offset +
-     * size require accessing elements outside the src_buffer and dst_buffer buffer objects
-     * respectively." */
-    if (err == CL_SUCCESS && (!cv_range_ok(src_offset, cb, cv_mem_bytes(src_buffer)) ||
-                              !cv_range_ok(dst_offset, cb, cv_mem_bytes(dst_buffer))))
-        err = CL_INVALID_VALUE;
-    /* "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or sub-buffer
-     * object and the source and destination regions overlap or if src_buffer and dst_buffer
-     * are different sub-buffers of the same associated buffer object and they overlap." */
-    else if (err == CL_SUCCESS && cv_mem_root(src_buffer) == cv_mem_root(dst_buffer) &&
-             cv_ranges_overlap(cv_mem_root_offset(src_buffer) + src_offset,
-                               cv_mem_root_offset(dst_buffer) + dst_offset, cb))
-        err = CL_MEM_COPY_OVERLAP;
+    if (err == CL_SUCCESS)
+        err = cv_check_copy_range(src_buffer, dst_buffer, src_offset, dst_offset, cb);
     if (err == CL_SUCCESS)
         err =
             cv_enqueue_copy(command_queue, src_buffer, dst_buffer, src_offset, dst_offset, cb, &w);
@@ -317,6 +327,37 @@ static bool cv_rects_overlap(size_t sbase, const cv_rect *s, size_t dbase, const
     return overlap;
 }
 
+cl_int cv_check_copy_rect(cl_mem src, cl_mem dst, const size_t *src_origin,
+                          const size_t *dst_origin, const size_t *region, size_t src_row_pitch,
+                          size_t src_slice_pitch, size_t dst_row_pitch, size_t dst_slice_pitch,
+                          cv_rect *s, cv_rect *d) {
+    /* "CL_INVALID_VALUE if src_origin, dst_origin, or region is NULL." / "CL_INVALID_VALUE if
+     * any region array element is 0." */
+    cl_int err = cv_check_region(src_origin, dst_origin, region);
+    /* "CL_INVALID_VALUE if the (src_origin, region, src_row_pitch, src_slice_pitch) or
+     * (dst_origin, region, dst_row_pitch, dst_slice_pitch) require accessing elements outside
+     * the src_buffer and dst_buffer buffer objects respectively." */
+    if (err == CL_SUCCESS)
+        err = cv_check_rect(src_origin, region, &src_row_pitch, &src_slice_pitch, cv_mem_bytes(src),
+                            s);
+    if (err == CL_SUCCESS)
+        err = cv_check_rect(dst_origin, region, &dst_row_pitch, &dst_slice_pitch, cv_mem_bytes(dst),
+                            d);
+    /* "CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer object and
+     * src_slice_pitch is not equal to dst_slice_pitch and src_row_pitch is not equal to
+     * dst_row_pitch." */
+    if (err == CL_SUCCESS && src == dst && src_slice_pitch != dst_slice_pitch &&
+        src_row_pitch != dst_row_pitch)
+        err = CL_INVALID_VALUE;
+    /* "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or sub-buffer
+     * object and the source and destination regions overlap or if src_buffer and dst_buffer
+     * are different sub-buffers of the same associated buffer object and they overlap." */
+    else if (err == CL_SUCCESS && cv_mem_root(src) == cv_mem_root(dst) &&
+             cv_rects_overlap(cv_mem_root_offset(src), s, cv_mem_root_offset(dst), d, region))
+        err = CL_MEM_COPY_OVERLAP;
+    return err;
+}
+
 cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_mem src_buffer,
                                            cl_mem dst_buffer, const size_t *src_origin,
                                            const size_t *dst_origin, const size_t *region,
@@ -330,32 +371,10 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
     if (err == CL_SUCCESS)
         err = cv_check_command(command_queue, dst_buffer, false, num_events_in_wait_list,
                                event_wait_list);
-    /* "CL_INVALID_VALUE if src_origin, dst_origin, or region is NULL." / "CL_INVALID_VALUE if
-     * any region array element is 0." */
     if (err == CL_SUCCESS)
-        err = cv_check_region(src_origin, dst_origin, region);
-    /* "CL_INVALID_VALUE if the (src_origin, region, src_row_pitch, src_slice_pitch) or
-     * (dst_origin, region, dst_row_pitch, dst_slice_pitch) require accessing elements outside
-     * the src_buffer and dst_buffer buffer objects respectively." */
-    if (err == CL_SUCCESS)
-        err = cv_check_rect(src_origin, region, &src_row_pitch, &src_slice_pitch,
-                            cv_mem_bytes(src_buffer), &s);
-    if (err == CL_SUCCESS)
-        err = cv_check_rect(dst_origin, region, &dst_row_pitch, &dst_slice_pitch,
-                            cv_mem_bytes(dst_buffer), &d);
-    /* "CL_INVALID_VALUE if src_buffer and dst_buffer are the same buffer object and
-     * src_slice_pitch is not equal to dst_slice_pitch and src_row_pitch is not equal to
-     * dst_row_pitch." */
-    if (err == CL_SUCCESS && src_buffer == dst_buffer && src_slice_pitch != dst_slice_pitch &&
-        src_row_pitch != dst_row_pitch)
-        err = CL_INVALID_VALUE;
-    /* "CL_MEM_COPY_OVERLAP if src_buffer and dst_buffer are the same buffer or sub-buffer
-     * object and the source and destination regions overlap or if src_buffer and dst_buffer
-     * are different sub-buffers of the same associated buffer object and they overlap." */
-    else if (err == CL_SUCCESS && cv_mem_root(src_buffer) == cv_mem_root(dst_buffer) &&
-             cv_rects_overlap(cv_mem_root_offset(src_buffer), &s, cv_mem_root_offset(dst_buffer),
-                              &d, region))
-        err = CL_MEM_COPY_OVERLAP;
+        err = cv_check_copy_rect(src_buffer, dst_buffer, src_origin, dst_origin, region,
+                                 src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch, &s,
+                                 &d);
     if (err == CL_SUCCESS)
         err = cv_enqueue_rect(command_queue, CL_COMMAND_COPY_BUFFER_RECT, false, dst_buffer, &d,
                               src_buffer, &s, NULL, NULL, region, &w);
@@ -365,6 +384,24 @@ cl_int CL_API_CALL clEnqueueCopyBufferRect(cl_command_queue command_queue, cl_me
 
 /* --- fill, map, unmap, migrate --------------------------------------------------------------- */
 
+cl_int cv_check_fill(cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset,
+                     size_t cb) {
+    cl_int err = CL_SUCCESS;
+    /* "CL_INVALID_VALUE if offset or offset + size require accessing elements outside the
+     * buffer buffer object respectively." */
+    if (!cv_range_ok(offset, cb, cv_mem_bytes(buffer)))
+        err = CL_INVALID_VALUE;
+    /* "CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if pattern_size is not
+     * one of { 1, 2, 4, 8, 16, 32, 64, 128 }." */
+    else if (!pattern || pattern_size == 0 || pattern_size > 128 ||
+             (pattern_size & (pattern_size - 1)))
+        err = CL_INVALID_VALUE;
+    /* "CL_INVALID_VALUE if offset and size are not a multiple of pattern_size." */
+    else if (offset % pattern_size || cb % pattern_size)
+        err = CL_INVALID_VALUE;
+    return err;
+}
+
 cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem buffer,
                                        const void *pattern, size_t pattern_size, size_t offset,
                                        size_t cb, cl_uint num_events_in_wait_list,
@@ -372,18 +409,8 @@ cl_int CL_API_CALL clEnqueueFillBuffer(cl_command_queue command_queue, cl_mem bu
     cv_waits w = {num_events_in_wait_list, event_wait_list, event};
     cl_int err =
         cv_check_command(command_queue, buffer, false, num_events_in_wait_list, event_wait_list);
-    /* "CL_INVALID_VALUE if offset or offset + size require accessing elements outside the
-     * buffer buffer object respectively." */
-    if (err == CL_SUCCESS && !cv_range_ok(offset, cb, cv_mem_bytes(buffer)))
-        err = CL_INVALID_VALUE;
-    /* "CL_INVALID_VALUE if pattern is NULL or if pattern_size is 0 or if pattern_size is not
-     * one of { 1, 2, 4, 8, 16, 32, 64, 128 }." */
-    else if (err == CL_SUCCESS && (!pattern || pattern_size == 0 || pattern_size > 128 ||
-                                   (pattern_size & (pattern_size - 1))))
-        err = CL_INVALID_VALUE;
-    /* "CL_INVALID_VALUE if offset and size are not a multiple of pattern_size." */
-    else if (err == CL_SUCCESS && (offset % pattern_size || cb % pattern_size))
-        err = CL_INVALID_VALUE;
+    if (err == CL_SUCCESS)
+        err = cv_check_fill(buffer, pattern, pattern_size, offset, cb);
     if (err == CL_SUCCESS)
         err = cv_enqueue_fill(command_queue, buffer, pattern, pattern_size, offset, cb, &w);
     CV_API_ERROR(err);

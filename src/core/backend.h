@@ -20,6 +20,9 @@ typedef struct cvcu_stream cvcu_stream;
 typedef struct cvcu_event cvcu_event;
 typedef struct cvcu_module cvcu_module;
 typedef struct cvcu_function cvcu_function;
+typedef struct cvcu_graph cvcu_graph;
+typedef struct cvcu_graph_exec cvcu_graph_exec;
+typedef struct cvcu_graph_node cvcu_graph_node;
 
 /* --- devices: the CUDA device and the context culvert uses on it ---------------------------- */
 
@@ -51,6 +54,8 @@ typedef struct cvcu_device_props {
     bool gpu_overlap, exec_timeout, integrated, ecc, can_map_host, unified_addressing;
     bool stream_mem_ops64, cooperative_launch, cluster_launch;
     bool stream_wait_nor; /* cuStreamWaitValue's NOR condition */
+    bool graphs;          /* the driver has the graph functions command buffers use */
+    bool graph_mem_ops;   /* ... and memory-operation nodes on mapped host memory (CUDA 11.7+) */
 } cvcu_device_props;
 
 /* Why the driver could not be used (for logs). */
@@ -330,5 +335,52 @@ cl_int cvcu_launch_kernel(const cvcu_launch *l, cvcu_stream *s, void **params);
 /* The block size with the best occupancy for this much dynamic shared memory (the occupancy
  * calculator, for a default work-group size). */
 cl_int cvcu_occupancy_block_size(cvcu_function *f, size_t smem, int limit, int *block);
+
+/* --- graphs: command buffers (core/command_buffer*.c) as CUDA graphs ------------------------- */
+
+/* A graph is built node by node (each node after the nodes it depends on), instantiated once
+ * and launched as often as wanted; kernel nodes of the instance are updated in place. Every add
+ * returns one node that completes when the operation has: an operation of several CUDA nodes
+ * joins them. deps: n nodes of the same graph, no repeats. Bind the device's context first. */
+typedef struct cvcu_graph_deps {
+    cvcu_graph_node *const *nodes;
+    size_t n;
+} cvcu_graph_deps;
+
+cl_int cvcu_graph_create(cvcu_device *dev, cvcu_graph **out);
+/* Destroys the graph and its instance (NULL: nothing), later, on the thread of the frees (once
+ * no gate is closed, as cuMemFree); launches in flight finish first. Any thread, any context
+ * current; on a lost or reset device only the host side is freed. */
+void cvcu_graph_destroy(cvcu_graph *g);
+/* A node that does nothing: a barrier, an empty NDRange. */
+cl_int cvcu_graph_add_empty(cvcu_graph *g, cvcu_graph_deps deps, cvcu_graph_node **out);
+/* One launch (a chunk of an NDRange: cvcu_launch as for cvcu_launch_kernel). */
+cl_int cvcu_graph_add_kernel(cvcu_graph *g, const cvcu_launch *l, void **params,
+                             cvcu_graph_deps deps, cvcu_graph_node **out);
+cl_int cvcu_graph_add_copy(cvcu_graph *g, cl_ulong dst, cl_ulong src, size_t n,
+                           cvcu_graph_deps deps, cvcu_graph_node **out);
+/* Device rectangles (both sides' host NULL). */
+cl_int cvcu_graph_add_copy_rect(cvcu_graph *g, const cvcu_rect_side *dst, const cvcu_rect_side *src,
+                                const size_t region[3], cvcu_graph_deps deps,
+                                cvcu_graph_node **out);
+/* As cvcu_fill. */
+cl_int cvcu_graph_add_fill(cvcu_graph *g, cl_ulong dst, const void *pattern, size_t pattern_size,
+                           size_t n, cvcu_graph_deps deps, cvcu_graph_node **out);
+/* The GPU waits until the slot meets the condition (a memory-operation node): the launch that
+ * reaches it is a gate, as cvcu_stream_wait_value's (watched under the host value `watch`). */
+cl_int cvcu_graph_add_wait_value(cvcu_graph *g, const cvcu_slot *slot, cl_ulong value,
+                                 cvcu_wait_condition cond, const void *watch, cvcu_graph_deps deps,
+                                 cvcu_graph_node **out);
+/* The GPU writes value to address after the node's dependencies, behind a memory fence. */
+cl_int cvcu_graph_add_write_value(cvcu_graph *g, cl_ulong address, cl_ulong value,
+                                  cvcu_graph_deps deps, cvcu_graph_node **out);
+/* Instantiates the graph (replacing an earlier instance). */
+cl_int cvcu_graph_instantiate(cvcu_graph *g);
+/* A kernel node's launch for later launches of the instance (not those in flight). */
+cl_int cvcu_graph_update_kernel(cvcu_graph *g, cvcu_graph_node *node, const cvcu_launch *l,
+                                void **params);
+/* Launches the instance on the stream, after the stream's earlier work. queue: who launches,
+ * for the warning about a wait node that stays closed. */
+cl_int cvcu_graph_launch(cvcu_graph *g, cvcu_stream *s, const void *queue);
 
 #endif

@@ -3,6 +3,7 @@
 #include "compiler/compiler.h"
 #include "core/extensions.h"
 #include "core/backend.h"
+#include "core/command_buffer.h"
 #include "core/nv_ext.h"
 #include "core/platform.h"
 #include "core/ptx.h"
@@ -253,6 +254,18 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
     }
     case CL_DEVICE_PARENT_DEVICE:
         err = cv_info_ptr(out, NULL);
+        break;
+    case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
+        err = cv_info_ulong(out, cv_command_buffer_capabilities(d));
+        break;
+    case CL_DEVICE_COMMAND_BUFFER_SUPPORTED_QUEUE_PROPERTIES_KHR:
+        err = cv_info_ulong(out, cv_command_buffer_queue_properties(d));
+        break;
+    case CL_DEVICE_COMMAND_BUFFER_REQUIRED_QUEUE_PROPERTIES_KHR:
+        err = cv_info_ulong(out, 0);
+        break;
+    case CL_DEVICE_MUTABLE_DISPATCH_CAPABILITIES_KHR:
+        err = cv_info_ulong(out, cv_mutable_dispatch_capabilities(d));
         break;
     case CL_DEVICE_EXTENSIONS:
         err = cv_info_str(out, d->extensions ? d->extensions : "");

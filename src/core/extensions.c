@@ -8,6 +8,11 @@ static bool cv_has_stream_mem_ops64(const cvcu_device_props *p) {
     return p->stream_mem_ops64 && p->can_map_host;
 }
 
+/* Command buffers are CUDA graphs (core/command_buffer*.c). */
+static bool cv_has_graphs(const cvcu_device_props *p) {
+    return p->graphs;
+}
+
 /* OpenCL C extensions: there when the compiler is (src/compiler). */
 static bool cv_has_opencl_c(const cvcu_device_props *p) {
     (void)p;
@@ -26,6 +31,11 @@ static const cv_extension cv_extension_table[] = {
     /* clSetKernelExecInfo launch attributes; an attribute the device lacks (clusters before
      * sm_90, cooperative launch) answers CL_INVALID_OPERATION. */
     {"cl_culvert_launch_attributes", CL_CULVERT_LAUNCH_ATTRIBUTES_EXTENSION_VERSION, false, NULL},
+    /* The revisions of the Khronos headers the CTS is built with (util/cl_khr_command_buffer.h);
+     * multiple queues and devices (cl_khr_command_buffer_multi_device) are not offered. */
+    {"cl_khr_command_buffer", CL_KHR_COMMAND_BUFFER_EXTENSION_VERSION, false, cv_has_graphs},
+    {"cl_khr_command_buffer_mutable_dispatch",
+     CL_KHR_COMMAND_BUFFER_MUTABLE_DISPATCH_EXTENSION_VERSION, false, cv_has_graphs},
     /* OpenCL C: each proved by a kernel of tests/kernels-cl compiled to PTX that ptxas takes. */
     {"cl_khr_byte_addressable_store", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     {"cl_khr_global_int32_base_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},

@@ -1,4 +1,4 @@
-#include "core/host_value.h"
+#include "core/host_value_slot.h"
 #include "core/backend.h"
 #include "core/command.h"
 #include "util/log.h"
@@ -68,6 +68,10 @@ cl_mem cv_host_value_create(cl_context ctx, cl_ulong initial, cl_int *err) {
     return m;
 }
 
+cvcu_slot *cv_host_value_slot(cl_mem hv) {
+    return hv->host_value->slot;
+}
+
 static const struct {
     cl_host_value_condition cl;
     cvcu_wait_condition cu;
@@ -79,10 +83,8 @@ static const struct {
     {CL_HOST_VALUE_NOR_CULVERT, CVCU_WAIT_NOR, true},
 };
 
-/* cl_host_value_condition -> the backend's condition, for this device. False for a condition
- * that is unknown or that the device cannot wait on. */
-static bool cv_host_value_condition(cl_device_id device, cl_host_value_condition c,
-                                    cvcu_wait_condition *out) {
+bool cv_host_value_condition(cl_device_id device, cl_host_value_condition c,
+                             cvcu_wait_condition *out) {
     bool ok = false;
     for (size_t i = 0; i < sizeof cv_host_value_conditions / sizeof cv_host_value_conditions[0];
          i++) {

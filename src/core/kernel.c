@@ -186,6 +186,15 @@ cl_kernel cv_kernel_clone(cl_kernel src, cl_int *err) {
     return k;
 }
 
+cl_kernel cv_kernel_snapshot(cl_kernel src, cl_int *err) {
+    cl_kernel k = cv_kernel_clone(src, err);
+    if (k) {
+        cv_hold(&k->obj);
+        cv_kernel_release(k);
+    }
+    return k;
+}
+
 cv_program_function *cv_kernel_function(cl_kernel k, cl_device_id d) {
     cl_program p = k->program;
     for (cl_uint i = 0; i < p->num_devices; i++)

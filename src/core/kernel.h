@@ -49,6 +49,10 @@ static inline bool cv_is_kernel(const void *h) {
 
 cl_kernel cv_kernel_create(cl_program p, const char *name, cl_int *err);
 cl_kernel cv_kernel_clone(cl_kernel k, cl_int *err);
+/* A copy of k as it is (arguments, exec info) that only culvert holds (cv_unhold drops it): no
+ * kernel object the application attached, so a build of the program waits for none; the module
+ * it runs stays loaded while it lives. */
+cl_kernel cv_kernel_snapshot(cl_kernel k, cl_int *err);
 /* clReleaseKernel: the application's reference; the last one detaches the kernel from its
  * program. */
 void cv_kernel_release(cl_kernel k);

@@ -2,7 +2,7 @@
  * CUDA grids (split past CUDA's grid limits for kernels with launch information), launched on
  * the command's stream. Nothing here allocates or parses: the arguments are ready in the kernel. */
 #include "core/command.h"
-#include "core/kernel.h"
+#include "core/kernel_launch.h"
 #include "core/mem.h"
 #include "core/backend.h"
 #include "core/program_function.h"
@@ -182,10 +182,13 @@ static cl_int cv_kernel_smem(cv_program_function *f, cl_device_id dev, size_t sm
 /* Can this launch run the timed twin (core/ptx_timing.h)? Its resources are the entry's plus the
  * timing's (a few registers, 4 bytes of shared memory): where they do not fit, the entry runs and
  * CUDA events time it. */
-static bool cv_kernel_timable(cv_program_function *f, cl_device_id dev, const size_t block[3],
-                              size_t smem) {
+static bool cv_kernel_timable(const cv_ndrange *r, cl_device_id dev) {
+    cv_program_function *f = r->function;
     const cvcu_device_props *props = dev->props;
-    bool ok = f->timed && block[0] * block[1] * block[2] <= (size_t)f->timed_attrs.max_threads &&
+    size_t smem = r->launch.smem;
+    bool ok = f->timed &&
+              (size_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2] <=
+                  (size_t)f->timed_attrs.max_threads &&
               (size_t)f->timed_attrs.static_smem + smem <= props->local_mem;
     if (ok && (int)smem > atomic_load_explicit(&f->timed_smem_optin, memory_order_relaxed)) {
         ok = cvcu_device_bind(dev->cu) == CL_SUCCESS &&
@@ -196,17 +199,44 @@ static bool cv_kernel_timable(cv_program_function *f, cl_device_id dev, const si
     return ok;
 }
 
-/* The launches of one NDRange on the command's stream. real: the NDRange's own work-groups per
- * dimension; groups: with those that only fill clusters. timing: the timed twin's parameter (l
- * runs the twin), NULL for the entry. */
-static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream *s, cvcu_launch *l,
-                               const cvcu_device_props *props, cl_uint dim, const size_t *offset,
-                               const size_t *global, const uint64_t real[3],
-                               const uint64_t groups[3], const uint64_t *timing) {
-    if (!k->launch_info && !timing) {
+/* The chunk of groups each launch takes per dimension: CUDA's grid limit, in whole clusters. */
+static uint64_t cv_ndrange_chunk(const cv_ndrange *r, const cvcu_device_props *props, int d) {
+    uint64_t c = props->max_grid_dim[d] ? props->max_grid_dim[d] : 65535;
+    uint64_t cd = r->launch.cluster[d] > 1 ? r->launch.cluster[d] : r->cluster_step[d];
+    return c - c % cd;
+}
+
+/* Does the NDRange fit one launch? The common case: no chunk arithmetic (its divisions cost more
+ * than the rest of the launch's host work). */
+static bool cv_ndrange_one(const cv_ndrange *r, const cvcu_device_props *props) {
+    bool one = true;
+    for (int d = 0; d < 3; d++)
+        one &= r->groups[d] <= (props->max_grid_dim[d] ? props->max_grid_dim[d] : 65535);
+    return one;
+}
+
+uint64_t cv_ndrange_count(const cv_ndrange *r, const cvcu_device_props *props) {
+    if (r->empty)
+        return 0;
+    if (!r->launch_info || cv_ndrange_one(r, props))
+        return 1;
+    uint64_t n = 1;
+    for (int d = 0; d < 3; d++) {
+        uint64_t c = cv_ndrange_chunk(r, props, d);
+        n *= r->groups[d] / c + (r->groups[d] % c != 0);
+    }
+    return n;
+}
+
+cl_int cv_ndrange_launches(cl_kernel k, const cv_ndrange *r, const cvcu_device_props *props,
+                           const uint64_t *timing, cv_launch_fn fn, void *arg) {
+    cvcu_launch l = r->launch;
+    if (r->empty)
+        return CL_SUCCESS;
+    if (!r->launch_info && !timing) {
         for (int d = 0; d < 3; d++)
-            l->grid[d] = (unsigned)groups[d];
-        return cvcu_launch_kernel(l, s, k->params);
+            l.grid[d] = (unsigned)r->groups[d];
+        return fn(&l, k->params, arg);
     }
     /* A copy of the argument pointers with the launch information and the timing appended, on
      * the stack, so that enqueues of one kernel from several threads do not share it. */
@@ -215,98 +245,117 @@ static cl_int cv_kernel_launch(cl_kernel k, cv_program_function *f, cvcu_stream 
     memcpy(params, k->params, k->num_args * sizeof *params);
     params[k->num_args] = &info;
     if (timing)
-        params[k->num_args + (k->launch_info ? 1 : 0)] = (void *)timing;
-    if (!k->launch_info) {
+        params[k->num_args + (r->launch_info ? 1 : 0)] = (void *)timing;
+    if (!r->launch_info) {
         for (int d = 0; d < 3; d++)
-            l->grid[d] = (unsigned)groups[d];
-        return cvcu_launch_kernel(l, s, params);
+            l.grid[d] = (unsigned)r->groups[d];
+        return fn(&l, params, arg);
     }
     for (int d = 0; d < 3; d++) {
-        info.global_offset[d] = (offset && (cl_uint)d < dim) ? offset[d] : 0;
-        info.global_size[d] = (cl_uint)d < dim ? global[d] : 1;
+        info.global_offset[d] = r->offset[d];
+        info.global_size[d] = r->global[d];
     }
-    info.work_dim = dim;
+    info.work_dim = r->dim;
     info.reserved = 0;
-    /* The common case, a grid within CUDA's limits: one launch, no chunk arithmetic (its
-     * divisions cost more than the rest of the launch's host work). */
-    bool one = true;
-    for (int d = 0; d < 3; d++)
-        one &= groups[d] <= (props->max_grid_dim[d] ? props->max_grid_dim[d] : 65535);
-    if (one) {
+    if (cv_ndrange_one(r, props)) {
         for (int d = 0; d < 3; d++) {
             info.group_offset[d] = 0;
-            info.group_limit[d] = (uint32_t)real[d];
-            l->grid[d] = (unsigned)groups[d];
+            info.group_limit[d] = (uint32_t)r->real[d];
+            l.grid[d] = (unsigned)r->groups[d];
         }
-        return cvcu_launch_kernel(l, s, params);
+        return fn(&l, params, arg);
     }
     /* Chunks of at most CUDA's grid limits, whole clusters each (groups past the NDRange's own
      * only fill clusters, and exit). */
     uint64_t chunk[3];
-    for (int d = 0; d < 3; d++) {
-        uint64_t c = props->max_grid_dim[d] ? props->max_grid_dim[d] : 65535;
-        uint64_t cd = l->cluster[d] > 1
-                          ? l->cluster[d]
-                          : (f->sig->cluster_dims[d] > 1 ? f->sig->cluster_dims[d] : 1);
-        chunk[d] = c - c % cd;
-    }
+    for (int d = 0; d < 3; d++)
+        chunk[d] = cv_ndrange_chunk(r, props, d);
     cl_int err = CL_SUCCESS;
-    for (uint64_t z = 0; z < groups[2] && err == CL_SUCCESS; z += chunk[2])
-        for (uint64_t y = 0; y < groups[1] && err == CL_SUCCESS; y += chunk[1])
-            for (uint64_t x = 0; x < groups[0] && err == CL_SUCCESS; x += chunk[0]) {
+    for (uint64_t z = 0; z < r->groups[2] && err == CL_SUCCESS; z += chunk[2])
+        for (uint64_t y = 0; y < r->groups[1] && err == CL_SUCCESS; y += chunk[1])
+            for (uint64_t x = 0; x < r->groups[0] && err == CL_SUCCESS; x += chunk[0]) {
                 const uint64_t at[3] = {x, y, z};
                 for (int d = 0; d < 3; d++) {
                     info.group_offset[d] = (uint32_t)at[d];
-                    uint64_t left = groups[d] - at[d];
-                    l->grid[d] = (unsigned)(left < chunk[d] ? left : chunk[d]);
-                    uint64_t limit = real[d] > at[d] ? real[d] - at[d] : 0;
+                    uint64_t left = r->groups[d] - at[d];
+                    l.grid[d] = (unsigned)(left < chunk[d] ? left : chunk[d]);
+                    uint64_t limit = r->real[d] > at[d] ? r->real[d] - at[d] : 0;
                     info.group_limit[d] = (uint32_t)(limit < UINT32_MAX ? limit : UINT32_MAX);
                 }
-                err = cvcu_launch_kernel(l, s, params);
+                err = fn(&l, params, arg);
             }
     return err;
 }
 
-cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, cl_uint work_dim,
-                         const size_t *offset, const size_t *global, const size_t *local,
-                         cl_uint num_wait, const cl_event *wait_list, cl_event *event) {
-    const cvcu_device_props *props = q->device->props;
-    cv_program_function *f = cv_kernel_function(k, q->device);
+cl_int cv_ndrange_prepare(cl_kernel k, cl_device_id dev, cl_uint dim, const size_t *offset,
+                          const size_t *global, const size_t *local, bool allow_unset,
+                          cv_ndrange *r) {
+    const cvcu_device_props *props = dev->props;
+    cv_program_function *f = cv_kernel_function(k, dev);
     cl_int err = CL_SUCCESS;
-    bool empty = !global;
     size_t block[3] = {1, 1, 1};
-    uint64_t groups[3] = {1, 1, 1};
-    cvcu_launch l = {0};
+    memset(r, 0, sizeof *r);
+    r->empty = !global;
+    r->dim = dim;
+    r->launch_info = k->launch_info;
+    for (int d = 0; d < 3; d++) {
+        r->groups[d] = r->real[d] = 1;
+        r->offset[d] = (offset && (cl_uint)d < dim) ? offset[d] : 0;
+        r->global[d] = (global && (cl_uint)d < dim) ? global[d] : 1;
+    }
     /* "CL_INVALID_PROGRAM_EXECUTABLE if there is no successfully built program executable
      * available for device associated with command_queue." */
     if (!f)
         err = CL_INVALID_PROGRAM_EXECUTABLE;
     /* "CL_INVALID_KERNEL_ARGS if the kernel argument values have not been specified." */
-    else if (k->unset)
+    else if (k->unset && !allow_unset)
         err = CL_INVALID_KERNEL_ARGS;
     /* A NULL or zero global size is no work: the command completes like a marker once its
      * wait list has (OpenCL 2.1+). */
-    for (cl_uint d = 0; err == CL_SUCCESS && !empty && d < work_dim; d++)
-        empty = global[d] == 0;
-    if (err == CL_SUCCESS && !empty)
-        err =
-            cv_kernel_check_range(k, f, q->device, work_dim, offset, global, local, block, groups);
-    uint64_t real[3] = {groups[0], groups[1], groups[2]};
-    if (err == CL_SUCCESS && !empty)
-        err = cv_kernel_clusters(k, f->sig, groups, l.cluster);
-    if (err == CL_SUCCESS && !empty && k->cooperative &&
-        (groups[0] > props->max_grid_dim[0] || groups[1] > props->max_grid_dim[1] ||
-         groups[2] > props->max_grid_dim[2]))
+    for (cl_uint d = 0; err == CL_SUCCESS && !r->empty && d < dim; d++)
+        r->empty = global[d] == 0;
+    if (err == CL_SUCCESS && !r->empty)
+        err = cv_kernel_check_range(k, f, dev, dim, offset, global, local, block, r->groups);
+    for (int d = 0; d < 3; d++)
+        r->real[d] = r->groups[d];
+    if (err == CL_SUCCESS && !r->empty)
+        err = cv_kernel_clusters(k, f->sig, r->groups, r->launch.cluster);
+    if (err == CL_SUCCESS && !r->empty && k->cooperative &&
+        (r->groups[0] > props->max_grid_dim[0] || r->groups[1] > props->max_grid_dim[1] ||
+         r->groups[2] > props->max_grid_dim[2]))
         err = CL_INVALID_GLOBAL_WORK_SIZE; /* a cooperative grid cannot be split */
-    if (err == CL_SUCCESS && !empty)
-        err = cv_kernel_smem(f, q->device, k->smem);
+    if (err == CL_SUCCESS && !r->empty)
+        err = cv_kernel_smem(f, dev, k->smem);
+    if (err == CL_SUCCESS && !r->empty) {
+        r->launch.func = f->func;
+        r->function = f;
+        for (int d = 0; d < 3; d++) {
+            r->launch.block[d] = (unsigned)block[d];
+            r->cluster_step[d] = f->sig->cluster_dims[d] > 1 ? f->sig->cluster_dims[d] : 1;
+        }
+        r->launch.smem = (unsigned)k->smem;
+        r->launch.cooperative = k->cooperative;
+        r->prints = f->prints;
+    }
+    return err;
+}
+
+static cl_int cv_launch_on_stream(const cvcu_launch *l, void **params, void *stream) {
+    return cvcu_launch_kernel(l, stream, params);
+}
+
+cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, cl_uint work_dim,
+                         const size_t *offset, const size_t *global, const size_t *local,
+                         cl_uint num_wait, const cl_event *wait_list, cl_event *event) {
+    cv_ndrange r;
+    cl_int err = cv_ndrange_prepare(k, q->device, work_dim, offset, global, local, false, &r);
     if (err != CL_SUCCESS)
         return err;
     cv_command cmd;
     /* The properties are read again under the queue's lock: this only spares other enqueues
      * the look at the twin. */
-    bool timable = event && !empty && (q->properties & CL_QUEUE_PROFILING_ENABLE) &&
-                   cv_kernel_timable(f, q->device, block, k->smem);
+    bool timable = event && !r.empty && (q->properties & CL_QUEUE_PROFILING_ENABLE) &&
+                   cv_kernel_timable(&r, q->device);
     err = cv_command_begin_kernel(&cmd, q, type, num_wait, wait_list, event, timable);
     if (err != CL_SUCCESS)
         return err;
@@ -316,20 +365,17 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
     for (uint32_t i = 0; err == CL_SUCCESS && i < k->num_args; i++)
         if (k->args[i].mem)
             err = cv_command_keep(&cmd, &k->args[i].mem->obj);
-    if (err == CL_SUCCESS && !empty) {
+    if (err == CL_SUCCESS && !r.empty) {
         uint64_t timing[2];
-        if (cmd.ktime)
+        if (cmd.ktime) {
             cvcu_ktime_param(cmd.ktime, timing);
-        l.func = cmd.ktime ? f->timed : f->func;
+            r.launch.func = r.function->timed;
+        }
         /* The twin lasts as long as the kernel: one history for both. */
-        cmd.wait_key = (uint64_t)(uintptr_t)f;
-        for (int d = 0; d < 3; d++)
-            l.block[d] = (unsigned)block[d];
-        l.smem = (unsigned)k->smem;
-        l.cooperative = k->cooperative;
-        err = cv_kernel_launch(k, f, cmd.stream, &l, props, work_dim, offset, global, real, groups,
-                               cmd.ktime ? timing : NULL);
-        if (f->prints && !atomic_load(&q->prints))
+        cmd.wait_key = (uint64_t)(uintptr_t)r.function;
+        err = cv_ndrange_launches(k, &r, q->device->props, cmd.ktime ? timing : NULL,
+                                  cv_launch_on_stream, cmd.stream);
+        if (r.prints && !atomic_load(&q->prints))
             atomic_store(&q->prints, true);
     }
     return cv_command_end(&cmd, err, false, event);

@@ -246,6 +246,24 @@ cl_int cv_mem_locate(cl_mem m, cv_command *cmd, bool will_write, cl_ulong *addre
     return err;
 }
 
+cl_int cv_mem_address_on(cl_mem m, cl_device_id dev, cl_ulong *address) {
+    cl_mem root = cv_mem_root(m);
+    cv_mem_backing *b = root->backing;
+    cl_int err = CL_SUCCESS;
+    cl_uint d = cv_mem_device_index(root->context, dev);
+    if (!b || d >= CV_MEM_MAX_DEVICES) {
+        *address = m->device_address;
+        return err;
+    }
+    pthread_mutex_lock(&cv_mem_lock);
+    if (!b->address[d])
+        err = cvcu_mem_alloc(root->size, &b->address[d]);
+    pthread_mutex_unlock(&cv_mem_lock);
+    if (err == CL_SUCCESS)
+        *address = b->address[d] + cv_mem_root_offset(m);
+    return err;
+}
+
 cl_int cv_mem_map_begin(cl_mem m, size_t offset, size_t size, cl_map_flags flags, void **ptr) {
     cl_mem root = cv_mem_root(m);
     cv_mem_backing *b = root->backing;

@@ -82,6 +82,11 @@ struct cv_command;
  * command overwrites (part of) m there, so that device then holds the latest contents. */
 cl_int cv_mem_locate(cl_mem m, struct cv_command *cmd, bool will_write, cl_ulong *address);
 
+/* The device address of m on dev, allocated there if needed (the device bound), without bringing
+ * contents over: a command buffer records addresses once, and cv_mem_locate moves the contents
+ * at each launch in multi-device contexts. */
+cl_int cv_mem_address_on(cl_mem m, cl_device_id dev, cl_ulong *address);
+
 /* Maps: the host pointer for [offset, offset+size) of m, and the bookkeeping of unmap. */
 cl_int cv_mem_map_begin(cl_mem m, size_t offset, size_t size, cl_map_flags flags, void **ptr);
 /* Finds and removes the mapping of ptr; *write tells whether the region must go back. */

@@ -18,6 +18,8 @@ typedef enum cv_tag {
     CV_TAG_KERNEL,
     CV_TAG_EVENT,
     CV_TAG_SAMPLER,
+    CV_TAG_COMMAND_BUFFER,
+    CV_TAG_MUTABLE_COMMAND,
 } cv_tag;
 
 typedef struct cv_object cv_object;

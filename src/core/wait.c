@@ -32,7 +32,8 @@
  * and how long past it it spins (a first spin, or 1/64 of the prediction where longer). */
 #define CV_WAIT_MARGIN_NS 100000
 /* Where no polling thread could start, a sleeping wait looks for itself as often as the thread
- * would; without one by choice (CULVERT_WAIT_POLL_US=0, a testing aid) only once released. */
+ * would; without one by choice (CULVERT_WAIT_POLL_US=0, a testing aid) only once released, or
+ * once past its predicted end (a prediction too short: no release is to come). */
 #define CV_WAIT_ALONE_NS          200000
 #define CV_WAIT_ALONE_RELEASED_NS 100000
 /* The timer slack of the polling thread and of a wait that sleeps until a predicted end: the
@@ -360,6 +361,7 @@ static void cv_wait_leave(cv_wait *w) {
  * then spins: until late_until after wake_at, for a first spin's length after a release. */
 static cl_int cv_wait_sleep(cv_wait *w, uint64_t wake_at, uint64_t late_until) {
     uint64_t now = cvu_host_time_ns();
+    bool predicted = wake_at != 0;
     cv_wait_enter(w, now);
     /* Without a polling thread the wait asks the driver itself, now and then; after a release
      * often. */
@@ -375,10 +377,12 @@ static cl_int cv_wait_sleep(cv_wait *w, uint64_t wake_at, uint64_t late_until) {
             r = CL_COMPLETE;
         w->exact = false;
         now = cvu_host_time_ns();
-        uint64_t look = !alone               ? 0
-                        : released           ? CV_WAIT_ALONE_RELEASED_NS
-                        : cv_wait_cfg.poller ? CV_WAIT_ALONE_NS
-                                             : 0;
+        /* Past a predicted end (wake_at cleared) with the work pending: no release is to come. */
+        bool overdue = predicted && !wake_at;
+        uint64_t look = !alone                ? 0
+                        : released || overdue ? CV_WAIT_ALONE_RELEASED_NS
+                        : cv_wait_cfg.poller  ? CV_WAIT_ALONE_NS
+                                              : 0;
         if (r == CL_SUBMITTED && look && now - asked >= look) {
             r = cv_wait_query(w);
             asked = now;

@@ -20,8 +20,8 @@
  *     briefly, sleeps until shortly before then and spins across the end.
  * Knobs for measuring the trade-offs (read once): CULVERT_WAIT_SPIN_US (the first spin, 300),
  * CULVERT_WAIT_POLL_US (the polling thread's longest period, 1000; 0: no polling thread, a testing
- * aid: a wait that no release can end spins until done, the others sleep until released (then
- * they look every 100 us) or until their predicted end, so that a lost wake-up hangs a wait),
+ * aid: a wait that no release can end spins until done, the others sleep until released or
+ * until their predicted end (then they look every 100 us), so that a lost wake-up hangs a wait),
  * CULVERT_WAIT_MARGIN_US (how long before a predicted end a wait wakes, 100, plus 1/128 of the
  * prediction), CULVERT_WAIT_HISTORY=0 (no predictions). */
 #ifndef CV_CORE_WAIT_H

@@ -98,6 +98,13 @@ static void cvcu_read_props(CUdevice dev, cvcu_device_props *p) {
     size_t total = 0;
     cvcu.cuDeviceTotalMem(&total, dev);
     p->global_mem = total;
+    p->graphs = cvcu.cuGraphCreate && cvcu.cuGraphDestroy && cvcu.cuGraphAddEmptyNode &&
+                cvcu.cuGraphAddKernelNode && cvcu.cuGraphAddMemcpyNode &&
+                cvcu.cuGraphAddMemsetNode && cvcu.cuGraphInstantiateWithFlags &&
+                cvcu.cuGraphExecKernelNodeSetParams && cvcu.cuGraphExecDestroy &&
+                cvcu.cuGraphLaunch;
+    p->graph_mem_ops =
+        p->graphs && cvcu.cuGraphAddBatchMemOpNode && p->stream_mem_ops64 && p->can_map_host;
     if (cvcu.cuDeviceGetUuid) {
         CUuuid uuid;
         if (cvcu.cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS)

@@ -200,42 +200,70 @@ static bool cvcu_gate_keep_unmet(cvcu_gate *g, void *arg) {
     return keep;
 }
 
-cl_int cvcu_stream_wait_value(cvcu_stream *s, const cvcu_slot *slot, cl_ulong value,
-                              cvcu_wait_condition cond, const cvcu_wait_watch *watch) {
+/* A gate of the call, ready to be listed; watched (since_ns set) only with logging on: otherwise
+ * this costs one load and a branch. */
+static cvcu_gate_new cvcu_gate_prepare(CUstream s, const cvcu_gate_spec *spec, const void *queue) {
     cvcu_gate_new fresh = {
-        {.host = slot->host, .value = value, .cond = cond, .stream = (CUstream)s}, false};
-    /* Watched only with logging on: otherwise this costs one load and a branch. */
-    if (watch && cvu_log_threshold >= CVU_LOG_ERROR) {
+        {.host = spec->slot->host, .value = spec->value, .cond = spec->cond, .stream = s}, false};
+    if (spec->watch && cvu_log_threshold >= CVU_LOG_ERROR) {
         pthread_once(&cvcu_watch_once, cvcu_watch_init);
         if (cvcu_watch_warn_ns) {
-            fresh.gate.watch = *watch;
+            fresh.gate.watch = (cvcu_wait_watch){queue, spec->watch};
             fresh.gate.since_ns = cvu_host_time_ns();
         }
     }
-    pthread_mutex_lock(&cvcu_gates_lock);
-    while (cvcu_gates_quiet)
-        pthread_cond_wait(&cvcu_gates_quiet_over, &cvcu_gates_lock);
-    cl_int err = CVCU_CALL(
-        cvcu.cuStreamWaitValue64((CUstream)s, (CUdeviceptr)slot->device, value, (unsigned)cond),
-        CL_OUT_OF_RESOURCES);
-    /* Gates waiting for the same condition on one stream are one entry: the list stays as short
-     * as the conditions not yet met. */
-    if (err == CL_SUCCESS)
-        cvcu_gates_filter(cvcu_gate_keep_unmet, &fresh);
-    cvcu_gate *g = err == CL_SUCCESS && !fresh.listed && !cvcu_gate_met(&fresh.gate)
-                       ? malloc(sizeof *g)
-                       : NULL;
+    return fresh;
+}
+
+/* Lists a gate the call closed, unless it is met already or listed (gates waiting for the same
+ * condition on one stream are one entry: the list stays as short as the conditions not yet
+ * met); under the lock. */
+static void cvcu_gate_list(cvcu_gate_new *fresh) {
+    cvcu_gates_filter(cvcu_gate_keep_unmet, fresh);
+    cvcu_gate *g = !fresh->listed && !cvcu_gate_met(&fresh->gate) ? malloc(sizeof *g) : NULL;
     /* Without memory the gate cannot be watched: the frees then cannot know it is closed. That
      * risk (a deadlock only if a free coincides) beats failing the command. */
     if (g) {
-        *g = fresh.gate;
+        *g = fresh->gate;
         g->next = cvcu_gates_closed_list;
         cvcu_gates_closed_list = g;
         if (g->since_ns)
             cvcu_watch_add(g);
     }
+}
+
+cl_int cvcu_gates_issue(CUstream s, const cvcu_gate_spec *gates, size_t n, const void *queue,
+                        CUresult (*call)(void *arg), void *arg, const char *what) {
+    pthread_mutex_lock(&cvcu_gates_lock);
+    while (cvcu_gates_quiet)
+        pthread_cond_wait(&cvcu_gates_quiet_over, &cvcu_gates_lock);
+    cl_int err = cvcu_error(call(arg), CL_OUT_OF_RESOURCES, what);
+    for (size_t i = 0; err == CL_SUCCESS && i < n; i++) {
+        cvcu_gate_new fresh = cvcu_gate_prepare(s, &gates[i], queue);
+        cvcu_gate_list(&fresh);
+    }
     pthread_mutex_unlock(&cvcu_gates_lock);
     return err;
+}
+
+typedef struct cvcu_wait_call {
+    CUstream stream;
+    CUdeviceptr address;
+    cuuint64_t value;
+    unsigned cond;
+} cvcu_wait_call;
+
+static CUresult cvcu_wait_value_call(void *arg) {
+    const cvcu_wait_call *w = arg;
+    return cvcu.cuStreamWaitValue64(w->stream, w->address, w->value, w->cond);
+}
+
+cl_int cvcu_stream_wait_value(cvcu_stream *s, const cvcu_slot *slot, cl_ulong value,
+                              cvcu_wait_condition cond, const cvcu_wait_watch *watch) {
+    cvcu_gate_spec spec = {slot, value, cond, watch ? watch->host_value : NULL};
+    cvcu_wait_call w = {(CUstream)s, (CUdeviceptr)slot->device, value, (unsigned)cond};
+    return cvcu_gates_issue((CUstream)s, &spec, 1, watch ? watch->queue : NULL,
+                            cvcu_wait_value_call, &w, "cuStreamWaitValue64");
 }
 
 /* What is forgotten: the gates of slots in [host, host + bytes), or of a stream. */

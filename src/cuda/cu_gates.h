@@ -28,6 +28,21 @@ void cvcu_gates_forget_stream(CUstream s);
 bool cvcu_gates_quiet_begin(const _Atomic bool *stop);
 void cvcu_gates_quiet_end(void);
 
+/* A gate a driver call closes: the stream waits until the slot meets the condition. watch: the
+ * host value waited for (for the warning about a wait that stays closed), or NULL. */
+typedef struct cvcu_gate_spec {
+    const cvcu_slot *slot;
+    cl_ulong value;
+    cvcu_wait_condition cond;
+    const void *watch;
+} cvcu_gate_spec;
+
+/* Makes the driver call (call(arg); `what` names it in the log) that puts n gates on stream s
+ * (a cuStreamWaitValue64, a graph launch with wait nodes): waits while a device-wide call runs,
+ * then lists the gates not met yet. queue: who waits, for the warning. */
+cl_int cvcu_gates_issue(CUstream s, const cvcu_gate_spec *gates, size_t n, const void *queue,
+                        CUresult (*call)(void *arg), void *arg, const char *what);
+
 /* True while some gate is closed. */
 bool cvcu_gates_closed(void);
 

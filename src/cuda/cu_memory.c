@@ -56,7 +56,8 @@ typedef enum {
     CVCU_REAP_DEVICE,
     CVCU_REAP_HOST,
     CVCU_REAP_UNREGISTER,
-    CVCU_REAP_MODULE
+    CVCU_REAP_MODULE,
+    CVCU_REAP_CALL /* a function of another file (a graph's destruction) */
 } cvcu_reap_kind;
 
 typedef struct cvcu_reap {
@@ -67,6 +68,7 @@ typedef struct cvcu_reap {
     unsigned generation;     /* dev's when queued */
     CUdeviceptr address;
     void *ptr;
+    void (*fn)(void *ptr, bool live); /* CVCU_REAP_CALL */
     struct cvcu_reap *next;
 } cvcu_reap;
 
@@ -241,6 +243,9 @@ static void cvcu_reap_call(const cvcu_reap *r) {
     case CVCU_REAP_MODULE:
         CVCU_CALL(cvcu.cuModuleUnload((CUmodule)r->ptr), CL_OUT_OF_RESOURCES);
         break;
+    case CVCU_REAP_CALL:
+        r->fn(r->ptr, true);
+        break;
     }
 }
 
@@ -253,6 +258,8 @@ static void cvcu_reap_now(const cvcu_reap *r) {
     pthread_mutex_lock(&cvcu_reap_call_lock);
     if (cvcu_reap_valid(r))
         cvcu_reap_call(r);
+    else if (r->kind == CVCU_REAP_CALL)
+        r->fn(r->ptr, false); /* its host memory only */
     pthread_mutex_unlock(&cvcu_reap_call_lock);
     /* Unregistered (or gone with its context): copies may hand the range to CUDA again. */
     if (r->kind == CVCU_REAP_UNREGISTER)
@@ -311,13 +318,9 @@ static void cvcu_reaper_start(void) {
 }
 
 /* Hands the release to the reaper (or does it now where no thread could be started). */
-static void cvcu_reap_later(cvcu_reap_kind kind, bool fence, CUdeviceptr address, void *ptr) {
+static void cvcu_reap_queue(cvcu_reap local) {
     pthread_once(&cvcu_reaper_once, cvcu_reaper_start);
     cvcu_reap *r = calloc(1, sizeof *r);
-    cvcu_reap local = {.kind = kind, .fence = fence, .address = address, .ptr = ptr};
-    cvcu.cuCtxGetCurrent(&local.ctx);
-    local.dev = cvcu_device_of_context(local.ctx);
-    local.generation = cvcu_device_generation(local.dev);
     bool queued = false;
     if (r) {
         *r = local;
@@ -335,6 +338,25 @@ static void cvcu_reap_later(cvcu_reap_kind kind, bool fence, CUdeviceptr address
         free(r);
         cvcu_reap_now(&local);
     }
+}
+
+/* A release in the current context, of its device's current generation. */
+static void cvcu_reap_later(cvcu_reap_kind kind, bool fence, CUdeviceptr address, void *ptr) {
+    cvcu_reap local = {.kind = kind, .fence = fence, .address = address, .ptr = ptr};
+    cvcu.cuCtxGetCurrent(&local.ctx);
+    local.dev = cvcu_device_of_context(local.ctx);
+    local.generation = cvcu_device_generation(local.dev);
+    cvcu_reap_queue(local);
+}
+
+void cvcu_reap_call_later(void (*fn)(void *ptr, bool live), void *ptr, struct cvcu_device *dev,
+                          unsigned generation) {
+    cvcu_reap_queue((cvcu_reap){.kind = CVCU_REAP_CALL,
+                                .ctx = cvcu_device_context(dev),
+                                .dev = dev,
+                                .generation = generation,
+                                .ptr = ptr,
+                                .fn = fn});
 }
 
 /* Waits until the releases queued so far are done; false if there were none. */
@@ -906,16 +928,25 @@ static cl_int cvcu_copy_rows(const cvcu_host_copy *c, const cvcu_rect_side *dst,
     return err;
 }
 
+void cvcu_rect_params(CUDA_MEMCPY3D *m, const cvcu_rect_side *dst, const cvcu_rect_side *src,
+                      const size_t region[3]) {
+    memset(m, 0, sizeof *m);
+    cvcu_rect_fill(m, dst, true);
+    cvcu_rect_fill(m, src, false);
+    m->WidthInBytes = region[0];
+    m->Height = region[1];
+    m->Depth = region[2];
+}
+
+size_t cvcu_rect_row_offset(const cvcu_rect_side *r, size_t y, size_t z) {
+    return cvcu_rect_offset(r, y, z);
+}
+
 /* One cuMemcpy3DAsync; row by row where CUDA refuses the pitches. */
 static cl_int cvcu_rect_direct(const cvcu_host_copy *c, const cvcu_rect_side *dst,
                                const cvcu_rect_side *src, const size_t region[3]) {
     CUDA_MEMCPY3D m;
-    memset(&m, 0, sizeof m);
-    cvcu_rect_fill(&m, dst, true);
-    cvcu_rect_fill(&m, src, false);
-    m.WidthInBytes = region[0];
-    m.Height = region[1];
-    m.Depth = region[2];
+    cvcu_rect_params(&m, dst, src, region);
     CUresult r = cvcu.cuMemcpy3DAsync(&m, CVCU_STREAM(c->stream));
     return r == CUDA_SUCCESS ? CL_SUCCESS : cvcu_copy_rows(c, dst, src, region);
 }
@@ -971,8 +1002,11 @@ cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const 
 
 /* --- fills ---------------------------------------------------------------------------------- */
 
-/* The shortest power-of-two period of the pattern: a 16-byte zero pattern is a byte memset. */
-static size_t cvcu_pattern_period(const unsigned char *p, size_t size) {
+size_t cvcu_fill_head(size_t reps, size_t size) {
+    return cvcu_min(reps, (CVCU_SMALL / size) ? CVCU_SMALL / size : 1);
+}
+
+size_t cvcu_pattern_period(const unsigned char *p, size_t size) {
     while (size > 1 && memcmp(p, p + size / 2, size / 2) == 0)
         size /= 2;
     return size;
@@ -1005,7 +1039,7 @@ cl_int cvcu_fill(cvcu_stream *stream, cl_ulong dst, const void *pattern, size_t 
          * pitch, over a head of up to 64 KiB; the head is then doubled by device copies. The
          * values travel by value, so the pattern may be reused as soon as this returns. */
         size_t reps = n / size;
-        size_t head = cvcu_min(reps, (CVCU_SMALL / size) ? CVCU_SMALL / size : 1);
+        size_t head = cvcu_fill_head(reps, size);
         for (size_t w = 0; w < size / 4 && err == CL_SUCCESS; w++) {
             memcpy(&v32, p + 4 * w, 4);
             err = CVCU_CALL(cvcu.cuMemsetD2D32Async(CVCU_DPTR(dst + 4 * w), size, v32, 1, head, s),

@@ -23,8 +23,9 @@
 #ifndef CL_USE_DEPRECATED_OPENCL_2_2_APIS
 #define CL_USE_DEPRECATED_OPENCL_2_2_APIS
 #endif
+/* First: it reads CL/cl_ext.h itself, with the command-buffer revision culvert implements. */
+#include "util/cl_khr_command_buffer.h"
 #include <CL/cl_icd.h>
-#include <CL/cl_ext.h>
 #include <CL/cl_culvert.h>
 
 #endif

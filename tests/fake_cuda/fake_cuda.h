@@ -29,6 +29,7 @@ typedef struct fakecuda_launch {
     char func[64];
     unsigned grid[3], block[3], smem, cluster[3];
     bool cooperative, ex;
+    bool graph; /* a kernel node's launch (recorded when its graph launch reaches it) */
     unsigned num_params;
     unsigned param_offset[16]; /* where each parameter's bytes start in params */
     unsigned char params[FAKECUDA_PARAM_BYTES];
@@ -46,9 +47,9 @@ typedef struct fakecuda_state {
     /* How long each queued copy waits on its stream before it runs (a GPU busy with other
      * processes' work): microseconds, FAKECUDA_COPY_DELAY_US at the start. */
     _Atomic unsigned copy_delay_us;
-    /* How long every launch of a program's kernel runs on its stream (host waits behind it sleep):
-     * microseconds, FAKECUDA_LAUNCH_US at the start; 0: launches take no stream time. A timed
-     * twin's START and END are that far apart. */
+    /* How long every launch of a program's kernel (a graph's kernel nodes too) runs on its stream
+     * (host waits behind it sleep): microseconds, FAKECUDA_LAUNCH_US at the start; 0: launches
+     * take no stream time. A timed twin's START and END are that far apart. */
     _Atomic unsigned launch_us;
 
     /* Call counting: the driver calls the calling thread makes between calls_begin and
@@ -76,6 +77,10 @@ typedef struct fakecuda_state {
     /* the host side of the last copy the fake queued as a DMA (of pinned or registered memory,
      * as CUDA's table has it when the copy is made) */
     const void *_Atomic last_dma_host;
+    /* Graphs (fake_graph.c): nodes are run in the order they were added; these count what the
+     * process did with them (any thread). */
+    _Atomic unsigned graphs_live, graph_execs_live, graph_launches;
+    _Atomic unsigned graph_edges; /* dependencies given to nodes added */
 } fakecuda_state;
 
 /* The fake's state when the libcuda.so.1 the process finds is the fake; NULL when it is another

@@ -113,10 +113,11 @@ typedef enum fake_op_kind {
     OP_COPY,
     OP_COPY3D,
     OP_SET,
-    OP_HOST,  /* fn(arg) on the stream's thread, the lock released */
-    OP_RUN,   /* fn(arg) under the lock (a kernel the fake runs: fake_timer.c) */
-    OP_FAULT, /* a kernel that faults once its stream reaches it */
-    OP_KERNEL /* a kernel's stream time: n microseconds, the lock released */
+    OP_HOST,   /* fn(arg) on the stream's thread, the lock released */
+    OP_RUN,    /* fn(arg) under the lock (a kernel the fake runs: fake_timer.c) */
+    OP_FAULT,  /* a kernel that faults once its stream reaches it */
+    OP_KERNEL, /* a kernel's stream time: n microseconds, the lock released */
+    OP_LAUNCH  /* a graph's kernel node: its launch recorded when the stream reaches it */
 } fake_op_kind;
 
 typedef struct fake_op {
@@ -135,12 +136,34 @@ typedef struct fake_op {
     bool host_side[2];          /* OP_COPY: dst, src are host memory */
     unsigned long long uses[2]; /* the allocations it uses (fake_range_id), 0: none */
     const char *call;           /* the cu* function that queued it */
+    fakecuda_launch *launch;    /* OP_LAUNCH: owned by the op, freed once recorded */
     struct fake_op *next;
 } fake_op;
 
 /* Queues o on s (NULL: the legacy stream), or, in instant mode, runs it at once; the sticky error
  * after a fault. */
 CUresult fake_enqueue(CUstream s, fake_op o);
+/* Queues n operations on s one after the other, with nothing of other threads between them (a
+ * graph launch). */
+CUresult fake_enqueue_all(CUstream s, const fake_op *ops, size_t n);
+/* A 64-bit value operation's address: 8-byte aligned (the driver refuses others), inside memory
+ * the device sees. */
+CUresult fake_value_address(CUdeviceptr a);
+
+/* ---- launches (fake_module.c): the driver's checks (the context's error, a function of an
+ * earlier generation aborts), the record, and adding it to the state (under L; past
+ * FAKECUDA_MAX_LAUNCHES the records start again, so the last is the latest) */
+CUresult fake_launch_check(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                           unsigned smem, void **params, const unsigned cluster[3]);
+void fake_launch_fill(fakecuda_launch *l, CUfunction f, const unsigned grid[3],
+                      const unsigned block[3], unsigned smem, void **params,
+                      const unsigned cluster[3], bool coop, bool ex);
+void fake_launch_record(const fakecuda_launch *l);
+/* Does FAKECUDA_FAULT_KERNEL name this function, or the kernel it is the timed twin of (its
+ * launches fault)? */
+bool fake_launch_faults(const char *name);
+/* A program kernel's stream time per launch, in microseconds (launch_us; 0: none). */
+unsigned fake_launch_us(void);
 /* Under L: s itself, or the legacy stream for NULL. Aborts for a stream of an earlier
  * generation (made before a reset). */
 CUstream fake_stream(CUstream s);

@@ -132,19 +132,15 @@ static void check_generation(unsigned generation, const char *what) {
     }
 }
 
-/* Does FAKECUDA_FAULT_KERNEL name this function, or the kernel it is the timed twin of? */
-static bool faults(const char *name) {
+bool fake_launch_faults(const char *name) {
     const char *fault = getenv("FAKECUDA_FAULT_KERNEL");
     size_t n = fault ? strlen(fault) : 0;
     return fault && strncmp(fault, name, n) == 0 &&
            (name[n] == '\0' || strcmp(name + n, "__cv_timed") == 0);
 }
 
-/* What the driver checks, then the record (and the run, for the kernels the fake runs); a launch
- * of FAKECUDA_FAULT_KERNEL faults once its stream reaches it and its stream time is up. */
-static CUresult launch(CUstream s, CUfunction f, const unsigned grid[3], const unsigned block[3],
-                       unsigned smem, void **params, const unsigned cluster[3], bool coop,
-                       bool ex) {
+CUresult fake_launch_check(CUfunction f, const unsigned grid[3], const unsigned block[3],
+                           unsigned smem, void **params, const unsigned cluster[3]) {
     CUresult sticky = fake_need_ctx();
     if (sticky)
         return sticky;
@@ -167,14 +163,13 @@ static CUresult launch(CUstream s, CUfunction f, const unsigned grid[3], const u
             return CUDA_ERROR_INVALID_CLUSTER_SIZE;
     if (k->num_params && !params)
         return CUDA_ERROR_INVALID_VALUE;
-    /* culvert's clock probe and context check run without a record: tests see the launches of
-     * programs */
-    if (strcmp(k->name, "__cv_clock_probe") == 0 || strcmp(k->name, "__cv_context_check") == 0)
-        return fake_kernel_run(s, k->name, k->num_params, NULL, params);
-    LOCK;
-    if (fake_state.num_launches == FAKECUDA_MAX_LAUNCHES)
-        fake_state.num_launches = 0; /* the records start again: the last is the latest */
-    fakecuda_launch *l = &fake_state.launches[fake_state.num_launches++];
+    return CUDA_SUCCESS;
+}
+
+void fake_launch_fill(fakecuda_launch *l, CUfunction f, const unsigned grid[3],
+                      const unsigned block[3], unsigned smem, void **params,
+                      const unsigned cluster[3], bool coop, bool ex) {
+    const cv_ptx_kernel *k = ((fake_function *)f)->sig;
     memset(l, 0, sizeof *l);
     snprintf(l->func, sizeof l->func, "%s", k->name);
     memcpy(l->grid, grid, sizeof l->grid);
@@ -193,9 +188,34 @@ static CUresult launch(CUstream s, CUfunction f, const unsigned grid[3], const u
         off += size;
         l->num_params = i + 1;
     }
+}
+
+void fake_launch_record(const fakecuda_launch *l) {
+    if (fake_state.num_launches == FAKECUDA_MAX_LAUNCHES)
+        fake_state.num_launches = 0; /* the records start again: the last is the latest */
+    fake_state.launches[fake_state.num_launches++] = *l;
+}
+
+/* What the driver checks, then the record (and the run, for the kernels the fake runs); a launch
+ * of FAKECUDA_FAULT_KERNEL faults once its stream reaches it and its stream time is up. */
+static CUresult launch(CUstream s, CUfunction f, const unsigned grid[3], const unsigned block[3],
+                       unsigned smem, void **params, const unsigned cluster[3], bool coop,
+                       bool ex) {
+    CUresult r = fake_launch_check(f, grid, block, smem, params, cluster);
+    if (r != CUDA_SUCCESS)
+        return r;
+    const cv_ptx_kernel *k = ((fake_function *)f)->sig;
+    /* culvert's clock probe and context check run without a record: tests see the launches of
+     * programs */
+    if (strcmp(k->name, "__cv_clock_probe") == 0 || strcmp(k->name, "__cv_context_check") == 0)
+        return fake_kernel_run(s, k->name, k->num_params, NULL, params);
+    fakecuda_launch l;
+    fake_launch_fill(&l, f, grid, block, smem, params, cluster, coop, ex);
+    LOCK;
+    fake_launch_record(&l);
     UNLOCK;
-    if (faults(k->name)) {
-        CUresult r = fake_kernel_time(s);
+    if (fake_launch_faults(k->name)) {
+        r = fake_kernel_time(s);
         return r ? r : fake_enqueue(s, (fake_op){.kind = OP_FAULT});
     }
     return fake_kernel_run(s, k->name, k->num_params,

@@ -170,12 +170,21 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
     case OP_FAULT:
         fake_fault(CUDA_ERROR_ILLEGAL_ADDRESS);
         break;
+    case OP_LAUNCH:
+        fake_launch_record(o->launch);
+        break;
     case OP_KERNEL:
         UNLOCK;
         usleep((useconds_t)o->n);
         LOCK;
         break;
     }
+}
+
+/* An operation leaves its stream (run or dropped). */
+static void free_op(fake_op *o) {
+    free(o->launch);
+    free(o);
 }
 
 static void *worker(void *arg) {
@@ -192,7 +201,7 @@ static void *worker(void *arg) {
         s->head = o->next;
         if (!s->head)
             s->tail = NULL;
-        free(o);
+        free_op(o);
         pthread_cond_broadcast(&fake_C);
     }
     bool keep = s->reset;
@@ -269,9 +278,18 @@ static int op_sides(const fake_op *o, const char *at[2], bool host[2]) {
 }
 
 /* By fake_op_kind. */
-static const char *const op_names[] = {"event record", "event wait", "value wait", "value write",
-                                       "copy",         "3D copy",    "fill",       "host function",
-                                       "kernel run",   "fault",      "kernel time"};
+static const char *const op_names[] = {[OP_RECORD] = "event record",
+                                       [OP_WAIT_EVENT] = "event wait",
+                                       [OP_WAIT_VALUE] = "value wait",
+                                       [OP_WRITE_VALUE] = "value write",
+                                       [OP_COPY] = "copy",
+                                       [OP_COPY3D] = "3D copy",
+                                       [OP_SET] = "fill",
+                                       [OP_HOST] = "host function",
+                                       [OP_RUN] = "kernel run",
+                                       [OP_FAULT] = "fault",
+                                       [OP_KERNEL] = "kernel time",
+                                       [OP_LAUNCH] = "graph's kernel launch"};
 
 void fake_check_unused(unsigned long long id, const char *call, const void *p) {
     for (CUstream s = streams; s; s = s->next) {
@@ -295,7 +313,7 @@ static void drop_queued(CUstream s) {
     fake_op *o = s->head ? s->head->next : NULL;
     while (o) {
         fake_op *next = o->next;
-        free(o);
+        free_op(o);
         o = next;
     }
     if (s->head) {
@@ -361,36 +379,15 @@ static bool runs_at_once(CUstream s, const fake_op *o) { /* under L */
     return o->kind != OP_WAIT_EVENT || o->ev->done >= o->seq;
 }
 
-CUresult fake_enqueue(CUstream s, fake_op o) {
-    fake_op *n = malloc(sizeof *n);
-    if (!n)
-        return CUDA_ERROR_OUT_OF_MEMORY;
-    *n = o;
-    n->call = fake_call_name;
-    n->next = NULL;
-    LOCK;
-    s = fake_stream(s);
-    /* The allocations it uses, as they are now (addresses may be reused once they go). */
-    const char *at[2];
-    bool host[2];
-    int sides = op_sides(n, at, host);
-    for (int i = 0; i < sides; i++)
-        n->uses[i] = fake_range_id(at[i], host[i]);
-    if (o.kind == OP_RECORD || o.kind == OP_WAIT_EVENT)
-        fake_check_event(o.ev);
-    if (fake_sticky) {
-        CUresult r = (CUresult)fake_sticky;
-        UNLOCK;
-        free(n);
-        return r;
-    }
-    if (o.kind == OP_RECORD) /* the sequence number this record completes */
+/* Under L: puts n (its sequence number set) on s, or runs it at once. */
+static void enqueue_locked(CUstream s, fake_op *n) {
+    if (n->kind == OP_RECORD) /* the sequence number this record completes */
         n->seq = ++n->ev->recorded;
-    else if (o.kind == OP_WAIT_EVENT) /* waits for the event's latest record */
+    else if (n->kind == OP_WAIT_EVENT) /* waits for the event's latest record */
         n->seq = n->ev->recorded;
     if (runs_at_once(s, n)) {
         execute(n);
-        free(n);
+        free_op(n);
     } else {
         if (s->tail)
             s->tail->next = n;
@@ -398,14 +395,58 @@ CUresult fake_enqueue(CUstream s, fake_op o) {
             s->head = n;
         s->tail = n;
     }
-    pthread_cond_broadcast(&fake_C);
-    UNLOCK;
-    return CUDA_SUCCESS;
+}
+
+CUresult fake_enqueue_all(CUstream s, const fake_op *ops, size_t count) {
+    fake_op **copies = calloc(count ? count : 1, sizeof *copies);
+    bool ok = copies != NULL;
+    for (size_t i = 0; ok && i < count; i++) {
+        copies[i] = malloc(sizeof *copies[i]);
+        ok = copies[i] != NULL;
+        if (ok) {
+            *copies[i] = ops[i];
+            copies[i]->next = NULL;
+        }
+    }
+    CUresult r = ok ? CUDA_SUCCESS : CUDA_ERROR_OUT_OF_MEMORY;
+    if (ok) {
+        LOCK;
+        s = fake_stream(s);
+        for (size_t i = 0; i < count; i++) {
+            /* The allocations it uses, as they are now (addresses may be reused once they go). */
+            const char *at[2];
+            bool host[2];
+            int sides = op_sides(copies[i], at, host);
+            for (int j = 0; j < sides; j++)
+                copies[i]->uses[j] = fake_range_id(at[j], host[j]);
+            copies[i]->call = fake_call_name;
+            if (ops[i].kind == OP_RECORD || ops[i].kind == OP_WAIT_EVENT)
+                fake_check_event(ops[i].ev);
+        }
+        r = (CUresult)fake_sticky; /* a poisoned context queues nothing */
+        for (size_t i = 0; i < count && r == CUDA_SUCCESS; i++)
+            enqueue_locked(s, copies[i]);
+        pthread_cond_broadcast(&fake_C);
+        UNLOCK;
+    }
+    /* Not queued: what the operations own stays the caller's. */
+    for (size_t i = 0; r != CUDA_SUCCESS && copies && i < count; i++)
+        free(copies[i]);
+    free(copies);
+    return r;
+}
+
+CUresult fake_enqueue(CUstream s, fake_op o) {
+    return fake_enqueue_all(s, &o, 1);
+}
+
+unsigned fake_launch_us(void) {
+    pthread_once(&knobs_once, knobs_init);
+    return fake_state.launch_us;
 }
 
 CUresult fake_kernel_time(CUstream s) {
-    pthread_once(&knobs_once, knobs_init);
-    unsigned us = fake_state.launch_us;
+    unsigned us = fake_launch_us();
     return us ? fake_enqueue(s, (fake_op){.kind = OP_KERNEL, .n = us}) : CUDA_SUCCESS;
 }
 
@@ -418,9 +459,7 @@ CUresult fake_query_answer(bool done) {
     return done ? CUDA_SUCCESS : CUDA_ERROR_NOT_READY;
 }
 
-/* A 64-bit value operation's address: 8-byte aligned (the driver refuses others), inside memory
- * the device sees. */
-static CUresult value_address(CUdeviceptr a) {
+CUresult fake_value_address(CUdeviceptr a) {
     if (a % 8)
         return CUDA_ERROR_INVALID_VALUE;
     fake_check_range(a, 8);
@@ -505,7 +544,7 @@ CUresult cuLaunchHostFunc(CUstream s, CUhostFn fn, void *arg) {
 }
 CUresult cuStreamWaitValue64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f) {
     FAKE_CALL;
-    CUresult r = value_address(a);
+    CUresult r = fake_value_address(a);
     if (r)
         return r;
     fake_note_wait_value(s, a, v);
@@ -514,7 +553,7 @@ CUresult cuStreamWaitValue64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f
 CUresult cuStreamWriteValue64(CUstream s, CUdeviceptr a, cuuint64_t v, unsigned f) {
     FAKE_CALL;
     (void)f;
-    CUresult r = value_address(a);
+    CUresult r = fake_value_address(a);
     return r ? r : fake_enqueue(s, (fake_op){.kind = OP_WRITE_VALUE, .addr = P(a), .value = v});
 }
 

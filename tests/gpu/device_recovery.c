@@ -66,24 +66,6 @@ static void CL_CALLBACK notify(const char *info, const void *p, size_t cb, void 
     }
 }
 
-static void CL_CALLBACK mem_gone(cl_mem m, void *flag) {
-    (void)m;
-    atomic_store((atomic_int *)flag, 1);
-}
-
-static void CL_CALLBACK context_gone(cl_context c, void *flag) {
-    (void)c;
-    atomic_store((atomic_int *)flag, 1);
-}
-
-/* Waits (polling) until *flag is set or the limit passed. */
-static int wait_flag(atomic_int *flag, double seconds) {
-    double end = qt_now() + cv_test_limit_s(seconds);
-    while (!atomic_load(flag) && qt_now() < end)
-        usleep(1000);
-    return atomic_load(flag);
-}
-
 static cl_kernel inc_kernel(void) {
     cl_int err = CL_SUCCESS, status = CL_SUCCESS;
     size_t len = sizeof inc_ptx;
@@ -249,18 +231,7 @@ static void use_everything(unsigned base) {
 /* The CUDA context of the first context of the process: the device's primary context. */
 static void *primary_cuctx;
 
-static void *cuda_context(void) {
-    void *cuctx = NULL;
-    CHECK_ERR(CL_SUCCESS, clGetContextInfo(qt_context, CL_CONTEXT_CUDA_CONTEXT_CULVERT,
-                                           sizeof cuctx, &cuctx, NULL));
-    CHECK(cuctx != NULL);
-    return cuctx;
-}
-
-/* A new context of the device; after a fault (recovery > 0) the device recovers here, on its
- * primary context reset, or on a context of culvert's own where the reset left the primary
- * context unusable (the fake's FAKECUDA_RESET_KEEPS_FAULT=1; a GPU's driver may do the same).
- * Which one is printed; under the fake it is checked. */
+/* A new context of the device; after a fault (recovery > 0) the device recovers here. */
 static void new_context(unsigned recovery) {
     cl_int err = CL_SUCCESS;
     qt_context = clCreateContext(NULL, 1, &qt_device, notify, NULL, &err);
@@ -272,22 +243,7 @@ static void new_context(unsigned recovery) {
                 (int)err);
     CHECK_ERR(CL_SUCCESS, err);
     REQUIRE(qt_context);
-    void *cuctx = cuda_context();
-    if (recovery == 0) {
-        if (!primary_cuctx)
-            primary_cuctx = cuctx;
-        return;
-    }
-    bool primary = cuctx == primary_cuctx;
-    printf("recovery %u: the device works again on %s (CUcontext %p; the primary context: %p)\n",
-           recovery,
-           primary ? "its primary context, reset"
-                   : "a context of culvert's own: the primary context's reset did not recover it",
-           cuctx, primary_cuctx);
-    if (cv_test_fake_cuda()) {
-        const char *keeps = getenv("FAKECUDA_RESET_KEEPS_FAULT");
-        CHECK(primary == !(keeps && strcmp(keeps, "1") == 0));
-    }
+    qt_check_recovered(recovery, &primary_cuctx);
 }
 
 /* One round: a healthy context is used, then faults, is checked lost, and released whole. */
@@ -297,14 +253,14 @@ static void fault_round(unsigned round) {
     atomic_store(&lost_told, 0);
     atomic_store(&error_named, 0);
     new_context(round - 1);
-    CHECK_ERR(CL_SUCCESS,
-              clSetContextDestructorCallback(qt_context, context_gone, (void *)&context_released));
+    CHECK_ERR(CL_SUCCESS, clSetContextDestructorCallback(qt_context, qt_context_gone,
+                                                         (void *)&context_released));
     use_everything(round * 1000);
 
     cl_command_queue q = qt_queue(CL_QUEUE_PROFILING_ENABLE), other = qt_queue(0);
     cl_mem src = buffer(CL_MEM_READ_WRITE, 4096, NULL), dst = buffer(CL_MEM_READ_WRITE, 4096, NULL);
     CHECK_ERR(CL_SUCCESS,
-              clSetMemObjectDestructorCallback(dst, mem_gone, (void *)&buffer_released));
+              clSetMemObjectDestructorCallback(dst, qt_mem_gone, (void *)&buffer_released));
     cl_kernel fault = qt_kernel("fault");
     cl_ulong bad = 16; /* an unmapped device address */
     CHECK_ERR(CL_SUCCESS, clSetKernelArg(fault, 0, sizeof bad, &bad));
@@ -336,7 +292,7 @@ static void fault_round(unsigned round) {
     CHECK(late == NULL && err == CL_OUT_OF_RESOURCES);
     cl_context second = clCreateContext(NULL, 1, &qt_device, NULL, NULL, &err);
     CHECK(second == NULL && err == CL_DEVICE_NOT_AVAILABLE);
-    CHECK(wait_flag(&lost_told, 5.0) == 1);
+    CHECK(qt_wait_flag(&lost_told, 5.0) == 1);
     CHECK(atomic_load(&error_named) == 1);
 
     clReleaseEvent(dep);
@@ -350,8 +306,8 @@ static void fault_round(unsigned round) {
     clReleaseCommandQueue(q);
     clReleaseContext(qt_context);
     /* Nothing of the lost context stays held: the copy's batch went with the queue. */
-    CHECK(wait_flag(&buffer_released, 5.0));
-    CHECK(wait_flag(&context_released, 5.0));
+    CHECK(qt_wait_flag(&buffer_released, 5.0));
+    CHECK(qt_wait_flag(&context_released, 5.0));
     printf("round %u: fault seen, context lost and released\n", round);
 }
 

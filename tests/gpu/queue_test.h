@@ -6,6 +6,7 @@
 #include "test_util.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -62,6 +63,54 @@ static inline cl_int qt_poll_final(cl_event e, double seconds) {
         s = qt_status(e);
     }
     return s;
+}
+
+/* Destructor callbacks (clSetContextDestructorCallback, clSetMemObjectDestructorCallback) that
+ * set the atomic_int they are given. */
+static inline void CL_CALLBACK qt_context_gone(cl_context c, void *flag) {
+    (void)c;
+    atomic_store((atomic_int *)flag, 1);
+}
+
+static inline void CL_CALLBACK qt_mem_gone(cl_mem m, void *flag) {
+    (void)m;
+    atomic_store((atomic_int *)flag, 1);
+}
+
+/* Waits (polling) until *flag is set or `seconds` passed; the flag. */
+static inline int qt_wait_flag(atomic_int *flag, double seconds) {
+    double end = qt_now() + cv_test_limit_s(seconds);
+    while (!atomic_load(flag) && qt_now() < end)
+        usleep(1000);
+    return atomic_load(flag);
+}
+
+/* After the device's recovery-th recovery from a fault (0: none yet), a new context (qt_context)
+ * works on its primary CUDA context, reset, or on one of culvert's own where the reset left the
+ * primary context unusable (the fake's FAKECUDA_RESET_KEEPS_FAULT=1; a GPU's driver may do the
+ * same). *primary: the CUDA context of the process's first context (set at recovery 0). Which one
+ * is printed; under the fake it is checked. */
+static inline void qt_check_recovered(unsigned recovery, void **primary) {
+    void *cuctx = NULL;
+    CHECK_ERR(CL_SUCCESS, clGetContextInfo(qt_context, CL_CONTEXT_CUDA_CONTEXT_CULVERT,
+                                           sizeof cuctx, &cuctx, NULL));
+    CHECK(cuctx != NULL);
+    if (recovery == 0) {
+        if (!*primary)
+            *primary = cuctx;
+        return;
+    }
+    bool is_primary = cuctx == *primary;
+    printf("recovery %u: the device works again on %s (CUcontext %p; the primary context: %p)\n",
+           recovery,
+           is_primary
+               ? "its primary context, reset"
+               : "a context of culvert's own: the primary context's reset did not recover it",
+           cuctx, *primary);
+    if (cv_test_fake_cuda()) {
+        const char *keeps = getenv("FAKECUDA_RESET_KEEPS_FAULT");
+        CHECK(is_primary == !(keeps && strcmp(keeps, "1") == 0));
+    }
 }
 
 /* A marker that waits for the given events, with its event. */
