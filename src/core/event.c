@@ -99,12 +99,16 @@ static void cv_event_destroy(cv_object *obj) {
     if (e->is_user) {
         /* Never set: the commands that waited for it held it as a source until they ended, which
          * only a lost device makes them do without it. What the hooks hold goes too (a deferred
-         * host-value wait: its host value, and so the context, that a recovery waits for). */
+         * host-value wait: its host value, and so the context, that a recovery waits for), and
+         * the gate opens, as at process exit: no stream of the lost context that the driver may
+         * still keep stays blocked on it. */
         for (cv_user_hook *h = e->hooks, *next; h; h = next) {
             next = h->next;
             h->fn(h, CL_INVALID_EVENT);
         }
         e->hooks = NULL;
+        if (e->slot && !cv_final(atomic_load(&e->status)))
+            atomic_store_explicit(e->slot->host, 1, memory_order_release);
         cv_user_event_unlink(e);
         cvcu_slot_free(e->slot);
         e->slot = NULL;
