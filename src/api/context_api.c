@@ -117,7 +117,7 @@ cl_int CL_API_CALL clReleaseContext(cl_context context) {
     /* "CL_INVALID_CONTEXT if context is not a valid OpenCL context." */
     cl_int err = cv_is_context(context) ? CL_SUCCESS : CL_INVALID_CONTEXT;
     if (err == CL_SUCCESS)
-        cv_release(&context->obj);
+        cv_context_release(context);
     CV_API_ERROR(err);
     return err;
 }

@@ -97,6 +97,18 @@ static void cv_event_destroy(cv_object *obj) {
         free(c);
     }
     if (e->is_user) {
+        /* Never set: the commands that waited for it held it as a source until they ended, which
+         * only a lost device makes them do without it. What the hooks hold goes too (a deferred
+         * host-value wait: its host value, and so the context, that a recovery waits for), and
+         * the gate opens, as at process exit: no stream of the lost context that the driver may
+         * still keep stays blocked on it. */
+        for (cv_user_hook *h = e->hooks, *next; h; h = next) {
+            next = h->next;
+            h->fn(h, CL_INVALID_EVENT);
+        }
+        e->hooks = NULL;
+        if (e->slot && !cv_final(atomic_load(&e->status)))
+            atomic_store_explicit(e->slot->host, 1, memory_order_release);
         cv_user_event_unlink(e);
         cvcu_slot_free(e->slot);
         e->slot = NULL;
@@ -111,7 +123,7 @@ static void cv_event_destroy(cv_object *obj) {
         cv_event_free(e);
     if (q)
         cv_unhold(&q->obj);
-    cv_unhold(&ctx->obj);
+    cv_context_unhold(ctx, q ? CV_PART_EVENT : CV_PART_USER_EVENT);
 }
 
 /* Fills a zeroed event (new or spare). */
@@ -119,7 +131,7 @@ static void cv_event_init(cl_event e, cl_context ctx, cl_command_queue q, cl_com
     cv_object_init(&e->obj, CV_TAG_EVENT, cv_event_destroy);
     pthread_mutex_init(&e->lock, NULL);
     e->context = ctx;
-    cv_hold(&ctx->obj);
+    cv_context_hold(ctx, q ? CV_PART_EVENT : CV_PART_USER_EVENT);
     e->queue = q;
     if (q)
         cv_hold(&q->obj);

@@ -22,7 +22,9 @@ typedef struct cv_kept {
 } cv_kept;
 
 /* Work that follows a user event's status: run by cv_user_event_set on the setter's thread,
- * right after the gated commands were released, with the status set. */
+ * right after the gated commands were released, with the status set; or, for an event never set,
+ * when it goes, with CL_INVALID_EVENT (the commands whose wait lists hold it ended without it:
+ * their device was lost). */
 typedef struct cv_user_hook {
     void (*fn)(struct cv_user_hook *h, cl_int status);
     void *arg;

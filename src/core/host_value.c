@@ -34,7 +34,7 @@ static void cv_host_value_destroy(cv_object *obj) {
     cvcu_slot_free(m->host_value->slot);
     free(m->host_value);
     free(m);
-    cv_unhold(&ctx->obj);
+    cv_context_unhold(ctx, CV_PART_HOST_VALUE);
 }
 
 cl_mem cv_host_value_create(cl_context ctx, cl_ulong initial, cl_int *err) {
@@ -52,7 +52,7 @@ cl_mem cv_host_value_create(cl_context ctx, cl_ulong initial, cl_int *err) {
         atomic_store_explicit(hv->slot->host, initial, memory_order_release);
         cv_object_init(&m->obj, CV_TAG_MEM, cv_host_value_destroy);
         m->context = ctx;
-        cv_hold(&ctx->obj);
+        cv_context_hold(ctx, CV_PART_HOST_VALUE);
         m->kind = CV_MEM_HOST_VALUE;
         /* Read-write for host and kernels, allocated by culvert in host memory. */
         m->flags = CL_MEM_READ_WRITE | CL_MEM_ALLOC_HOST_PTR;
@@ -231,8 +231,12 @@ static cl_int cv_host_value_enqueue_deferred(cl_command_queue q, cl_mem hv, cl_u
     }
     if (gated && err != CL_SUCCESS) {
         /* The stream may wait for the proxy already, and the command is gone: open it, and
-         * keep it (a leak, never a slot reused while the GPU may still read it). */
+         * keep it (a leak, never a slot reused while the GPU may still read it), unless the
+         * device is lost: its GPU reads nothing more, and what the wait holds (the host value,
+         * so the context) must go for the device to recover. */
         cv_deferred_wait_open(d);
+        if (cvcu_device_lost(q->device->cu))
+            cv_unhold(&d->obj);
         return err;
     }
     /* The statuses, as they are set (the hooks run on the setter's thread) or now. */

@@ -13,6 +13,7 @@
 
 static void cv_kernel_destroy(cv_object *obj) {
     cl_kernel k = (cl_kernel)obj;
+    cl_context ctx = k->context;
     atomic_fetch_sub(&k->program->kernel_objects, 1);
     cv_unhold(&k->program->obj);
     free(k->fns);
@@ -20,6 +21,7 @@ static void cv_kernel_destroy(cv_object *obj) {
     free(k->values);
     free(k->params);
     free(k);
+    cv_context_unhold(ctx, CV_PART_KERNEL);
 }
 
 static uint32_t cv_align_up32(uint32_t v, uint32_t a) {
@@ -105,6 +107,7 @@ static cl_kernel cv_kernel_alloc(cl_program p, cl_int *err) {
     cv_object_init(&k->obj, CV_TAG_KERNEL, cv_kernel_destroy);
     k->program = p;
     k->context = p->context;
+    cv_context_hold(k->context, CV_PART_KERNEL);
     cv_hold(&p->obj);
     atomic_fetch_add(&p->kernels, 1);
     atomic_fetch_add(&p->kernel_objects, 1);

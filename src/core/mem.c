@@ -80,7 +80,7 @@ static void cv_buffer_destroy(cv_object *obj) {
     cl_context ctx = m->context;
     cv_mem_free_parts(m);
     free(m);
-    cv_unhold(&ctx->obj);
+    cv_context_unhold(ctx, CV_PART_MEM);
 }
 
 /* obj.destroy of every cl_mem with destructor callbacks: "the registered user callback functions
@@ -129,7 +129,7 @@ static cl_mem cv_mem_new(cl_context ctx, cv_mem_kind kind, cl_mem_flags flags, s
         cv_object_init(&m->obj, CV_TAG_MEM, cv_mem_destroy);
         m->kind_destroy = cv_buffer_destroy;
         m->context = ctx;
-        cv_hold(&ctx->obj);
+        cv_context_hold(ctx, CV_PART_MEM);
         m->kind = kind;
         m->flags = flags;
         m->size = size;

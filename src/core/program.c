@@ -84,7 +84,7 @@ static void cv_program_destroy(cv_object *obj) {
     free(p->source);
     free(p->kernel_names);
     pthread_mutex_destroy(&p->lock);
-    cv_unhold(&p->context->obj);
+    cv_context_unhold(p->context, CV_PART_PROGRAM);
     free(p);
 }
 
@@ -101,7 +101,7 @@ cl_program cv_program_alloc(cl_context ctx, cl_uint num_devices, const cl_device
     cv_object_init(&p->obj, CV_TAG_PROGRAM, cv_program_destroy);
     pthread_mutex_init(&p->lock, NULL);
     p->context = ctx;
-    cv_hold(&ctx->obj);
+    cv_context_hold(ctx, CV_PART_PROGRAM);
     p->num_devices = num_devices;
     for (cl_uint i = 0; i < num_devices; i++) {
         p->devs[i].device = devices[i];

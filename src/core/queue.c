@@ -32,7 +32,7 @@ static void cv_queue_destroy(cv_object *obj) {
     }
     pthread_mutex_destroy(&q->lock);
     pthread_mutex_destroy(&q->spare_lock);
-    cv_unhold(&q->context->obj);
+    cv_context_unhold(q->context, CV_PART_QUEUE);
     free(q->property_list);
     free(q);
 }
@@ -89,7 +89,7 @@ cl_command_queue cv_queue_create(cl_context ctx, cl_device_id dev, const cv_queu
     pthread_mutex_init(&q->lock, NULL);
     pthread_mutex_init(&q->spare_lock, NULL);
     q->context = ctx;
-    cv_hold(&ctx->obj);
+    cv_context_hold(ctx, CV_PART_QUEUE);
     q->device = dev;
     q->properties = cfg->properties;
     q->num_properties = list_len;

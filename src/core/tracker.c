@@ -1,5 +1,6 @@
 #include "core/tracker.h"
 #include "util/log.h"
+#include "util/thread.h"
 #include "core/backend.h"
 
 #include <errno.h>
@@ -28,7 +29,9 @@ static bool cv_tracker_running, cv_tracker_stop, cv_tracker_exited;
 /* deep: asleep without a deadline (a track wakes it); hurry: a callback wants a pass soon. */
 static bool cv_tracker_deep, cv_tracker_hurry;
 static cl_event cv_pending_head, cv_pending_tail; /* outstanding commands, oldest first */
-static bool cv_tracker_faults; /* a device was lost: the contexts on it are to be told */
+static bool cv_tracker_faults;  /* a device was lost: the contexts on it are to be told */
+static bool cv_tracker_passing; /* a pass has the outstanding commands or notes (for the logs) */
+static _Thread_local bool cv_tracker_self; /* set on the tracker's thread */
 static cv_note *cv_notes_head, **cv_notes_tail = &cv_notes_head;
 
 static void cv_tracker_fire_notes(cv_note *n) {
@@ -131,6 +134,7 @@ static void cv_tracker_sleep(unsigned long ns) {
  * lazy period, in which new commands join without a wake, and then without a deadline. */
 static void *cv_tracker_main(void *arg) {
     (void)arg;
+    cv_tracker_self = true;
     unsigned long sleep_ns = CV_TRACKER_MIN_SLEEP_NS;
     bool idle = false;
     pthread_mutex_lock(&cv_tracker_lock);
@@ -162,6 +166,7 @@ static void *cv_tracker_main(void *arg) {
         cv_notes_tail = &cv_notes_head;
         cl_event list = cv_pending_head;
         cv_pending_head = cv_pending_tail = NULL;
+        cv_tracker_passing = list || notes;
         pthread_mutex_unlock(&cv_tracker_lock);
 
         bool progress = notes != NULL, urgent = false;
@@ -170,6 +175,7 @@ static void *cv_tracker_main(void *arg) {
         cl_event left = cv_tracker_poll(list, &tail, &progress, &urgent);
 
         pthread_mutex_lock(&cv_tracker_lock);
+        cv_tracker_passing = false;
         /* What is left goes before what arrived meanwhile: the list stays oldest first. */
         if (left) {
             tail->tracker_next = cv_pending_head;
@@ -221,11 +227,7 @@ static void cv_tracker_shutdown(void) {
 }
 
 static void cv_tracker_start(void) {
-    pthread_condattr_t attr;
-    pthread_condattr_init(&attr);
-    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
-    pthread_cond_init(&cv_tracker_cond, &attr);
-    pthread_condattr_destroy(&attr);
+    cvu_cond_init_monotonic(&cv_tracker_cond);
     /* Registered after cuInit (a command exists, so CUDA is up): runs before libcuda's own
      * exit handlers, which were registered earlier. */
     atexit(cv_tracker_shutdown);
@@ -326,4 +328,20 @@ void cv_tracker_notify(cl_event e) {
         cv_unhold(&e->obj);
         free(n);
     }
+}
+
+bool cv_tracker_on_thread(void) {
+    return cv_tracker_self;
+}
+
+unsigned cv_tracker_holds(cl_context ctx, bool *passing) {
+    unsigned n = 0;
+    pthread_mutex_lock(&cv_tracker_lock);
+    for (cl_event e = cv_pending_head; e; e = e->tracker_next)
+        n += e->context == ctx;
+    for (cv_note *note = cv_notes_head; note; note = note->next)
+        n += note->event->context == ctx;
+    *passing = cv_tracker_passing;
+    pthread_mutex_unlock(&cv_tracker_lock);
+    return n;
 }

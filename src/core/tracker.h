@@ -28,5 +28,10 @@ void cv_tracker_notify(cl_event e);
 /* A device was lost (the backend's fault handler: any thread, possibly under the backend's
  * locks): the tracker tells the contexts on it soon (cv_contexts_report_faults). */
 void cv_tracker_fault(void);
+/* Is the calling thread the tracker's (an event callback)? */
+bool cv_tracker_on_thread(void);
+/* For the logs: the commands and callback notes of ctx the tracker holds, not counting those of a
+ * pass in progress (*passing: one is, with the commands it took off the list). */
+unsigned cv_tracker_holds(cl_context ctx, bool *passing);
 
 #endif

@@ -269,8 +269,17 @@ cl_int cvcu_device_attach(struct cvcu_device *dev) {
      * poisoned it (work of released objects may have faulted after their last wait). */
     if (err == CL_SUCCESS && dev->users == 0)
         cvcu_device_probe();
-    if (cvcu_device_lost(dev))
-        err = dev->users == 0 ? cvcu_device_recover(dev) : CL_DEVICE_NOT_AVAILABLE;
+    if (cvcu_device_lost(dev) && dev->users == 0)
+        err = cvcu_device_recover(dev);
+    else if (cvcu_device_lost(dev)) {
+        err = CL_DEVICE_NOT_AVAILABLE;
+        char what[sizeof dev->fault_what];
+        cvcu_device_fault(dev, what, sizeof what);
+        cvu_log(CVU_LOG_ERROR,
+                "device %d is lost (%s) and %u cl_context(s) still use it: no recovery until "
+                "they are gone (CL_DEVICE_NOT_AVAILABLE)",
+                dev->props.ordinal, what, dev->users);
+    }
     if (err == CL_SUCCESS)
         dev->users++;
     pthread_mutex_unlock(&dev->use_lock);

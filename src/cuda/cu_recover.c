@@ -8,14 +8,18 @@
  * use that context: CL_CONTEXT_CUDA_CONTEXT_CULVERT returns it, a stream wrapped with
  * CL_QUEUE_CUDA_STREAM_CULVERT must belong to it, and the CUDA runtime's work (on the primary
  * context) no longer shares culvert's context. A later recovery destroys culvert's context and
- * tries the primary context's reset again first. Each step is logged (CULVERT_LOG=info): which
- * path worked, and why the other did not. */
+ * tries the primary context's reset again first. A try that fails is made again after a pause,
+ * three tries in all (a driver still tearing the faulted context down may refuse an early one).
+ * Each step is logged (CULVERT_LOG=info): which path worked, and why the other did not; a try
+ * that failed is logged at CULVERT_LOG=error with both paths' reasons (the CUDA call and its
+ * error), so that a run that fails says why. */
 #include "cuda/cu_device.h"
 #include "util/log.h"
 #include "cuda/cu_driver.h"
 
 #include <stdint.h>
 #include <stdio.h>
+#include <time.h>
 
 /* The check's kernel: out[0] = value. */
 static const char cvcu_check_ptx[] = ".version 6.0\n"
@@ -130,11 +134,16 @@ static CUresult cvcu_recover_own(struct cvcu_device *d, char *why, size_t n) {
     return r;
 }
 
-cl_int cvcu_device_recover(struct cvcu_device *d) {
-    char what[sizeof d->fault_what], why[192] = "";
+/* Why each path of a try failed ("" where it was not tried or worked). */
+typedef struct cvcu_recover_why {
+    char primary[192], own[192];
+} cvcu_recover_why;
+
+/* One try at recovering d: a new generation, the primary context reset and checked, else a
+ * context of culvert's own. Returns the CUresult of the path that decided; *path names it. */
+static CUresult cvcu_recover_try(struct cvcu_device *d, cvcu_recover_why *why, const char **path) {
     int ordinal = d->props.ordinal;
-    cvcu_device_fault(d, what, sizeof what);
-    cvu_log(CVU_LOG_INFO, "device %d: recovering from the fault (%s)", ordinal, what);
+    why->primary[0] = why->own[0] = '\0';
     /* Nothing of the lost context is used from here on: the reaper's releases wait and are then
      * dropped by their generation, the slot pages are forgotten with their gates. */
     cvcu_reap_pause();
@@ -148,30 +157,65 @@ cl_int cvcu_device_recover(struct cvcu_device *d) {
         d->own_ctx = false;
         atomic_store_explicit(&d->ctx, d->primary, memory_order_release);
     }
-    const char *path = "the primary context, reset (cuDevicePrimaryCtxReset)";
-    CUresult r = cvcu_recover_primary(d, why, sizeof why);
+    *path = "the primary context, reset (cuDevicePrimaryCtxReset)";
+    char *decided = why->primary;
+    CUresult r = cvcu_recover_primary(d, why->primary, sizeof why->primary);
     if (r != CUDA_SUCCESS) {
         cvu_log(CVU_LOG_INFO, "device %d: the primary context's reset did not recover it: %s",
-                ordinal, why);
-        path = "a context of culvert's own (cuCtxCreate): the primary context stays unusable";
-        r = cvcu_recover_own(d, why, sizeof why);
+                ordinal, why->primary);
+        *path = "a context of culvert's own (cuCtxCreate): the primary context stays unusable";
+        decided = why->own;
+        r = cvcu_recover_own(d, why->own, sizeof why->own);
         if (r != CUDA_SUCCESS)
             cvu_log(CVU_LOG_INFO, "device %d: a context of culvert's own does not work either: %s",
-                    ordinal, why);
+                    ordinal, why->own);
     }
     /* The calling thread is bound to the context now used (the generation moved on): the new
      * one, or, still lost, the primary one, where everything fails until the next try. */
     CUresult bound = cvcu_device_set_current(d);
     if (r == CUDA_SUCCESS)
-        r = cvcu_step(bound, "cuCtxSetCurrent", why, sizeof why);
+        r = cvcu_step(bound, "cuCtxSetCurrent", decided, sizeof why->own);
     if (r == CUDA_SUCCESS)
         atomic_store(&d->fault, 0);
     cvcu_reap_resume();
+    return r;
+}
+
+/* Tries, and the pause before each: a driver still tearing the faulted context down (its
+ * channels' recovery) may refuse an early try that a later one gets through. */
+static const unsigned cvcu_recover_pause_ms[] = {0, 100, 400};
+#define CVCU_RECOVER_TRIES (sizeof cvcu_recover_pause_ms / sizeof cvcu_recover_pause_ms[0])
+
+cl_int cvcu_device_recover(struct cvcu_device *d) {
+    char what[sizeof d->fault_what];
+    int ordinal = d->props.ordinal;
+    cvcu_recover_why why;
+    const char *path = "";
+    CUresult r = CUDA_ERROR_UNKNOWN;
+    cvcu_device_fault(d, what, sizeof what);
+    cvu_log(CVU_LOG_INFO, "device %d: recovering from the fault (%s)", ordinal, what);
+    unsigned tries = 0;
+    while (r != CUDA_SUCCESS && tries < CVCU_RECOVER_TRIES) {
+        unsigned pause = cvcu_recover_pause_ms[tries++];
+        struct timespec ts = {pause / 1000, (long)(pause % 1000) * 1000000L};
+        if (pause)
+            nanosleep(&ts, NULL);
+        r = cvcu_recover_try(d, &why, &path);
+        /* Every failed try at error level: the log of a run that failed says why. */
+        if (r != CUDA_SUCCESS)
+            cvu_log(CVU_LOG_ERROR,
+                    "device %d: recovery try %u of %u failed: the primary context's reset: %s; "
+                    "a context of culvert's own: %s",
+                    ordinal, tries, (unsigned)CVCU_RECOVER_TRIES, why.primary,
+                    why.own[0] ? why.own : "not tried");
+    }
     if (r == CUDA_SUCCESS)
-        cvu_log(CVU_LOG_INFO, "device %d recovered on %s (context %p checked)", ordinal, path,
-                cvcu_device_context(d));
+        cvu_log(CVU_LOG_INFO, "device %d recovered on %s (context %p checked, try %u)", ordinal,
+                path, cvcu_device_context(d), tries);
     else
-        cvu_log(CVU_LOG_ERROR, "device %d did not recover from the fault (%s): it stays lost",
-                ordinal, why);
+        cvu_log(CVU_LOG_ERROR,
+                "device %d did not recover from the fault (%s) in %u tries: it stays lost, and "
+                "clCreateContext answers CL_DEVICE_NOT_AVAILABLE",
+                ordinal, what, tries);
     return r == CUDA_SUCCESS ? CL_SUCCESS : CL_DEVICE_NOT_AVAILABLE;
 }

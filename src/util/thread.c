@@ -1,6 +1,7 @@
 #include "util/thread.h"
 
 #include <pthread.h>
+#include <time.h>
 
 bool cvu_thread_start(void *(*fn)(void *), void *arg) {
     pthread_t t;
@@ -10,4 +11,12 @@ bool cvu_thread_start(void *(*fn)(void *), void *arg) {
     bool started = pthread_create(&t, &attr, fn, arg) == 0;
     pthread_attr_destroy(&attr);
     return started;
+}
+
+void cvu_cond_init_monotonic(pthread_cond_t *c) {
+    pthread_condattr_t attr;
+    pthread_condattr_init(&attr);
+    pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+    pthread_cond_init(c, &attr);
+    pthread_condattr_destroy(&attr);
 }

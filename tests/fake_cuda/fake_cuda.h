@@ -8,8 +8,12 @@
  * FAKECUDA_FAULT_COPY=n makes the n-th copy the streams run fault the same way with
  * CUDA_ERROR_LAUNCH_FAILED (a copy engine's MMU fault); FAKECUDA_RESET_KEEPS_FAULT=1 makes
  * cuDevicePrimaryCtxReset destroy the primary context's objects but leave its error (as a driver
- * may: then only a context made by cuCtxCreate works); FAKECUDA_COPY_DELAY_US sets
- * copy_delay_us and FAKECUDA_LAUNCH_US launch_us. A release (cuMemFree, cuMemFreeHost,
+ * may: then only a context made by cuCtxCreate works); FAKECUDA_RECOVER_REFUSALS=n makes the first
+ * n resets keep the error and the first n cuCtxCreate calls fail (CUDA_ERROR_ILLEGAL_ADDRESS), as a
+ * driver still tearing the faulted context down might; FAKECUDA_COPY_DELAY_US sets
+ * copy_delay_us and FAKECUDA_LAUNCH_US launch_us; FAKECUDA_LOST_TEARDOWN_US makes each call that
+ * tears an object of a poisoned context down (cuStreamDestroy, cuEventDestroy, the frees) take
+ * that long before it answers the error (fake_internal.h). A release (cuMemFree, cuMemFreeHost,
  * cuMemHostUnregister) of memory that an operation still queued on a stream uses aborts: the real
  * driver does not order them. */
 #ifndef CV_TEST_FAKE_CUDA_H

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 fake_context fake_primary;
 fake_context *_Atomic fake_owner = &fake_primary;
@@ -36,6 +37,21 @@ void fake_fault(CUresult r) {
     /* The streams' queued work is dropped and their waits give up (fake_stream.c). */
     fake_drop_queued();
     pthread_cond_broadcast(&fake_C);
+}
+
+static unsigned lost_teardown_us;
+static pthread_once_t lost_teardown_once = PTHREAD_ONCE_INIT;
+
+static void lost_teardown_init(void) {
+    const char *v = getenv("FAKECUDA_LOST_TEARDOWN_US");
+    lost_teardown_us = v ? (unsigned)strtoul(v, NULL, 10) : 0;
+}
+
+CUresult fake_lost_teardown(CUresult r) {
+    pthread_once(&lost_teardown_once, lost_teardown_init);
+    if (r != CUDA_SUCCESS && (int)r == fake_sticky && lost_teardown_us)
+        usleep(lost_teardown_us);
+    return r;
 }
 
 /* Under L: the owner's streams, events, modules and allocations go. */
@@ -150,17 +166,38 @@ CUresult cuDevicePrimaryCtxRelease(CUdevice d) {
     (void)d;
     return CUDA_SUCCESS;
 }
+/* FAKECUDA_RECOVER_REFUSALS=n: the first n resets of the primary context keep its error, and the
+ * first n cuCtxCreate calls answer CUDA_ERROR_ILLEGAL_ADDRESS (a driver still tearing the faulted
+ * context down refuses early tries); [0]: resets, [1]: creations. */
+static _Atomic long refusals[2];
+static pthread_once_t refusals_once = PTHREAD_ONCE_INIT;
+
+static void refusals_init(void) {
+    const char *v = getenv("FAKECUDA_RECOVER_REFUSALS");
+    long n = v ? strtol(v, NULL, 10) : 0;
+    atomic_store(&refusals[0], n);
+    atomic_store(&refusals[1], n);
+}
+
+/* Whether this reset (which 0) or creation (1) is refused. */
+static bool refused(int which) {
+    pthread_once(&refusals_once, refusals_init);
+    return atomic_fetch_sub(&refusals[which], 1) > 0;
+}
+
 /* Destroys everything of the primary context (streams, events, modules, allocations) and clears
- * its sticky error (FAKECUDA_RESET_KEEPS_FAULT=1: keeps it); the context handle stays the same. */
+ * its sticky error (FAKECUDA_RESET_KEEPS_FAULT=1: keeps it; FAKECUDA_RECOVER_REFUSALS: the first
+ * ones keep it); the context handle stays the same. */
 CUresult cuDevicePrimaryCtxReset(CUdevice d) {
     FAKE_CALL;
     if (d != 0)
         return CUDA_ERROR_INVALID_DEVICE;
     const char *keep = getenv("FAKECUDA_RESET_KEEPS_FAULT");
+    bool refuse = refused(0);
     LOCK;
     if (fake_owner == &fake_primary)
         end_resources();
-    if (!keep || strcmp(keep, "1") != 0)
+    if ((!keep || strcmp(keep, "1") != 0) && !refuse)
         fake_primary.sticky = 0;
     UNLOCK;
     return CUDA_SUCCESS;
@@ -172,6 +209,8 @@ CUresult cuCtxCreate_v2(CUcontext *c, unsigned flags, CUdevice d) {
     (void)flags;
     if (d != 0)
         return CUDA_ERROR_INVALID_DEVICE;
+    if (refused(1))
+        return CUDA_ERROR_ILLEGAL_ADDRESS;
     fake_context *n = calloc(1, sizeof *n);
     if (!n)
         return CUDA_ERROR_OUT_OF_MEMORY;

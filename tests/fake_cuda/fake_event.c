@@ -29,7 +29,7 @@ CUresult cuEventDestroy(CUevent e) {
         abort();
     }
     e->destroyed = 1;
-    return (CUresult)fake_sticky;
+    return fake_lost_teardown((CUresult)fake_sticky);
 }
 CUresult cuEventRecord(CUevent e, CUstream s) {
     FAKE_CALL;

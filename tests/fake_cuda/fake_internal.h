@@ -73,6 +73,12 @@ CUresult fake_need_ctx(void);
 extern _Atomic unsigned fake_generation;
 /* Under L: poisons the owner with r (the first fault wins). */
 void fake_fault(CUresult r);
+/* Not under L: r, from a call that tears an object of the poisoned context down (cuStreamDestroy,
+ * cuEventDestroy, cuMemFree, cuMemFreeHost, cuMemHostUnregister), answered only after
+ * FAKECUDA_LOST_TEARDOWN_US microseconds where r is the sticky error (default 0: at once). A
+ * model of a driver that tears a faulted context's objects down slowly: culvert's teardown of a
+ * lost context, on whatever thread drops its last hold, takes that long per call. */
+CUresult fake_lost_teardown(CUresult r);
 /* Under L: every stream drops the work queued behind the operation at its head. */
 void fake_drop_queued(void);
 /* Under L, for a reset or a destroy: every stream dies (fake_stream.c), every allocation goes

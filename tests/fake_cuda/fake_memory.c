@@ -250,7 +250,7 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
 CUresult cuMemFree(CUdeviceptr p) {
     FAKE_CALL;
     CUresult r = fake_need_ctx();
-    return r ? r : release(P(p), DEVICE);
+    return r ? fake_lost_teardown(r) : release(P(p), DEVICE);
 }
 CUresult cuMemHostAlloc(void **p, size_t n, unsigned f) {
     FAKE_CALL;
@@ -264,7 +264,7 @@ CUresult cuMemAllocHost(void **p, size_t n) {
 CUresult cuMemFreeHost(void *p) {
     FAKE_CALL;
     CUresult r = fake_need_ctx();
-    return r ? r : release(p, PINNED);
+    return r ? fake_lost_teardown(r) : release(p, PINNED);
 }
 /* Mapped pinned memory: the device sees it at the host address (unified addressing). */
 CUresult cuMemHostGetDevicePointer(CUdeviceptr *d, void *p, unsigned f) {
@@ -291,7 +291,7 @@ CUresult cuMemHostRegister(void *p, size_t n, unsigned f) {
 CUresult cuMemHostUnregister(void *p) {
     FAKE_CALL;
     CUresult r = fake_need_ctx();
-    return r ? r : release(p, REGISTERED);
+    return r ? fake_lost_teardown(r) : release(p, REGISTERED);
 }
 CUresult cuPointerGetAttribute(void *data, CUpointer_attribute a, CUdeviceptr p) {
     FAKE_CALL;

@@ -499,8 +499,9 @@ CUresult cuStreamDestroy(CUstream s) { /* its thread finishes the queued work, t
         }
     s->destroyed = 1;
     pthread_cond_broadcast(&fake_C);
+    CUresult r = (CUresult)fake_sticky;
     UNLOCK;
-    return (CUresult)fake_sticky;
+    return fake_lost_teardown(r);
 }
 CUresult cuStreamQuery(CUstream s) {
     FAKE_CALL;

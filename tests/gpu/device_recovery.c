@@ -7,7 +7,9 @@
  * events, profiling and a kernel with correct results. Two faults in a row, so that a device
  * recovers more than once. Each recovery prints the context it gave: the primary one, reset, or
  * one of culvert's own where the reset left the primary context unusable (fake.device_recovery
- * and fake.device_recovery_own_context, FAKECUDA_RESET_KEEPS_FAULT=1, check each).
+ * and fake.device_recovery_own_context, FAKECUDA_RESET_KEEPS_FAULT=1, check each; in
+ * fake.device_recovery_retry, FAKECUDA_RECOVER_REFUSALS=1, both fail on the first try and the
+ * second recovers).
  *
  * Each round first uses everything culvert keeps per device beyond one context (slot pages,
  * staging pools, bounce buffers, the profiling clock, kernel timing's probe, anchors and slot
@@ -238,8 +240,8 @@ static void new_context(unsigned recovery) {
     if (err != CL_SUCCESS)
         fprintf(stderr,
                 "clCreateContext returned %d: the device did not recover from the fault "
-                "(neither the primary context's reset nor a context of culvert's own worked; "
-                "CULVERT_LOG=info says why)\n",
+                "(neither the primary context's reset nor a context of culvert's own worked, or "
+                "a lost context was still there; CULVERT_LOG=error says which)\n",
                 (int)err);
     CHECK_ERR(CL_SUCCESS, err);
     REQUIRE(qt_context);
