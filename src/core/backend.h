@@ -68,6 +68,13 @@ cl_int cvcu_device_open(int ordinal, cvcu_device **out, const cvcu_device_props 
 /* Makes the device's context current on the calling thread (cheap when it already is).
  * CL_OUT_OF_RESOURCES, bound all the same, while the device is lost (below). */
 cl_int cvcu_device_bind(cvcu_device *dev);
+/* The bytes CUDA keeps for the output of kernels' printf between synchronizations
+ * (CU_LIMIT_PRINTF_FIFO_SIZE; CUDA's own default is 1 MiB, which a kernel of many work-items each
+ * printing overflows, and what does not fit is lost): CL_DEVICE_PRINTF_BUFFER_SIZE. */
+#define CVCU_PRINTF_BUFFER_BYTES ((size_t)64 << 20)
+/* Sizes the printf buffer of the device's context to CVCU_PRINTF_BUFFER_BYTES, once per context
+ * (CUDA takes the size before the first launch of a kernel that prints); dev bound. */
+cl_int cvcu_device_printf_buffer(cvcu_device *dev);
 /* Interop: the CUcontext behind a device: its primary context, or culvert's own where a fault's
  * recovery had to make one (cvcu_device_attach). */
 void *cvcu_device_context(cvcu_device *dev);

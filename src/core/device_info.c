@@ -128,11 +128,10 @@ static const struct {
     {CL_DEVICE_MAX_CONSTANT_ARGS, CV_UINT, 9},
     {CL_DEVICE_LOCAL_MEM_TYPE, CV_UINT, CL_LOCAL},
     {CL_DEVICE_ENDIAN_LITTLE, CV_BOOL, CL_TRUE},
-    {CL_DEVICE_AVAILABLE, CV_BOOL, CL_TRUE},
     {CL_DEVICE_EXECUTION_CAPABILITIES, CV_ULONG, CL_EXEC_KERNEL},
     {CL_DEVICE_QUEUE_ON_HOST_PROPERTIES, CV_ULONG,
      CL_QUEUE_PROFILING_ENABLE | CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE},
-    {CL_DEVICE_PRINTF_BUFFER_SIZE, CV_SIZE, 1024 * 1024},
+    {CL_DEVICE_PRINTF_BUFFER_SIZE, CV_SIZE, CVCU_PRINTF_BUFFER_BYTES},
     {CL_DEVICE_PREFERRED_INTEROP_USER_SYNC, CV_BOOL, CL_TRUE},
     {CL_DEVICE_PARTITION_MAX_SUB_DEVICES, CV_UINT, 0},
     {CL_DEVICE_PARTITION_AFFINITY_DOMAIN, CV_ULONG, 0},
@@ -289,6 +288,11 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         err = cv_info_bytes(out, versions, sizeof versions);
         break;
     }
+    case CL_DEVICE_AVAILABLE:
+        /* A fault leaves the device lost until a new context recovers it (backend.h): lost, it
+         * is not available, and stays so where the driver keeps the fault for the process. */
+        err = cv_info_bool(out, cvcu_device_lost(d->cu) ? CL_FALSE : CL_TRUE);
+        break;
     case CL_DEVICE_COMPILER_AVAILABLE:
     case CL_DEVICE_LINKER_AVAILABLE:
         /* The compiler (clang, llc, libclc) is found at run time: src/compiler/README.md. */

@@ -280,6 +280,9 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
     }
     /* Once per module, not per kernel: large programs have many kernels and megabytes of PTX. */
     bool prints = memmem(pd->binary, pd->binary_size, "vprintf", 7) != NULL;
+    /* CL_DEVICE_PRINTF_BUFFER_SIZE holds before the first launch of a kernel that prints. */
+    if (err == CL_SUCCESS && prints)
+        err = cvcu_device_printf_buffer(pd->device->cu);
     for (uint32_t i = 0; err == CL_SUCCESS && i < pd->ptx.num_kernels; i++) {
         cv_program_function *f = &pd->functions[i];
         f->sig = &pd->ptx.kernels[i];

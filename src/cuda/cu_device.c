@@ -193,6 +193,18 @@ cl_int cvcu_device_bind(struct cvcu_device *dev) {
     return err;
 }
 
+cl_int cvcu_device_printf_buffer(struct cvcu_device *dev) {
+    unsigned want = cvcu_device_generation(dev) + 1;
+    cl_int err = CL_SUCCESS;
+    if (atomic_load_explicit(&dev->printf_sized, memory_order_acquire) != want) {
+        err = CVCU_CALL(cvcu.cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE, CVCU_PRINTF_BUFFER_BYTES),
+                        CL_OUT_OF_RESOURCES);
+        if (err == CL_SUCCESS)
+            atomic_store_explicit(&dev->printf_sized, want, memory_order_release);
+    }
+    return err;
+}
+
 void *cvcu_device_context(struct cvcu_device *dev) {
     return atomic_load_explicit(&dev->ctx, memory_order_acquire);
 }
@@ -269,7 +281,13 @@ cl_int cvcu_device_attach(struct cvcu_device *dev) {
      * poisoned it (work of released objects may have faulted after their last wait). */
     if (err == CL_SUCCESS && dev->users == 0)
         cvcu_device_probe();
-    if (cvcu_device_lost(dev) && dev->users == 0)
+    if (cvcu_device_lost(dev) && dev->unrecoverable) {
+        err = CL_DEVICE_NOT_AVAILABLE;
+        cvu_log(CVU_LOG_ERROR,
+                "device %d stays lost: the driver keeps its fault for this process (no CUDA "
+                "context works since); clCreateContext answers CL_DEVICE_NOT_AVAILABLE",
+                dev->props.ordinal);
+    } else if (cvcu_device_lost(dev) && dev->users == 0)
         err = cvcu_device_recover(dev);
     else if (cvcu_device_lost(dev)) {
         err = CL_DEVICE_NOT_AVAILABLE;

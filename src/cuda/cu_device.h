@@ -31,13 +31,16 @@ struct cvcu_device {
     CUcontext primary;      /* the primary context's handle (retained); under use_lock */
     bool own_ctx;           /* ctx is culvert's own (cuCtxCreate); under use_lock */
     cvcu_device_props props;
-    _Atomic unsigned generation;  /* recoveries so far (each drops the context's state) */
-    _Atomic int fault;            /* the sticky CUresult; 0 while the device is healthy */
-    pthread_mutex_t fault_lock;   /* guards fault_what */
-    char fault_what[160];         /* the error's name and the call that reported it */
-    pthread_mutex_t use_lock;     /* guards users; held by a recovery */
-    unsigned users;               /* cl_contexts using the device */
-    struct cvcu_slot_pool *slots; /* under cu_slots.c's lock */
+    _Atomic unsigned generation;   /* recoveries so far (each drops the context's state) */
+    _Atomic int fault;             /* the sticky CUresult; 0 while the device is healthy */
+    pthread_mutex_t fault_lock;    /* guards fault_what */
+    char fault_what[160];          /* the error's name and the call that reported it */
+    pthread_mutex_t use_lock;      /* guards users; held by a recovery */
+    unsigned users;                /* cl_contexts using the device */
+    struct cvcu_slot_pool *slots;  /* under cu_slots.c's lock */
+    _Atomic unsigned printf_sized; /* 1 + the generation whose context has its printf buffer */
+    bool unrecoverable; /* every try failed with a sticky error, a new context's too: the driver
+                           keeps the fault for the process; under use_lock */
 };
 
 /* The device whose context (the one culvert uses now) is ctx, or NULL. */

@@ -217,5 +217,10 @@ cl_int cvcu_device_recover(struct cvcu_device *d) {
                 "device %d did not recover from the fault (%s) in %u tries: it stays lost, and "
                 "clCreateContext answers CL_DEVICE_NOT_AVAILABLE",
                 ordinal, what, tries);
+    /* Where even the last try's new context answered a sticky error, the driver keeps the
+     * fault for the process (CUDA documents that such errors need a new process): no later
+     * clCreateContext tries again. */
+    if (r != CUDA_SUCCESS && cvcu_sticky(r))
+        d->unrecoverable = true;
     return r == CUDA_SUCCESS ? CL_SUCCESS : CL_DEVICE_NOT_AVAILABLE;
 }

@@ -1,6 +1,7 @@
 #include "test_util.h"
 
 #include <string.h>
+#include <time.h>
 
 int cv_test_failures;
 int cv_test_checks;
@@ -39,6 +40,43 @@ cl_device_id cv_test_gpu_device_or_skip(cl_platform_id *platform_out) {
     if (platform_out)
         *platform_out = p;
     return d;
+}
+
+/* CV_EXPECT_UNRECOVERABLE=1 (with a fake driver that refuses every recovery): the device must be
+ * unavailable, and a second clCreateContext must answer CL_DEVICE_NOT_AVAILABLE at once, without
+ * trying to recover again; the test ends there. */
+static void cv_test_expect_unrecoverable(cl_device_id dev, cl_int err) {
+    cl_bool available = CL_TRUE;
+    CHECK(err == CL_DEVICE_NOT_AVAILABLE);
+    CHECK(clGetDeviceInfo(dev, CL_DEVICE_AVAILABLE, sizeof available, &available, NULL) ==
+              CL_SUCCESS &&
+          available == CL_FALSE);
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    cl_int again = CL_SUCCESS;
+    cl_context c = clCreateContext(NULL, 1, &dev, NULL, NULL, &again);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double took = (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+    CHECK(c == NULL && again == CL_DEVICE_NOT_AVAILABLE);
+    CHECK(took < cv_test_limit_s(0.05)); /* no recovery tries (they pause 0.5 s) */
+    printf("unrecoverable: clCreateContext answered %d, then %d in %.1f ms\n", (int)err, (int)again,
+           took * 1e3);
+    exit(cv_test_report("unrecoverable"));
+}
+
+void cv_test_skip_if_unrecoverable(cl_device_id dev, cl_int err) {
+    cl_bool available = CL_TRUE;
+    if (getenv("CV_EXPECT_UNRECOVERABLE") && err != CL_SUCCESS)
+        cv_test_expect_unrecoverable(dev, err);
+    if (err != CL_DEVICE_NOT_AVAILABLE || getenv("CV_FAKE_CUDA") ||
+        clGetDeviceInfo(dev, CL_DEVICE_AVAILABLE, sizeof available, &available, NULL) !=
+            CL_SUCCESS ||
+        available)
+        return;
+    printf("the driver keeps the fault for this process: the device reports itself unavailable "
+           "and clCreateContext CL_DEVICE_NOT_AVAILABLE (CULVERT_LOG=error says why): the rest "
+           "skipped\n");
+    exit(CV_TEST_SKIP);
 }
 
 int cv_test_report(const char *name) {

@@ -49,6 +49,11 @@ extern int cv_test_checks;
 cl_platform_id cv_test_culvert_platform(void);
 /* The first culvert GPU device; exits with CV_TEST_SKIP (77) when there is none. */
 cl_device_id cv_test_gpu_device_or_skip(cl_platform_id *platform_out);
+/* After a fault, clCreateContext on dev answered err: where it is CL_DEVICE_NOT_AVAILABLE and dev
+ * reports CL_DEVICE_AVAILABLE false on a real driver, the driver keeps the fault for the whole
+ * process (the H100's driver 580 answers cuDevicePrimaryCtxRetain and cuCtxCreate with the
+ * error): the test skips (exit 77) what needs a recovered device. The fake driver recovers. */
+void cv_test_skip_if_unrecoverable(cl_device_id dev, cl_int err);
 /* Prints "name: N checks, M failed" and returns the exit code (0 or 1). */
 int cv_test_report(const char *name);
 /* An extension function of the culvert platform, by name; exits failed if missing. */

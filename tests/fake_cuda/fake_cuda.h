@@ -74,6 +74,7 @@ typedef struct fakecuda_state {
     int jit_max_registers, jit_opt_level, jit_target, jit_verbose;
     _Atomic unsigned modules_loaded, modules_unloaded;
     int last_max_dynamic_smem; /* the last cuFuncSetAttribute(MAX_DYNAMIC_SHARED_SIZE_BYTES) */
+    size_t printf_fifo_size;   /* the last cuCtxSetLimit(CU_LIMIT_PRINTF_FIFO_SIZE); 0: none */
     /* the last cuStreamWaitValue64 (address, value, stream) and cuStreamWaitEvent (stream,
      * event) of a counting thread (calls_begin) */
     unsigned long long wait_value_addr, wait_value;

@@ -252,6 +252,17 @@ CUresult cuCtxSetCurrent(CUcontext c) {
     current = c;
     return CUDA_SUCCESS;
 }
+CUresult cuCtxSetLimit(CUlimit limit, size_t value) {
+    FAKE_CALL;
+    LOCK;
+    CUresult r = fake_need_ctx();
+    if (r == CUDA_SUCCESS && limit == CU_LIMIT_PRINTF_FIFO_SIZE)
+        fake_state.printf_fifo_size = value;
+    else if (r == CUDA_SUCCESS)
+        r = CUDA_ERROR_UNSUPPORTED_LIMIT;
+    UNLOCK;
+    return r;
+}
 CUresult cuCtxSynchronize(void) {
     FAKE_CALL;
     LOCK;

@@ -77,6 +77,7 @@ static void *primary_cuctx;
 static void new_context(unsigned recovery) {
     cl_int err = CL_SUCCESS;
     qt_context = clCreateContext(NULL, 1, &qt_device, NULL, NULL, &err);
+    cv_test_skip_if_unrecoverable(qt_device, err);
     CHECK_ERR(CL_SUCCESS, err);
     REQUIRE(qt_context);
     qt_check_recovered(recovery, &primary_cuctx);

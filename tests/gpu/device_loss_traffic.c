@@ -177,6 +177,7 @@ static bool wait_failed(worker *w, double seconds) {
 static void new_context(void(CL_CALLBACK *fn)(const char *, const void *, size_t, void *)) {
     cl_int err = CL_SUCCESS;
     qt_context = clCreateContext(NULL, 1, &qt_device, fn, NULL, &err);
+    cv_test_skip_if_unrecoverable(qt_device, err);
     CHECK_ERR(CL_SUCCESS, err);
     REQUIRE(qt_context);
 }

@@ -237,6 +237,7 @@ static void *primary_cuctx;
 static void new_context(unsigned recovery) {
     cl_int err = CL_SUCCESS;
     qt_context = clCreateContext(NULL, 1, &qt_device, notify, NULL, &err);
+    cv_test_skip_if_unrecoverable(qt_device, err);
     if (err != CL_SUCCESS)
         fprintf(stderr,
                 "clCreateContext returned %d: the device did not recover from the fault "

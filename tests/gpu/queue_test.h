@@ -22,6 +22,7 @@ static inline void qt_setup(void) {
     qt_device = cv_test_gpu_device_or_skip(&qt_platform);
     cl_context_properties props[] = {CL_CONTEXT_PLATFORM, (cl_context_properties)qt_platform, 0};
     qt_context = clCreateContext(props, 1, &qt_device, NULL, NULL, &err);
+    cv_test_skip_if_unrecoverable(qt_device, err);
     REQUIRE(err == CL_SUCCESS && qt_context);
 }
 

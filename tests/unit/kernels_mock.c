@@ -143,6 +143,28 @@ static void test_build(void) {
     CHECK(n == 12);
     clReleaseProgram(p);
 
+    /* a module that prints: its build sizes CUDA's printf buffer to what the device reports,
+     * before any of its kernels runs (CUDA's own 1 MiB loses the output of large kernels) */
+    static const char prints[] =
+        ".version 8.0\n.target sm_90\n.address_size 64\n"
+        ".extern .func (.param .b32 r) vprintf(.param .b64 f, .param .b64 a);\n"
+        ".global .align 1 .b8 fmt[3] = {104, 10, 0};\n"
+        ".visible .entry hello()\n{\n\t.reg .b64 %rd<2>;\n\t.reg .b32 %r<2>;\n"
+        "\tcvta.global.u64 %rd1, fmt;\n\t{\n\t.param .b64 f;\n\tst.param.b64 [f], %rd1;\n"
+        "\t.param .b64 a;\n\tst.param.b64 [a], 0;\n\t.param .b32 r;\n"
+        "\tcall.uni (r), vprintf, (f, a);\n\tld.param.b32 %r1, [r];\n\t}\n\tret;\n}\n";
+    size_t psize = 0, plen = sizeof prints;
+    const unsigned char *pbins[1] = {(const unsigned char *)prints};
+    CHECK_ERR(CL_SUCCESS,
+              clGetDeviceInfo(dev, CL_DEVICE_PRINTF_BUFFER_SIZE, sizeof psize, &psize, NULL));
+    CHECK(psize >= 1024 * 1024);
+    fake->printf_fifo_size = 0;
+    p = clCreateProgramWithBinary(ctx, 1, &dev, &plen, pbins, NULL, NULL);
+    REQUIRE(p != NULL);
+    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 0, NULL, NULL, NULL, NULL));
+    CHECK(fake->printf_fifo_size == psize);
+    clReleaseProgram(p);
+
     /* a module the JIT refuses: its error log is the build log */
     static const char bad[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
                               ".visible .entry broken()\n{\n\tnot_an_instruction;\n\tret;\n}\n";
