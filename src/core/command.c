@@ -35,10 +35,10 @@ static cl_int cv_command_wait_on(cv_command *cmd, cl_event w) {
     return err;
 }
 
-static cl_int cv_command_need_event(cv_command *cmd, bool profile) {
+static cl_int cv_command_need_event(cv_command *cmd, bool timing) {
     cl_int err = CL_SUCCESS;
     if (!cmd->event)
-        cmd->event = cv_event_create(cmd->queue->context, cmd->queue, cmd->type, profile, &err);
+        cmd->event = cv_event_create(cmd->queue->context, cmd->queue, cmd->type, timing, &err);
     if (cmd->event && cmd->num_sources) {
         cl_event e = cmd->event;
         if (cmd->sources == cmd->sources_small) {
@@ -107,12 +107,19 @@ cl_int cv_command_begin_kernel(cv_command *cmd, cl_command_queue q, cl_command_t
     for (cl_uint i = 0; err == CL_SUCCESS && i < num_wait; i++)
         err = cv_command_wait_on(cmd, wait_list[i]);
     bool fence = cmd->type == CL_COMMAND_BARRIER && cv_queue_ooo(q);
+    /* The kernel records its own START and END: no CUDA timing event before or after it (a
+     * timing event pair costs the GPU microseconds per command; COMPLETE is END). */
+    struct cvcu_ktime *ktime =
+        err == CL_SUCCESS && profile && timable ? cvcu_ktime_get(q->device->cu) : NULL;
     if (err == CL_SUCCESS && (event_ret || cmd->num_sources || fence))
-        err = cv_command_need_event(cmd, profile);
-    /* The kernel records its own START and END: no START event. */
-    if (err == CL_SUCCESS && profile && timable)
-        cmd->ktime = cmd->event->ktime = cvcu_ktime_get(q->device->cu);
+        err = cv_command_need_event(cmd, profile && !ktime);
+    if (err == CL_SUCCESS && ktime) {
+        cmd->ktime = cmd->event->ktime = ktime;
+        ktime = NULL;
+    }
+    cvcu_ktime_put(ktime);
     if (err == CL_SUCCESS && profile) {
+        cmd->event->profiling = true;
         cmd->event->times[CV_T_QUEUED] = queued;
         cmd->event->times[CV_T_SUBMIT] = cvu_host_time_ns();
         if (!cmd->ktime)

@@ -104,6 +104,9 @@ static bool cv_context_describe(cl_context ctx, bool app_hold, char *out, size_t
     return objects || other;
 }
 
+/* Set while this thread runs a context's destructor callbacks. */
+static _Thread_local bool cv_context_in_destructor;
+
 static void cv_context_destroy(cv_object *obj) {
     cl_context ctx = (cl_context)obj;
     /* Every object of the context is gone: a lost device may be reset once no context uses it.
@@ -111,6 +114,16 @@ static void cv_context_destroy(cv_object *obj) {
      * (cv_contexts_await_teardown) then finds the device unused. */
     for (cl_uint i = 0; i < ctx->attached; i++)
         cvcu_device_detach(ctx->devices[i]->cu);
+    /* "the registered callbacks are called in the reverse order in which they were registered".
+     * Before it leaves the list: a clCreateContext that waited for it finds its callbacks run
+     * (one such call from a callback itself does not wait: cv_context_in_destructor). */
+    cv_context_in_destructor = true;
+    for (cv_context_destructor *d = ctx->destructors, *next; d; d = next) {
+        next = d->next;
+        d->fn(ctx, d->user_data);
+        free(d);
+    }
+    cv_context_in_destructor = false;
     cv_context_unlink(ctx);
     uint64_t released = atomic_load(&ctx->released_ns);
     if (released)
@@ -118,12 +131,6 @@ static void cv_context_destroy(cv_object *obj) {
                 "context %p of a lost device is gone, %.3f ms after the application's last "
                 "release",
                 (void *)ctx, (double)(cvu_host_time_ns() - released) * 1e-6);
-    /* "the registered callbacks are called in the reverse order in which they were registered" */
-    for (cv_context_destructor *d = ctx->destructors, *next; d; d = next) {
-        next = d->next;
-        d->fn(ctx, d->user_data);
-        free(d);
-    }
     pthread_mutex_destroy(&ctx->lock);
     free(ctx->devices);
     free(ctx->properties);
@@ -170,9 +177,10 @@ static bool cv_timespec_before(const struct timespec *a, const struct timespec *
  * a callback running, a queue's release), waits for them to go, up to CV_CONTEXT_TEARDOWN_MS,
  * hurrying the tracker. Not while the application still holds one of them (nothing would end
  * it), nor on the tracker's thread (an event callback: the teardown may wait for that very
- * thread). No lock is held while it waits. */
+ * thread), nor in a context's destructor callback (its context is one of them). No lock is held
+ * while it waits. */
 static void cv_contexts_await_teardown(cl_device_id dev) {
-    if (!cvcu_device_lost(dev->cu) || cv_tracker_on_thread())
+    if (!cvcu_device_lost(dev->cu) || cv_tracker_on_thread() || cv_context_in_destructor)
         return;
     pthread_once(&cv_contexts_once, cv_contexts_init);
     struct timespec now, deadline, slice;

@@ -213,6 +213,7 @@ void cv_event_release(cl_event e) {
             cv_queue_loose_put(q, e->timing, (cv_cuda_events){e->done, e->start})) {
             e->done = NULL;
             e->start = NULL;
+            e->profiling = false;
         }
         pthread_mutex_unlock(&e->lock);
         /* Complete, and the commands before it on the tracker's list done as well (events are
@@ -226,9 +227,9 @@ void cv_event_release(cl_event e) {
     cv_unhold(&e->obj);
 }
 
-cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
+cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool timing,
                          cl_int *err) {
-    cl_event e = cv_event_spare(q, profile, err);
+    cl_event e = cv_event_spare(q, timing, err);
     if (e)
         cv_event_init(e, ctx, q, type);
     return e;
@@ -353,7 +354,7 @@ static cl_int cv_event_settle_locked(cl_event e, cl_int s, cl_int q) {
             if (cv_source_settle(e->sources[i]) < 0)
                 s = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
         /* No timestamp of the command can be later than this. */
-        if (e->start && !e->seen)
+        if (e->profiling && !e->seen)
             e->seen = cvu_host_time_ns();
     }
     atomic_store(&e->status, s);
@@ -465,8 +466,8 @@ cl_int cv_event_info(cl_event e, cl_event_info param, const cv_info *out) {
 }
 
 /* START and END on the host clock: from the kernel's own times (timed kernels) or from the CUDA
- * events around the command. A timed kernel that left none (none should) gets START = END = its
- * completion event's time. */
+ * events around the command. A timed kernel that left none (none should) gets START = END = the
+ * moment its completion was first seen. */
 static bool cv_event_device_times(cl_event e, cl_ulong *start, cl_ulong *end) {
     cvcu_device *dev = e->queue->device->cu;
     bool ok = false;
@@ -474,8 +475,8 @@ static bool cv_event_device_times(cl_event e, cl_ulong *start, cl_ulong *end) {
         ok = cvcu_ktime_read(e->ktime, e->seen, start, end);
         cvcu_ktime_put(e->ktime);
         e->ktime = NULL;
-        if (!ok && cvcu_clock_host_ns(dev, e->done, end) == CL_SUCCESS) {
-            *start = *end;
+        if (!ok && e->seen) {
+            *start = *end = e->seen;
             ok = true;
         }
     } else {
@@ -492,7 +493,7 @@ static bool cv_event_device_times(cl_event e, cl_ulong *start, cl_ulong *end) {
  * command complete, bounds no device timestamp can pass. */
 static void cv_event_profile(cl_event e) {
     cl_ulong start = 0, end = 0;
-    if (e->profiled || !e->start || atomic_load(&e->status) != CL_COMPLETE)
+    if (e->profiled || !e->profiling || atomic_load(&e->status) != CL_COMPLETE)
         return;
     if (cv_event_device_times(e, &start, &end)) {
         cl_ulong lo = e->times[CV_T_SUBMIT], hi = e->seen ? e->seen : cvu_host_time_ns();
@@ -515,7 +516,7 @@ cl_int cv_event_profiling_info(cl_event e, cl_profiling_info param, const cv_inf
     /* "CL_PROFILING_INFO_NOT_AVAILABLE if the CL_QUEUE_PROFILING_ENABLE flag is not set for the
      * command-queue, if the execution status of the command identified by event is not
      * CL_COMPLETE or if event is a user event object." */
-    else if (!e->start || cv_event_status(e) != CL_COMPLETE)
+    else if (!e->profiling || cv_event_status(e) != CL_COMPLETE)
         err = CL_PROFILING_INFO_NOT_AVAILABLE;
     if (err == CL_SUCCESS) {
         pthread_mutex_lock(&e->lock);

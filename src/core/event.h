@@ -48,6 +48,7 @@ struct _cl_event {
     struct cvcu_event *start;   /* profiled commands: recorded before the command */
     struct cvcu_ktime *ktime;   /* timed kernels: START and END come from here, not start */
     bool timing;                /* done is a timing event (the END timestamp) */
+    bool profiling;             /* a command of a profiling queue: times[] come once complete */
     cl_int enqueue_error; /* the command never reached the stream: its status once done passed */
     pthread_mutex_t lock; /* guards what follows */
     /* Events of the wait list not complete at enqueue (held): their error becomes ours, and
@@ -81,7 +82,7 @@ static inline bool cv_is_event(const void *h) {
  * needs a completion event of its own. */
 cl_event cv_event_spare(cl_command_queue q, bool timing, cl_int *err);
 /* A command's event, status CL_QUEUED, from cv_event_spare (device bound). */
-cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool profile,
+cl_event cv_event_create(cl_context ctx, cl_command_queue q, cl_command_type type, bool timing,
                          cl_int *err);
 cl_event cv_user_event_create(cl_context ctx, cl_int *err);
 /* Drops an application reference (clReleaseEvent). With the last one, a finished command's CUDA

@@ -37,6 +37,8 @@ CUresult cuEventRecord(CUevent e, CUstream s) {
     if (r)
         return r;
     fake_check_event(e);
+    if (!(e->flags & CU_EVENT_DISABLE_TIMING))
+        fake_state.timing_records++;
     return fake_enqueue(s, (fake_op){.kind = OP_RECORD, .ev = e});
 }
 CUresult cuEventQuery(CUevent e) {

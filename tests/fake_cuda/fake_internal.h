@@ -142,6 +142,7 @@ typedef struct fake_op {
     bool host_side[2];          /* OP_COPY: dst, src are host memory */
     unsigned long long uses[2]; /* the allocations it uses (fake_range_id), 0: none */
     const char *call;           /* the cu* function that queued it */
+    unsigned generation;        /* fake_generation when queued: a reset since ends it */
     fakecuda_launch *launch;    /* OP_LAUNCH: owned by the op, freed once recorded */
     struct fake_op *next;
 } fake_op;

@@ -85,9 +85,9 @@ static void fill(const fake_op *o) {
 }
 
 /* The host writes a value without telling the fake: a value wait polls (and passes at once in
- * instant mode). */
+ * instant mode). A reset ends it: the memory it watches may be gone with the context. */
 static void wait_value(const fake_op *o) { /* under L */
-    while (!fake_state.instant && !fake_sticky &&
+    while (!fake_state.instant && !fake_sticky && o->generation == fake_generation &&
            !value_met(__atomic_load_n(o->addr, __ATOMIC_ACQUIRE), o->value, o->flags)) {
         struct timespec ts;
         clock_gettime(CLOCK_REALTIME, &ts);
@@ -141,7 +141,7 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
             o->ev->done = o->seq;
         break;
     case OP_WAIT_EVENT:
-        while (o->ev->done < o->seq && !fake_sticky)
+        while (o->ev->done < o->seq && !fake_sticky && o->generation == fake_generation)
             pthread_cond_wait(&fake_C, &fake_L);
         break;
     case OP_WAIT_VALUE:
@@ -197,7 +197,10 @@ static void *worker(void *arg) {
         if (!s->head)
             break;
         fake_op *o = s->head;
-        execute(o); /* the op stays at the head while it runs: the stream is busy */
+        /* The op stays at the head while it runs: the stream is busy. One queued before a reset
+         * (a destroyed stream's, or the head the reset kept) does not run on the gone context. */
+        if (o->generation == fake_generation)
+            execute(o);
         s->head = o->next;
         if (!s->head)
             s->tail = NULL;
@@ -381,6 +384,7 @@ static bool runs_at_once(CUstream s, const fake_op *o) { /* under L */
 
 /* Under L: puts n (its sequence number set) on s, or runs it at once. */
 static void enqueue_locked(CUstream s, fake_op *n) {
+    n->generation = fake_generation;
     if (n->kind == OP_RECORD) /* the sequence number this record completes */
         n->seq = ++n->ev->recorded;
     else if (n->kind == OP_WAIT_EVENT) /* waits for the event's latest record */
