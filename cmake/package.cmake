@@ -26,6 +26,7 @@ set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS ON)       # libc6, and libOpenCL for culvert-
 set(CPACK_DEBIAN_PACKAGE_GENERATE_SHLIBS ON) # shlibs, and ldconfig in postinst/postrm
 set(CPACK_DEBIAN_PACKAGE_PROVIDES opencl-icd)
 # The header includes CL/cl.h; libcuda1 (the NVIDIA driver) may come from outside Debian.
-set(CPACK_DEBIAN_PACKAGE_RECOMMENDS opencl-c-headers)
+# llvm-spirv-15 is run for SPIR-V programs (clCreateProgramWithIL): without it none are claimed.
+set(CPACK_DEBIAN_PACKAGE_RECOMMENDS "opencl-c-headers, llvm-spirv-15")
 set(CPACK_DEBIAN_PACKAGE_SUGGESTS "libcuda1, clinfo")
 include(CPack)

@@ -10,7 +10,7 @@ export DEBIAN_FRONTEND=noninteractive
 apt-get update -qq
 apt-get install -y -qq --no-install-recommends build-essential cmake \
   opencl-headers opencl-c-headers ocl-icd-opencl-dev ocl-icd-libopencl1 clinfo \
-  clang-16 llvm-16 libclc-16 libclang-common-16-dev >/dev/null
+  clang-16 llvm-16 libclc-16 libclang-common-16-dev llvm-spirv-15 >/dev/null
 command -v nvcc >/dev/null || export PATH=/usr/local/cuda/bin:$PATH
 # Warnings stay warnings here (CI builds this configuration with -DCULVERT_WERROR=ON).
 cmake -S . -B build -DCMAKE_BUILD_TYPE=Release -DCULVERT_WERROR=OFF -DCMAKE_INSTALL_PREFIX="$PREFIX"

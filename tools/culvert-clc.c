@@ -9,7 +9,8 @@
 static void usage(FILE *f) {
     fputs("usage: culvert-clc [options] [OpenCL build options] file.cl... \n"
           "\n"
-          "Compiles OpenCL C to PTX for NVIDIA GPUs with culvert's compiler (clang + libclc).\n"
+          "Compiles OpenCL C to PTX for NVIDIA GPUs with culvert's compiler (clang + libclc);\n"
+          "a SPIR-V module (clCreateProgramWithIL's input) through llvm-spirv first.\n"
           "The PTX loads with clCreateProgramWithBinary and keeps kernel argument info.\n"
           "\n"
           "options:\n"
@@ -26,7 +27,7 @@ static void usage(FILE *f) {
           "Diagnostics go to stderr. Exit status: 0 success, 1 build failure, 2 usage error.\n"
           "\n"
           "environment: CULVERT_CLANG, CULVERT_LLVM_BIN, CULVERT_LIBCLC_DIR (tool locations),\n"
-          "CULVERT_CACHE_DIR, CULVERT_CACHE=0 (the compilation cache).\n",
+          "CULVERT_LLVM_SPIRV (llvm-spirv, for SPIR-V), CULVERT_CACHE_DIR, CULVERT_CACHE=0.\n",
           f);
 }
 
@@ -153,8 +154,13 @@ int main(int argc, char **argv) {
             fprintf(stderr, "culvert-clc: cannot read %s\n", inputs[0]);
             return 1;
         }
-        err = compile_only ? cvc_compile(src, len, options, NULL, 0, &target, &out)
-                           : cvc_build(src, len, options, &target, &out);
+        const unsigned char *il = (const unsigned char *)src;
+        if (cvc_is_spirv(il, len))
+            err = compile_only ? cvc_compile_il(il, len, options, NULL, &target, &out)
+                               : cvc_build_il(il, len, options, NULL, &target, &out);
+        else
+            err = compile_only ? cvc_compile(src, len, options, NULL, 0, &target, &out)
+                               : cvc_build(src, len, options, &target, &out);
         free(src);
     }
     if (out.log && *out.log)

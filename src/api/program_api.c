@@ -48,6 +48,60 @@ cl_program CL_API_CALL clCreateProgramWithSource(cl_context context, cl_uint cou
     return p;
 }
 
+cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
+                                             cl_int *errcode_ret) {
+    cl_int err = CL_SUCCESS;
+    cl_program p = NULL;
+    /* "CL_INVALID_CONTEXT if context is not a valid context." */
+    if (!cv_is_context(context))
+        err = CL_INVALID_CONTEXT;
+    /* "CL_INVALID_OPERATION if no devices in context support intermediate language programs." */
+    else if (!cv_program_il_supported())
+        err = CL_INVALID_OPERATION;
+    /* "CL_INVALID_VALUE if il is NULL or if length is zero." (What is no SPIR-V module gets
+     * CL_INVALID_VALUE from the program: "if the length-byte memory pointed to by il does not
+     * contain well-formed intermediate language input".) */
+    else if (!il || length == 0)
+        err = CL_INVALID_VALUE;
+    if (err == CL_SUCCESS)
+        p = cv_program_create_with_il(context, il, length, &err);
+    if (errcode_ret)
+        *errcode_ret = err;
+    CV_API_ERROR(err);
+    return p;
+}
+
+cl_program CL_API_CALL clCreateProgramWithILKHR(cl_context context, const void *il, size_t length,
+                                                cl_int *errcode_ret) {
+    /* cl_khr_il_program's name for the same call. */
+    return clCreateProgramWithIL(context, il, length, errcode_ret);
+}
+
+cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
+                                                      size_t spec_size, const void *spec_value) {
+    cl_int err = CL_SUCCESS;
+    /* "CL_INVALID_PROGRAM if program is not a valid program object created from an
+     * intermediate language (e.g. SPIR-V)." / "CL_INVALID_OPERATION if no devices associated
+     * with program support intermediate language programs." (the second for a valid program,
+     * as the CTS's consistency_il_programs wants) */
+    if (!cv_is_program(program))
+        err = CL_INVALID_PROGRAM;
+    else if (!cv_program_il_supported())
+        err = CL_INVALID_OPERATION;
+    else if (!program->il)
+        err = CL_INVALID_PROGRAM;
+    /* "CL_INVALID_VALUE if ... spec_value is NULL." */
+    else if (!spec_value)
+        err = CL_INVALID_VALUE;
+    /* "CL_INVALID_SPEC_ID if spec_id is not a valid specialization constant identifier." /
+     * "CL_INVALID_VALUE if spec_size does not match the size of the specialization constant in
+     * the module" */
+    else
+        err = cv_program_set_spec_constant(program, spec_id, spec_size, spec_value);
+    CV_API_ERROR(err);
+    return err;
+}
+
 cl_program CL_API_CALL clCreateProgramWithBinary(cl_context context, cl_uint num_devices,
                                                  const cl_device_id *device_list,
                                                  const size_t *lengths,
@@ -177,7 +231,7 @@ cl_int CL_API_CALL clCompileProgram(
     }
     /* "CL_INVALID_OPERATION if program has no source or IL available, i.e. it has not been
      * created with clCreateProgramWithSource or clCreateProgramWithIL." */
-    if (err == CL_SUCCESS && !program->source)
+    if (err == CL_SUCCESS && !program->source && !program->il)
         err = CL_INVALID_OPERATION;
     bool compiled = err == CL_SUCCESS;
     if (compiled)

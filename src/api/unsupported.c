@@ -195,23 +195,6 @@ cl_program CL_API_CALL clCreateProgramWithBuiltInKernels(cl_context context, cl_
     return cv_no_object(cv_in_context(context, CL_INVALID_VALUE), errcode_ret);
 }
 
-/* "CL_INVALID_OPERATION if no devices in context support intermediate language programs." */
-cl_program CL_API_CALL clCreateProgramWithIL(cl_context context, const void *il, size_t length,
-                                             cl_int *errcode_ret) {
-    return cv_no_object(cv_in_context(context, CL_INVALID_OPERATION), errcode_ret);
-}
-
-cl_int CL_API_CALL clSetProgramSpecializationConstant(cl_program program, cl_uint spec_id,
-                                                      size_t spec_size, const void *spec_value) {
-    /* "CL_INVALID_PROGRAM if program is not a valid program object created from an
-     * intermediate language (e.g. SPIR-V)." / "CL_INVALID_OPERATION if no devices associated
-     * with program support intermediate language programs." No culvert device does, so a valid
-     * program gets the second (as the CTS's consistency_il_programs wants). */
-    cl_int err = cv_is_program(program) ? CL_INVALID_OPERATION : CL_INVALID_PROGRAM;
-    CV_API_ERROR(err);
-    return err;
-}
-
 /* "CL_INVALID_OPERATION if device does not support a replaceable default on-device queue." */
 cl_int CL_API_CALL clSetDefaultDeviceCommandQueue(cl_context context, cl_device_id device,
                                                   cl_command_queue command_queue) {

@@ -796,6 +796,126 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
     return err;
 }
 
+/* SPIR-V -> LLVM IR (llvm-spirv, as OpenCL C 2.0 builtin calls, specialized) -> NVPTX IR
+ * (cvc_ir_from_spir) -> bitcode, written to obj (in tmp). Every later step is clLinkProgram's. */
+static cl_int cvc_il_to_object(const cvc_tmp *tmp, const unsigned char *il, size_t len,
+                               const char *spec, const cvc_tools *tools, cvc_buf *log,
+                               char obj[4096]) {
+    char spv[4096], spir[4096], ll[4096], spec_arg[4200];
+    cvc_tmp_path(tmp, "program.spv", spv);
+    cvc_tmp_path(tmp, "spir.bc", spir);
+    cvc_tmp_path(tmp, "spir.ll", ll);
+    cvc_tmp_path(tmp, "program.bc", obj);
+    cvc_argv *a = cvc_argvs(3);
+    if (!a)
+        return CL_OUT_OF_HOST_MEMORY;
+    cvc_arg(&a[0], cvc_llvm_spirv());
+    cvc_arg(&a[0], "-r");
+    cvc_arg(&a[0], "--spirv-target-env=CL2.0");
+    if (spec && *spec) {
+        snprintf(spec_arg, sizeof spec_arg, "--spec-const=%s", spec);
+        cvc_arg(&a[0], spec_arg);
+    }
+    cvc_arg(&a[0], spv);
+    cvc_arg(&a[0], "-o");
+    cvc_arg(&a[0], spir);
+    /* clang disassembles it for NVPTX (the triple and data layout replaced). */
+    cvc_arg(&a[1], tools->clang);
+    cvc_arg(&a[1], "--target=nvptx64-nvidia-nvcl");
+    cvc_arg(&a[1], "-Wno-override-module");
+    cvc_arg(&a[1], "-Wno-unknown-cuda-version");
+    cvc_arg(&a[1], "-x");
+    cvc_arg(&a[1], "ir");
+    cvc_arg(&a[1], "-S");
+    cvc_arg(&a[1], "-emit-llvm");
+    cvc_arg(&a[1], "-O0");
+    cvc_arg(&a[1], spir);
+    cvc_arg(&a[1], "-o");
+    cvc_arg(&a[1], ll);
+    cl_int err = CL_COMPILE_PROGRAM_FAILURE;
+    char *text = NULL, *nvptx = NULL;
+    size_t text_len = 0;
+    if (cvc_write_file(spv, il, len) && cvc_run_args(&a[0], log) == 0 &&
+        cvc_run_args(&a[1], log) == 0)
+        text = (char *)cvc_read_file(ll, &text_len);
+    if (text) {
+        nvptx = cvc_ir_from_spir(text);
+        err = nvptx ? CL_COMPILE_PROGRAM_FAILURE : CL_OUT_OF_HOST_MEMORY;
+    }
+    /* llvm-link reads the text and writes bitcode. */
+    if (nvptx && cvc_write_file(ll, nvptx, strlen(nvptx))) {
+        cvc_arg(&a[2], tools->llvm_link);
+        cvc_arg(&a[2], ll);
+        cvc_arg(&a[2], "-o");
+        cvc_arg(&a[2], obj);
+        if (cvc_run_args(&a[2], log) == 0)
+            err = CL_SUCCESS;
+    }
+    free(text);
+    free(nvptx);
+    cvc_argvs_free(a, 3);
+    return err;
+}
+
+/* clCompileProgram (an object) or clBuildProgram (PTX) of SPIR-V. */
+static cl_int cvc_il_step(const unsigned char *il, size_t len, const char *options,
+                          const char *spec, const cvc_target *target, bool build, cvc_output *out) {
+    cvc_buf log = {0};
+    cvc_options o;
+    const cvc_tools *tools;
+    cl_int err = cvc_begin(options, build ? CVC_BUILD : CVC_COMPILE, &o, &tools, &log, out);
+    if (err != CL_SUCCESS)
+        return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out, NULL);
+    if (!cvc_llvm_spirv()) {
+        cvc_buf_str(&log, "culvert: SPIR-V compiler not available: no llvm-spirv (set "
+                          "CULVERT_LLVM_SPIRV)\n");
+        cvc_options_free(&o);
+        return cvc_finish(CL_COMPILER_NOT_AVAILABLE, &log, false, (cvc_hash){0, 0}, out, NULL);
+    }
+    cvc_hasher h;
+    cvc_key_common(&h, build ? "build-il" : "compile-il", tools, options, target);
+    cvc_hash_str(&h, cvc_llvm_spirv());
+    cvc_hash_str(&h, spec ? spec : "");
+    cvc_hash_bytes(&h, il, len);
+    cvc_hash key = cvc_hash_final(&h);
+    if (cvc_cache_hit(key, &o, &log, out))
+        return CL_SUCCESS;
+    tools = cvc_get_probed_tools();
+    cvc_tmp tmp = {{0}};
+    char obj[4096];
+    err = CL_COMPILE_PROGRAM_FAILURE;
+    if (!cvc_tmp_create(&tmp))
+        cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
+    else
+        err = cvc_il_to_object(&tmp, il, len, spec, tools, &log, obj);
+    if (err == CL_SUCCESS) {
+        if (build) {
+            /* IL follows OpenCL 3.0's rules: non-uniform work-groups unless
+             * -cl-uniform-work-group-size (-cl-std is OpenCL C's). */
+            o.cl_std = 300;
+            err = cvc_codegen_ir(&tmp, obj, &o, target, tools, &log, out);
+        } else {
+            out->data = cvc_read_file(obj, &out->size);
+            err = out->data ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+        }
+    }
+    cvc_tmp_remove(&tmp);
+    cvc_options_free(&o);
+    if (build && err == CL_COMPILE_PROGRAM_FAILURE)
+        err = CL_BUILD_PROGRAM_FAILURE;
+    return cvc_finish(err, &log, true, key, out, NULL);
+}
+
+cl_int cvc_compile_il(const unsigned char *il, size_t len, const char *options, const char *spec,
+                      const cvc_target *target, cvc_output *out) {
+    return cvc_il_step(il, len, options, spec, target, false, out);
+}
+
+cl_int cvc_build_il(const unsigned char *il, size_t len, const char *options, const char *spec,
+                    const cvc_target *target, cvc_output *out) {
+    return cvc_il_step(il, len, options, spec, target, true, out);
+}
+
 /* A library is its bitcode in LLVM's bitcode wrapper (which every LLVM tool reads): magic,
  * version 0, the bitcode's offset and size, and a CPU-type field, here "cvlb". A compiled object
  * is plain bitcode. So the binary says what it is when it comes back through

@@ -7,6 +7,7 @@
 #include "util/cl_headers.h"
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 /* An embedded header for clCompileProgram (input_headers / header_include_names). */
 typedef struct cvc_header {
@@ -51,5 +52,34 @@ void cvc_unload(void);
 /* How the tools run now (for the log): "tool servers, code generators", "tool servers" or "a
  * process per tool" (src/compiler/README.md). */
 const char *cvc_engine(void);
+
+/* ---- SPIR-V (clCreateProgramWithIL) ---- */
+/* The SPIR-V versions culvert takes (llvm-spirv 15 reads up to 1.4). */
+#define CVC_IL_VERSIONS "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
+/* Is this a SPIR-V module: its magic number (either byte order), whole words? */
+bool cvc_is_spirv(const unsigned char *il, size_t len);
+/* A specialization constant of a SPIR-V module: its SpecId, its result id, its size in bytes (a
+ * bool's is 1) and its type as llvm-spirv's --spec-const names it ("i1", "i32", "f64"). */
+typedef struct cvc_spec_constant {
+    cl_uint id;
+    uint32_t result;
+    size_t size;
+    char type[4];
+} cvc_spec_constant;
+/* The module's specialization constants with a SpecId (malloc'ed array; *n of them):
+ * CL_INVALID_VALUE when it is no readable SPIR-V. */
+cl_int cvc_spirv_spec_constants(const unsigned char *il, size_t len, cvc_spec_constant **out,
+                                size_t *n);
+/* Can SPIR-V be compiled (the compiler and llvm-spirv are there)? */
+bool cvc_il_available(void);
+/* clCompileProgram of SPIR-V (and the first step of clBuildProgram's): an object (LLVM bitcode)
+ * that cvc_link takes. spec: llvm-spirv's --spec-const value ("id:type:value ..."), or NULL.
+ * Returns as cvc_compile does; CL_COMPILER_NOT_AVAILABLE without llvm-spirv. */
+cl_int cvc_compile_il(const unsigned char *il, size_t len, const char *options, const char *spec,
+                      const cvc_target *target, cvc_output *out);
+/* clBuildProgram of SPIR-V: PTX as cvc_build makes it (OpenCL 3.0's non-uniform work-groups
+ * unless -cl-uniform-work-group-size). Returns as cvc_build does. */
+cl_int cvc_build_il(const unsigned char *il, size_t len, const char *options, const char *spec,
+                    const cvc_target *target, cvc_output *out);
 
 #endif

@@ -287,4 +287,13 @@ void cvc_link_plan_end(cvc_link_plan *p);
 /* A hash of culvert's embedded libraries (part of every cache key). */
 cvc_hash cvc_blobs_hash(void);
 
+/* ---- SPIR-V input (cvc_spirv.c, cvc_tools.c) ---- */
+/* llvm-spirv's path, or NULL where none was found. */
+const char *cvc_llvm_spirv(void);
+/* llvm-spirv's LLVM IR of a SPIR-V module (SPIR's address spaces and calling conventions, as
+ * clang disassembled it for NVPTX) as the NVPTX IR clang makes of OpenCL C: constant and generic
+ * address spaces renumbered (in intrinsics' names too), spir_func dropped, the kernels in
+ * !nvvm.annotations. NULL without memory. */
+char *cvc_ir_from_spir(const char *ll);
+
 #endif

@@ -629,3 +629,38 @@ const cvc_tools *cvc_get_probed_tools(void) {
 bool cvc_available(void) {
     return cvc_get_tools()->found;
 }
+
+/* llvm-spirv, for SPIR-V input: CULVERT_LLVM_SPIRV (a file), then llvm-spirv-<LLVM major> down
+ * to 15 (Debian packages the translator of LLVM 15; LLVM 16 reads its bitcode) and llvm-spirv in
+ * CULVERT_LLVM_BIN, on PATH and in /usr/lib/llvm-N/bin. */
+static char cvc_spirv_path[4096];
+static pthread_once_t cvc_spirv_once = PTHREAD_ONCE_INIT;
+
+static void cvc_spirv_find(void) {
+    const char *env = getenv("CULVERT_LLVM_SPIRV"), *bin = getenv("CULVERT_LLVM_BIN");
+    char *dst = cvc_spirv_path;
+    if (env && *env) {
+        if (!cvc_set(dst, env, NULL))
+            dst[0] = 0;
+        return;
+    }
+    for (int v = CVC_LLVM_MAJOR; v >= 15; v--) {
+        char name[32], dir[64];
+        snprintf(name, sizeof name, "llvm-spirv-%d", v);
+        snprintf(dir, sizeof dir, "/usr/lib/llvm-%d/bin", v);
+        if ((bin && *bin && (cvc_set(dst, bin, name) || cvc_set(dst, bin, "llvm-spirv"))) ||
+            cvc_path_lookup(dst, name) || cvc_set(dst, dir, "llvm-spirv"))
+            return;
+    }
+    if (!cvc_path_lookup(dst, "llvm-spirv"))
+        dst[0] = 0;
+}
+
+const char *cvc_llvm_spirv(void) {
+    pthread_once(&cvc_spirv_once, cvc_spirv_find);
+    return cvc_spirv_path[0] ? cvc_spirv_path : NULL;
+}
+
+bool cvc_il_available(void) {
+    return cvc_available() && cvc_llvm_spirv() != NULL;
+}

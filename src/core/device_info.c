@@ -164,7 +164,6 @@ static const struct {
     {CL_DEVICE_PROFILE, "FULL_PROFILE"},
     {CL_DEVICE_OPENCL_C_VERSION, "OpenCL C 1.2 "},
     {CL_DEVICE_BUILT_IN_KERNELS, ""},
-    {CL_DEVICE_IL_VERSION, ""},
     /* No Khronos conformance submission has been made. */
     {CL_DEVICE_LATEST_CONFORMANCE_VERSION_PASSED, "v0000-01-01-00"},
 };
@@ -363,7 +362,20 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
                               : cv_info_bytes(out, NULL, 0);
         break;
     }
-    case CL_DEVICE_ILS_WITH_VERSION:
+    case CL_DEVICE_IL_VERSION:
+        /* SPIR-V through llvm-spirv (src/compiler/cvc_spirv.c), when it is there. */
+        err = cv_info_str(out, cvc_il_available() ? CVC_IL_VERSIONS : "");
+        break;
+    case CL_DEVICE_ILS_WITH_VERSION: {
+        static const cl_name_version ils[] = {
+            {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
+            {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 3, 0), "SPIR-V"},
+            {CL_MAKE_VERSION(1, 4, 0), "SPIR-V"},
+        };
+        err =
+            cvc_il_available() ? cv_info_bytes(out, ils, sizeof ils) : cv_info_bytes(out, NULL, 0);
+        break;
+    }
     case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:
     case CL_DEVICE_PARTITION_TYPE:
         /* Nothing claimed: an empty array. */

@@ -19,6 +19,12 @@ static bool cv_has_opencl_c(const cvcu_device_props *p) {
     return cvc_available();
 }
 
+/* SPIR-V programs: there when llvm-spirv is (src/compiler/cvc_spirv.c). */
+static bool cv_has_il(const cvcu_device_props *p) {
+    (void)p;
+    return cvc_il_available();
+}
+
 static const cv_extension cv_extension_table[] = {
     {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0), true, NULL},
     {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0), false, NULL},
@@ -45,6 +51,7 @@ static const cv_extension cv_extension_table[] = {
     {"cl_khr_int64_base_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     {"cl_khr_int64_extended_atomics", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     {"cl_khr_fp64", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    {"cl_khr_il_program", CL_MAKE_VERSION(1, 0, 0), false, cv_has_il},
     /* Half arithmetic is the GPU's f16; the builtins are src/compiler/builtins/half.ll. */
     {"cl_khr_fp16", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     /* Float atomic add/sub/min/max, global and local (src/compiler/builtins/c11_atomics.ll). */

@@ -82,6 +82,10 @@ static void cv_program_destroy(cv_object *obj) {
     cv_program_free_retired(p);
     free(p->devs);
     free(p->source);
+    free(p->il);
+    free(p->spec);
+    free(p->spec_values);
+    free(p->spec_set);
     free(p->kernel_names);
     pthread_mutex_destroy(&p->lock);
     cv_context_unhold(p->context, CV_PART_PROGRAM);
@@ -134,6 +138,59 @@ cl_program cv_program_create_with_source(cl_context ctx, cl_uint count, const ch
     p->source = src;
     p->source_len = o;
     return p;
+}
+
+bool cv_program_il_supported(void) {
+    return cvc_il_available();
+}
+
+cl_program cv_program_create_with_il(cl_context ctx, const void *il, size_t length, cl_int *err) {
+    unsigned char *copy = malloc(length);
+    cvc_spec_constant *spec = NULL;
+    size_t n = 0;
+    *err = copy ? cvc_spirv_spec_constants(il, length, &spec, &n) : CL_OUT_OF_HOST_MEMORY;
+    uint64_t *values = *err == CL_SUCCESS ? calloc(n ? n : 1, sizeof *values) : NULL;
+    bool *set = values ? calloc(n ? n : 1, sizeof *set) : NULL;
+    if (*err == CL_SUCCESS && !set)
+        *err = CL_OUT_OF_HOST_MEMORY;
+    cl_program p =
+        *err == CL_SUCCESS ? cv_program_alloc(ctx, ctx->num_devices, ctx->devices, err) : NULL;
+    if (!p) {
+        free(copy);
+        free(spec);
+        free(values);
+        free(set);
+        return NULL;
+    }
+    memcpy(copy, il, length);
+    p->il = copy;
+    p->il_len = length;
+    p->spec = spec;
+    p->spec_values = values;
+    p->spec_set = set;
+    p->num_spec = n;
+    return p;
+}
+
+cl_int cv_program_set_spec_constant(cl_program p, cl_uint id, size_t size, const void *value) {
+    cl_int err = CL_INVALID_SPEC_ID;
+    pthread_mutex_lock(&p->lock);
+    for (size_t i = 0; i < p->num_spec; i++) {
+        if (p->spec[i].id != id)
+            continue;
+        /* "CL_INVALID_VALUE if spec_size does not match the size of the specialization
+         * constant in the module" */
+        err = size == p->spec[i].size ? CL_SUCCESS : CL_INVALID_VALUE;
+        if (err == CL_SUCCESS) {
+            uint64_t v = 0;
+            memcpy(&v, value, size); /* little endian: the low bytes */
+            p->spec_values[i] = v;
+            p->spec_set[i] = true;
+        }
+        break;
+    }
+    pthread_mutex_unlock(&p->lock);
+    return err;
 }
 
 /* What kind of binary this is: PTX, a CUDA image, an LLVM bitcode object, or none. */
@@ -290,8 +347,10 @@ cl_int cv_program_info(cl_program p, cl_program_info param, const cv_info *out) 
         err = cv_info_str(out, p->source ? p->source : "");
         break;
     case CL_PROGRAM_IL:
-        /* No IL programs: "param_value_size_ret will be set to 0". */
-        err = cv_info_bytes(out, NULL, 0);
+        /* "If program is created with clCreateProgramWithSource, clCreateProgramWithBinary or
+         * clCreateProgramWithBuiltInKernels the memory pointed to by param_value will be
+         * unchanged and param_value_size_ret will be set to 0." */
+        err = cv_info_bytes(out, p->il, p->il ? p->il_len : 0);
         break;
     case CL_PROGRAM_BINARIES:
         pthread_mutex_lock(&p->lock);

@@ -35,6 +35,14 @@ struct _cl_program {
     cv_program_device *devs;
     char *source; /* clCreateProgramWithSource, else NULL */
     size_t source_len;
+    unsigned char *il; /* clCreateProgramWithIL (SPIR-V), else NULL */
+    size_t il_len;
+    /* The IL's specialization constants, and the values clSetProgramSpecializationConstant set
+     * (spec_set[i]: whether constant i has one; under lock). */
+    struct cvc_spec_constant *spec;
+    uint64_t *spec_values;
+    bool *spec_set;
+    size_t num_spec;
     pthread_mutex_t lock; /* builds and the kernel count */
     /* cl_kernel objects the application holds ("kernel objects attached": a build waits for
      * none), and those alive, also the ones only launches in flight still hold. */
@@ -54,6 +62,13 @@ static inline bool cv_is_program(const void *h) {
 
 cl_program cv_program_create_with_source(cl_context ctx, cl_uint count, const char **strings,
                                          const size_t *lengths, cl_int *err);
+/* Do culvert's devices take IL (SPIR-V: the compiler and llvm-spirv are there)? */
+bool cv_program_il_supported(void);
+/* clCreateProgramWithIL: CL_INVALID_VALUE for what is no SPIR-V module. */
+cl_program cv_program_create_with_il(cl_context ctx, const void *il, size_t length, cl_int *err);
+/* clSetProgramSpecializationConstant on an IL program: CL_INVALID_SPEC_ID, CL_INVALID_VALUE (a
+ * size that is not the constant's) or CL_SUCCESS. */
+cl_int cv_program_set_spec_constant(cl_program p, cl_uint id, size_t size, const void *value);
 /* binary_status: one entry per device, may be NULL. */
 cl_program cv_program_create_with_binary(cl_context ctx, cl_uint num_devices,
                                          const cl_device_id *devices, const size_t *lengths,

@@ -425,13 +425,97 @@ static cl_int cv_program_end(cl_program p) {
     return err;
 }
 
+/* A half's bits as a float (exact). */
+static float cv_half_float(uint16_t h) {
+    int e = (h >> 10) & 0x1f;
+    uint32_t m = h & 0x3ff, sign = (uint32_t)(h >> 15) << 31, bits;
+    if (e == 0 && m == 0)
+        bits = sign;
+    else if (e == 0) { /* subnormal: normalized for float */
+        e = 1;
+        while (!(m & 0x400)) {
+            m <<= 1;
+            e--;
+        }
+        bits = sign | (uint32_t)(e + 112) << 23 | (m & 0x3ff) << 13;
+    } else if (e == 31) {
+        bits = sign | 0x7f800000u | m << 13;
+    } else {
+        bits = sign | (uint32_t)(e + 112) << 23 | m << 13;
+    }
+    float f;
+    memcpy(&f, &bits, sizeof f);
+    return f;
+}
+
+/* The set specialization constants as llvm-spirv's --spec-const takes them ("id:type:value",
+ * space-separated; floats in C99 hex, exact), or NULL when none is set or without memory (*err).
+ * p->lock held. */
+static char *cv_program_spec_text(cl_program p, cl_int *err) {
+    size_t cap = p->num_spec * 64 + 1, len = 0;
+    char *s = NULL;
+    *err = CL_SUCCESS;
+    for (size_t i = 0; i < p->num_spec; i++) {
+        if (!p->spec_set[i])
+            continue;
+        if (!s && !(s = calloc(1, cap))) {
+            *err = CL_OUT_OF_HOST_MEMORY;
+            return NULL;
+        }
+        const cvc_spec_constant *c = &p->spec[i];
+        uint64_t v = p->spec_values[i];
+        char value[48];
+        if (c->type[0] == 'f') {
+            double d;
+            if (c->size == 2)
+                d = cv_half_float((uint16_t)v);
+            else if (c->size == 4) {
+                float f;
+                uint32_t b = (uint32_t)v;
+                memcpy(&f, &b, sizeof f);
+                d = f;
+            } else {
+                memcpy(&d, &v, sizeof d);
+            }
+            snprintf(value, sizeof value, "%a", d);
+        } else {
+            int bits = c->type[1] == '1' && !c->type[2] ? 1 : (int)c->size * 8;
+            uint64_t masked = bits == 64 ? v : v & ((UINT64_C(1) << bits) - 1);
+            /* A bool is true for any nonzero value. */
+            snprintf(value, sizeof value, "%llu",
+                     bits == 1 ? (unsigned long long)(v != 0) : (unsigned long long)masked);
+        }
+        len += (size_t)snprintf(s + len, cap - len, "%s%u:%s:%s", len ? " " : "", c->id, c->type,
+                                value);
+    }
+    return s;
+}
+
+/* An IL program's executable: SPIR-V specialized with the constants set, then as source. */
+static cl_int cv_build_il(cl_program p, cv_program_device *pd, const char *options) {
+    cvc_target t = cv_target_of(pd->device);
+    cvc_output o = {0};
+    pthread_mutex_lock(&p->lock);
+    cl_int err = CL_SUCCESS;
+    char *spec = cv_program_spec_text(p, &err);
+    pthread_mutex_unlock(&p->lock);
+    if (err == CL_SUCCESS)
+        err = cvc_build_il(p->il, p->il_len, options, spec, &t, &o);
+    free(spec);
+    cv_log_append(pd, o.log);
+    if (err == CL_SUCCESS)
+        err = cv_program_take_output(pd, &o, true, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
+    cvc_output_free(&o);
+    return err;
+}
+
 /* One device of clBuildProgram. */
 static cl_int cv_build_device(cl_program p, cv_program_device *pd, const char *options,
                               const cvcu_jit_options *jit) {
     cl_int err = CL_SUCCESS;
     /* A rebuild starts from a clean slate; a program of a PTX binary loads the same PTX. */
     if (pd->module)
-        cv_program_device_unload(p, pd, !p->source && pd->binary_is_ptx);
+        cv_program_device_unload(p, pd, !p->source && !p->il && pd->binary_is_ptx);
     free(pd->log);
     pd->log = NULL;
     free(pd->options);
@@ -447,6 +531,9 @@ static cl_int cv_build_device(cl_program p, cv_program_device *pd, const char *o
         if (err == CL_SUCCESS)
             err = cv_program_take_output(pd, &o, true, CL_PROGRAM_BINARY_TYPE_EXECUTABLE);
         cvc_output_free(&o);
+    } else if (p->il) {
+        err = cv_build_il(p, pd, options);
+        compiled = cvu_host_time_ns();
     } else if (pd->binary_type == CL_PROGRAM_BINARY_TYPE_COMPILED_OBJECT ||
                pd->binary_type == CL_PROGRAM_BINARY_TYPE_LIBRARY) {
         /* An object from clCompileProgram (or saved from one): link it alone. */
@@ -491,7 +578,7 @@ cl_int cv_program_build(cl_program p, cl_uint num_devices, const cl_device_id *d
     cl_int err = cv_program_parse_options(options, &jit);
     /* Source programs: the compiler judges the options (it knows more of them); culvert only
      * takes NVIDIA's JIT options from them. */
-    if (err == CL_INVALID_BUILD_OPTIONS && p->source)
+    if (err == CL_INVALID_BUILD_OPTIONS && (p->source || p->il))
         err = CL_SUCCESS;
     bool begun = false;
     if (err == CL_SUCCESS) {
@@ -540,7 +627,17 @@ cl_int cv_program_compile(cl_program p, cl_uint num_devices, const cl_device_id 
         pd->log = NULL;
         free(pd->options);
         pd->options = cv_strdup0(options);
-        cl_int e = cvc_compile(p->source, p->source_len, options, hs, num_headers, &t, &o);
+        cl_int e = CL_SUCCESS;
+        if (p->il) {
+            pthread_mutex_lock(&p->lock);
+            char *spec = cv_program_spec_text(p, &e);
+            pthread_mutex_unlock(&p->lock);
+            if (e == CL_SUCCESS)
+                e = cvc_compile_il(p->il, p->il_len, options, spec, &t, &o);
+            free(spec);
+        } else {
+            e = cvc_compile(p->source, p->source_len, options, hs, num_headers, &t, &o);
+        }
         cv_log_append(pd, o.log);
         /* An object replaces an executable built before. */
         if (e == CL_SUCCESS && pd->module)

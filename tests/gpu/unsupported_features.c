@@ -1,5 +1,7 @@
 /* Optional features culvert does not claim answer the spec's errors, with the handles they are
- * given checked first, and the device says it lacks them. */
+ * given checked first, and the device says it lacks them. IL programs are claimed where
+ * llvm-spirv is found: the test runs with CULVERT_LLVM_SPIRV naming none (tests/CMakeLists.txt),
+ * as on a machine without it (tests/gpu/il_program.c tests them where they are). */
 /* clSetProgramReleaseCallback is deprecated by OpenCL 3.0, and still part of it. */
 #define CL_USE_DEPRECATED_OPENCL_2_2_APIS
 #include "test_util.h"

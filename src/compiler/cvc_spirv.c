@@ -1,0 +1,218 @@
+/* SPIR-V input (clCreateProgramWithIL): the module's specialization constants, read from its
+ * words, and the LLVM IR that llvm-spirv gives back (SPIR's address spaces and calling
+ * conventions) made into the NVPTX IR that culvert's pipeline takes from clang. */
+#include "compiler/cvc_internal.h"
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CVC_SPIRV_MAGIC 0x07230203u
+
+enum {
+    CVC_OP_TYPE_BOOL = 20,
+    CVC_OP_TYPE_INT = 21,
+    CVC_OP_TYPE_FLOAT = 22,
+    CVC_OP_SPEC_CONSTANT_TRUE = 48,
+    CVC_OP_SPEC_CONSTANT_FALSE = 49,
+    CVC_OP_SPEC_CONSTANT = 50,
+    CVC_OP_DECORATE = 71,
+    CVC_DECORATION_SPEC_ID = 1,
+};
+
+/* Word i of the module in its own byte order. */
+static uint32_t cvc_spirv_word(const unsigned char *p, size_t i, bool swap) {
+    uint32_t w;
+    memcpy(&w, p + 4 * i, 4);
+    return swap ? __builtin_bswap32(w) : w;
+}
+
+static bool cvc_spirv_swapped(const unsigned char *il, size_t len, bool *swap) {
+    if (!il || len < 20 || len % 4)
+        return false;
+    uint32_t w;
+    memcpy(&w, il, 4);
+    *swap = w == __builtin_bswap32(CVC_SPIRV_MAGIC);
+    return w == CVC_SPIRV_MAGIC || *swap;
+}
+
+bool cvc_is_spirv(const unsigned char *il, size_t len) {
+    bool swap;
+    return cvc_spirv_swapped(il, len, &swap);
+}
+
+/* A result id's type as llvm-spirv's --spec-const names it ("i32", "f64", "i1"), from the type
+ * instructions seen; "" when unknown. */
+typedef struct cvc_spirv_type {
+    uint32_t id;
+    char name[4];
+} cvc_spirv_type;
+
+cl_int cvc_spirv_spec_constants(const unsigned char *il, size_t len, cvc_spec_constant **out,
+                                size_t *count) {
+    bool swap = false;
+    *out = NULL;
+    *count = 0;
+    if (!cvc_spirv_swapped(il, len, &swap))
+        return CL_INVALID_VALUE;
+    size_t words = len / 4, ntypes = 0, nids = 0, nconst = 0;
+    cvc_spirv_type *types = calloc(words, sizeof *types);
+    uint32_t(*ids)[2] = calloc(words, sizeof *ids); /* (target, SpecId) */
+    cvc_spec_constant *consts = calloc(words, sizeof *consts);
+    cl_int err = types && ids && consts ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    /* Instructions: the first word holds the word count (high half) and the opcode. */
+    for (size_t i = 5; err == CL_SUCCESS && i < words;) {
+        uint32_t first = cvc_spirv_word(il, i, swap), n = first >> 16, op = first & 0xffff;
+        if (n == 0 || i + n > words) {
+            err = CL_INVALID_VALUE;
+            break;
+        }
+        uint32_t a1 = n > 1 ? cvc_spirv_word(il, i + 1, swap) : 0,
+                 a2 = n > 2 ? cvc_spirv_word(il, i + 2, swap) : 0,
+                 a3 = n > 3 ? cvc_spirv_word(il, i + 3, swap) : 0;
+        if (op == CVC_OP_TYPE_BOOL && n >= 2)
+            types[ntypes++] = (cvc_spirv_type){a1, "i1"};
+        else if ((op == CVC_OP_TYPE_INT || op == CVC_OP_TYPE_FLOAT) && n >= 3 &&
+                 (a2 == 8 || a2 == 16 || a2 == 32 || a2 == 64)) {
+            cvc_spirv_type t = {a1, ""};
+            snprintf(t.name, sizeof t.name, "%c%u", op == CVC_OP_TYPE_INT ? 'i' : 'f',
+                     (unsigned)a2);
+            types[ntypes++] = t;
+        } else if (op == CVC_OP_DECORATE && n >= 4 && a2 == CVC_DECORATION_SPEC_ID) {
+            ids[nids][0] = a1;
+            ids[nids++][1] = a3;
+        } else if ((op == CVC_OP_SPEC_CONSTANT || op == CVC_OP_SPEC_CONSTANT_TRUE ||
+                    op == CVC_OP_SPEC_CONSTANT_FALSE) &&
+                   n >= 3) {
+            for (size_t t = 0; t < ntypes; t++)
+                if (types[t].id == a1) {
+                    cvc_spec_constant *c = &consts[nconst++];
+                    c->result = a2;
+                    memcpy(c->type, types[t].name, sizeof c->type);
+                    c->size =
+                        c->type[1] == '1' && c->type[2] == 0 ? 1 : (size_t)atoi(c->type + 1) / 8;
+                }
+        }
+        i += n;
+    }
+    /* Only constants with a SpecId can be set. */
+    size_t kept = 0;
+    for (size_t c = 0; err == CL_SUCCESS && c < nconst; c++)
+        for (size_t d = 0; d < nids; d++)
+            if (ids[d][0] == consts[c].result) {
+                consts[c].id = ids[d][1];
+                consts[kept++] = consts[c];
+                break;
+            }
+    free(types);
+    free(ids);
+    if (err == CL_SUCCESS) {
+        *out = consts;
+        *count = kept;
+    } else {
+        free(consts);
+    }
+    return err;
+}
+
+/* ---- SPIR IR -> NVPTX IR ---- */
+
+/* SPIR's address spaces (0 private, 1 global, 2 constant, 3 local, 4 generic) as NVPTX numbers
+ * them (0 generic, 1 global, 3 shared, 4 constant, 5 local): private memory stays 0 (allocas in
+ * the generic space, as clang writes them for NVPTX). */
+static int cvc_nvptx_space(int spir) {
+    return spir == 2 ? 4 : spir == 4 ? 0 : spir;
+}
+
+static bool cvc_ident_char(char c) {
+    return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$' || c == '-';
+}
+
+/* Copies an intrinsic's name (p at "llvm.", n bytes) with its pointer suffixes (".p2", ".p4")
+ * renumbered. */
+static void cvc_put_intrinsic(cvc_buf *b, const char *p, size_t n) {
+    for (size_t i = 0; i < n;) {
+        if (p[i] == '.' && i + 2 < n && p[i + 1] == 'p' && isdigit((unsigned char)p[i + 2]) &&
+            (i + 3 == n || !isdigit((unsigned char)p[i + 3]))) {
+            cvc_buf_printf(b, ".p%d", cvc_nvptx_space(p[i + 2] - '0'));
+            i += 3;
+        } else {
+            cvc_buf_add(b, p + i, 1);
+            i++;
+        }
+    }
+}
+
+char *cvc_ir_from_spir(const char *ll) {
+    static const char as[] = "addrspace(", intr[] = "@llvm.", spir_func[] = "spir_func ",
+                      kernel[] = "spir_kernel void @";
+    cvc_buf b = {0}, kernels = {0};
+    long max_md = -1;
+    size_t nk = 0;
+    for (const char *p = ll; *p;) {
+        if (!strncmp(p, as, sizeof as - 1) && isdigit((unsigned char)p[sizeof as - 1])) {
+            char *end;
+            long n = strtol(p + sizeof as - 1, &end, 10);
+            cvc_buf_printf(&b, "addrspace(%d", cvc_nvptx_space((int)n));
+            p = end;
+        } else if (!strncmp(p, intr, sizeof intr - 1)) {
+            size_t n = 1;
+            while (cvc_ident_char(p[n]))
+                n++;
+            cvc_buf_str(&b, "@");
+            cvc_put_intrinsic(&b, p + 1, n - 1);
+            p += n;
+        } else if (!strncmp(p, spir_func, sizeof spir_func - 1)) {
+            p += sizeof spir_func - 1; /* NVPTX functions take the C calling convention */
+        } else if (*p == '!' && (p == ll || p[-1] == '\n') && isdigit((unsigned char)p[1])) {
+            long id = strtol(p + 1, NULL, 10);
+            max_md = id > max_md ? id : max_md;
+            cvc_buf_add(&b, p, 1);
+            p++;
+        } else {
+            if (!strncmp(p, "define ", 7) && (p == ll || p[-1] == '\n')) {
+                const char *eol = strchr(p, '\n'), *k = strstr(p, kernel);
+                if (k && (!eol || k < eol)) {
+                    const char *name = k + sizeof kernel - 1;
+                    size_t n = 0;
+                    if (*name == '"') {
+                        const char *q = strchr(name + 1, '"');
+                        n = q ? (size_t)(q + 1 - name) : 0;
+                    } else {
+                        while (cvc_ident_char(name[n]))
+                            n++;
+                    }
+                    if (n) {
+                        cvc_buf_printf(&kernels, "%s!{ptr @%.*s, !\"kernel\", i32 1}",
+                                       nk ? "\n" : "", (int)n, name);
+                        nk++;
+                    }
+                }
+            }
+            cvc_buf_add(&b, p, 1);
+            p++;
+        }
+    }
+    /* The kernels as clang marks them for NVPTX (llc makes them .entry). */
+    if (nk) {
+        cvc_buf_str(&b, "\n!nvvm.annotations = !{");
+        for (size_t i = 0; i < nk; i++)
+            cvc_buf_printf(&b, "%s!%ld", i ? ", " : "", max_md + 1 + (long)i);
+        cvc_buf_str(&b, "}\n");
+        const char *k = kernels.data;
+        for (size_t i = 0; i < nk && k; i++) {
+            const char *eol = strchr(k, '\n');
+            size_t n = eol ? (size_t)(eol - k) : strlen(k);
+            cvc_buf_printf(&b, "!%ld = %.*s\n", max_md + 1 + (long)i, (int)n, k);
+            k = eol ? eol + 1 : NULL;
+        }
+    }
+    free(kernels.data);
+    if (b.failed) {
+        free(b.data);
+        return NULL;
+    }
+    return cvc_buf_take(&b);
+}

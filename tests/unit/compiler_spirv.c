@@ -1,0 +1,183 @@
+/* SPIR-V input's pieces in the compiler (cvc_spirv.c): the module check, the specialization
+ * constants read from the words (SpecId, type, size), and llvm-spirv's SPIR IR made NVPTX IR
+ * (address spaces, intrinsic names, calling conventions, kernel annotations), then a SPIR-V
+ * module of the build (tests/kernels-spirv) through cvc_build_il to PTX that ptxas takes, with a
+ * specialization. */
+#include "compiler_util.h"
+#include "compiler/cvc_internal.h"
+
+/* A SPIR-V header and the instructions, as words. */
+static const uint32_t module_words[] = {
+    0x07230203,
+    0x00010400,
+    0,
+    100,
+    0,
+    /* OpDecorate %10 SpecId 3; OpDecorate %11 SpecId 4; OpDecorate %12 SpecId 5 */
+    (4u << 16) | 71,
+    10,
+    1,
+    3,
+    (4u << 16) | 71,
+    11,
+    1,
+    4,
+    (4u << 16) | 71,
+    12,
+    1,
+    5,
+    /* %1 = OpTypeInt 16 0; %2 = OpTypeFloat 64; %3 = OpTypeBool */
+    (4u << 16) | 21,
+    1,
+    16,
+    0,
+    (3u << 16) | 22,
+    2,
+    64,
+    (2u << 16) | 20,
+    3,
+    /* %10 = OpSpecConstant %1 7; %11 = OpSpecConstant %2 0 0; %12 = OpSpecConstantTrue %3;
+     * %13 = OpSpecConstant %1 9 (no SpecId: not settable) */
+    (4u << 16) | 50,
+    1,
+    10,
+    7,
+    (5u << 16) | 50,
+    2,
+    11,
+    0,
+    0,
+    (3u << 16) | 48,
+    3,
+    12,
+    (4u << 16) | 50,
+    1,
+    13,
+    9,
+};
+
+static void spec_constants(void) {
+    const unsigned char *m = (const unsigned char *)module_words;
+    CVT_CHECK(cvc_is_spirv(m, sizeof module_words), "the module is SPIR-V");
+    CVT_CHECK(!cvc_is_spirv(m, 16), "too short");
+    CVT_CHECK(!cvc_is_spirv(m, sizeof module_words - 2), "not whole words");
+    CVT_CHECK(!cvc_is_spirv((const unsigned char *)"BC\xc0\xde....................", 24),
+              "bitcode is no SPIR-V");
+    uint32_t swapped[sizeof module_words / 4];
+    for (size_t i = 0; i < sizeof module_words / 4; i++)
+        swapped[i] = __builtin_bswap32(module_words[i]);
+    for (int pass = 0; pass < 2; pass++) {
+        cvc_spec_constant *c = NULL;
+        size_t n = 0;
+        cl_int err = cvc_spirv_spec_constants(pass ? (const unsigned char *)swapped : m,
+                                              sizeof module_words, &c, &n);
+        CVT_CHECK(err == CL_SUCCESS && n == 3, "%s: three settable constants: %d, %zu",
+                  pass ? "swapped" : "native", (int)err, n);
+        for (size_t i = 0; i < n; i++) {
+            bool ok = (c[i].id == 3 && c[i].size == 2 && !strcmp(c[i].type, "i16")) ||
+                      (c[i].id == 4 && c[i].size == 8 && !strcmp(c[i].type, "f64")) ||
+                      (c[i].id == 5 && c[i].size == 1 && !strcmp(c[i].type, "i1"));
+            CVT_CHECK(ok, "constant %u: %zu bytes, %s", c[i].id, c[i].size, c[i].type);
+        }
+        free(c);
+    }
+    /* an instruction running past the end */
+    uint32_t bad[8] = {0x07230203, 0x00010000, 0, 10, 0, (9u << 16) | 71, 1, 1};
+    cvc_spec_constant *c = NULL;
+    size_t n = 0;
+    CVT_CHECK(cvc_spirv_spec_constants((const unsigned char *)bad, sizeof bad, &c, &n) ==
+                  CL_INVALID_VALUE,
+              "a truncated module");
+    free(c);
+}
+
+static void ir_rewrite(void) {
+    static const char *spir =
+        "@c = addrspace(2) constant [2 x float] zeroinitializer, align 4\n"
+        "define spir_kernel void @k(ptr addrspace(1) %p, ptr addrspace(4) %g, ptr addrspace(2) "
+        "%c) #0 !kernel_arg_addr_space !1 {\n"
+        "  %x = call spir_func i64 @_Z13get_global_idj(i32 0)\n"
+        "  call void @llvm.memcpy.p4.p2.i64(ptr addrspace(4) %g, ptr addrspace(2) %c, i64 8, "
+        "i1 false)\n"
+        "  ret void\n"
+        "}\n"
+        "define spir_kernel void @\"k two\"() {\n  ret void\n}\n"
+        "declare spir_func i64 @_Z13get_global_idj(i32)\n"
+        "declare void @llvm.memcpy.p4.p2.i64(ptr addrspace(4), ptr addrspace(2), i64, i1)\n"
+        "!1 = !{i32 1, i32 4, i32 2}\n"
+        "!7 = !{i32 0}\n";
+    char *out = cvc_ir_from_spir(spir);
+    CVT_CHECK(out != NULL, "rewritten");
+    if (!out)
+        return;
+    CVT_CHECK(strstr(out, "@c = addrspace(4) constant") != NULL, "constant: 4\n%s", out);
+    CVT_CHECK(strstr(out, "ptr addrspace(1) %p, ptr addrspace(0) %g, ptr addrspace(4) %c") != NULL,
+              "parameters renumbered\n%s", out);
+    CVT_CHECK(strstr(out, "@llvm.memcpy.p0.p4.i64") != NULL && !strstr(out, ".p4.p2"),
+              "intrinsic names renumbered\n%s", out);
+    CVT_CHECK(!strstr(out, "spir_func"), "no spir_func\n%s", out);
+    /* metadata ids after the largest (7), not the kernels' argument metadata touched */
+    CVT_CHECK(strstr(out, "!nvvm.annotations = !{!8, !9}") != NULL &&
+                  strstr(out, "!8 = !{ptr @k, !\"kernel\", i32 1}") != NULL &&
+                  strstr(out, "!9 = !{ptr @\"k two\", !\"kernel\", i32 1}") != NULL &&
+                  strstr(out, "!1 = !{i32 1, i32 4, i32 2}") != NULL,
+              "kernels annotated\n%s", out);
+    free(out);
+}
+
+/* The test's SPIR-V module through the whole build, with constant 7 set to 42. */
+static void build(void) {
+    char *text = NULL;
+    FILE *f = fopen(CV_IL_SPV, "rb");
+    size_t len = 0;
+    if (f) {
+        fseek(f, 0, SEEK_END);
+        len = (size_t)ftell(f);
+        rewind(f);
+        text = malloc(len);
+        if (text && fread(text, 1, len, f) != len)
+            len = 0;
+        fclose(f);
+    }
+    if (!len || !cvc_il_available()) {
+        fprintf(stderr, "SKIP build: %s\n", len ? "no llvm-spirv" : "no SPIR-V module (spirv-as)");
+        free(text);
+        return;
+    }
+    const unsigned char *il = (const unsigned char *)text;
+    for (int spec = 0; spec < 2; spec++) {
+        cvc_output out = {0};
+        cl_int err = cvc_build_il(il, len, NULL, spec ? "7:i32:42" : NULL, &cvt_sm90, &out);
+        CVT_CHECK(err == CL_SUCCESS, "build: %d\n%s", (int)err, out.log ? out.log : "");
+        if (err == CL_SUCCESS) {
+            char *ptx = (char *)out.data;
+            CVT_CHECK(strstr(ptx, ".entry il_add") && strstr(ptx, "//cv:arg il_add 0 global"),
+                      "kernel and its metadata");
+            CVT_CHECK(!strstr(ptx, "//cv:uniform-work-groups"), "non-uniform work-groups");
+            CVT_CHECK(strstr(ptx, spec ? ", 42," : ", 1234567,") != NULL, "the constant's value");
+            CVT_CHECK(cvt_ptxas(ptx, "il_add") == 0, "ptxas");
+        }
+        cvc_output_free(&out);
+    }
+    /* a module llvm-spirv refuses (an unknown opcode: it aborts, in its own process) */
+    cvc_output out = {0};
+    static const uint32_t unknown[8] = {0x07230203, 0x00010000,          0, 10,
+                                        0,          (3u << 16) | 0x7fff, 1, 2};
+    cl_int err =
+        cvc_build_il((const unsigned char *)unknown, sizeof unknown, NULL, NULL, &cvt_sm90, &out);
+    CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE && out.log && *out.log, "an unknown opcode: %d",
+              (int)err);
+    cvc_output_free(&out);
+    free(text);
+}
+
+int main(void) {
+    spec_constants();
+    ir_rewrite();
+    cvt_require_compiler();
+    char dir[256];
+    cvt_private_cache(dir, sizeof dir);
+    build();
+    printf("%s\n", cvt_failures ? "FAILED" : "PASSED");
+    return cvt_failures ? 1 : 0;
+}
