@@ -15,6 +15,8 @@ mkdir -p "$out"
 built=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' build/CMakeCache.txt)
 [ "$built" = "$PWD" ] || { mkdir -p "$(dirname "$built")"; ln -sfn "$PWD" "$built"; }
 echo "$PWD/build/src/libculvert.so" >"$OCL_ICD_VENDORS/culvert.icd"
+# SPIR-V programs: the llvm-spirv of scripts/gpu-llvm-spirv.sh, where it was carried.
+[ -x .devbuild/carry/llvm-spirv ] && export CULVERT_LLVM_SPIRV=$PWD/.devbuild/carry/llvm-spirv
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
 for what in "$@"; do
   for w in $what; do
