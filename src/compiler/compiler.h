@@ -54,8 +54,6 @@ void cvc_unload(void);
 const char *cvc_engine(void);
 
 /* ---- SPIR-V (clCreateProgramWithIL) ---- */
-/* The SPIR-V versions culvert takes (llvm-spirv 15 reads up to 1.4). */
-#define CVC_IL_VERSIONS "SPIR-V_1.0 SPIR-V_1.1 SPIR-V_1.2 SPIR-V_1.3 SPIR-V_1.4"
 /* Is this a SPIR-V module: its magic number (either byte order), whole words? */
 bool cvc_is_spirv(const unsigned char *il, size_t len);
 /* A specialization constant of a SPIR-V module: its SpecId, its result id, its size in bytes (a
@@ -72,6 +70,9 @@ cl_int cvc_spirv_spec_constants(const unsigned char *il, size_t len, cvc_spec_co
                                 size_t *n);
 /* Can SPIR-V be compiled (the compiler and llvm-spirv are there)? */
 bool cvc_il_available(void);
+/* The SPIR-V versions taken are 1.0 to 1.<this> (3 with LLVM 15's translator, 4 from LLVM 16's);
+ * -1 without IL. */
+int cvc_il_max_minor(void);
 /* clCompileProgram of SPIR-V (and the first step of clBuildProgram's): an object (LLVM bitcode)
  * that cvc_link takes. spec: llvm-spirv's --spec-const value ("id:type:value ..."), or NULL.
  * Returns as cvc_compile does; CL_COMPILER_NOT_AVAILABLE without llvm-spirv. */

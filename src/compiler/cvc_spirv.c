@@ -145,6 +145,34 @@ static void cvc_put_intrinsic(cvc_buf *b, const char *p, size_t n) {
     }
 }
 
+/* ---- mangled names: SPIR's address-space qualifiers as clang writes them for NVPTX ----
+ * OpenCL builtins are mangled with the target's numbers: SPIR's constant pointee is `U3AS2`, its
+ * generic one `U3AS4`; NVPTX's constant is `U3AS4` and its generic pointee has no qualifier.
+ * clang counts the generic pointee as a substitution candidate on NVPTX too (`_Z2g1PfS0_` there
+ * for SPIR's `_Z2g1PU3AS4fS0_`), so the substitutions keep their numbers: the qualifiers are
+ * replaced in place. */
+static char *cvc_nvptx_mangling(const char *name, size_t n) {
+    if (n < 3 || strncmp(name, "_Z", 2) || !memmem(name, n, "U3AS", 4))
+        return NULL;
+    cvc_buf b = {0};
+    for (size_t i = 0; i < n;) {
+        if (i + 5 <= n && !strncmp(name + i, "U3AS", 4) &&
+            (name[i + 4] == '2' || name[i + 4] == '4')) {
+            if (name[i + 4] == '2')
+                cvc_buf_str(&b, "U3AS4");
+            i += 5;
+        } else {
+            cvc_buf_add(&b, name + i, 1);
+            i++;
+        }
+    }
+    if (b.failed) {
+        free(b.data);
+        return NULL;
+    }
+    return cvc_buf_take(&b);
+}
+
 char *cvc_ir_from_spir(const char *ll) {
     static const char as[] = "addrspace(", intr[] = "@llvm.", spir_func[] = "spir_func ",
                       kernel[] = "spir_kernel void @";
@@ -163,6 +191,18 @@ char *cvc_ir_from_spir(const char *ll) {
                 n++;
             cvc_buf_str(&b, "@");
             cvc_put_intrinsic(&b, p + 1, n - 1);
+            p += n;
+        } else if (!strncmp(p, "@_Z", 3)) {
+            size_t n = 1;
+            while (cvc_ident_char(p[n]))
+                n++;
+            char *renamed = cvc_nvptx_mangling(p + 1, n - 1);
+            cvc_buf_str(&b, "@");
+            if (renamed)
+                cvc_buf_str(&b, renamed);
+            else
+                cvc_buf_add(&b, p + 1, n - 1);
+            free(renamed);
             p += n;
         } else if (!strncmp(p, spir_func, sizeof spir_func - 1)) {
             p += sizeof spir_func - 1; /* NVPTX functions take the C calling convention */

@@ -656,11 +656,33 @@ static void cvc_spirv_find(void) {
         dst[0] = 0;
 }
 
+/* The translator's LLVM version (`llvm-spirv --version`: "... LLVM version 15.0.6"), 0 if it
+ * says none. */
+static int cvc_spirv_major;
+
+static void cvc_spirv_probe(void) {
+    cvc_spirv_find();
+    if (!cvc_spirv_path[0])
+        return;
+    char *argv[] = {cvc_spirv_path, "--version", NULL};
+    cvc_buf out = {0};
+    cvc_run(argv, &out);
+    const char *v = out.data ? strstr(out.data, "LLVM version ") : NULL;
+    cvc_spirv_major = v ? atoi(v + strlen("LLVM version ")) : 0;
+    free(out.data);
+}
+
 const char *cvc_llvm_spirv(void) {
-    pthread_once(&cvc_spirv_once, cvc_spirv_find);
+    pthread_once(&cvc_spirv_once, cvc_spirv_probe);
     return cvc_spirv_path[0] ? cvc_spirv_path : NULL;
 }
 
 bool cvc_il_available(void) {
     return cvc_available() && cvc_llvm_spirv() != NULL;
+}
+
+/* SPIR-V 1.4's instructions (OpPtrDiff, OpCopyLogical, OpDecorateString, ...) are read from the
+ * translator of LLVM 16 on; LLVM 15's aborts on them. */
+int cvc_il_max_minor(void) {
+    return !cvc_il_available() ? -1 : cvc_spirv_major >= 16 ? 4 : 3;
 }

@@ -363,17 +363,21 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
         break;
     }
     case CL_DEVICE_IL_VERSION:
-        /* SPIR-V through llvm-spirv (src/compiler/cvc_spirv.c), when it is there. */
-        err = cv_info_str(out, cvc_il_available() ? CVC_IL_VERSIONS : "");
-        break;
     case CL_DEVICE_ILS_WITH_VERSION: {
-        static const cl_name_version ils[] = {
-            {CL_MAKE_VERSION(1, 0, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 1, 0), "SPIR-V"},
-            {CL_MAKE_VERSION(1, 2, 0), "SPIR-V"}, {CL_MAKE_VERSION(1, 3, 0), "SPIR-V"},
-            {CL_MAKE_VERSION(1, 4, 0), "SPIR-V"},
-        };
-        err =
-            cvc_il_available() ? cv_info_bytes(out, ils, sizeof ils) : cv_info_bytes(out, NULL, 0);
+        /* SPIR-V 1.0 to what the translator reads (src/compiler/cvc_spirv.c); none without. */
+        static const char *const names[] = {"SPIR-V_1.0", "SPIR-V_1.1", "SPIR-V_1.2", "SPIR-V_1.3",
+                                            "SPIR-V_1.4"};
+        cl_name_version ils[5];
+        char text[64] = "";
+        int last = cvc_il_max_minor();
+        for (int i = 0; i <= last && i < 5; i++) {
+            ils[i] = (cl_name_version){CL_MAKE_VERSION(1, i, 0), "SPIR-V"};
+            snprintf(text + strlen(text), sizeof text - strlen(text), "%s%s", i ? " " : "",
+                     names[i]);
+        }
+        err = param == CL_DEVICE_IL_VERSION
+                  ? cv_info_str(out, text)
+                  : cv_info_bytes(out, ils, last >= 0 ? (size_t)(last + 1) * sizeof ils[0] : 0);
         break;
     }
     case CL_DEVICE_BUILT_IN_KERNELS_WITH_VERSION:

@@ -107,6 +107,24 @@ static void ir_rewrite(void) {
         "!1 = !{i32 1, i32 4, i32 2}\n"
         "!7 = !{i32 0}\n";
     char *out = cvc_ir_from_spir(spir);
+    /* mangled names as clang 15 writes them for spir64 and clang 16 for NVPTX */
+    static const char *const names[][2] = {
+        {"_Z2g1PU3AS4fS0_", "_Z2g1PfS0_"},
+        {"_Z2g2PU3AS4Dv4_fS1_PU3AS1S_", "_Z2g2PDv4_fS1_PU3AS1S_"},
+        {"_Z2g3PU3AS2fS0_PU3AS4fS0_", "_Z2g3PU3AS4fS0_PfS0_"},
+        {"_Z2g4PU3AS4VU7_AtomiciS1_12memory_orderS2_", "_Z2g4PVU7_AtomiciS1_12memory_orderS2_"},
+        {"_Z2g5PU3AS4KfPU3AS4fS0_S2_PU3AS4DhS4_", "_Z2g5PKfPfS0_S2_PDhS4_"},
+        {"_Z25atomic_fetch_add_explicitPU3AS4VU7_Atomicii12memory_order12memory_scope",
+         "_Z25atomic_fetch_add_explicitPVU7_Atomicii12memory_order12memory_scope"},
+    };
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+        char in[256], want[256];
+        snprintf(in, sizeof in, "declare void @%s(ptr)\n", names[i][0]);
+        snprintf(want, sizeof want, "declare void @%s(ptr)\n", names[i][1]);
+        char *got = cvc_ir_from_spir(in);
+        CVT_CHECK(got && !strcmp(got, want), "%s -> %s", names[i][0], got ? got : "(null)");
+        free(got);
+    }
     CVT_CHECK(out != NULL, "rewritten");
     if (!out)
         return;
