@@ -41,12 +41,14 @@ static void cv_buf_str(cv_buf *b, const char *s) {
 
 static const char cv_timing_param[] = ".param .align 8 .b8 __cv_timing[16]";
 
-/* The first thread of each of the first 4096 blocks (blocks start in the order of their index:
- * the earliest is among them) reads %globaltimer as the block begins and keeps the earliest in
- * the slot's word 0, as a key: the command's generation in the top 24 bits, the complement of the
- * time's low 40 bits below (red.max of it is the earliest time of the newest generation: a slot
- * needs no clearing between commands). It zeroes the count of the block's finished threads, and
- * the barrier makes every thread see that zero. */
+/* The block's first thread zeroes the count of its finished threads (a predicated store: no
+ * branch before the barrier, which every thread reaches together), and the barrier makes every
+ * thread see that zero. Then, past the barrier, so that no other thread waits for it, the first
+ * thread of each of the first 4096 blocks (blocks start in the order of their index: the
+ * earliest is among them) reads %globaltimer and keeps the earliest in the slot's word 0, as a
+ * key: the command's generation in the top 24 bits, the complement of the time's low 40 bits
+ * below (red.max of it is the earliest time of the newest generation: a slot needs no clearing
+ * between commands). */
 static const char cv_timing_prologue[] = "\n\t// culvert: kernel timing (docs/kernel-abi.md)\n"
                                          "\t.shared .align 4 .u32 __cv_timed_done;\n"
                                          "\t{\n"
@@ -59,8 +61,9 @@ static const char cv_timing_prologue[] = "\n\t// culvert: kernel timing (docs/ke
                                          "\tmov.u32 %cvtw1, %tid.z;\n"
                                          "\tor.b32 %cvtw0, %cvtw0, %cvtw1;\n"
                                          "\tsetp.ne.u32 %cvtp, %cvtw0, 0;\n"
+                                         "\t@!%cvtp st.shared.u32 [__cv_timed_done], 0;\n"
+                                         "\tbar.sync 0;\n"
                                          "\t@%cvtp bra $__cv_timed_go;\n"
-                                         "\tst.shared.u32 [__cv_timed_done], 0;\n"
                                          "\tmov.u32 %cvtw0, %ctaid.z;\n"
                                          "\tmov.u32 %cvtw1, %nctaid.y;\n"
                                          "\tmov.u32 %cvtw2, %ctaid.y;\n"
@@ -84,7 +87,6 @@ static const char cv_timing_prologue[] = "\n\t// culvert: kernel timing (docs/ke
                                          "\tld.param.u64 %cvtg2, [__cv_timing];\n"
                                          "\tred.relaxed.gpu.global.max.u64 [%cvtg2], %cvtg0;\n"
                                          "$__cv_timed_go:\n"
-                                         "\tbar.sync 0;\n"
                                          "\t}\n";
 
 /* Every thread ends here. The threads that arrive together count themselves once (their highest
