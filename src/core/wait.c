@@ -101,26 +101,48 @@ static uint64_t cv_wait_period(uint64_t age) {
                                          : p;
 }
 
+/* How late a timed sleep wakes on this host, learned from the waits that slept until a
+ * predicted end (a bare host wakes within tens of microseconds; under gVisor, as on the H100
+ * test machine, 100-250 us late): a late wake-up raises it at once by a quarter of the
+ * difference, an early one lowers it by a sixteenth, so that it tracks the bad wake-ups more
+ * than the good ones. Races between waits only blur it. */
+static _Atomic uint64_t cv_wait_oversleep_ns;
+
+static void cv_wait_oversleep_seen(uint64_t late) {
+    uint64_t was = atomic_load_explicit(&cv_wait_oversleep_ns, memory_order_relaxed);
+    uint64_t now = late > was ? was + (late - was) / 4 : was - (was - late) / 16;
+    atomic_store_explicit(&cv_wait_oversleep_ns, now, memory_order_relaxed);
+}
+
+/* A predicted wait wakes this long before the end: the margin, 1/128 of the prediction, and
+ * twice the timed sleeps' usual lateness. */
 static uint64_t cv_wait_margin(uint64_t predicted) {
-    return cv_wait_cfg.margin_ns + predicted / 128;
+    return cv_wait_cfg.margin_ns + predicted / 128 +
+           2 * atomic_load_explicit(&cv_wait_oversleep_ns, memory_order_relaxed);
 }
 
 /* A wait lasted ns. exact: a spin saw the end (the work pending a look before); otherwise the end
  * came up to a polling period or a margin before (a wake-up came late), so ns is taken that much
- * shorter and only ever lowers a prediction: a late prediction would otherwise teach itself. A
+ * shorter and only ever lowers a prediction: a late prediction would otherwise teach itself. But
+ * where the spin after a predicted end gave up with the work pending (short), the prediction was
+ * too short and the end came later than it: ns, taken half a period shorter, replaces it (else
+ * a too short prediction would stay, each wait then ended by the polling thread, late). A
  * duration close to the last one smooths it; a far one replaces it. */
-static void cv_wait_learn(uint64_t key, uint64_t ns, bool exact) {
+static void cv_wait_learn(uint64_t key, uint64_t ns, bool exact, bool short_predicted) {
     if (!key || !cv_wait_cfg.history)
         return;
     if (!exact) {
         uint64_t p = cv_wait_period(ns), m = cv_wait_margin(ns), early = p > m ? p : m;
+        /* A short prediction: the end came within the polling period before ns; its middle
+         * errs towards a longer prediction, which costs a spin, not a polling period. */
+        early = short_predicted ? early / 2 : early;
         ns = ns > early ? ns - early : 0;
     }
     unsigned i = cv_wait_history_slot(key);
     uint64_t was = atomic_load_explicit(&cv_wait_history[i].ns, memory_order_relaxed);
     if (atomic_load_explicit(&cv_wait_history[i].key, memory_order_relaxed) == key &&
         ns >= was / 2 && ns <= was * 2)
-        ns = exact ? (was + ns) / 2 : ns < was ? ns : was;
+        ns = exact ? (was + ns) / 2 : ns < was || short_predicted ? ns : was;
     atomic_store_explicit(&cv_wait_history[i].ns, ns, memory_order_relaxed);
     atomic_store_explicit(&cv_wait_history[i].key, key, memory_order_relaxed);
 }
@@ -390,11 +412,15 @@ static cl_int cv_wait_sleep(cv_wait *w, uint64_t wake_at, uint64_t late_until) {
         if (r != CL_SUBMITTED)
             break;
         bool kicked = atomic_exchange_explicit(&w->kicked, false, memory_order_acq_rel);
+        if (!kicked && wake_at && now >= wake_at)
+            cv_wait_oversleep_seen(now - wake_at);
         if (kicked || (wake_at && now >= wake_at)) {
             r = cv_wait_spin(w, kicked ? now + cv_wait_cfg.spin_ns : late_until);
             released |= kicked;
-            if (!kicked)
+            if (!kicked) {
+                w->short_predicted = r == CL_SUBMITTED;
                 wake_at = 0;
+            }
             if (r != CL_SUBMITTED)
                 break;
             continue;
@@ -437,6 +463,7 @@ cl_int cv_wait_run(cv_wait *w) {
     atomic_init(&w->outcome, CL_SUBMITTED);
     atomic_init(&w->kicked, false);
     w->pins = 0;
+    w->short_predicted = false;
     uint64_t t0 = cvu_host_time_ns();
     w->since_ns = t0;
     /* A gated wait lasts as long as the application keeps the gate closed: its release wakes
@@ -456,7 +483,7 @@ cl_int cv_wait_run(cv_wait *w) {
     }
     if (r == CL_COMPLETE) {
         if (!w->opened_by)
-            cv_wait_learn(w->key, cvu_host_time_ns() - t0, w->exact);
+            cv_wait_learn(w->key, cvu_host_time_ns() - t0, w->exact, w->short_predicted);
         /* Waits for this stream's work on other streams may go on now. */
         cv_wait_release(CV_WAIT_CROSS);
     }

@@ -62,7 +62,8 @@ typedef struct cv_wait {
     _Atomic bool kicked;    /* released through culvert: spin again */
     unsigned pins;          /* the polling thread asks the driver for it, unlocked */
     uint64_t since_ns, asked_ns;
-    bool exact; /* the spin that ended the wait saw the work pending just before */
+    bool exact;           /* the spin that ended the wait saw the work pending just before */
+    bool short_predicted; /* the spin after a predicted end ended with the work still pending */
     struct cv_wait *prev, *next;
 } cv_wait;
 

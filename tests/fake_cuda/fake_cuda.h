@@ -86,6 +86,8 @@ typedef struct fakecuda_state {
      * process did with them (any thread). */
     _Atomic unsigned graphs_live, graph_execs_live, graph_launches;
     _Atomic unsigned graph_edges; /* dependencies given to nodes added */
+    /* CLOCK_MONOTONIC ns at which the streams last finished a kernel's time (launch_us) */
+    _Atomic unsigned long long last_kernel_end_ns;
     /* cuEventRecord calls of timing events (created without CU_EVENT_DISABLE_TIMING) */
     _Atomic unsigned long timing_records;
 } fakecuda_state;

@@ -173,11 +173,16 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
     case OP_LAUNCH:
         fake_launch_record(o->launch);
         break;
-    case OP_KERNEL:
+    case OP_KERNEL: {
         UNLOCK;
         usleep((useconds_t)o->n);
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        fake_state.last_kernel_end_ns =
+            (unsigned long long)t.tv_sec * 1000000000ull + (unsigned long long)t.tv_nsec;
         LOCK;
         break;
+    }
     }
 }
 

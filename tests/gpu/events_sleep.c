@@ -11,9 +11,11 @@
  * and 20 %: cv-bench measures them). */
 #include "queue_kernels.h"
 #include "wait_threads.h"
+#include "fake_cuda.h"
 
 #include <stdlib.h>
 #include <sys/resource.h>
+#include <time.h>
 
 static cl_kernel spin;
 static double kernel_s, long_s; /* the short kernel's length, the CPU figures' kernel's */
@@ -116,6 +118,38 @@ static double cpu_while_blocked(int n) {
     return pct;
 }
 
+/* On the fake driver: a kernel that becomes longer (10, then 20 ms of stream time) behind the
+ * same key. Its waits were predicted too short; a prediction too short must grow again, or every
+ * later wait is ended by the polling thread (a period of 1/16 of the wait late: a millisecond
+ * here) instead of by its own spin. Counts the later waits that returned over 300 us
+ * after the kernel's end (the fake's clock); a loaded machine may make a few late anyway. */
+static void test_kernel_grows(void) {
+    fakecuda_state *fake = fakecuda_find();
+    if (!fake)
+        return;
+    enum { SHORT = 6, LONG = 14, COUNTED = 8 };
+    cl_command_queue q = qt_queue(0);
+    unsigned saved = fake->launch_us;
+    int late = 0;
+    for (int i = 0; i < SHORT + LONG; i++) {
+        fake->launch_us = i < SHORT ? 10000 : 20000;
+        CHECK_ERR(CL_SUCCESS, qt_spin(q, spin, 1000000, 0, NULL, NULL));
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+        struct timespec t;
+        clock_gettime(CLOCK_MONOTONIC, &t);
+        double after_us =
+            ((double)t.tv_sec * 1e9 + (double)t.tv_nsec - (double)fake->last_kernel_end_ns) / 1e3;
+        if (i >= SHORT + LONG - COUNTED && after_us > 300)
+            late++;
+    }
+    fake->launch_us = saved;
+    printf("kernel grown from 10 to 20 ms: %d of the last %d clFinish returned over 300 us after "
+           "its end\n",
+           late, COUNTED);
+    CHECK(late <= 4);
+    clReleaseCommandQueue(q);
+}
+
 int main(void) {
     qt_setup();
     spin = qt_kernel("spin");
@@ -125,6 +159,7 @@ int main(void) {
     for (int k = W_EVENT; k <= W_READ; k++)
         test_after_kernel((wt_kind)k);
     test_work_behind();
+    test_kernel_grows();
     CHECK(cpu_while_blocked(1) < 50);
     CHECK(cpu_while_blocked(THREADS) < 100);
     clReleaseKernel(spin);
