@@ -115,10 +115,12 @@ static void cv_wait_oversleep_seen(uint64_t late) {
 }
 
 /* A predicted wait wakes this long before the end: the margin, 1/128 of the prediction, and
- * twice the timed sleeps' usual lateness. */
+ * twice the timed sleeps' usual lateness, at most 1/8 of the prediction (a loaded host's
+ * oversleep must not make long waits spin for long). */
 static uint64_t cv_wait_margin(uint64_t predicted) {
+    uint64_t oversleep = 2 * atomic_load_explicit(&cv_wait_oversleep_ns, memory_order_relaxed);
     return cv_wait_cfg.margin_ns + predicted / 128 +
-           2 * atomic_load_explicit(&cv_wait_oversleep_ns, memory_order_relaxed);
+           (oversleep < predicted / 8 ? oversleep : predicted / 8);
 }
 
 /* A wait lasted ns. exact: a spin saw the end (the work pending a look before); otherwise the end
