@@ -656,13 +656,18 @@ static void cvc_spirv_find(void) {
         dst[0] = 0;
 }
 
-/* The translator's LLVM version (`llvm-spirv --version`: "... LLVM version 15.0.6"), 0 if it
- * says none. */
-static int cvc_spirv_major;
+const char *cvc_llvm_spirv(void) {
+    pthread_once(&cvc_spirv_once, cvc_spirv_find);
+    return cvc_spirv_path[0] ? cvc_spirv_path : NULL;
+}
 
-static void cvc_spirv_probe(void) {
-    cvc_spirv_find();
-    if (!cvc_spirv_path[0])
+/* The translator's LLVM version (`llvm-spirv --version`: "... LLVM version 15.0.6"), 0 if it
+ * says none: asked only by cvc_il_max_minor (a process to start), not where availability is. */
+static int cvc_spirv_major;
+static pthread_once_t cvc_spirv_version_once = PTHREAD_ONCE_INIT;
+
+static void cvc_spirv_version(void) {
+    if (!cvc_llvm_spirv())
         return;
     char *argv[] = {cvc_spirv_path, "--version", NULL};
     cvc_buf out = {0};
@@ -672,11 +677,6 @@ static void cvc_spirv_probe(void) {
     free(out.data);
 }
 
-const char *cvc_llvm_spirv(void) {
-    pthread_once(&cvc_spirv_once, cvc_spirv_probe);
-    return cvc_spirv_path[0] ? cvc_spirv_path : NULL;
-}
-
 bool cvc_il_available(void) {
     return cvc_available() && cvc_llvm_spirv() != NULL;
 }
@@ -684,5 +684,8 @@ bool cvc_il_available(void) {
 /* SPIR-V 1.4's instructions (OpPtrDiff, OpCopyLogical, OpDecorateString, ...) are read from the
  * translator of LLVM 16 on; LLVM 15's aborts on them. */
 int cvc_il_max_minor(void) {
-    return !cvc_il_available() ? -1 : cvc_spirv_major >= 16 ? 4 : 3;
+    if (!cvc_il_available())
+        return -1;
+    pthread_once(&cvc_spirv_version_once, cvc_spirv_version);
+    return cvc_spirv_major >= 16 ? 4 : 3;
 }

@@ -451,7 +451,7 @@ static float cv_half_float(uint16_t h) {
 /* The set specialization constants as llvm-spirv's --spec-const takes them ("id:type:value",
  * space-separated; floats in C99 hex, exact), or NULL when none is set or without memory (*err).
  * p->lock held. */
-static char *cv_program_spec_text(cl_program p, cl_int *err) {
+static char *cv_program_spec_text_locked(cl_program p, cl_int *err) {
     size_t cap = p->num_spec * 64 + 1, len = 0;
     char *s = NULL;
     *err = CL_SUCCESS;
@@ -491,14 +491,19 @@ static char *cv_program_spec_text(cl_program p, cl_int *err) {
     return s;
 }
 
+static char *cv_program_spec_text(cl_program p, cl_int *err) {
+    pthread_mutex_lock(&p->lock);
+    char *spec = cv_program_spec_text_locked(p, err);
+    pthread_mutex_unlock(&p->lock);
+    return spec;
+}
+
 /* An IL program's executable: SPIR-V specialized with the constants set, then as source. */
 static cl_int cv_build_il(cl_program p, cv_program_device *pd, const char *options) {
     cvc_target t = cv_target_of(pd->device);
     cvc_output o = {0};
-    pthread_mutex_lock(&p->lock);
     cl_int err = CL_SUCCESS;
     char *spec = cv_program_spec_text(p, &err);
-    pthread_mutex_unlock(&p->lock);
     if (err == CL_SUCCESS)
         err = cvc_build_il(p->il, p->il_len, options, spec, &t, &o);
     free(spec);
@@ -629,9 +634,7 @@ cl_int cv_program_compile(cl_program p, cl_uint num_devices, const cl_device_id 
         pd->options = cv_strdup0(options);
         cl_int e = CL_SUCCESS;
         if (p->il) {
-            pthread_mutex_lock(&p->lock);
             char *spec = cv_program_spec_text(p, &e);
-            pthread_mutex_unlock(&p->lock);
             if (e == CL_SUCCESS)
                 e = cvc_compile_il(p->il, p->il_len, options, spec, &t, &o);
             free(spec);
