@@ -116,6 +116,8 @@ run_one() { # root platform_index platform_tag job outdir timeout
   if [ "$bin" = compiler ] && [ -d "$dir/includeTestDirectory" ]; then
     args="--include-test-directory $dir/includeTestDirectory --second-include-test-directory $dir/secondIncludeTestDirectory $args"
   fi
+  # test_spirv_new looks beside its binary unless told: the pack keeps spirv_bin in spirv_new/.
+  [ "$bin" = spirv_new ] && [ -d "$dir/spirv_bin" ] && args="--spirv-binaries-path $dir/spirv_bin $args"
   # Shard K/N: every N-th sub-test of the binary's --list, starting with the K-th.
   if [ -n "$shard" ]; then
     subs=$(cd "$dir" && "$exe" --list 2>/dev/null | awk -v k="${shard%/*}" -v n="${shard#*/}" \

@@ -290,8 +290,10 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
     q->ops[bi]++;
     /* The history of host waits knows kernels; markers and barriers end where the work before
      * them ends. */
-    if (cmd->wait_key || !cv_command_is_sync_point(cmd))
+    if (cmd->wait_key || !cv_command_is_sync_point(cmd)) {
         q->last_key[bi] = cmd->wait_key;
+        q->last_key_ns[bi] = cmd->wait_key ? cvu_host_time_ns() : 0;
+    }
     /* When putting the work on the stream failed, GPU-side waits for the wait list may be in the
      * stream already: the event is still recorded and tracked (with the error as its status once
      * the stream passed it), so the user events whose slots those waits read outlive them. */
@@ -302,6 +304,7 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
         e->seq = recorded == CL_SUCCESS ? ++q->recorded[bi] : 0;
         e->op = q->ops[bi];
         e->wait_key = q->last_key[bi];
+        e->wait_origin_ns = q->last_key_ns[bi];
         if (!failed)
             err = recorded;
         else if (recorded == CL_SUCCESS) {

@@ -407,8 +407,11 @@ cl_int cv_event_wait(cl_event e) {
          * work too, and the wait queries (core/wait.h). The query or flag that ended the wait
          * gives the status. */
         if (q == CL_SUCCESS) {
-            cv_wait w = {
-                .event = e->done, .stream = e->stream, .dev = cq->device->cu, .key = e->wait_key};
+            cv_wait w = {.event = e->done,
+                         .stream = e->stream,
+                         .dev = cq->device->cu,
+                         .key = e->wait_key,
+                         .origin_ns = e->wait_origin_ns};
             pthread_mutex_lock(&cq->lock);
             /* Settled since the look above (the tracker saw it complete): nothing to wait for,
              * and no query to make. */

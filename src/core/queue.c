@@ -160,7 +160,10 @@ uint64_t cv_queue_flag_locked(cl_command_queue q, unsigned i) {
 
 uint64_t cv_queue_wait_prepare_locked(cl_command_queue q, unsigned i, cv_wait *w,
                                       cl_event *scratch) {
-    *w = (cv_wait){.stream = q->streams[i], .dev = q->device->cu, .key = q->last_key[i]};
+    *w = (cv_wait){.stream = q->streams[i],
+                   .dev = q->device->cu,
+                   .key = q->last_key[i],
+                   .origin_ns = q->last_key_ns[i]};
     *scratch = NULL;
     w->token = cv_queue_flag_locked(q, i);
     w->flag = w->token ? q->flag[i]->host : NULL;

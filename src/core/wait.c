@@ -123,18 +123,20 @@ static uint64_t cv_wait_margin(uint64_t predicted) {
            (oversleep < predicted / 8 ? oversleep : predicted / 8);
 }
 
-/* A wait lasted ns. exact: a spin saw the end (the work pending a look before); otherwise the end
- * came up to a polling period or a margin before (a wake-up came late), so ns is taken that much
+/* The work ended ns after its kernel's enqueue, seen by a wait that lasted age. exact: a spin saw
+ * the end (the work pending a look before); otherwise the end came up to a polling period or a
+ * margin before (a wake-up came late), so ns is taken that much
  * shorter and only ever lowers a prediction: a late prediction would otherwise teach itself. But
  * where the spin after a predicted end gave up with the work pending (short), the prediction was
  * too short and the end came later than it: ns, taken half a period shorter, replaces it (else
  * a too short prediction would stay, each wait then ended by the polling thread, late). A
  * duration close to the last one smooths it; a far one replaces it. */
-static void cv_wait_learn(uint64_t key, uint64_t ns, bool exact, bool short_predicted) {
+static void cv_wait_learn(uint64_t key, uint64_t ns, uint64_t age, bool exact,
+                          bool short_predicted) {
     if (!key || !cv_wait_cfg.history)
         return;
     if (!exact) {
-        uint64_t p = cv_wait_period(ns), m = cv_wait_margin(ns), early = p > m ? p : m;
+        uint64_t p = cv_wait_period(age), m = cv_wait_margin(ns), early = p > m ? p : m;
         /* A short prediction: the end came within the polling period before ns; its middle
          * errs towards a longer prediction, which costs a spin, not a polling period. */
         early = short_predicted ? early / 2 : early;
@@ -414,8 +416,10 @@ static cl_int cv_wait_sleep(cv_wait *w, uint64_t wake_at, uint64_t late_until) {
         if (r != CL_SUBMITTED)
             break;
         bool kicked = atomic_exchange_explicit(&w->kicked, false, memory_order_acq_rel);
-        if (!kicked && wake_at && now >= wake_at)
+        if (!kicked && wake_at && now >= wake_at) {
             cv_wait_oversleep_seen(now - wake_at);
+            w->woke_ns = now;
+        }
         if (kicked || (wake_at && now >= wake_at)) {
             r = cv_wait_spin(w, kicked ? now + cv_wait_cfg.spin_ns : late_until);
             released |= kicked;
@@ -466,26 +470,49 @@ cl_int cv_wait_run(cv_wait *w) {
     atomic_init(&w->kicked, false);
     w->pins = 0;
     w->short_predicted = false;
+    w->woke_ns = 0;
     uint64_t t0 = cvu_host_time_ns();
     w->since_ns = t0;
+    /* The history counts from the kernel's enqueue, not from the wait's start: a wait that
+     * begins late (the application did other work first, or waited before) predicts the same
+     * end, and teaches the same length. */
+    uint64_t origin = w->origin_ns && w->origin_ns <= t0 ? w->origin_ns : t0;
     /* A gated wait lasts as long as the application keeps the gate closed: its release wakes
      * it, no history predicts it. A long transfer spins as long as its bytes should take
      * (bandwidth): a sleep that woke late would cost it. */
     uint64_t spin = w->spin_ns > cv_wait_cfg.spin_ns ? w->spin_ns : cv_wait_cfg.spin_ns;
     uint64_t predicted = w->opened_by || spin > cv_wait_cfg.spin_ns ? 0 : cv_wait_predict(w->key);
+    uint64_t margin = cv_wait_margin(predicted);
+    /* An end predicted within the first spin (or past): the ordinary spin sees it. */
+    if (predicted && origin + predicted <= t0 + cv_wait_cfg.spin_ns + margin)
+        predicted = 0;
     cl_int r = cv_wait_spin(w, t0 + (predicted ? CV_WAIT_SHORT_SPIN_NS : spin));
+    /* Only a wait that saw the work pending knows when it ended (within its looks): one that
+     * found it done teaches nothing. */
+    bool seen_pending = r == CL_SUBMITTED || w->exact;
     if (r == CL_SUBMITTED && !cv_wait_cfg.poller && !w->opened_by && !predicted)
         r = cv_wait_spin_yielding(w);
     if (r == CL_SUBMITTED) {
-        uint64_t margin = cv_wait_margin(predicted);
         uint64_t late = predicted / 64 > cv_wait_cfg.spin_ns ? predicted / 64 : cv_wait_cfg.spin_ns;
-        r = predicted ? cv_wait_sleep(w, t0 + (predicted > margin ? predicted - margin : 0),
-                                      t0 + predicted + late)
+        r = predicted ? cv_wait_sleep(w, origin + predicted - margin, origin + predicted + late)
                       : cv_wait_sleep(w, 0, 0);
     }
+    uint64_t end = cvu_host_time_ns();
+    /* The trade-offs of one wait, for measuring them on a machine (CULVERT_LOG=calls). */
+    cvu_log(CVU_LOG_CALLS,
+            "culvert: wait %.1f us from its start, %.1f from the kernel's enqueue (key %llx%s): "
+            "predicted %.1f us, woke at %.1f us, margin %.1f us, oversleep %.1f us; ended by %s%s",
+            (end - t0) / 1e3, (end - origin) / 1e3, (unsigned long long)w->key,
+            w->opened_by ? ", gated" : "", predicted / 1e3,
+            w->woke_ns ? (w->woke_ns - origin) / 1e3 : 0.0, margin / 1e3,
+            atomic_load_explicit(&cv_wait_oversleep_ns, memory_order_relaxed) / 1e3,
+            !seen_pending ? "the first look"
+            : w->exact    ? "a spin"
+                          : "a look after a sleep",
+            w->short_predicted ? " (the prediction was short)" : "");
     if (r == CL_COMPLETE) {
-        if (!w->opened_by)
-            cv_wait_learn(w->key, cvu_host_time_ns() - t0, w->exact, w->short_predicted);
+        if (!w->opened_by && seen_pending)
+            cv_wait_learn(w->key, end - origin, end - t0, w->exact, w->short_predicted);
         /* Waits for this stream's work on other streams may go on now. */
         cv_wait_release(CV_WAIT_CROSS);
     }

@@ -15,9 +15,10 @@
  *     again for what is left of the GPU's work;
  *   - at once when the device is lost (a fault: nothing of its work completes any more), to end
  *     with the error;
- *   - shortly before the work's predicted end: a wait behind a kernel that lasted longer than the
- *     spin before is expected to last as long again (a history by kernel), so it spins only
- *     briefly, sleeps until shortly before then and spins across the end.
+ *   - shortly before the work's predicted end: work that ended with a kernel long after that
+ *     kernel's enqueue before is expected to end as long after its enqueue again (a history by
+ *     kernel, learned only by waits that saw the work pending), so a wait spins only briefly,
+ *     sleeps until shortly before then and spins across the end.
  * Knobs for measuring the trade-offs (read once): CULVERT_WAIT_SPIN_US (the first spin, 300),
  * CULVERT_WAIT_POLL_US (the polling thread's longest period, 1000; 0: no polling thread, a testing
  * aid: a wait that no release can end spins until done, the others sleep until released or
@@ -52,6 +53,8 @@ typedef struct cv_wait {
     struct cvcu_stream *stream; /* asked where event is NULL */
     struct cvcu_device *dev;    /* bound by the caller; the polling thread binds it */
     uint64_t key;               /* the kernel the work ends with, for the history; 0: none */
+    uint64_t origin_ns;         /* when that kernel was enqueued (host ns; 0: unknown): the
+                                 * history's durations count from there */
     unsigned opened_by;         /* CV_WAIT_GATED | CV_WAIT_CROSS */
     uint64_t releases[2];       /* cv_wait_releases before those were enqueued */
     uint64_t spin_ns;           /* the first spin, where longer than the default (transfers: then no
@@ -64,6 +67,7 @@ typedef struct cv_wait {
     uint64_t since_ns, asked_ns;
     bool exact;           /* the spin that ended the wait saw the work pending just before */
     bool short_predicted; /* the spin after a predicted end ended with the work still pending */
+    uint64_t woke_ns;     /* when a sleep until a predicted end woke (0: none), for the log */
     struct cv_wait *prev, *next;
 } cv_wait;
 

@@ -27,6 +27,7 @@
 #include "cuda/cu_driver.h"
 #include "cuda/cu_gates.h"
 #include "util/clock.h"
+#include "util/log.h"
 
 #include <pthread.h>
 #include <stdlib.h>
@@ -264,6 +265,8 @@ static bool cvcu_kt_calibrate(cvcu_kclock *c, unsigned rounds, uint64_t first_wa
     }
     if (!c->origin)
         c->origin = best_g;
+    cvu_log(CVU_LOG_INFO, "culvert: %%globaltimer clock anchor read within %.1f us",
+            best_window / 1e3);
     cvcu_anchor fresh = {cvcu_kt_device(c, best_g), best_t0 + best_window / 2,
                          best_window ? best_window : 1};
     if (cvcu_anchors_offer(&c->anchors, fresh)) {
