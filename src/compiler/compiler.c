@@ -24,7 +24,7 @@
  * generic address space; 7: kernels called as functions, casts of null and between named spaces,
  * libraries in the bitcode wrapper, printf's h/hh lengths), so that PTX cached by an earlier
  * culvert is not served. The builtin libraries are part of the key by their hash. */
-#define CVC_VERSION "culvert-compiler-7"
+#define CVC_VERSION "culvert-compiler-8"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX
  * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). The generic

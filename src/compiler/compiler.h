@@ -68,6 +68,11 @@ typedef struct cvc_spec_constant {
  * CL_INVALID_VALUE when it is no readable SPIR-V. */
 cl_int cvc_spirv_spec_constants(const unsigned char *il, size_t len, cvc_spec_constant **out,
                                 size_t *n);
+/* The constants set (set[i]: values[i] holds constant i's bits, in its low bytes) as llvm-spirv's
+ * --spec-const takes them: "id:type:value", space-separated; NULL when none is set, or without
+ * memory (*oom). */
+char *cvc_spirv_spec_text(const cvc_spec_constant *c, const uint64_t *values, const bool *set,
+                          size_t n, bool *oom);
 /* Can SPIR-V be compiled (the compiler and llvm-spirv are there)? */
 bool cvc_il_available(void);
 /* The SPIR-V versions taken are 1.0 to 1.<this> (3 with LLVM 15's translator, 4 from LLVM 16's);

@@ -4,6 +4,7 @@
 #include "compiler/cvc_internal.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -117,6 +118,62 @@ cl_int cvc_spirv_spec_constants(const unsigned char *il, size_t len, cvc_spec_co
     return err;
 }
 
+/* A half's bits as a double (exact). */
+static double cvc_half_double(uint16_t h) {
+    int e = (h >> 10) & 0x1f;
+    double m = h & 0x3ff, sign = h >> 15 ? -1.0 : 1.0;
+    if (e == 31)
+        return m ? NAN : sign * INFINITY;
+    /* subnormal: m * 2^-24; normal: (1024 + m) * 2^(e - 25) */
+    return sign * (e ? ldexp(1024 + m, e - 25) : ldexp(m, -24));
+}
+
+/* Floats in decimal with 17 digits: the double, within half its ulp, which rounds to the same
+ * float or half. llvm-spirv 16 reads a value with "0x" as the constant's bits, 15 as a C99 hex
+ * float, so hex would mean different values to the two. */
+char *cvc_spirv_spec_text(const cvc_spec_constant *c, const uint64_t *values, const bool *set,
+                          size_t n, bool *oom) {
+    cvc_buf b = {0};
+    *oom = false;
+    for (size_t i = 0; i < n; i++) {
+        if (!set[i])
+            continue;
+        uint64_t v = values[i];
+        cvc_buf_printf(&b, "%s%u:%s:", b.len ? " " : "", c[i].id, c[i].type);
+        if (c[i].type[0] == 'f') {
+            double d;
+            if (c[i].size == 2) {
+                d = cvc_half_double((uint16_t)v);
+            } else if (c[i].size == 4) {
+                float f;
+                uint32_t bits = (uint32_t)v;
+                memcpy(&f, &bits, sizeof f);
+                d = f;
+            } else {
+                memcpy(&d, &v, sizeof d);
+            }
+            /* NaN and infinities by name (APFloat reads "nan", "inf", "-inf"). */
+            if (isnan(d))
+                cvc_buf_str(&b, "nan");
+            else
+                cvc_buf_printf(&b, "%.17g", d);
+        } else {
+            int bits = c[i].type[1] == '1' && !c[i].type[2] ? 1 : (int)c[i].size * 8;
+            uint64_t masked = bits == 64 ? v : v & ((UINT64_C(1) << bits) - 1);
+            /* A bool is true for any nonzero value. */
+            cvc_buf_printf(&b, "%llu",
+                           bits == 1 ? (unsigned long long)(v != 0) : (unsigned long long)masked);
+        }
+    }
+    if (b.failed)
+        *oom = true;
+    if (b.failed || !b.len) {
+        free(b.data);
+        return NULL;
+    }
+    return cvc_buf_take(&b);
+}
+
 /* ---- SPIR IR -> NVPTX IR ---- */
 
 /* SPIR's address spaces (0 private, 1 global, 2 constant, 3 local, 4 generic) as NVPTX numbers
@@ -173,6 +230,103 @@ static char *cvc_nvptx_mangling(const char *name, size_t n) {
     return cvc_buf_take(&b);
 }
 
+/* The end of a call's argument at p (a top-level ',' or the closing ')'). */
+static const char *cvc_arg_end(const char *p) {
+    int depth = 0;
+    for (; *p && *p != '\n'; p++) {
+        if (*p == '(' || *p == '[' || *p == '{' || *p == '<')
+            depth++;
+        else if ((*p == ')' || *p == ']' || *p == '}' || *p == '>') && depth-- == 0)
+            return p;
+        else if (*p == ',' && depth == 0)
+            return p;
+        else if (*p == '"') {
+            const char *q = strchr(p + 1, '"');
+            if (!q)
+                break;
+            p = q;
+        }
+    }
+    return p;
+}
+
+/* A printf call's float and half arguments become doubles, as C's default argument promotions
+ * (and clang, for OpenCL C) make them: SPIR-V's printf takes them as they are, and the format's
+ * %f reads a double. The line at p is a call; its promoted copy goes to b, after the fpext
+ * instructions it needs (numbered from *temps). Returns the line's end. */
+static const char *cvc_promote_printf(cvc_buf *b, const char *p, unsigned *temps) {
+    const char *eol = strchr(p, '\n'), *call = strstr(p, "@printf(");
+    eol = eol ? eol : p + strlen(p);
+    const char *args = call + sizeof "@printf(" - 1;
+    cvc_buf line = {0}, ext = {0};
+    cvc_buf_add(&line, p, (size_t)(args - p));
+    for (const char *a = args; a < eol;) {
+        const char *end = cvc_arg_end(a);
+        const char *t = a;
+        while (*t == ' ')
+            t++;
+        size_t tn = !strncmp(t, "float ", 6) ? 5 : !strncmp(t, "half ", 5) ? 4 : 0;
+        if (tn) {
+            /* type, attributes, value: the value is the last word */
+            const char *v = end;
+            while (v > t && v[-1] == ' ')
+                v--;
+            const char *vs = v;
+            while (vs > t && vs[-1] != ' ')
+                vs--;
+            unsigned id = (*temps)++;
+            cvc_buf_printf(&ext, "  %%__cv_fpext.%u = fpext %.*s %.*s to double\n", id, (int)tn, t,
+                           (int)(v - vs), vs);
+            cvc_buf_printf(&line, "%.*sdouble %%__cv_fpext.%u", (int)(t - a), a, id);
+        } else {
+            cvc_buf_add(&line, a, (size_t)(end - a));
+        }
+        if (end >= eol || *end != ',') {
+            cvc_buf_add(&line, end, (size_t)(eol - end));
+            break;
+        }
+        cvc_buf_add(&line, end, 1);
+        a = end + 1;
+    }
+    if (ext.len)
+        cvc_buf_add(b, ext.data, ext.len);
+    cvc_buf_add(b, line.data, line.len);
+    b->failed |= line.failed || ext.failed;
+    free(line.data);
+    free(ext.data);
+    return eol;
+}
+
+/* Every call of printf through cvc_promote_printf; the rest unchanged. */
+static char *cvc_printf_promoted(char *ll) {
+    if (!ll || !strstr(ll, "@printf("))
+        return ll;
+    cvc_buf b = {0};
+    unsigned temps = 0;
+    for (const char *p = ll; *p;) {
+        const char *eol = strchr(p, '\n');
+        eol = eol ? eol : p + strlen(p);
+        const char *call = strstr(p, "@printf(");
+        const char *c = strstr(p, " call ");
+        if (call && call < eol && c && c < call && strncmp(p, "declare", 7))
+            p = cvc_promote_printf(&b, p, &temps);
+        else {
+            cvc_buf_add(&b, p, (size_t)(eol - p));
+            p = eol;
+        }
+        if (*p == '\n') {
+            cvc_buf_add(&b, "\n", 1);
+            p++;
+        }
+    }
+    free(ll);
+    if (b.failed) {
+        free(b.data);
+        return NULL;
+    }
+    return cvc_buf_take(&b);
+}
+
 char *cvc_ir_from_spir(const char *ll) {
     static const char as[] = "addrspace(", intr[] = "@llvm.", spir_func[] = "spir_func ",
                       kernel[] = "spir_kernel void @";
@@ -203,6 +357,17 @@ char *cvc_ir_from_spir(const char *ll) {
             else
                 cvc_buf_add(&b, p + 1, n - 1);
             free(renamed);
+            p += n;
+        } else if (*p == '@' && isdigit((unsigned char)p[1])) {
+            /* An unnamed function (no OpName): llc names its parameters after the function's
+             * name, which it lacks in the body ("[_param_0]"), so every unnamed global gets one. */
+            cvc_buf_str(&b, "@__cv_unnamed_");
+            p++;
+        } else if (*p == '"') {
+            /* Strings and quoted names pass unchanged. */
+            const char *q = strchr(p + 1, '"');
+            size_t n = q ? (size_t)(q + 1 - p) : strlen(p);
+            cvc_buf_add(&b, p, n);
             p += n;
         } else if (!strncmp(p, spir_func, sizeof spir_func - 1)) {
             p += sizeof spir_func - 1; /* NVPTX functions take the C calling convention */
@@ -254,5 +419,5 @@ char *cvc_ir_from_spir(const char *ll) {
         free(b.data);
         return NULL;
     }
-    return cvc_buf_take(&b);
+    return cvc_printf_promoted(cvc_buf_take(&b));
 }

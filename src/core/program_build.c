@@ -425,69 +425,12 @@ static cl_int cv_program_end(cl_program p) {
     return err;
 }
 
-/* A half's bits as a float (exact). */
-static float cv_half_float(uint16_t h) {
-    int e = (h >> 10) & 0x1f;
-    uint32_t m = h & 0x3ff, sign = (uint32_t)(h >> 15) << 31, bits;
-    if (e == 0 && m == 0)
-        bits = sign;
-    else if (e == 0) { /* subnormal: normalized for float */
-        e = 1;
-        while (!(m & 0x400)) {
-            m <<= 1;
-            e--;
-        }
-        bits = sign | (uint32_t)(e + 112) << 23 | (m & 0x3ff) << 13;
-    } else if (e == 31) {
-        bits = sign | 0x7f800000u | m << 13;
-    } else {
-        bits = sign | (uint32_t)(e + 112) << 23 | m << 13;
-    }
-    float f;
-    memcpy(&f, &bits, sizeof f);
-    return f;
-}
-
-/* The set specialization constants as llvm-spirv's --spec-const takes them ("id:type:value",
- * space-separated; floats in C99 hex, exact), or NULL when none is set or without memory (*err).
- * p->lock held. */
+/* The set specialization constants as llvm-spirv's --spec-const takes them, or NULL when none is
+ * set or without memory (*err). p->lock held. */
 static char *cv_program_spec_text_locked(cl_program p, cl_int *err) {
-    size_t cap = p->num_spec * 64 + 1, len = 0;
-    char *s = NULL;
-    *err = CL_SUCCESS;
-    for (size_t i = 0; i < p->num_spec; i++) {
-        if (!p->spec_set[i])
-            continue;
-        if (!s && !(s = calloc(1, cap))) {
-            *err = CL_OUT_OF_HOST_MEMORY;
-            return NULL;
-        }
-        const cvc_spec_constant *c = &p->spec[i];
-        uint64_t v = p->spec_values[i];
-        char value[48];
-        if (c->type[0] == 'f') {
-            double d;
-            if (c->size == 2)
-                d = cv_half_float((uint16_t)v);
-            else if (c->size == 4) {
-                float f;
-                uint32_t b = (uint32_t)v;
-                memcpy(&f, &b, sizeof f);
-                d = f;
-            } else {
-                memcpy(&d, &v, sizeof d);
-            }
-            snprintf(value, sizeof value, "%a", d);
-        } else {
-            int bits = c->type[1] == '1' && !c->type[2] ? 1 : (int)c->size * 8;
-            uint64_t masked = bits == 64 ? v : v & ((UINT64_C(1) << bits) - 1);
-            /* A bool is true for any nonzero value. */
-            snprintf(value, sizeof value, "%llu",
-                     bits == 1 ? (unsigned long long)(v != 0) : (unsigned long long)masked);
-        }
-        len += (size_t)snprintf(s + len, cap - len, "%s%u:%s:%s", len ? " " : "", c->id, c->type,
-                                value);
-    }
+    bool oom = false;
+    char *s = cvc_spirv_spec_text(p->spec, p->spec_values, p->spec_set, p->num_spec, &oom);
+    *err = oom ? CL_OUT_OF_HOST_MEMORY : CL_SUCCESS;
     return s;
 }
 

@@ -6,6 +6,8 @@
 #include "compiler_util.h"
 #include "compiler/cvc_internal.h"
 
+#include <math.h>
+
 /* A SPIR-V header and the instructions, as words. */
 static const uint32_t module_words[] = {
     0x07230203,
@@ -141,6 +143,59 @@ static void ir_rewrite(void) {
                   strstr(out, "!1 = !{i32 1, i32 4, i32 2}") != NULL,
               "kernels annotated\n%s", out);
     free(out);
+
+    /* an unnamed function gets a name (llc's body would read "[_param_0]"); a printf's float and
+     * half arguments become doubles; strings pass unchanged */
+    static const char *unnamed =
+        "@0 = addrspace(2) constant [8 x i8] c\"%f @1 %d\\00\"\n"
+        "define spir_func float @1(float %0) {\n  ret float %0\n}\n"
+        "define spir_kernel void @k(float %x, half %h) {\n"
+        "  %r = call spir_func float @1(float %x)\n"
+        "  %p = call spir_func i32 (ptr addrspace(2), ...) @printf(ptr addrspace(2) @0, float "
+        "noundef %r, half %h, i32 7, <2 x float> <float 1.0, float 2.0>, double 2.0)\n"
+        "  ret void\n}\n"
+        "declare spir_func i32 @printf(ptr addrspace(2), ...)\n";
+    out = cvc_ir_from_spir(unnamed);
+    CVT_CHECK(out && strstr(out, "@__cv_unnamed_0 = addrspace(4) constant") &&
+                  strstr(out, "define float @__cv_unnamed_1(float %0)") &&
+                  strstr(out, "c\"%f @1 %d\\00\""),
+              "unnamed globals named\n%s", out ? out : "(null)");
+    CVT_CHECK(out &&
+                  strstr(out, "  %__cv_fpext.0 = fpext float %r to double\n"
+                              "  %__cv_fpext.1 = fpext half %h to double\n"
+                              "  %p = call i32 (ptr addrspace(4), ...) @printf(ptr "
+                              "addrspace(4) @__cv_unnamed_0, double %__cv_fpext.0, double "
+                              "%__cv_fpext.1, i32 7, <2 x float> <float 1.0, float 2.0>, "
+                              "double 2.0)\n") &&
+                  strstr(out, "declare i32 @printf(ptr addrspace(4), ...)\n"),
+              "printf's floats promoted\n%s", out ? out : "(null)");
+    free(out);
+}
+
+/* Specialization values as both llvm-spirv 15 and 16 read them: decimal floats, exact. */
+static void spec_text(void) {
+    static const cvc_spec_constant c[] = {{1, 10, 4, "f32"}, {2, 11, 8, "f64"}, {3, 12, 2, "f16"},
+                                          {4, 13, 1, "i1"},  {5, 14, 2, "i16"}, {6, 15, 4, "f32"},
+                                          {7, 16, 4, "i32"}};
+    float f = -3.7f, nan_f = NAN;
+    double d = 1.53453;
+    uint32_t fb, nb;
+    uint64_t db;
+    memcpy(&fb, &f, 4);
+    memcpy(&nb, &nan_f, 4);
+    memcpy(&db, &d, 8);
+    const uint64_t v[] = {fb, db, 0x0002, 5, 0xfffff, nb, 9};
+    const bool set[] = {true, true, true, true, true, true, false};
+    bool oom = true;
+    char *s = cvc_spirv_spec_text(c, v, set, 7, &oom);
+    CVT_CHECK(s && !oom &&
+                  !strcmp(s, "1:f32:-3.7000000476837158 2:f64:1.5345299999999999 "
+                             "3:f16:1.1920928955078125e-07 4:i1:1 5:i16:65535 6:f32:nan"),
+              "spec text: %s", s ? s : "(null)");
+    free(s);
+    const bool none[7] = {false};
+    s = cvc_spirv_spec_text(c, v, none, 7, &oom);
+    CVT_CHECK(!s && !oom, "none set: no text");
 }
 
 /* The test's SPIR-V module through the whole build, with constant 7 set to 42. */
@@ -191,6 +246,7 @@ static void build(void) {
 
 int main(void) {
     spec_constants();
+    spec_text();
     ir_rewrite();
     cvt_require_compiler();
     char dir[256];
