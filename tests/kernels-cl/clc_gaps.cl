@@ -1,9 +1,12 @@
 // Builtins libclc 16 lacks for NVPTX (builtins/clc_gaps.ll): the async copies and prefetch of
 // 3-vectors (moved as 4-component vectors, as the spec has it: one v4 store for a float3),
 // mad_hi, smoothstep(double, double, doubleN); nan(ulong) sets the quiet bit
-// (0x7ff8000000000000, not infinity's 0x7ff0000000000000).
+// (0x7ff8000000000000, not infinity's 0x7ff0000000000000); the saturated conversions from float
+// and double test for NaN (0; PTX cvt of NaN gives INT_MIN, LONG_MIN ... on the H100).
 // expect: st.shared.v4.f32
 // expect: 9221120237041090560
+// expect: setp.nan.f64
+// expect: setp.nan.f32
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #define COPIES(T)                                                                                  \
@@ -58,4 +61,12 @@ kernel void quiet_nan(global double *d, global float *f, global const ulong *cod
     d[1] = nan(code[0]);
     f[0] = nan(0U);
     vstore4(nan((ulong4)(code[0])), 1, d);
+}
+
+kernel void saturated(global const double *d, global const float *f, global int *i, global long *l,
+                      global uchar4 *u, global ulong *ul) {
+    i[0] = convert_int_sat(d[0]);
+    l[0] = convert_long_sat(f[0]);
+    u[0] = convert_uchar4_sat_rte(vload4(0, f));
+    ul[0] = convert_ulong_sat(d[1]);
 }

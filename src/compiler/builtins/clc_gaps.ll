@@ -47,6 +47,1742 @@ define <8 x double> @_Z10smoothstepddDv8_d(double %p0, double %p1, <8 x double> 
   ret <8 x double> %r
 }
 
+define i32 @_Z15convert_int_satd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -2147483648.0)
+  %c = call double @llvm.minnum.f64(double %a, double 2147483647.0)
+  %i = fptosi double %c to i32
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %i
+  ret i32 %v
+}
+
+define i32 @_Z15convert_int_satf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -2147483648.0)
+  %c = call float @llvm.minnum.f32(float %a, float 2147483520.0)
+  %i = fptosi float %c to i32
+  %big = fcmp oge float %r, 2147483648.0
+  %s = select i1 %big, i32 2147483647, i32 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %s
+  ret i32 %v
+}
+
+define i8 @_Z16convert_char_satd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -128.0)
+  %c = call double @llvm.minnum.f64(double %a, double 127.0)
+  %i = fptosi double %c to i8
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z16convert_char_satf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -128.0)
+  %c = call float @llvm.minnum.f32(float %a, float 127.0)
+  %i = fptosi float %c to i8
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define <2 x i32> @_Z16convert_int2_satDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -2147483648.0, double -2147483648.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <2 x double> %c to <2 x i32>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %i
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z16convert_int2_satDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -2147483648.0, float -2147483648.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <2 x float> %c to <2 x i32>
+  %big = fcmp oge <2 x float> %r, <float 2147483648.0, float 2147483648.0>
+  %s = select <2 x i1> %big, <2 x i32> <i32 2147483647, i32 2147483647>, <2 x i32> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %s
+  ret <2 x i32> %v
+}
+
+define <3 x i32> @_Z16convert_int3_satDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <3 x double> %c to <3 x i32>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %i
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z16convert_int3_satDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <3 x float> %c to <3 x i32>
+  %big = fcmp oge <3 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <3 x i1> %big, <3 x i32> <i32 2147483647, i32 2147483647, i32 2147483647>, <3 x i32> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %s
+  ret <3 x i32> %v
+}
+
+define <4 x i32> @_Z16convert_int4_satDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <4 x double> %c to <4 x i32>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %i
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z16convert_int4_satDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <4 x float> %c to <4 x i32>
+  %big = fcmp oge <4 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <4 x i1> %big, <4 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <4 x i32> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %s
+  ret <4 x i32> %v
+}
+
+define <8 x i32> @_Z16convert_int8_satDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <8 x double> %c to <8 x i32>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %i
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z16convert_int8_satDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <8 x float> %c to <8 x i32>
+  %big = fcmp oge <8 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <8 x i1> %big, <8 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <8 x i32> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %s
+  ret <8 x i32> %v
+}
+
+define i64 @_Z16convert_long_satd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -9223372036854775808.0)
+  %c = call double @llvm.minnum.f64(double %a, double 9223372036854774784.0)
+  %i = fptosi double %c to i64
+  %big = fcmp oge double %r, 9223372036854775808.0
+  %s = select i1 %big, i64 9223372036854775807, i64 %i
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z16convert_long_satf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -9223372036854775808.0)
+  %c = call float @llvm.minnum.f32(float %a, float 9223371487098961920.0)
+  %i = fptosi float %c to i64
+  %big = fcmp oge float %r, 9223372036854775808.0
+  %s = select i1 %big, i64 9223372036854775807, i64 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i32 @_Z16convert_uint_satd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 4294967295.0)
+  %i = fptoui double %c to i32
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %i
+  ret i32 %v
+}
+
+define i32 @_Z16convert_uint_satf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 4294967040.0)
+  %i = fptoui float %c to i32
+  %big = fcmp oge float %r, 4294967296.0
+  %s = select i1 %big, i32 -1, i32 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %s
+  ret i32 %v
+}
+
+define <2 x i8> @_Z17convert_char2_satDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -128.0, double -128.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 127.0, double 127.0>)
+  %i = fptosi <2 x double> %c to <2 x i8>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z17convert_char2_satDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -128.0, float -128.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 127.0, float 127.0>)
+  %i = fptosi <2 x float> %c to <2 x i8>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <3 x i8> @_Z17convert_char3_satDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -128.0, double -128.0, double -128.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <3 x double> %c to <3 x i8>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z17convert_char3_satDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -128.0, float -128.0, float -128.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <3 x float> %c to <3 x i8>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <4 x i8> @_Z17convert_char4_satDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <4 x double> %c to <4 x i8>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z17convert_char4_satDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <4 x float> %c to <4 x i8>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <8 x i8> @_Z17convert_char8_satDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <8 x double> %c to <8 x i8>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z17convert_char8_satDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <8 x float> %c to <8 x i8>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <16 x i32> @_Z17convert_int16_satDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <16 x double> %c to <16 x i32>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %i
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z17convert_int16_satDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <16 x float> %c to <16 x i32>
+  %big = fcmp oge <16 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <16 x i1> %big, <16 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <16 x i32> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %s
+  ret <16 x i32> %v
+}
+
+define <2 x i64> @_Z17convert_long2_satDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <2 x double> %c to <2 x i64>
+  %big = fcmp oge <2 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 9223372036854775807, i64 9223372036854775807>, <2 x i64> %i
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z17convert_long2_satDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <2 x float> %c to <2 x i64>
+  %big = fcmp oge <2 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 9223372036854775807, i64 9223372036854775807>, <2 x i64> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <3 x i64> @_Z17convert_long3_satDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <3 x double> %c to <3 x i64>
+  %big = fcmp oge <3 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <3 x i64> %i
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z17convert_long3_satDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <3 x float> %c to <3 x i64>
+  %big = fcmp oge <3 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <3 x i64> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <4 x i64> @_Z17convert_long4_satDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <4 x double> %c to <4 x i64>
+  %big = fcmp oge <4 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <4 x i64> %i
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z17convert_long4_satDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <4 x float> %c to <4 x i64>
+  %big = fcmp oge <4 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <4 x i64> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <8 x i64> @_Z17convert_long8_satDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <8 x double> %c to <8 x i64>
+  %big = fcmp oge <8 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <8 x i64> %i
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z17convert_long8_satDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <8 x float> %c to <8 x i64>
+  %big = fcmp oge <8 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <8 x i64> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define i16 @_Z17convert_short_satd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -32768.0)
+  %c = call double @llvm.minnum.f64(double %a, double 32767.0)
+  %i = fptosi double %c to i16
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z17convert_short_satf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -32768.0)
+  %c = call float @llvm.minnum.f32(float %a, float 32767.0)
+  %i = fptosi float %c to i16
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i8 @_Z17convert_uchar_satd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 255.0)
+  %i = fptoui double %c to i8
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z17convert_uchar_satf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 255.0)
+  %i = fptoui float %c to i8
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define <2 x i32> @_Z17convert_uint2_satDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <2 x double> %c to <2 x i32>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %i
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z17convert_uint2_satDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <2 x float> %c to <2 x i32>
+  %big = fcmp oge <2 x float> %r, <float 4294967296.0, float 4294967296.0>
+  %s = select <2 x i1> %big, <2 x i32> <i32 -1, i32 -1>, <2 x i32> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %s
+  ret <2 x i32> %v
+}
+
+define <3 x i32> @_Z17convert_uint3_satDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <3 x double> %c to <3 x i32>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %i
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z17convert_uint3_satDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <3 x float> %c to <3 x i32>
+  %big = fcmp oge <3 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <3 x i1> %big, <3 x i32> <i32 -1, i32 -1, i32 -1>, <3 x i32> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %s
+  ret <3 x i32> %v
+}
+
+define <4 x i32> @_Z17convert_uint4_satDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <4 x double> %c to <4 x i32>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %i
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z17convert_uint4_satDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <4 x float> %c to <4 x i32>
+  %big = fcmp oge <4 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <4 x i1> %big, <4 x i32> <i32 -1, i32 -1, i32 -1, i32 -1>, <4 x i32> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %s
+  ret <4 x i32> %v
+}
+
+define <8 x i32> @_Z17convert_uint8_satDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <8 x double> %c to <8 x i32>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %i
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z17convert_uint8_satDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <8 x float> %c to <8 x i32>
+  %big = fcmp oge <8 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <8 x i1> %big, <8 x i32> <i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1>, <8 x i32> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %s
+  ret <8 x i32> %v
+}
+
+define i64 @_Z17convert_ulong_satd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 18446744073709549568.0)
+  %i = fptoui double %c to i64
+  %big = fcmp oge double %r, 18446744073709551616.0
+  %s = select i1 %big, i64 -1, i64 %i
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z17convert_ulong_satf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 18446742974197923840.0)
+  %i = fptoui float %c to i64
+  %big = fcmp oge float %r, 18446744073709551616.0
+  %s = select i1 %big, i64 -1, i64 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define <16 x i8> @_Z18convert_char16_satDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <16 x double> %c to <16 x i8>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z18convert_char16_satDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <16 x float> %c to <16 x i8>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i64> @_Z18convert_long16_satDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <16 x double> %c to <16 x i64>
+  %big = fcmp oge <16 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <16 x i64> %i
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z18convert_long16_satDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <16 x float> %c to <16 x i64>
+  %big = fcmp oge <16 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <16 x i64> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <2 x i16> @_Z18convert_short2_satDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -32768.0, double -32768.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 32767.0, double 32767.0>)
+  %i = fptosi <2 x double> %c to <2 x i16>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z18convert_short2_satDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -32768.0, float -32768.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 32767.0, float 32767.0>)
+  %i = fptosi <2 x float> %c to <2 x i16>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <3 x i16> @_Z18convert_short3_satDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <3 x double> %c to <3 x i16>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z18convert_short3_satDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <3 x float> %c to <3 x i16>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <4 x i16> @_Z18convert_short4_satDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <4 x double> %c to <4 x i16>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z18convert_short4_satDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <4 x float> %c to <4 x i16>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <8 x i16> @_Z18convert_short8_satDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <8 x double> %c to <8 x i16>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z18convert_short8_satDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <8 x float> %c to <8 x i16>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <2 x i8> @_Z18convert_uchar2_satDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 255.0, double 255.0>)
+  %i = fptoui <2 x double> %c to <2 x i8>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z18convert_uchar2_satDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 255.0, float 255.0>)
+  %i = fptoui <2 x float> %c to <2 x i8>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <3 x i8> @_Z18convert_uchar3_satDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <3 x double> %c to <3 x i8>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z18convert_uchar3_satDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <3 x float> %c to <3 x i8>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <4 x i8> @_Z18convert_uchar4_satDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <4 x double> %c to <4 x i8>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z18convert_uchar4_satDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <4 x float> %c to <4 x i8>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <8 x i8> @_Z18convert_uchar8_satDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <8 x double> %c to <8 x i8>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z18convert_uchar8_satDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <8 x float> %c to <8 x i8>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <16 x i32> @_Z18convert_uint16_satDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <16 x double> %c to <16 x i32>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %i
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z18convert_uint16_satDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <16 x float> %c to <16 x i32>
+  %big = fcmp oge <16 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <16 x i1> %big, <16 x i32> <i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1>, <16 x i32> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %s
+  ret <16 x i32> %v
+}
+
+define <2 x i64> @_Z18convert_ulong2_satDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <2 x double> %c to <2 x i64>
+  %big = fcmp oge <2 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 -1, i64 -1>, <2 x i64> %i
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z18convert_ulong2_satDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <2 x float> %c to <2 x i64>
+  %big = fcmp oge <2 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 -1, i64 -1>, <2 x i64> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <3 x i64> @_Z18convert_ulong3_satDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <3 x double> %c to <3 x i64>
+  %big = fcmp oge <3 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 -1, i64 -1, i64 -1>, <3 x i64> %i
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z18convert_ulong3_satDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <3 x float> %c to <3 x i64>
+  %big = fcmp oge <3 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 -1, i64 -1, i64 -1>, <3 x i64> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <4 x i64> @_Z18convert_ulong4_satDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <4 x double> %c to <4 x i64>
+  %big = fcmp oge <4 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 -1, i64 -1, i64 -1, i64 -1>, <4 x i64> %i
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z18convert_ulong4_satDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <4 x float> %c to <4 x i64>
+  %big = fcmp oge <4 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 -1, i64 -1, i64 -1, i64 -1>, <4 x i64> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <8 x i64> @_Z18convert_ulong8_satDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <8 x double> %c to <8 x i64>
+  %big = fcmp oge <8 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <8 x i64> %i
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z18convert_ulong8_satDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <8 x float> %c to <8 x i64>
+  %big = fcmp oge <8 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <8 x i64> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define i16 @_Z18convert_ushort_satd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 65535.0)
+  %i = fptoui double %c to i16
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z18convert_ushort_satf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 65535.0)
+  %i = fptoui float %c to i16
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i32 @_Z19convert_int_sat_rted(double %p0) alwaysinline {
+  %r = call double @llvm.rint.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -2147483648.0)
+  %c = call double @llvm.minnum.f64(double %a, double 2147483647.0)
+  %i = fptosi double %c to i32
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %i
+  ret i32 %v
+}
+
+define i32 @_Z19convert_int_sat_rtef(float %p0) alwaysinline {
+  %r = call float @llvm.rint.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -2147483648.0)
+  %c = call float @llvm.minnum.f32(float %a, float 2147483520.0)
+  %i = fptosi float %c to i32
+  %big = fcmp oge float %r, 2147483648.0
+  %s = select i1 %big, i32 2147483647, i32 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %s
+  ret i32 %v
+}
+
+define i32 @_Z19convert_int_sat_rtnd(double %p0) alwaysinline {
+  %r = call double @llvm.floor.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -2147483648.0)
+  %c = call double @llvm.minnum.f64(double %a, double 2147483647.0)
+  %i = fptosi double %c to i32
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %i
+  ret i32 %v
+}
+
+define i32 @_Z19convert_int_sat_rtnf(float %p0) alwaysinline {
+  %r = call float @llvm.floor.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -2147483648.0)
+  %c = call float @llvm.minnum.f32(float %a, float 2147483520.0)
+  %i = fptosi float %c to i32
+  %big = fcmp oge float %r, 2147483648.0
+  %s = select i1 %big, i32 2147483647, i32 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %s
+  ret i32 %v
+}
+
+define i32 @_Z19convert_int_sat_rtpd(double %p0) alwaysinline {
+  %r = call double @llvm.ceil.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -2147483648.0)
+  %c = call double @llvm.minnum.f64(double %a, double 2147483647.0)
+  %i = fptosi double %c to i32
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %i
+  ret i32 %v
+}
+
+define i32 @_Z19convert_int_sat_rtpf(float %p0) alwaysinline {
+  %r = call float @llvm.ceil.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -2147483648.0)
+  %c = call float @llvm.minnum.f32(float %a, float 2147483520.0)
+  %i = fptosi float %c to i32
+  %big = fcmp oge float %r, 2147483648.0
+  %s = select i1 %big, i32 2147483647, i32 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %s
+  ret i32 %v
+}
+
+define i32 @_Z19convert_int_sat_rtzd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -2147483648.0)
+  %c = call double @llvm.minnum.f64(double %a, double 2147483647.0)
+  %i = fptosi double %c to i32
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %i
+  ret i32 %v
+}
+
+define i32 @_Z19convert_int_sat_rtzf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -2147483648.0)
+  %c = call float @llvm.minnum.f32(float %a, float 2147483520.0)
+  %i = fptosi float %c to i32
+  %big = fcmp oge float %r, 2147483648.0
+  %s = select i1 %big, i32 2147483647, i32 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %s
+  ret i32 %v
+}
+
+define <16 x i16> @_Z19convert_short16_satDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <16 x double> %c to <16 x i16>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z19convert_short16_satDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <16 x float> %c to <16 x i16>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i8> @_Z19convert_uchar16_satDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <16 x double> %c to <16 x i8>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z19convert_uchar16_satDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <16 x float> %c to <16 x i8>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i64> @_Z19convert_ulong16_satDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <16 x double> %c to <16 x i64>
+  %big = fcmp oge <16 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <16 x i64> %i
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z19convert_ulong16_satDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <16 x float> %c to <16 x i64>
+  %big = fcmp oge <16 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <16 x i64> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <2 x i16> @_Z19convert_ushort2_satDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 65535.0, double 65535.0>)
+  %i = fptoui <2 x double> %c to <2 x i16>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z19convert_ushort2_satDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 65535.0, float 65535.0>)
+  %i = fptoui <2 x float> %c to <2 x i16>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <3 x i16> @_Z19convert_ushort3_satDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <3 x double> %c to <3 x i16>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z19convert_ushort3_satDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <3 x float> %c to <3 x i16>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <4 x i16> @_Z19convert_ushort4_satDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <4 x double> %c to <4 x i16>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z19convert_ushort4_satDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <4 x float> %c to <4 x i16>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <8 x i16> @_Z19convert_ushort8_satDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <8 x double> %c to <8 x i16>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z19convert_ushort8_satDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <8 x float> %c to <8 x i16>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define i8 @_Z20convert_char_sat_rted(double %p0) alwaysinline {
+  %r = call double @llvm.rint.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -128.0)
+  %c = call double @llvm.minnum.f64(double %a, double 127.0)
+  %i = fptosi double %c to i8
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z20convert_char_sat_rtef(float %p0) alwaysinline {
+  %r = call float @llvm.rint.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -128.0)
+  %c = call float @llvm.minnum.f32(float %a, float 127.0)
+  %i = fptosi float %c to i8
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z20convert_char_sat_rtnd(double %p0) alwaysinline {
+  %r = call double @llvm.floor.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -128.0)
+  %c = call double @llvm.minnum.f64(double %a, double 127.0)
+  %i = fptosi double %c to i8
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z20convert_char_sat_rtnf(float %p0) alwaysinline {
+  %r = call float @llvm.floor.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -128.0)
+  %c = call float @llvm.minnum.f32(float %a, float 127.0)
+  %i = fptosi float %c to i8
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z20convert_char_sat_rtpd(double %p0) alwaysinline {
+  %r = call double @llvm.ceil.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -128.0)
+  %c = call double @llvm.minnum.f64(double %a, double 127.0)
+  %i = fptosi double %c to i8
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z20convert_char_sat_rtpf(float %p0) alwaysinline {
+  %r = call float @llvm.ceil.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -128.0)
+  %c = call float @llvm.minnum.f32(float %a, float 127.0)
+  %i = fptosi float %c to i8
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z20convert_char_sat_rtzd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -128.0)
+  %c = call double @llvm.minnum.f64(double %a, double 127.0)
+  %i = fptosi double %c to i8
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z20convert_char_sat_rtzf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -128.0)
+  %c = call float @llvm.minnum.f32(float %a, float 127.0)
+  %i = fptosi float %c to i8
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define <2 x i32> @_Z20convert_int2_sat_rteDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.rint.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -2147483648.0, double -2147483648.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <2 x double> %c to <2 x i32>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %i
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z20convert_int2_sat_rteDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.rint.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -2147483648.0, float -2147483648.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <2 x float> %c to <2 x i32>
+  %big = fcmp oge <2 x float> %r, <float 2147483648.0, float 2147483648.0>
+  %s = select <2 x i1> %big, <2 x i32> <i32 2147483647, i32 2147483647>, <2 x i32> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %s
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z20convert_int2_sat_rtnDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.floor.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -2147483648.0, double -2147483648.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <2 x double> %c to <2 x i32>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %i
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z20convert_int2_sat_rtnDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.floor.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -2147483648.0, float -2147483648.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <2 x float> %c to <2 x i32>
+  %big = fcmp oge <2 x float> %r, <float 2147483648.0, float 2147483648.0>
+  %s = select <2 x i1> %big, <2 x i32> <i32 2147483647, i32 2147483647>, <2 x i32> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %s
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z20convert_int2_sat_rtpDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.ceil.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -2147483648.0, double -2147483648.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <2 x double> %c to <2 x i32>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %i
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z20convert_int2_sat_rtpDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.ceil.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -2147483648.0, float -2147483648.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <2 x float> %c to <2 x i32>
+  %big = fcmp oge <2 x float> %r, <float 2147483648.0, float 2147483648.0>
+  %s = select <2 x i1> %big, <2 x i32> <i32 2147483647, i32 2147483647>, <2 x i32> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %s
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z20convert_int2_sat_rtzDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -2147483648.0, double -2147483648.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <2 x double> %c to <2 x i32>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %i
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z20convert_int2_sat_rtzDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -2147483648.0, float -2147483648.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <2 x float> %c to <2 x i32>
+  %big = fcmp oge <2 x float> %r, <float 2147483648.0, float 2147483648.0>
+  %s = select <2 x i1> %big, <2 x i32> <i32 2147483647, i32 2147483647>, <2 x i32> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %s
+  ret <2 x i32> %v
+}
+
+define <3 x i32> @_Z20convert_int3_sat_rteDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.rint.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <3 x double> %c to <3 x i32>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %i
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z20convert_int3_sat_rteDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.rint.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <3 x float> %c to <3 x i32>
+  %big = fcmp oge <3 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <3 x i1> %big, <3 x i32> <i32 2147483647, i32 2147483647, i32 2147483647>, <3 x i32> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %s
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z20convert_int3_sat_rtnDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.floor.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <3 x double> %c to <3 x i32>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %i
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z20convert_int3_sat_rtnDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.floor.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <3 x float> %c to <3 x i32>
+  %big = fcmp oge <3 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <3 x i1> %big, <3 x i32> <i32 2147483647, i32 2147483647, i32 2147483647>, <3 x i32> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %s
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z20convert_int3_sat_rtpDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.ceil.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <3 x double> %c to <3 x i32>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %i
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z20convert_int3_sat_rtpDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.ceil.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <3 x float> %c to <3 x i32>
+  %big = fcmp oge <3 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <3 x i1> %big, <3 x i32> <i32 2147483647, i32 2147483647, i32 2147483647>, <3 x i32> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %s
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z20convert_int3_sat_rtzDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <3 x double> %c to <3 x i32>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %i
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z20convert_int3_sat_rtzDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <3 x float> %c to <3 x i32>
+  %big = fcmp oge <3 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <3 x i1> %big, <3 x i32> <i32 2147483647, i32 2147483647, i32 2147483647>, <3 x i32> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %s
+  ret <3 x i32> %v
+}
+
+define <4 x i32> @_Z20convert_int4_sat_rteDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.rint.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <4 x double> %c to <4 x i32>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %i
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z20convert_int4_sat_rteDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.rint.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <4 x float> %c to <4 x i32>
+  %big = fcmp oge <4 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <4 x i1> %big, <4 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <4 x i32> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %s
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z20convert_int4_sat_rtnDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.floor.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <4 x double> %c to <4 x i32>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %i
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z20convert_int4_sat_rtnDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.floor.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <4 x float> %c to <4 x i32>
+  %big = fcmp oge <4 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <4 x i1> %big, <4 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <4 x i32> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %s
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z20convert_int4_sat_rtpDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.ceil.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <4 x double> %c to <4 x i32>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %i
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z20convert_int4_sat_rtpDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.ceil.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <4 x float> %c to <4 x i32>
+  %big = fcmp oge <4 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <4 x i1> %big, <4 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <4 x i32> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %s
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z20convert_int4_sat_rtzDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <4 x double> %c to <4 x i32>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %i
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z20convert_int4_sat_rtzDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <4 x float> %c to <4 x i32>
+  %big = fcmp oge <4 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <4 x i1> %big, <4 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <4 x i32> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %s
+  ret <4 x i32> %v
+}
+
+define <8 x i32> @_Z20convert_int8_sat_rteDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.rint.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <8 x double> %c to <8 x i32>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %i
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z20convert_int8_sat_rteDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.rint.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <8 x float> %c to <8 x i32>
+  %big = fcmp oge <8 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <8 x i1> %big, <8 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <8 x i32> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %s
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z20convert_int8_sat_rtnDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.floor.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <8 x double> %c to <8 x i32>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %i
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z20convert_int8_sat_rtnDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.floor.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <8 x float> %c to <8 x i32>
+  %big = fcmp oge <8 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <8 x i1> %big, <8 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <8 x i32> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %s
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z20convert_int8_sat_rtpDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.ceil.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <8 x double> %c to <8 x i32>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %i
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z20convert_int8_sat_rtpDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.ceil.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <8 x float> %c to <8 x i32>
+  %big = fcmp oge <8 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <8 x i1> %big, <8 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <8 x i32> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %s
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z20convert_int8_sat_rtzDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <8 x double> %c to <8 x i32>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %i
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z20convert_int8_sat_rtzDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <8 x float> %c to <8 x i32>
+  %big = fcmp oge <8 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <8 x i1> %big, <8 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <8 x i32> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %s
+  ret <8 x i32> %v
+}
+
+define i64 @_Z20convert_long_sat_rted(double %p0) alwaysinline {
+  %r = call double @llvm.rint.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -9223372036854775808.0)
+  %c = call double @llvm.minnum.f64(double %a, double 9223372036854774784.0)
+  %i = fptosi double %c to i64
+  %big = fcmp oge double %r, 9223372036854775808.0
+  %s = select i1 %big, i64 9223372036854775807, i64 %i
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z20convert_long_sat_rtef(float %p0) alwaysinline {
+  %r = call float @llvm.rint.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -9223372036854775808.0)
+  %c = call float @llvm.minnum.f32(float %a, float 9223371487098961920.0)
+  %i = fptosi float %c to i64
+  %big = fcmp oge float %r, 9223372036854775808.0
+  %s = select i1 %big, i64 9223372036854775807, i64 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z20convert_long_sat_rtnd(double %p0) alwaysinline {
+  %r = call double @llvm.floor.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -9223372036854775808.0)
+  %c = call double @llvm.minnum.f64(double %a, double 9223372036854774784.0)
+  %i = fptosi double %c to i64
+  %big = fcmp oge double %r, 9223372036854775808.0
+  %s = select i1 %big, i64 9223372036854775807, i64 %i
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z20convert_long_sat_rtnf(float %p0) alwaysinline {
+  %r = call float @llvm.floor.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -9223372036854775808.0)
+  %c = call float @llvm.minnum.f32(float %a, float 9223371487098961920.0)
+  %i = fptosi float %c to i64
+  %big = fcmp oge float %r, 9223372036854775808.0
+  %s = select i1 %big, i64 9223372036854775807, i64 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z20convert_long_sat_rtpd(double %p0) alwaysinline {
+  %r = call double @llvm.ceil.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -9223372036854775808.0)
+  %c = call double @llvm.minnum.f64(double %a, double 9223372036854774784.0)
+  %i = fptosi double %c to i64
+  %big = fcmp oge double %r, 9223372036854775808.0
+  %s = select i1 %big, i64 9223372036854775807, i64 %i
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z20convert_long_sat_rtpf(float %p0) alwaysinline {
+  %r = call float @llvm.ceil.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -9223372036854775808.0)
+  %c = call float @llvm.minnum.f32(float %a, float 9223371487098961920.0)
+  %i = fptosi float %c to i64
+  %big = fcmp oge float %r, 9223372036854775808.0
+  %s = select i1 %big, i64 9223372036854775807, i64 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z20convert_long_sat_rtzd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -9223372036854775808.0)
+  %c = call double @llvm.minnum.f64(double %a, double 9223372036854774784.0)
+  %i = fptosi double %c to i64
+  %big = fcmp oge double %r, 9223372036854775808.0
+  %s = select i1 %big, i64 9223372036854775807, i64 %i
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z20convert_long_sat_rtzf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -9223372036854775808.0)
+  %c = call float @llvm.minnum.f32(float %a, float 9223371487098961920.0)
+  %i = fptosi float %c to i64
+  %big = fcmp oge float %r, 9223372036854775808.0
+  %s = select i1 %big, i64 9223372036854775807, i64 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i32 @_Z20convert_uint_sat_rted(double %p0) alwaysinline {
+  %r = call double @llvm.rint.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 4294967295.0)
+  %i = fptoui double %c to i32
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %i
+  ret i32 %v
+}
+
+define i32 @_Z20convert_uint_sat_rtef(float %p0) alwaysinline {
+  %r = call float @llvm.rint.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 4294967040.0)
+  %i = fptoui float %c to i32
+  %big = fcmp oge float %r, 4294967296.0
+  %s = select i1 %big, i32 -1, i32 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %s
+  ret i32 %v
+}
+
+define i32 @_Z20convert_uint_sat_rtnd(double %p0) alwaysinline {
+  %r = call double @llvm.floor.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 4294967295.0)
+  %i = fptoui double %c to i32
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %i
+  ret i32 %v
+}
+
+define i32 @_Z20convert_uint_sat_rtnf(float %p0) alwaysinline {
+  %r = call float @llvm.floor.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 4294967040.0)
+  %i = fptoui float %c to i32
+  %big = fcmp oge float %r, 4294967296.0
+  %s = select i1 %big, i32 -1, i32 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %s
+  ret i32 %v
+}
+
+define i32 @_Z20convert_uint_sat_rtpd(double %p0) alwaysinline {
+  %r = call double @llvm.ceil.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 4294967295.0)
+  %i = fptoui double %c to i32
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %i
+  ret i32 %v
+}
+
+define i32 @_Z20convert_uint_sat_rtpf(float %p0) alwaysinline {
+  %r = call float @llvm.ceil.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 4294967040.0)
+  %i = fptoui float %c to i32
+  %big = fcmp oge float %r, 4294967296.0
+  %s = select i1 %big, i32 -1, i32 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %s
+  ret i32 %v
+}
+
+define i32 @_Z20convert_uint_sat_rtzd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 4294967295.0)
+  %i = fptoui double %c to i32
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %i
+  ret i32 %v
+}
+
+define i32 @_Z20convert_uint_sat_rtzf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 4294967040.0)
+  %i = fptoui float %c to i32
+  %big = fcmp oge float %r, 4294967296.0
+  %s = select i1 %big, i32 -1, i32 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i32 0, i32 %s
+  ret i32 %v
+}
+
+define <16 x i16> @_Z20convert_ushort16_satDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <16 x double> %c to <16 x i16>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z20convert_ushort16_satDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <16 x float> %c to <16 x i16>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
 define ptr @_Z21async_work_group_copyPU3AS1Dv16_cPU3AS3KS_m9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, ptr %p3) alwaysinline {
 entry:
   %id = call i64 @_Z19get_local_linear_idv()
@@ -2805,6 +4541,3430 @@ loop:
   br i1 %more, label %loop, label %done
 done:
   ret ptr %p3
+}
+
+define <2 x i8> @_Z21convert_char2_sat_rteDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.rint.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -128.0, double -128.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 127.0, double 127.0>)
+  %i = fptosi <2 x double> %c to <2 x i8>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z21convert_char2_sat_rteDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.rint.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -128.0, float -128.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 127.0, float 127.0>)
+  %i = fptosi <2 x float> %c to <2 x i8>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z21convert_char2_sat_rtnDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.floor.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -128.0, double -128.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 127.0, double 127.0>)
+  %i = fptosi <2 x double> %c to <2 x i8>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z21convert_char2_sat_rtnDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.floor.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -128.0, float -128.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 127.0, float 127.0>)
+  %i = fptosi <2 x float> %c to <2 x i8>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z21convert_char2_sat_rtpDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.ceil.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -128.0, double -128.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 127.0, double 127.0>)
+  %i = fptosi <2 x double> %c to <2 x i8>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z21convert_char2_sat_rtpDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.ceil.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -128.0, float -128.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 127.0, float 127.0>)
+  %i = fptosi <2 x float> %c to <2 x i8>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z21convert_char2_sat_rtzDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -128.0, double -128.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 127.0, double 127.0>)
+  %i = fptosi <2 x double> %c to <2 x i8>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z21convert_char2_sat_rtzDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -128.0, float -128.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 127.0, float 127.0>)
+  %i = fptosi <2 x float> %c to <2 x i8>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <3 x i8> @_Z21convert_char3_sat_rteDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.rint.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -128.0, double -128.0, double -128.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <3 x double> %c to <3 x i8>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z21convert_char3_sat_rteDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.rint.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -128.0, float -128.0, float -128.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <3 x float> %c to <3 x i8>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z21convert_char3_sat_rtnDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.floor.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -128.0, double -128.0, double -128.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <3 x double> %c to <3 x i8>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z21convert_char3_sat_rtnDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.floor.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -128.0, float -128.0, float -128.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <3 x float> %c to <3 x i8>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z21convert_char3_sat_rtpDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.ceil.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -128.0, double -128.0, double -128.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <3 x double> %c to <3 x i8>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z21convert_char3_sat_rtpDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.ceil.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -128.0, float -128.0, float -128.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <3 x float> %c to <3 x i8>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z21convert_char3_sat_rtzDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -128.0, double -128.0, double -128.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <3 x double> %c to <3 x i8>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z21convert_char3_sat_rtzDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -128.0, float -128.0, float -128.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <3 x float> %c to <3 x i8>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <4 x i8> @_Z21convert_char4_sat_rteDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.rint.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <4 x double> %c to <4 x i8>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z21convert_char4_sat_rteDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.rint.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <4 x float> %c to <4 x i8>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z21convert_char4_sat_rtnDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.floor.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <4 x double> %c to <4 x i8>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z21convert_char4_sat_rtnDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.floor.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <4 x float> %c to <4 x i8>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z21convert_char4_sat_rtpDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.ceil.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <4 x double> %c to <4 x i8>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z21convert_char4_sat_rtpDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.ceil.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <4 x float> %c to <4 x i8>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z21convert_char4_sat_rtzDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <4 x double> %c to <4 x i8>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z21convert_char4_sat_rtzDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <4 x float> %c to <4 x i8>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <8 x i8> @_Z21convert_char8_sat_rteDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.rint.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <8 x double> %c to <8 x i8>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z21convert_char8_sat_rteDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.rint.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <8 x float> %c to <8 x i8>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z21convert_char8_sat_rtnDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.floor.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <8 x double> %c to <8 x i8>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z21convert_char8_sat_rtnDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.floor.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <8 x float> %c to <8 x i8>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z21convert_char8_sat_rtpDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.ceil.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <8 x double> %c to <8 x i8>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z21convert_char8_sat_rtpDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.ceil.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <8 x float> %c to <8 x i8>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z21convert_char8_sat_rtzDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <8 x double> %c to <8 x i8>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z21convert_char8_sat_rtzDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <8 x float> %c to <8 x i8>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <16 x i32> @_Z21convert_int16_sat_rteDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.rint.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <16 x double> %c to <16 x i32>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %i
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z21convert_int16_sat_rteDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.rint.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <16 x float> %c to <16 x i32>
+  %big = fcmp oge <16 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <16 x i1> %big, <16 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <16 x i32> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %s
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z21convert_int16_sat_rtnDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.floor.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <16 x double> %c to <16 x i32>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %i
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z21convert_int16_sat_rtnDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.floor.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <16 x float> %c to <16 x i32>
+  %big = fcmp oge <16 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <16 x i1> %big, <16 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <16 x i32> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %s
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z21convert_int16_sat_rtpDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.ceil.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <16 x double> %c to <16 x i32>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %i
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z21convert_int16_sat_rtpDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.ceil.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <16 x float> %c to <16 x i32>
+  %big = fcmp oge <16 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <16 x i1> %big, <16 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <16 x i32> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %s
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z21convert_int16_sat_rtzDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0, double -2147483648.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0, double 2147483647.0>)
+  %i = fptosi <16 x double> %c to <16 x i32>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %i
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z21convert_int16_sat_rtzDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0, float -2147483648.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0, float 2147483520.0>)
+  %i = fptosi <16 x float> %c to <16 x i32>
+  %big = fcmp oge <16 x float> %r, <float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0, float 2147483648.0>
+  %s = select <16 x i1> %big, <16 x i32> <i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647, i32 2147483647>, <16 x i32> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %s
+  ret <16 x i32> %v
+}
+
+define <2 x i64> @_Z21convert_long2_sat_rteDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.rint.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <2 x double> %c to <2 x i64>
+  %big = fcmp oge <2 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 9223372036854775807, i64 9223372036854775807>, <2 x i64> %i
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z21convert_long2_sat_rteDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.rint.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <2 x float> %c to <2 x i64>
+  %big = fcmp oge <2 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 9223372036854775807, i64 9223372036854775807>, <2 x i64> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z21convert_long2_sat_rtnDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.floor.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <2 x double> %c to <2 x i64>
+  %big = fcmp oge <2 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 9223372036854775807, i64 9223372036854775807>, <2 x i64> %i
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z21convert_long2_sat_rtnDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.floor.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <2 x float> %c to <2 x i64>
+  %big = fcmp oge <2 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 9223372036854775807, i64 9223372036854775807>, <2 x i64> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z21convert_long2_sat_rtpDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.ceil.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <2 x double> %c to <2 x i64>
+  %big = fcmp oge <2 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 9223372036854775807, i64 9223372036854775807>, <2 x i64> %i
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z21convert_long2_sat_rtpDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.ceil.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <2 x float> %c to <2 x i64>
+  %big = fcmp oge <2 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 9223372036854775807, i64 9223372036854775807>, <2 x i64> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z21convert_long2_sat_rtzDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <2 x double> %c to <2 x i64>
+  %big = fcmp oge <2 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 9223372036854775807, i64 9223372036854775807>, <2 x i64> %i
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z21convert_long2_sat_rtzDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <2 x float> %c to <2 x i64>
+  %big = fcmp oge <2 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 9223372036854775807, i64 9223372036854775807>, <2 x i64> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <3 x i64> @_Z21convert_long3_sat_rteDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.rint.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <3 x double> %c to <3 x i64>
+  %big = fcmp oge <3 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <3 x i64> %i
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z21convert_long3_sat_rteDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.rint.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <3 x float> %c to <3 x i64>
+  %big = fcmp oge <3 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <3 x i64> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z21convert_long3_sat_rtnDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.floor.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <3 x double> %c to <3 x i64>
+  %big = fcmp oge <3 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <3 x i64> %i
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z21convert_long3_sat_rtnDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.floor.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <3 x float> %c to <3 x i64>
+  %big = fcmp oge <3 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <3 x i64> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z21convert_long3_sat_rtpDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.ceil.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <3 x double> %c to <3 x i64>
+  %big = fcmp oge <3 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <3 x i64> %i
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z21convert_long3_sat_rtpDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.ceil.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <3 x float> %c to <3 x i64>
+  %big = fcmp oge <3 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <3 x i64> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z21convert_long3_sat_rtzDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <3 x double> %c to <3 x i64>
+  %big = fcmp oge <3 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <3 x i64> %i
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z21convert_long3_sat_rtzDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <3 x float> %c to <3 x i64>
+  %big = fcmp oge <3 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <3 x i64> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <4 x i64> @_Z21convert_long4_sat_rteDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.rint.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <4 x double> %c to <4 x i64>
+  %big = fcmp oge <4 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <4 x i64> %i
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z21convert_long4_sat_rteDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.rint.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <4 x float> %c to <4 x i64>
+  %big = fcmp oge <4 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <4 x i64> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z21convert_long4_sat_rtnDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.floor.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <4 x double> %c to <4 x i64>
+  %big = fcmp oge <4 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <4 x i64> %i
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z21convert_long4_sat_rtnDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.floor.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <4 x float> %c to <4 x i64>
+  %big = fcmp oge <4 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <4 x i64> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z21convert_long4_sat_rtpDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.ceil.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <4 x double> %c to <4 x i64>
+  %big = fcmp oge <4 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <4 x i64> %i
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z21convert_long4_sat_rtpDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.ceil.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <4 x float> %c to <4 x i64>
+  %big = fcmp oge <4 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <4 x i64> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z21convert_long4_sat_rtzDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <4 x double> %c to <4 x i64>
+  %big = fcmp oge <4 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <4 x i64> %i
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z21convert_long4_sat_rtzDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <4 x float> %c to <4 x i64>
+  %big = fcmp oge <4 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <4 x i64> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <8 x i64> @_Z21convert_long8_sat_rteDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.rint.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <8 x double> %c to <8 x i64>
+  %big = fcmp oge <8 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <8 x i64> %i
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z21convert_long8_sat_rteDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.rint.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <8 x float> %c to <8 x i64>
+  %big = fcmp oge <8 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <8 x i64> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z21convert_long8_sat_rtnDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.floor.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <8 x double> %c to <8 x i64>
+  %big = fcmp oge <8 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <8 x i64> %i
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z21convert_long8_sat_rtnDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.floor.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <8 x float> %c to <8 x i64>
+  %big = fcmp oge <8 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <8 x i64> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z21convert_long8_sat_rtpDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.ceil.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <8 x double> %c to <8 x i64>
+  %big = fcmp oge <8 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <8 x i64> %i
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z21convert_long8_sat_rtpDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.ceil.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <8 x float> %c to <8 x i64>
+  %big = fcmp oge <8 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <8 x i64> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z21convert_long8_sat_rtzDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <8 x double> %c to <8 x i64>
+  %big = fcmp oge <8 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <8 x i64> %i
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z21convert_long8_sat_rtzDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <8 x float> %c to <8 x i64>
+  %big = fcmp oge <8 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <8 x i64> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define i16 @_Z21convert_short_sat_rted(double %p0) alwaysinline {
+  %r = call double @llvm.rint.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -32768.0)
+  %c = call double @llvm.minnum.f64(double %a, double 32767.0)
+  %i = fptosi double %c to i16
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z21convert_short_sat_rtef(float %p0) alwaysinline {
+  %r = call float @llvm.rint.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -32768.0)
+  %c = call float @llvm.minnum.f32(float %a, float 32767.0)
+  %i = fptosi float %c to i16
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z21convert_short_sat_rtnd(double %p0) alwaysinline {
+  %r = call double @llvm.floor.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -32768.0)
+  %c = call double @llvm.minnum.f64(double %a, double 32767.0)
+  %i = fptosi double %c to i16
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z21convert_short_sat_rtnf(float %p0) alwaysinline {
+  %r = call float @llvm.floor.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -32768.0)
+  %c = call float @llvm.minnum.f32(float %a, float 32767.0)
+  %i = fptosi float %c to i16
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z21convert_short_sat_rtpd(double %p0) alwaysinline {
+  %r = call double @llvm.ceil.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -32768.0)
+  %c = call double @llvm.minnum.f64(double %a, double 32767.0)
+  %i = fptosi double %c to i16
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z21convert_short_sat_rtpf(float %p0) alwaysinline {
+  %r = call float @llvm.ceil.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -32768.0)
+  %c = call float @llvm.minnum.f32(float %a, float 32767.0)
+  %i = fptosi float %c to i16
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z21convert_short_sat_rtzd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double -32768.0)
+  %c = call double @llvm.minnum.f64(double %a, double 32767.0)
+  %i = fptosi double %c to i16
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z21convert_short_sat_rtzf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float -32768.0)
+  %c = call float @llvm.minnum.f32(float %a, float 32767.0)
+  %i = fptosi float %c to i16
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i8 @_Z21convert_uchar_sat_rted(double %p0) alwaysinline {
+  %r = call double @llvm.rint.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 255.0)
+  %i = fptoui double %c to i8
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z21convert_uchar_sat_rtef(float %p0) alwaysinline {
+  %r = call float @llvm.rint.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 255.0)
+  %i = fptoui float %c to i8
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z21convert_uchar_sat_rtnd(double %p0) alwaysinline {
+  %r = call double @llvm.floor.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 255.0)
+  %i = fptoui double %c to i8
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z21convert_uchar_sat_rtnf(float %p0) alwaysinline {
+  %r = call float @llvm.floor.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 255.0)
+  %i = fptoui float %c to i8
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z21convert_uchar_sat_rtpd(double %p0) alwaysinline {
+  %r = call double @llvm.ceil.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 255.0)
+  %i = fptoui double %c to i8
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z21convert_uchar_sat_rtpf(float %p0) alwaysinline {
+  %r = call float @llvm.ceil.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 255.0)
+  %i = fptoui float %c to i8
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z21convert_uchar_sat_rtzd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 255.0)
+  %i = fptoui double %c to i8
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define i8 @_Z21convert_uchar_sat_rtzf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 255.0)
+  %i = fptoui float %c to i8
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i8 0, i8 %i
+  ret i8 %v
+}
+
+define <2 x i32> @_Z21convert_uint2_sat_rteDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.rint.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <2 x double> %c to <2 x i32>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %i
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z21convert_uint2_sat_rteDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.rint.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <2 x float> %c to <2 x i32>
+  %big = fcmp oge <2 x float> %r, <float 4294967296.0, float 4294967296.0>
+  %s = select <2 x i1> %big, <2 x i32> <i32 -1, i32 -1>, <2 x i32> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %s
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z21convert_uint2_sat_rtnDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.floor.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <2 x double> %c to <2 x i32>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %i
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z21convert_uint2_sat_rtnDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.floor.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <2 x float> %c to <2 x i32>
+  %big = fcmp oge <2 x float> %r, <float 4294967296.0, float 4294967296.0>
+  %s = select <2 x i1> %big, <2 x i32> <i32 -1, i32 -1>, <2 x i32> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %s
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z21convert_uint2_sat_rtpDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.ceil.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <2 x double> %c to <2 x i32>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %i
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z21convert_uint2_sat_rtpDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.ceil.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <2 x float> %c to <2 x i32>
+  %big = fcmp oge <2 x float> %r, <float 4294967296.0, float 4294967296.0>
+  %s = select <2 x i1> %big, <2 x i32> <i32 -1, i32 -1>, <2 x i32> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %s
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z21convert_uint2_sat_rtzDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <2 x double> %c to <2 x i32>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %i
+  ret <2 x i32> %v
+}
+
+define <2 x i32> @_Z21convert_uint2_sat_rtzDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <2 x float> %c to <2 x i32>
+  %big = fcmp oge <2 x float> %r, <float 4294967296.0, float 4294967296.0>
+  %s = select <2 x i1> %big, <2 x i32> <i32 -1, i32 -1>, <2 x i32> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i32> <i32 0, i32 0>, <2 x i32> %s
+  ret <2 x i32> %v
+}
+
+define <3 x i32> @_Z21convert_uint3_sat_rteDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.rint.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <3 x double> %c to <3 x i32>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %i
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z21convert_uint3_sat_rteDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.rint.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <3 x float> %c to <3 x i32>
+  %big = fcmp oge <3 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <3 x i1> %big, <3 x i32> <i32 -1, i32 -1, i32 -1>, <3 x i32> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %s
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z21convert_uint3_sat_rtnDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.floor.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <3 x double> %c to <3 x i32>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %i
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z21convert_uint3_sat_rtnDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.floor.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <3 x float> %c to <3 x i32>
+  %big = fcmp oge <3 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <3 x i1> %big, <3 x i32> <i32 -1, i32 -1, i32 -1>, <3 x i32> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %s
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z21convert_uint3_sat_rtpDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.ceil.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <3 x double> %c to <3 x i32>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %i
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z21convert_uint3_sat_rtpDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.ceil.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <3 x float> %c to <3 x i32>
+  %big = fcmp oge <3 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <3 x i1> %big, <3 x i32> <i32 -1, i32 -1, i32 -1>, <3 x i32> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %s
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z21convert_uint3_sat_rtzDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <3 x double> %c to <3 x i32>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %i
+  ret <3 x i32> %v
+}
+
+define <3 x i32> @_Z21convert_uint3_sat_rtzDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <3 x float> %c to <3 x i32>
+  %big = fcmp oge <3 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <3 x i1> %big, <3 x i32> <i32 -1, i32 -1, i32 -1>, <3 x i32> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i32> <i32 0, i32 0, i32 0>, <3 x i32> %s
+  ret <3 x i32> %v
+}
+
+define <4 x i32> @_Z21convert_uint4_sat_rteDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.rint.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <4 x double> %c to <4 x i32>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %i
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z21convert_uint4_sat_rteDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.rint.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <4 x float> %c to <4 x i32>
+  %big = fcmp oge <4 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <4 x i1> %big, <4 x i32> <i32 -1, i32 -1, i32 -1, i32 -1>, <4 x i32> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %s
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z21convert_uint4_sat_rtnDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.floor.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <4 x double> %c to <4 x i32>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %i
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z21convert_uint4_sat_rtnDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.floor.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <4 x float> %c to <4 x i32>
+  %big = fcmp oge <4 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <4 x i1> %big, <4 x i32> <i32 -1, i32 -1, i32 -1, i32 -1>, <4 x i32> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %s
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z21convert_uint4_sat_rtpDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.ceil.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <4 x double> %c to <4 x i32>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %i
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z21convert_uint4_sat_rtpDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.ceil.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <4 x float> %c to <4 x i32>
+  %big = fcmp oge <4 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <4 x i1> %big, <4 x i32> <i32 -1, i32 -1, i32 -1, i32 -1>, <4 x i32> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %s
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z21convert_uint4_sat_rtzDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <4 x double> %c to <4 x i32>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %i
+  ret <4 x i32> %v
+}
+
+define <4 x i32> @_Z21convert_uint4_sat_rtzDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <4 x float> %c to <4 x i32>
+  %big = fcmp oge <4 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <4 x i1> %big, <4 x i32> <i32 -1, i32 -1, i32 -1, i32 -1>, <4 x i32> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i32> <i32 0, i32 0, i32 0, i32 0>, <4 x i32> %s
+  ret <4 x i32> %v
+}
+
+define <8 x i32> @_Z21convert_uint8_sat_rteDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.rint.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <8 x double> %c to <8 x i32>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %i
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z21convert_uint8_sat_rteDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.rint.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <8 x float> %c to <8 x i32>
+  %big = fcmp oge <8 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <8 x i1> %big, <8 x i32> <i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1>, <8 x i32> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %s
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z21convert_uint8_sat_rtnDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.floor.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <8 x double> %c to <8 x i32>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %i
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z21convert_uint8_sat_rtnDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.floor.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <8 x float> %c to <8 x i32>
+  %big = fcmp oge <8 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <8 x i1> %big, <8 x i32> <i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1>, <8 x i32> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %s
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z21convert_uint8_sat_rtpDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.ceil.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <8 x double> %c to <8 x i32>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %i
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z21convert_uint8_sat_rtpDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.ceil.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <8 x float> %c to <8 x i32>
+  %big = fcmp oge <8 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <8 x i1> %big, <8 x i32> <i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1>, <8 x i32> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %s
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z21convert_uint8_sat_rtzDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <8 x double> %c to <8 x i32>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %i
+  ret <8 x i32> %v
+}
+
+define <8 x i32> @_Z21convert_uint8_sat_rtzDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <8 x float> %c to <8 x i32>
+  %big = fcmp oge <8 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <8 x i1> %big, <8 x i32> <i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1>, <8 x i32> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <8 x i32> %s
+  ret <8 x i32> %v
+}
+
+define i64 @_Z21convert_ulong_sat_rted(double %p0) alwaysinline {
+  %r = call double @llvm.rint.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 18446744073709549568.0)
+  %i = fptoui double %c to i64
+  %big = fcmp oge double %r, 18446744073709551616.0
+  %s = select i1 %big, i64 -1, i64 %i
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z21convert_ulong_sat_rtef(float %p0) alwaysinline {
+  %r = call float @llvm.rint.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 18446742974197923840.0)
+  %i = fptoui float %c to i64
+  %big = fcmp oge float %r, 18446744073709551616.0
+  %s = select i1 %big, i64 -1, i64 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z21convert_ulong_sat_rtnd(double %p0) alwaysinline {
+  %r = call double @llvm.floor.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 18446744073709549568.0)
+  %i = fptoui double %c to i64
+  %big = fcmp oge double %r, 18446744073709551616.0
+  %s = select i1 %big, i64 -1, i64 %i
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z21convert_ulong_sat_rtnf(float %p0) alwaysinline {
+  %r = call float @llvm.floor.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 18446742974197923840.0)
+  %i = fptoui float %c to i64
+  %big = fcmp oge float %r, 18446744073709551616.0
+  %s = select i1 %big, i64 -1, i64 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z21convert_ulong_sat_rtpd(double %p0) alwaysinline {
+  %r = call double @llvm.ceil.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 18446744073709549568.0)
+  %i = fptoui double %c to i64
+  %big = fcmp oge double %r, 18446744073709551616.0
+  %s = select i1 %big, i64 -1, i64 %i
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z21convert_ulong_sat_rtpf(float %p0) alwaysinline {
+  %r = call float @llvm.ceil.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 18446742974197923840.0)
+  %i = fptoui float %c to i64
+  %big = fcmp oge float %r, 18446744073709551616.0
+  %s = select i1 %big, i64 -1, i64 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z21convert_ulong_sat_rtzd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 18446744073709549568.0)
+  %i = fptoui double %c to i64
+  %big = fcmp oge double %r, 18446744073709551616.0
+  %s = select i1 %big, i64 -1, i64 %i
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define i64 @_Z21convert_ulong_sat_rtzf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 18446742974197923840.0)
+  %i = fptoui float %c to i64
+  %big = fcmp oge float %r, 18446744073709551616.0
+  %s = select i1 %big, i64 -1, i64 %i
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i64 0, i64 %s
+  ret i64 %v
+}
+
+define <16 x i8> @_Z22convert_char16_sat_rteDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.rint.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <16 x double> %c to <16 x i8>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z22convert_char16_sat_rteDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.rint.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <16 x float> %c to <16 x i8>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z22convert_char16_sat_rtnDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.floor.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <16 x double> %c to <16 x i8>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z22convert_char16_sat_rtnDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.floor.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <16 x float> %c to <16 x i8>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z22convert_char16_sat_rtpDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.ceil.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <16 x double> %c to <16 x i8>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z22convert_char16_sat_rtpDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.ceil.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <16 x float> %c to <16 x i8>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z22convert_char16_sat_rtzDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0, double 127.0>)
+  %i = fptosi <16 x double> %c to <16 x i8>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z22convert_char16_sat_rtzDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0, float -128.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0, float 127.0>)
+  %i = fptosi <16 x float> %c to <16 x i8>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i64> @_Z22convert_long16_sat_rteDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.rint.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <16 x double> %c to <16 x i64>
+  %big = fcmp oge <16 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <16 x i64> %i
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z22convert_long16_sat_rteDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.rint.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <16 x float> %c to <16 x i64>
+  %big = fcmp oge <16 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <16 x i64> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z22convert_long16_sat_rtnDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.floor.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <16 x double> %c to <16 x i64>
+  %big = fcmp oge <16 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <16 x i64> %i
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z22convert_long16_sat_rtnDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.floor.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <16 x float> %c to <16 x i64>
+  %big = fcmp oge <16 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <16 x i64> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z22convert_long16_sat_rtpDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.ceil.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <16 x double> %c to <16 x i64>
+  %big = fcmp oge <16 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <16 x i64> %i
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z22convert_long16_sat_rtpDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.ceil.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <16 x float> %c to <16 x i64>
+  %big = fcmp oge <16 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <16 x i64> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z22convert_long16_sat_rtzDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0, double -9223372036854775808.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0, double 9223372036854774784.0>)
+  %i = fptosi <16 x double> %c to <16 x i64>
+  %big = fcmp oge <16 x double> %r, <double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0, double 9223372036854775808.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <16 x i64> %i
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z22convert_long16_sat_rtzDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0, float -9223372036854775808.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0, float 9223371487098961920.0>)
+  %i = fptosi <16 x float> %c to <16 x i64>
+  %big = fcmp oge <16 x float> %r, <float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0, float 9223372036854775808.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807, i64 9223372036854775807>, <16 x i64> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <2 x i16> @_Z22convert_short2_sat_rteDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.rint.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -32768.0, double -32768.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 32767.0, double 32767.0>)
+  %i = fptosi <2 x double> %c to <2 x i16>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z22convert_short2_sat_rteDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.rint.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -32768.0, float -32768.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 32767.0, float 32767.0>)
+  %i = fptosi <2 x float> %c to <2 x i16>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z22convert_short2_sat_rtnDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.floor.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -32768.0, double -32768.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 32767.0, double 32767.0>)
+  %i = fptosi <2 x double> %c to <2 x i16>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z22convert_short2_sat_rtnDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.floor.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -32768.0, float -32768.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 32767.0, float 32767.0>)
+  %i = fptosi <2 x float> %c to <2 x i16>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z22convert_short2_sat_rtpDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.ceil.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -32768.0, double -32768.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 32767.0, double 32767.0>)
+  %i = fptosi <2 x double> %c to <2 x i16>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z22convert_short2_sat_rtpDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.ceil.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -32768.0, float -32768.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 32767.0, float 32767.0>)
+  %i = fptosi <2 x float> %c to <2 x i16>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z22convert_short2_sat_rtzDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double -32768.0, double -32768.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 32767.0, double 32767.0>)
+  %i = fptosi <2 x double> %c to <2 x i16>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z22convert_short2_sat_rtzDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float -32768.0, float -32768.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 32767.0, float 32767.0>)
+  %i = fptosi <2 x float> %c to <2 x i16>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <3 x i16> @_Z22convert_short3_sat_rteDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.rint.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <3 x double> %c to <3 x i16>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z22convert_short3_sat_rteDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.rint.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <3 x float> %c to <3 x i16>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z22convert_short3_sat_rtnDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.floor.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <3 x double> %c to <3 x i16>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z22convert_short3_sat_rtnDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.floor.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <3 x float> %c to <3 x i16>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z22convert_short3_sat_rtpDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.ceil.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <3 x double> %c to <3 x i16>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z22convert_short3_sat_rtpDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.ceil.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <3 x float> %c to <3 x i16>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z22convert_short3_sat_rtzDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <3 x double> %c to <3 x i16>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z22convert_short3_sat_rtzDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <3 x float> %c to <3 x i16>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <4 x i16> @_Z22convert_short4_sat_rteDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.rint.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <4 x double> %c to <4 x i16>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z22convert_short4_sat_rteDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.rint.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <4 x float> %c to <4 x i16>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z22convert_short4_sat_rtnDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.floor.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <4 x double> %c to <4 x i16>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z22convert_short4_sat_rtnDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.floor.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <4 x float> %c to <4 x i16>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z22convert_short4_sat_rtpDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.ceil.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <4 x double> %c to <4 x i16>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z22convert_short4_sat_rtpDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.ceil.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <4 x float> %c to <4 x i16>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z22convert_short4_sat_rtzDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <4 x double> %c to <4 x i16>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z22convert_short4_sat_rtzDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <4 x float> %c to <4 x i16>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <8 x i16> @_Z22convert_short8_sat_rteDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.rint.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <8 x double> %c to <8 x i16>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z22convert_short8_sat_rteDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.rint.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <8 x float> %c to <8 x i16>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z22convert_short8_sat_rtnDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.floor.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <8 x double> %c to <8 x i16>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z22convert_short8_sat_rtnDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.floor.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <8 x float> %c to <8 x i16>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z22convert_short8_sat_rtpDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.ceil.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <8 x double> %c to <8 x i16>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z22convert_short8_sat_rtpDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.ceil.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <8 x float> %c to <8 x i16>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z22convert_short8_sat_rtzDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <8 x double> %c to <8 x i16>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z22convert_short8_sat_rtzDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <8 x float> %c to <8 x i16>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <2 x i8> @_Z22convert_uchar2_sat_rteDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.rint.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 255.0, double 255.0>)
+  %i = fptoui <2 x double> %c to <2 x i8>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z22convert_uchar2_sat_rteDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.rint.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 255.0, float 255.0>)
+  %i = fptoui <2 x float> %c to <2 x i8>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z22convert_uchar2_sat_rtnDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.floor.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 255.0, double 255.0>)
+  %i = fptoui <2 x double> %c to <2 x i8>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z22convert_uchar2_sat_rtnDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.floor.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 255.0, float 255.0>)
+  %i = fptoui <2 x float> %c to <2 x i8>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z22convert_uchar2_sat_rtpDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.ceil.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 255.0, double 255.0>)
+  %i = fptoui <2 x double> %c to <2 x i8>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z22convert_uchar2_sat_rtpDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.ceil.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 255.0, float 255.0>)
+  %i = fptoui <2 x float> %c to <2 x i8>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z22convert_uchar2_sat_rtzDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 255.0, double 255.0>)
+  %i = fptoui <2 x double> %c to <2 x i8>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <2 x i8> @_Z22convert_uchar2_sat_rtzDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 255.0, float 255.0>)
+  %i = fptoui <2 x float> %c to <2 x i8>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i8> <i8 0, i8 0>, <2 x i8> %i
+  ret <2 x i8> %v
+}
+
+define <3 x i8> @_Z22convert_uchar3_sat_rteDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.rint.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <3 x double> %c to <3 x i8>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z22convert_uchar3_sat_rteDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.rint.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <3 x float> %c to <3 x i8>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z22convert_uchar3_sat_rtnDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.floor.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <3 x double> %c to <3 x i8>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z22convert_uchar3_sat_rtnDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.floor.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <3 x float> %c to <3 x i8>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z22convert_uchar3_sat_rtpDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.ceil.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <3 x double> %c to <3 x i8>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z22convert_uchar3_sat_rtpDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.ceil.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <3 x float> %c to <3 x i8>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z22convert_uchar3_sat_rtzDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <3 x double> %c to <3 x i8>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <3 x i8> @_Z22convert_uchar3_sat_rtzDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <3 x float> %c to <3 x i8>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i8> <i8 0, i8 0, i8 0>, <3 x i8> %i
+  ret <3 x i8> %v
+}
+
+define <4 x i8> @_Z22convert_uchar4_sat_rteDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.rint.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <4 x double> %c to <4 x i8>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z22convert_uchar4_sat_rteDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.rint.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <4 x float> %c to <4 x i8>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z22convert_uchar4_sat_rtnDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.floor.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <4 x double> %c to <4 x i8>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z22convert_uchar4_sat_rtnDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.floor.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <4 x float> %c to <4 x i8>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z22convert_uchar4_sat_rtpDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.ceil.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <4 x double> %c to <4 x i8>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z22convert_uchar4_sat_rtpDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.ceil.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <4 x float> %c to <4 x i8>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z22convert_uchar4_sat_rtzDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <4 x double> %c to <4 x i8>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <4 x i8> @_Z22convert_uchar4_sat_rtzDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <4 x float> %c to <4 x i8>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i8> <i8 0, i8 0, i8 0, i8 0>, <4 x i8> %i
+  ret <4 x i8> %v
+}
+
+define <8 x i8> @_Z22convert_uchar8_sat_rteDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.rint.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <8 x double> %c to <8 x i8>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z22convert_uchar8_sat_rteDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.rint.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <8 x float> %c to <8 x i8>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z22convert_uchar8_sat_rtnDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.floor.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <8 x double> %c to <8 x i8>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z22convert_uchar8_sat_rtnDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.floor.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <8 x float> %c to <8 x i8>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z22convert_uchar8_sat_rtpDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.ceil.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <8 x double> %c to <8 x i8>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z22convert_uchar8_sat_rtpDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.ceil.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <8 x float> %c to <8 x i8>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z22convert_uchar8_sat_rtzDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <8 x double> %c to <8 x i8>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <8 x i8> @_Z22convert_uchar8_sat_rtzDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <8 x float> %c to <8 x i8>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <8 x i8> %i
+  ret <8 x i8> %v
+}
+
+define <16 x i32> @_Z22convert_uint16_sat_rteDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.rint.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <16 x double> %c to <16 x i32>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %i
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z22convert_uint16_sat_rteDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.rint.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <16 x float> %c to <16 x i32>
+  %big = fcmp oge <16 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <16 x i1> %big, <16 x i32> <i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1>, <16 x i32> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %s
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z22convert_uint16_sat_rtnDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.floor.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <16 x double> %c to <16 x i32>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %i
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z22convert_uint16_sat_rtnDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.floor.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <16 x float> %c to <16 x i32>
+  %big = fcmp oge <16 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <16 x i1> %big, <16 x i32> <i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1>, <16 x i32> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %s
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z22convert_uint16_sat_rtpDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.ceil.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <16 x double> %c to <16 x i32>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %i
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z22convert_uint16_sat_rtpDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.ceil.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <16 x float> %c to <16 x i32>
+  %big = fcmp oge <16 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <16 x i1> %big, <16 x i32> <i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1>, <16 x i32> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %s
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z22convert_uint16_sat_rtzDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0, double 4294967295.0>)
+  %i = fptoui <16 x double> %c to <16 x i32>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %i
+  ret <16 x i32> %v
+}
+
+define <16 x i32> @_Z22convert_uint16_sat_rtzDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0, float 4294967040.0>)
+  %i = fptoui <16 x float> %c to <16 x i32>
+  %big = fcmp oge <16 x float> %r, <float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0, float 4294967296.0>
+  %s = select <16 x i1> %big, <16 x i32> <i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1, i32 -1>, <16 x i32> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i32> <i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0, i32 0>, <16 x i32> %s
+  ret <16 x i32> %v
+}
+
+define <2 x i64> @_Z22convert_ulong2_sat_rteDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.rint.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <2 x double> %c to <2 x i64>
+  %big = fcmp oge <2 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 -1, i64 -1>, <2 x i64> %i
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z22convert_ulong2_sat_rteDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.rint.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <2 x float> %c to <2 x i64>
+  %big = fcmp oge <2 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 -1, i64 -1>, <2 x i64> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z22convert_ulong2_sat_rtnDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.floor.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <2 x double> %c to <2 x i64>
+  %big = fcmp oge <2 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 -1, i64 -1>, <2 x i64> %i
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z22convert_ulong2_sat_rtnDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.floor.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <2 x float> %c to <2 x i64>
+  %big = fcmp oge <2 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 -1, i64 -1>, <2 x i64> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z22convert_ulong2_sat_rtpDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.ceil.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <2 x double> %c to <2 x i64>
+  %big = fcmp oge <2 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 -1, i64 -1>, <2 x i64> %i
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z22convert_ulong2_sat_rtpDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.ceil.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <2 x float> %c to <2 x i64>
+  %big = fcmp oge <2 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 -1, i64 -1>, <2 x i64> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z22convert_ulong2_sat_rtzDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <2 x double> %c to <2 x i64>
+  %big = fcmp oge <2 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 -1, i64 -1>, <2 x i64> %i
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <2 x i64> @_Z22convert_ulong2_sat_rtzDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <2 x float> %c to <2 x i64>
+  %big = fcmp oge <2 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <2 x i1> %big, <2 x i64> <i64 -1, i64 -1>, <2 x i64> %i
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i64> <i64 0, i64 0>, <2 x i64> %s
+  ret <2 x i64> %v
+}
+
+define <3 x i64> @_Z22convert_ulong3_sat_rteDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.rint.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <3 x double> %c to <3 x i64>
+  %big = fcmp oge <3 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 -1, i64 -1, i64 -1>, <3 x i64> %i
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z22convert_ulong3_sat_rteDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.rint.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <3 x float> %c to <3 x i64>
+  %big = fcmp oge <3 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 -1, i64 -1, i64 -1>, <3 x i64> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z22convert_ulong3_sat_rtnDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.floor.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <3 x double> %c to <3 x i64>
+  %big = fcmp oge <3 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 -1, i64 -1, i64 -1>, <3 x i64> %i
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z22convert_ulong3_sat_rtnDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.floor.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <3 x float> %c to <3 x i64>
+  %big = fcmp oge <3 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 -1, i64 -1, i64 -1>, <3 x i64> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z22convert_ulong3_sat_rtpDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.ceil.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <3 x double> %c to <3 x i64>
+  %big = fcmp oge <3 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 -1, i64 -1, i64 -1>, <3 x i64> %i
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z22convert_ulong3_sat_rtpDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.ceil.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <3 x float> %c to <3 x i64>
+  %big = fcmp oge <3 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 -1, i64 -1, i64 -1>, <3 x i64> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z22convert_ulong3_sat_rtzDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <3 x double> %c to <3 x i64>
+  %big = fcmp oge <3 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 -1, i64 -1, i64 -1>, <3 x i64> %i
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <3 x i64> @_Z22convert_ulong3_sat_rtzDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <3 x float> %c to <3 x i64>
+  %big = fcmp oge <3 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <3 x i1> %big, <3 x i64> <i64 -1, i64 -1, i64 -1>, <3 x i64> %i
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i64> <i64 0, i64 0, i64 0>, <3 x i64> %s
+  ret <3 x i64> %v
+}
+
+define <4 x i64> @_Z22convert_ulong4_sat_rteDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.rint.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <4 x double> %c to <4 x i64>
+  %big = fcmp oge <4 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 -1, i64 -1, i64 -1, i64 -1>, <4 x i64> %i
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z22convert_ulong4_sat_rteDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.rint.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <4 x float> %c to <4 x i64>
+  %big = fcmp oge <4 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 -1, i64 -1, i64 -1, i64 -1>, <4 x i64> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z22convert_ulong4_sat_rtnDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.floor.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <4 x double> %c to <4 x i64>
+  %big = fcmp oge <4 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 -1, i64 -1, i64 -1, i64 -1>, <4 x i64> %i
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z22convert_ulong4_sat_rtnDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.floor.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <4 x float> %c to <4 x i64>
+  %big = fcmp oge <4 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 -1, i64 -1, i64 -1, i64 -1>, <4 x i64> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z22convert_ulong4_sat_rtpDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.ceil.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <4 x double> %c to <4 x i64>
+  %big = fcmp oge <4 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 -1, i64 -1, i64 -1, i64 -1>, <4 x i64> %i
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z22convert_ulong4_sat_rtpDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.ceil.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <4 x float> %c to <4 x i64>
+  %big = fcmp oge <4 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 -1, i64 -1, i64 -1, i64 -1>, <4 x i64> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z22convert_ulong4_sat_rtzDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <4 x double> %c to <4 x i64>
+  %big = fcmp oge <4 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 -1, i64 -1, i64 -1, i64 -1>, <4 x i64> %i
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <4 x i64> @_Z22convert_ulong4_sat_rtzDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <4 x float> %c to <4 x i64>
+  %big = fcmp oge <4 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <4 x i1> %big, <4 x i64> <i64 -1, i64 -1, i64 -1, i64 -1>, <4 x i64> %i
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i64> <i64 0, i64 0, i64 0, i64 0>, <4 x i64> %s
+  ret <4 x i64> %v
+}
+
+define <8 x i64> @_Z22convert_ulong8_sat_rteDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.rint.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <8 x double> %c to <8 x i64>
+  %big = fcmp oge <8 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <8 x i64> %i
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z22convert_ulong8_sat_rteDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.rint.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <8 x float> %c to <8 x i64>
+  %big = fcmp oge <8 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <8 x i64> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z22convert_ulong8_sat_rtnDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.floor.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <8 x double> %c to <8 x i64>
+  %big = fcmp oge <8 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <8 x i64> %i
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z22convert_ulong8_sat_rtnDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.floor.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <8 x float> %c to <8 x i64>
+  %big = fcmp oge <8 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <8 x i64> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z22convert_ulong8_sat_rtpDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.ceil.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <8 x double> %c to <8 x i64>
+  %big = fcmp oge <8 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <8 x i64> %i
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z22convert_ulong8_sat_rtpDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.ceil.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <8 x float> %c to <8 x i64>
+  %big = fcmp oge <8 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <8 x i64> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z22convert_ulong8_sat_rtzDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <8 x double> %c to <8 x i64>
+  %big = fcmp oge <8 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <8 x i64> %i
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define <8 x i64> @_Z22convert_ulong8_sat_rtzDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <8 x float> %c to <8 x i64>
+  %big = fcmp oge <8 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <8 x i1> %big, <8 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <8 x i64> %i
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <8 x i64> %s
+  ret <8 x i64> %v
+}
+
+define i16 @_Z22convert_ushort_sat_rted(double %p0) alwaysinline {
+  %r = call double @llvm.rint.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 65535.0)
+  %i = fptoui double %c to i16
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z22convert_ushort_sat_rtef(float %p0) alwaysinline {
+  %r = call float @llvm.rint.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 65535.0)
+  %i = fptoui float %c to i16
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z22convert_ushort_sat_rtnd(double %p0) alwaysinline {
+  %r = call double @llvm.floor.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 65535.0)
+  %i = fptoui double %c to i16
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z22convert_ushort_sat_rtnf(float %p0) alwaysinline {
+  %r = call float @llvm.floor.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 65535.0)
+  %i = fptoui float %c to i16
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z22convert_ushort_sat_rtpd(double %p0) alwaysinline {
+  %r = call double @llvm.ceil.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 65535.0)
+  %i = fptoui double %c to i16
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z22convert_ushort_sat_rtpf(float %p0) alwaysinline {
+  %r = call float @llvm.ceil.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 65535.0)
+  %i = fptoui float %c to i16
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z22convert_ushort_sat_rtzd(double %p0) alwaysinline {
+  %r = call double @llvm.trunc.f64(double %p0)
+  %a = call double @llvm.maxnum.f64(double %r, double 0.0)
+  %c = call double @llvm.minnum.f64(double %a, double 65535.0)
+  %i = fptoui double %c to i16
+  %nan = fcmp uno double %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define i16 @_Z22convert_ushort_sat_rtzf(float %p0) alwaysinline {
+  %r = call float @llvm.trunc.f32(float %p0)
+  %a = call float @llvm.maxnum.f32(float %r, float 0.0)
+  %c = call float @llvm.minnum.f32(float %a, float 65535.0)
+  %i = fptoui float %c to i16
+  %nan = fcmp uno float %p0, %p0
+  %v = select i1 %nan, i16 0, i16 %i
+  ret i16 %v
+}
+
+define <16 x i16> @_Z23convert_short16_sat_rteDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.rint.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <16 x double> %c to <16 x i16>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z23convert_short16_sat_rteDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.rint.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <16 x float> %c to <16 x i16>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z23convert_short16_sat_rtnDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.floor.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <16 x double> %c to <16 x i16>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z23convert_short16_sat_rtnDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.floor.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <16 x float> %c to <16 x i16>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z23convert_short16_sat_rtpDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.ceil.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <16 x double> %c to <16 x i16>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z23convert_short16_sat_rtpDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.ceil.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <16 x float> %c to <16 x i16>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z23convert_short16_sat_rtzDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0, double -32768.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0, double 32767.0>)
+  %i = fptosi <16 x double> %c to <16 x i16>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z23convert_short16_sat_rtzDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0, float -32768.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0, float 32767.0>)
+  %i = fptosi <16 x float> %c to <16 x i16>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i8> @_Z23convert_uchar16_sat_rteDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.rint.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <16 x double> %c to <16 x i8>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z23convert_uchar16_sat_rteDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.rint.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <16 x float> %c to <16 x i8>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z23convert_uchar16_sat_rtnDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.floor.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <16 x double> %c to <16 x i8>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z23convert_uchar16_sat_rtnDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.floor.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <16 x float> %c to <16 x i8>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z23convert_uchar16_sat_rtpDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.ceil.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <16 x double> %c to <16 x i8>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z23convert_uchar16_sat_rtpDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.ceil.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <16 x float> %c to <16 x i8>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z23convert_uchar16_sat_rtzDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0, double 255.0>)
+  %i = fptoui <16 x double> %c to <16 x i8>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i8> @_Z23convert_uchar16_sat_rtzDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0, float 255.0>)
+  %i = fptoui <16 x float> %c to <16 x i8>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i8> <i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0, i8 0>, <16 x i8> %i
+  ret <16 x i8> %v
+}
+
+define <16 x i64> @_Z23convert_ulong16_sat_rteDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.rint.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <16 x double> %c to <16 x i64>
+  %big = fcmp oge <16 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <16 x i64> %i
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z23convert_ulong16_sat_rteDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.rint.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <16 x float> %c to <16 x i64>
+  %big = fcmp oge <16 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <16 x i64> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z23convert_ulong16_sat_rtnDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.floor.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <16 x double> %c to <16 x i64>
+  %big = fcmp oge <16 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <16 x i64> %i
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z23convert_ulong16_sat_rtnDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.floor.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <16 x float> %c to <16 x i64>
+  %big = fcmp oge <16 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <16 x i64> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z23convert_ulong16_sat_rtpDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.ceil.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <16 x double> %c to <16 x i64>
+  %big = fcmp oge <16 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <16 x i64> %i
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z23convert_ulong16_sat_rtpDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.ceil.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <16 x float> %c to <16 x i64>
+  %big = fcmp oge <16 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <16 x i64> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z23convert_ulong16_sat_rtzDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0, double 18446744073709549568.0>)
+  %i = fptoui <16 x double> %c to <16 x i64>
+  %big = fcmp oge <16 x double> %r, <double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0, double 18446744073709551616.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <16 x i64> %i
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <16 x i64> @_Z23convert_ulong16_sat_rtzDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0, float 18446742974197923840.0>)
+  %i = fptoui <16 x float> %c to <16 x i64>
+  %big = fcmp oge <16 x float> %r, <float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0, float 18446744073709551616.0>
+  %s = select <16 x i1> %big, <16 x i64> <i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1, i64 -1>, <16 x i64> %i
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i64> <i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0, i64 0>, <16 x i64> %s
+  ret <16 x i64> %v
+}
+
+define <2 x i16> @_Z23convert_ushort2_sat_rteDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.rint.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 65535.0, double 65535.0>)
+  %i = fptoui <2 x double> %c to <2 x i16>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z23convert_ushort2_sat_rteDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.rint.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 65535.0, float 65535.0>)
+  %i = fptoui <2 x float> %c to <2 x i16>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z23convert_ushort2_sat_rtnDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.floor.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 65535.0, double 65535.0>)
+  %i = fptoui <2 x double> %c to <2 x i16>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z23convert_ushort2_sat_rtnDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.floor.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 65535.0, float 65535.0>)
+  %i = fptoui <2 x float> %c to <2 x i16>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z23convert_ushort2_sat_rtpDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.ceil.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 65535.0, double 65535.0>)
+  %i = fptoui <2 x double> %c to <2 x i16>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z23convert_ushort2_sat_rtpDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.ceil.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 65535.0, float 65535.0>)
+  %i = fptoui <2 x float> %c to <2 x i16>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z23convert_ushort2_sat_rtzDv2_d(<2 x double> %p0) alwaysinline {
+  %r = call <2 x double> @llvm.trunc.v2f64(<2 x double> %p0)
+  %a = call <2 x double> @llvm.maxnum.v2f64(<2 x double> %r, <2 x double> <double 0.0, double 0.0>)
+  %c = call <2 x double> @llvm.minnum.v2f64(<2 x double> %a, <2 x double> <double 65535.0, double 65535.0>)
+  %i = fptoui <2 x double> %c to <2 x i16>
+  %nan = fcmp uno <2 x double> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <2 x i16> @_Z23convert_ushort2_sat_rtzDv2_f(<2 x float> %p0) alwaysinline {
+  %r = call <2 x float> @llvm.trunc.v2f32(<2 x float> %p0)
+  %a = call <2 x float> @llvm.maxnum.v2f32(<2 x float> %r, <2 x float> <float 0.0, float 0.0>)
+  %c = call <2 x float> @llvm.minnum.v2f32(<2 x float> %a, <2 x float> <float 65535.0, float 65535.0>)
+  %i = fptoui <2 x float> %c to <2 x i16>
+  %nan = fcmp uno <2 x float> %p0, %p0
+  %v = select <2 x i1> %nan, <2 x i16> <i16 0, i16 0>, <2 x i16> %i
+  ret <2 x i16> %v
+}
+
+define <3 x i16> @_Z23convert_ushort3_sat_rteDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.rint.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <3 x double> %c to <3 x i16>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z23convert_ushort3_sat_rteDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.rint.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <3 x float> %c to <3 x i16>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z23convert_ushort3_sat_rtnDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.floor.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <3 x double> %c to <3 x i16>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z23convert_ushort3_sat_rtnDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.floor.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <3 x float> %c to <3 x i16>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z23convert_ushort3_sat_rtpDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.ceil.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <3 x double> %c to <3 x i16>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z23convert_ushort3_sat_rtpDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.ceil.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <3 x float> %c to <3 x i16>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z23convert_ushort3_sat_rtzDv3_d(<3 x double> %p0) alwaysinline {
+  %r = call <3 x double> @llvm.trunc.v3f64(<3 x double> %p0)
+  %a = call <3 x double> @llvm.maxnum.v3f64(<3 x double> %r, <3 x double> <double 0.0, double 0.0, double 0.0>)
+  %c = call <3 x double> @llvm.minnum.v3f64(<3 x double> %a, <3 x double> <double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <3 x double> %c to <3 x i16>
+  %nan = fcmp uno <3 x double> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <3 x i16> @_Z23convert_ushort3_sat_rtzDv3_f(<3 x float> %p0) alwaysinline {
+  %r = call <3 x float> @llvm.trunc.v3f32(<3 x float> %p0)
+  %a = call <3 x float> @llvm.maxnum.v3f32(<3 x float> %r, <3 x float> <float 0.0, float 0.0, float 0.0>)
+  %c = call <3 x float> @llvm.minnum.v3f32(<3 x float> %a, <3 x float> <float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <3 x float> %c to <3 x i16>
+  %nan = fcmp uno <3 x float> %p0, %p0
+  %v = select <3 x i1> %nan, <3 x i16> <i16 0, i16 0, i16 0>, <3 x i16> %i
+  ret <3 x i16> %v
+}
+
+define <4 x i16> @_Z23convert_ushort4_sat_rteDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.rint.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <4 x double> %c to <4 x i16>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z23convert_ushort4_sat_rteDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.rint.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <4 x float> %c to <4 x i16>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z23convert_ushort4_sat_rtnDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.floor.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <4 x double> %c to <4 x i16>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z23convert_ushort4_sat_rtnDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.floor.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <4 x float> %c to <4 x i16>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z23convert_ushort4_sat_rtpDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.ceil.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <4 x double> %c to <4 x i16>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z23convert_ushort4_sat_rtpDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.ceil.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <4 x float> %c to <4 x i16>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z23convert_ushort4_sat_rtzDv4_d(<4 x double> %p0) alwaysinline {
+  %r = call <4 x double> @llvm.trunc.v4f64(<4 x double> %p0)
+  %a = call <4 x double> @llvm.maxnum.v4f64(<4 x double> %r, <4 x double> <double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <4 x double> @llvm.minnum.v4f64(<4 x double> %a, <4 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <4 x double> %c to <4 x i16>
+  %nan = fcmp uno <4 x double> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <4 x i16> @_Z23convert_ushort4_sat_rtzDv4_f(<4 x float> %p0) alwaysinline {
+  %r = call <4 x float> @llvm.trunc.v4f32(<4 x float> %p0)
+  %a = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %r, <4 x float> <float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <4 x float> @llvm.minnum.v4f32(<4 x float> %a, <4 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <4 x float> %c to <4 x i16>
+  %nan = fcmp uno <4 x float> %p0, %p0
+  %v = select <4 x i1> %nan, <4 x i16> <i16 0, i16 0, i16 0, i16 0>, <4 x i16> %i
+  ret <4 x i16> %v
+}
+
+define <8 x i16> @_Z23convert_ushort8_sat_rteDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.rint.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <8 x double> %c to <8 x i16>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z23convert_ushort8_sat_rteDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.rint.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <8 x float> %c to <8 x i16>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z23convert_ushort8_sat_rtnDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.floor.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <8 x double> %c to <8 x i16>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z23convert_ushort8_sat_rtnDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.floor.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <8 x float> %c to <8 x i16>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z23convert_ushort8_sat_rtpDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.ceil.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <8 x double> %c to <8 x i16>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z23convert_ushort8_sat_rtpDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.ceil.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <8 x float> %c to <8 x i16>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z23convert_ushort8_sat_rtzDv8_d(<8 x double> %p0) alwaysinline {
+  %r = call <8 x double> @llvm.trunc.v8f64(<8 x double> %p0)
+  %a = call <8 x double> @llvm.maxnum.v8f64(<8 x double> %r, <8 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <8 x double> @llvm.minnum.v8f64(<8 x double> %a, <8 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <8 x double> %c to <8 x i16>
+  %nan = fcmp uno <8 x double> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <8 x i16> @_Z23convert_ushort8_sat_rtzDv8_f(<8 x float> %p0) alwaysinline {
+  %r = call <8 x float> @llvm.trunc.v8f32(<8 x float> %p0)
+  %a = call <8 x float> @llvm.maxnum.v8f32(<8 x float> %r, <8 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <8 x float> @llvm.minnum.v8f32(<8 x float> %a, <8 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <8 x float> %c to <8 x i16>
+  %nan = fcmp uno <8 x float> %p0, %p0
+  %v = select <8 x i1> %nan, <8 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <8 x i16> %i
+  ret <8 x i16> %v
+}
+
+define <16 x i16> @_Z24convert_ushort16_sat_rteDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.rint.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <16 x double> %c to <16 x i16>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z24convert_ushort16_sat_rteDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.rint.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <16 x float> %c to <16 x i16>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z24convert_ushort16_sat_rtnDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.floor.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <16 x double> %c to <16 x i16>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z24convert_ushort16_sat_rtnDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.floor.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <16 x float> %c to <16 x i16>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z24convert_ushort16_sat_rtpDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.ceil.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <16 x double> %c to <16 x i16>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z24convert_ushort16_sat_rtpDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.ceil.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <16 x float> %c to <16 x i16>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z24convert_ushort16_sat_rtzDv16_d(<16 x double> %p0) alwaysinline {
+  %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
+  %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0, double 0.0>)
+  %c = call <16 x double> @llvm.minnum.v16f64(<16 x double> %a, <16 x double> <double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0, double 65535.0>)
+  %i = fptoui <16 x double> %c to <16 x i16>
+  %nan = fcmp uno <16 x double> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
+}
+
+define <16 x i16> @_Z24convert_ushort16_sat_rtzDv16_f(<16 x float> %p0) alwaysinline {
+  %r = call <16 x float> @llvm.trunc.v16f32(<16 x float> %p0)
+  %a = call <16 x float> @llvm.maxnum.v16f32(<16 x float> %r, <16 x float> <float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0, float 0.0>)
+  %c = call <16 x float> @llvm.minnum.v16f32(<16 x float> %a, <16 x float> <float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0, float 65535.0>)
+  %i = fptoui <16 x float> %c to <16 x i16>
+  %nan = fcmp uno <16 x float> %p0, %p0
+  %v = select <16 x i1> %nan, <16 x i16> <i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0, i16 0>, <16 x i16> %i
+  ret <16 x i16> %v
 }
 
 define ptr @_Z29async_work_group_strided_copyPU3AS1Dv16_cPU3AS3KS_mm9ocl_event(ptr addrspace(1) %p0, ptr addrspace(3) %p1, i64 %p2, i64 %p3, ptr %p4) alwaysinline {
@@ -6300,6 +11460,18 @@ define void @_Z8prefetchPU3AS1Ktm(ptr addrspace(1) %p0, i64 %p1) alwaysinline {
 }
 
 declare <16 x double> @_Z10smoothstepDv16_dS_S_(<16 x double>, <16 x double>, <16 x double>)
+declare <16 x double> @llvm.ceil.v16f64(<16 x double>)
+declare <16 x double> @llvm.floor.v16f64(<16 x double>)
+declare <16 x double> @llvm.maxnum.v16f64(<16 x double>, <16 x double>)
+declare <16 x double> @llvm.minnum.v16f64(<16 x double>, <16 x double>)
+declare <16 x double> @llvm.rint.v16f64(<16 x double>)
+declare <16 x double> @llvm.trunc.v16f64(<16 x double>)
+declare <16 x float> @llvm.ceil.v16f32(<16 x float>)
+declare <16 x float> @llvm.floor.v16f32(<16 x float>)
+declare <16 x float> @llvm.maxnum.v16f32(<16 x float>, <16 x float>)
+declare <16 x float> @llvm.minnum.v16f32(<16 x float>, <16 x float>)
+declare <16 x float> @llvm.rint.v16f32(<16 x float>)
+declare <16 x float> @llvm.trunc.v16f32(<16 x float>)
 declare <16 x i16> @_Z6mul_hiDv16_sS_(<16 x i16>, <16 x i16>)
 declare <16 x i16> @_Z6mul_hiDv16_tS_(<16 x i16>, <16 x i16>)
 declare <16 x i32> @_Z6mul_hiDv16_iS_(<16 x i32>, <16 x i32>)
@@ -6309,6 +11481,18 @@ declare <16 x i64> @_Z6mul_hiDv16_mS_(<16 x i64>, <16 x i64>)
 declare <16 x i8> @_Z6mul_hiDv16_cS_(<16 x i8>, <16 x i8>)
 declare <16 x i8> @_Z6mul_hiDv16_hS_(<16 x i8>, <16 x i8>)
 declare <2 x double> @_Z10smoothstepDv2_dS_S_(<2 x double>, <2 x double>, <2 x double>)
+declare <2 x double> @llvm.ceil.v2f64(<2 x double>)
+declare <2 x double> @llvm.floor.v2f64(<2 x double>)
+declare <2 x double> @llvm.maxnum.v2f64(<2 x double>, <2 x double>)
+declare <2 x double> @llvm.minnum.v2f64(<2 x double>, <2 x double>)
+declare <2 x double> @llvm.rint.v2f64(<2 x double>)
+declare <2 x double> @llvm.trunc.v2f64(<2 x double>)
+declare <2 x float> @llvm.ceil.v2f32(<2 x float>)
+declare <2 x float> @llvm.floor.v2f32(<2 x float>)
+declare <2 x float> @llvm.maxnum.v2f32(<2 x float>, <2 x float>)
+declare <2 x float> @llvm.minnum.v2f32(<2 x float>, <2 x float>)
+declare <2 x float> @llvm.rint.v2f32(<2 x float>)
+declare <2 x float> @llvm.trunc.v2f32(<2 x float>)
 declare <2 x i16> @_Z6mul_hiDv2_sS_(<2 x i16>, <2 x i16>)
 declare <2 x i16> @_Z6mul_hiDv2_tS_(<2 x i16>, <2 x i16>)
 declare <2 x i32> @_Z6mul_hiDv2_iS_(<2 x i32>, <2 x i32>)
@@ -6318,6 +11502,18 @@ declare <2 x i64> @_Z6mul_hiDv2_mS_(<2 x i64>, <2 x i64>)
 declare <2 x i8> @_Z6mul_hiDv2_cS_(<2 x i8>, <2 x i8>)
 declare <2 x i8> @_Z6mul_hiDv2_hS_(<2 x i8>, <2 x i8>)
 declare <3 x double> @_Z10smoothstepDv3_dS_S_(<3 x double>, <3 x double>, <3 x double>)
+declare <3 x double> @llvm.ceil.v3f64(<3 x double>)
+declare <3 x double> @llvm.floor.v3f64(<3 x double>)
+declare <3 x double> @llvm.maxnum.v3f64(<3 x double>, <3 x double>)
+declare <3 x double> @llvm.minnum.v3f64(<3 x double>, <3 x double>)
+declare <3 x double> @llvm.rint.v3f64(<3 x double>)
+declare <3 x double> @llvm.trunc.v3f64(<3 x double>)
+declare <3 x float> @llvm.ceil.v3f32(<3 x float>)
+declare <3 x float> @llvm.floor.v3f32(<3 x float>)
+declare <3 x float> @llvm.maxnum.v3f32(<3 x float>, <3 x float>)
+declare <3 x float> @llvm.minnum.v3f32(<3 x float>, <3 x float>)
+declare <3 x float> @llvm.rint.v3f32(<3 x float>)
+declare <3 x float> @llvm.trunc.v3f32(<3 x float>)
 declare <3 x i16> @_Z6mul_hiDv3_sS_(<3 x i16>, <3 x i16>)
 declare <3 x i16> @_Z6mul_hiDv3_tS_(<3 x i16>, <3 x i16>)
 declare <3 x i32> @_Z6mul_hiDv3_iS_(<3 x i32>, <3 x i32>)
@@ -6327,6 +11523,18 @@ declare <3 x i64> @_Z6mul_hiDv3_mS_(<3 x i64>, <3 x i64>)
 declare <3 x i8> @_Z6mul_hiDv3_cS_(<3 x i8>, <3 x i8>)
 declare <3 x i8> @_Z6mul_hiDv3_hS_(<3 x i8>, <3 x i8>)
 declare <4 x double> @_Z10smoothstepDv4_dS_S_(<4 x double>, <4 x double>, <4 x double>)
+declare <4 x double> @llvm.ceil.v4f64(<4 x double>)
+declare <4 x double> @llvm.floor.v4f64(<4 x double>)
+declare <4 x double> @llvm.maxnum.v4f64(<4 x double>, <4 x double>)
+declare <4 x double> @llvm.minnum.v4f64(<4 x double>, <4 x double>)
+declare <4 x double> @llvm.rint.v4f64(<4 x double>)
+declare <4 x double> @llvm.trunc.v4f64(<4 x double>)
+declare <4 x float> @llvm.ceil.v4f32(<4 x float>)
+declare <4 x float> @llvm.floor.v4f32(<4 x float>)
+declare <4 x float> @llvm.maxnum.v4f32(<4 x float>, <4 x float>)
+declare <4 x float> @llvm.minnum.v4f32(<4 x float>, <4 x float>)
+declare <4 x float> @llvm.rint.v4f32(<4 x float>)
+declare <4 x float> @llvm.trunc.v4f32(<4 x float>)
 declare <4 x i16> @_Z6mul_hiDv4_sS_(<4 x i16>, <4 x i16>)
 declare <4 x i16> @_Z6mul_hiDv4_tS_(<4 x i16>, <4 x i16>)
 declare <4 x i32> @_Z6mul_hiDv4_iS_(<4 x i32>, <4 x i32>)
@@ -6336,6 +11544,18 @@ declare <4 x i64> @_Z6mul_hiDv4_mS_(<4 x i64>, <4 x i64>)
 declare <4 x i8> @_Z6mul_hiDv4_cS_(<4 x i8>, <4 x i8>)
 declare <4 x i8> @_Z6mul_hiDv4_hS_(<4 x i8>, <4 x i8>)
 declare <8 x double> @_Z10smoothstepDv8_dS_S_(<8 x double>, <8 x double>, <8 x double>)
+declare <8 x double> @llvm.ceil.v8f64(<8 x double>)
+declare <8 x double> @llvm.floor.v8f64(<8 x double>)
+declare <8 x double> @llvm.maxnum.v8f64(<8 x double>, <8 x double>)
+declare <8 x double> @llvm.minnum.v8f64(<8 x double>, <8 x double>)
+declare <8 x double> @llvm.rint.v8f64(<8 x double>)
+declare <8 x double> @llvm.trunc.v8f64(<8 x double>)
+declare <8 x float> @llvm.ceil.v8f32(<8 x float>)
+declare <8 x float> @llvm.floor.v8f32(<8 x float>)
+declare <8 x float> @llvm.maxnum.v8f32(<8 x float>, <8 x float>)
+declare <8 x float> @llvm.minnum.v8f32(<8 x float>, <8 x float>)
+declare <8 x float> @llvm.rint.v8f32(<8 x float>)
+declare <8 x float> @llvm.trunc.v8f32(<8 x float>)
 declare <8 x i16> @_Z6mul_hiDv8_sS_(<8 x i16>, <8 x i16>)
 declare <8 x i16> @_Z6mul_hiDv8_tS_(<8 x i16>, <8 x i16>)
 declare <8 x i32> @_Z6mul_hiDv8_iS_(<8 x i32>, <8 x i32>)
@@ -6344,6 +11564,18 @@ declare <8 x i64> @_Z6mul_hiDv8_lS_(<8 x i64>, <8 x i64>)
 declare <8 x i64> @_Z6mul_hiDv8_mS_(<8 x i64>, <8 x i64>)
 declare <8 x i8> @_Z6mul_hiDv8_cS_(<8 x i8>, <8 x i8>)
 declare <8 x i8> @_Z6mul_hiDv8_hS_(<8 x i8>, <8 x i8>)
+declare double @llvm.ceil.f64(double)
+declare double @llvm.floor.f64(double)
+declare double @llvm.maxnum.f64(double, double)
+declare double @llvm.minnum.f64(double, double)
+declare double @llvm.rint.f64(double)
+declare double @llvm.trunc.f64(double)
+declare float @llvm.ceil.f32(float)
+declare float @llvm.floor.f32(float)
+declare float @llvm.maxnum.f32(float, float)
+declare float @llvm.minnum.f32(float, float)
+declare float @llvm.rint.f32(float)
+declare float @llvm.trunc.f32(float)
 declare i16 @_Z6mul_hiss(i16, i16)
 declare i16 @_Z6mul_hitt(i16, i16)
 declare i32 @_Z6mul_hiii(i32, i32)
