@@ -92,6 +92,10 @@ static uint64_t cv_wait_predict(uint64_t key) {
     return ours && ns > cv_wait_cfg.spin_ns ? ns : 0;
 }
 
+bool cv_wait_predicts(uint64_t key) {
+    return cv_wait_predict(key) != 0;
+}
+
 /* The polling thread's period for a wait of this age, and how long before a predicted end of
  * this length a wait wakes. */
 static uint64_t cv_wait_period(uint64_t age) {
