@@ -92,8 +92,14 @@ static uint64_t cv_wait_predict(uint64_t key) {
     return ours && ns > cv_wait_cfg.spin_ns ? ns : 0;
 }
 
-bool cv_wait_predicts(uint64_t key) {
-    return cv_wait_predict(key) != 0;
+bool cv_wait_wants_origin(uint64_t key) {
+    pthread_once(&cv_wait_cfg_once, cv_wait_cfg_read);
+    if (!key || !cv_wait_cfg.history)
+        return false;
+    unsigned i = cv_wait_history_slot(key);
+    uint64_t ns = atomic_load_explicit(&cv_wait_history[i].ns, memory_order_relaxed);
+    bool ours = atomic_load_explicit(&cv_wait_history[i].key, memory_order_relaxed) == key;
+    return !ours || ns > cv_wait_cfg.spin_ns;
 }
 
 /* The polling thread's period for a wait of this age, and how long before a predicted end of
@@ -515,7 +521,12 @@ cl_int cv_wait_run(cv_wait *w) {
                           : "a look after a sleep",
             w->short_predicted ? " (the prediction was short)" : "");
     if (r == CL_COMPLETE) {
-        if (!w->opened_by && seen_pending)
+        /* A wait teaches when it saw the kernel's end: it began within a spin of the enqueue,
+         * or waited longer than a spin itself. A short wait that began late (a blocking read
+         * right after clFinish, behind the same kernel) saw only its own work pending. */
+        bool teaches =
+            seen_pending && (t0 - origin <= cv_wait_cfg.spin_ns || end - t0 > cv_wait_cfg.spin_ns);
+        if (!w->opened_by && teaches)
             cv_wait_learn(w->key, end - origin, end - t0, w->exact, w->short_predicted);
         /* Waits for this stream's work on other streams may go on now. */
         cv_wait_release(CV_WAIT_CROSS);

@@ -98,9 +98,9 @@ static inline void cv_wait_release(unsigned what) {
         cv_wait_wake(what);
 }
 
-/* Does the history predict the waits behind this kernel (they outlast the first spin)? Then its
- * enqueue time is worth reading (cv_wait.origin_ns). */
-bool cv_wait_predicts(uint64_t key);
+/* Is this kernel's enqueue time worth reading (cv_wait.origin_ns)? Not where the history knows
+ * its waits end within the first spin. */
+bool cv_wait_wants_origin(uint64_t key);
 
 /* A key for the history of a transfer's duration: its kind and size. */
 static inline uint64_t cv_wait_transfer_key(cl_command_type type, size_t bytes) {
