@@ -135,12 +135,12 @@ static uint64_t cv_wait_margin(uint64_t predicted) {
 
 /* The work ended ns after its kernel's enqueue, seen by a wait that lasted age. exact: a spin saw
  * the end (the work pending a look before); otherwise the end came up to a polling period or a
- * margin before (a wake-up came late), so ns is taken that much
- * shorter and only ever lowers a prediction: a late prediction would otherwise teach itself. But
- * where the spin after a predicted end gave up with the work pending (short), the prediction was
- * too short and the end came later than it: ns, taken half a period shorter, replaces it (else
- * a too short prediction would stay, each wait then ended by the polling thread, late). A
- * duration close to the last one smooths it; a far one replaces it. */
+ * margin before (a wake-up came late), so ns is taken that much shorter and only ever lowers a
+ * prediction: a late prediction would otherwise teach itself. But where the spin after a
+ * predicted end gave up with the work pending (short), the prediction was too short and the end
+ * came later than it: ns, taken half a period shorter, replaces it (else a too short prediction
+ * would stay, each wait then ended by the polling thread, late). A duration close to the last one
+ * smooths it; a far one replaces it. */
 static void cv_wait_learn(uint64_t key, uint64_t ns, uint64_t age, bool exact,
                           bool short_predicted) {
     if (!key || !cv_wait_cfg.history)
