@@ -2,11 +2,15 @@
 // 3-vectors (moved as 4-component vectors, as the spec has it: one v4 store for a float3),
 // mad_hi, smoothstep(double, double, doubleN); nan(ulong) sets the quiet bit
 // (0x7ff8000000000000, not infinity's 0x7ff0000000000000); the saturated conversions from float
-// and double test for NaN (0; PTX cvt of NaN gives INT_MIN, LONG_MIN ... on the H100).
+// and double test for NaN (0; PTX cvt of NaN gives INT_MIN, LONG_MIN ... on the H100); mul24
+// and mad24 are one PTX mul.lo/mad.lo of all 32 bits each, as inline asm (libclc bfe'd each
+// operand's low 24 bits first; plain IR would let LLVM turn mad24_chain's y * x + y into
+// y * (x + 1), a mul.lo and an add).
 // expect: st.shared.v4.f32
 // expect: 9221120237041090560
 // expect: setp.nan.f64
 // expect: setp.nan.f32
+// expect: begin inline asm
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #define COPIES(T)                                                                                  \
@@ -44,6 +48,25 @@ MAD_HI_ALL(int)
 MAD_HI_ALL(uint)
 MAD_HI_ALL(long)
 MAD_HI_ALL(ulong)
+
+#define MUL24(T)                                                                                   \
+    kernel void mul24_##T(global const T *a, global T *out) {                                      \
+        size_t i = get_global_id(0);                                                               \
+        out[2 * i] = mad24(a[i], a[i + 1], a[i + 2]);                                              \
+        out[2 * i + 1] = mul24(a[i], a[i + 3]);                                                    \
+    }
+#define MUL24_ALL(T) MUL24(T) MUL24(T##2) MUL24(T##3) MUL24(T##4) MUL24(T##8) MUL24(T##16)
+MUL24_ALL(int)
+MUL24_ALL(uint)
+
+kernel void mad24_chain(global int *out, int a) {
+    int x = a, y = (int)get_local_id(0);
+    for (int i = 0; i < 16; i++) {
+        x = mad24(y, x, y);
+        y = mad24(x, y, x);
+    }
+    out[get_global_id(0)] = y;
+}
 
 #define SMOOTHSTEP(T)                                                                              \
     kernel void smoothstep_##T(global const double *e, global const T *x, global T *out) {        \

@@ -10931,6 +10931,700 @@ define double @_Z3nanm(i64 %p0) alwaysinline {
   ret double %r
 }
 
+define <16 x i32> @_Z5mad24Dv16_iS_S_(<16 x i32> %p0, <16 x i32> %p1, <16 x i32> %p2) alwaysinline {
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %p1.0 = extractelement <16 x i32> %p1, i32 0
+  %p2.0 = extractelement <16 x i32> %p2, i32 0
+  %r.0 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.0, i32 %p1.0, i32 %p2.0)
+  %v.0 = insertelement <16 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %p1.1 = extractelement <16 x i32> %p1, i32 1
+  %p2.1 = extractelement <16 x i32> %p2, i32 1
+  %r.1 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.1, i32 %p1.1, i32 %p2.1)
+  %v.1 = insertelement <16 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %p1.2 = extractelement <16 x i32> %p1, i32 2
+  %p2.2 = extractelement <16 x i32> %p2, i32 2
+  %r.2 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.2, i32 %p1.2, i32 %p2.2)
+  %v.2 = insertelement <16 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %p1.3 = extractelement <16 x i32> %p1, i32 3
+  %p2.3 = extractelement <16 x i32> %p2, i32 3
+  %r.3 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.3, i32 %p1.3, i32 %p2.3)
+  %v.3 = insertelement <16 x i32> %v.2, i32 %r.3, i32 3
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %p1.4 = extractelement <16 x i32> %p1, i32 4
+  %p2.4 = extractelement <16 x i32> %p2, i32 4
+  %r.4 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.4, i32 %p1.4, i32 %p2.4)
+  %v.4 = insertelement <16 x i32> %v.3, i32 %r.4, i32 4
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %p1.5 = extractelement <16 x i32> %p1, i32 5
+  %p2.5 = extractelement <16 x i32> %p2, i32 5
+  %r.5 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.5, i32 %p1.5, i32 %p2.5)
+  %v.5 = insertelement <16 x i32> %v.4, i32 %r.5, i32 5
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %p1.6 = extractelement <16 x i32> %p1, i32 6
+  %p2.6 = extractelement <16 x i32> %p2, i32 6
+  %r.6 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.6, i32 %p1.6, i32 %p2.6)
+  %v.6 = insertelement <16 x i32> %v.5, i32 %r.6, i32 6
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %p1.7 = extractelement <16 x i32> %p1, i32 7
+  %p2.7 = extractelement <16 x i32> %p2, i32 7
+  %r.7 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.7, i32 %p1.7, i32 %p2.7)
+  %v.7 = insertelement <16 x i32> %v.6, i32 %r.7, i32 7
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %p1.8 = extractelement <16 x i32> %p1, i32 8
+  %p2.8 = extractelement <16 x i32> %p2, i32 8
+  %r.8 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.8, i32 %p1.8, i32 %p2.8)
+  %v.8 = insertelement <16 x i32> %v.7, i32 %r.8, i32 8
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %p1.9 = extractelement <16 x i32> %p1, i32 9
+  %p2.9 = extractelement <16 x i32> %p2, i32 9
+  %r.9 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.9, i32 %p1.9, i32 %p2.9)
+  %v.9 = insertelement <16 x i32> %v.8, i32 %r.9, i32 9
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %p1.10 = extractelement <16 x i32> %p1, i32 10
+  %p2.10 = extractelement <16 x i32> %p2, i32 10
+  %r.10 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.10, i32 %p1.10, i32 %p2.10)
+  %v.10 = insertelement <16 x i32> %v.9, i32 %r.10, i32 10
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %p1.11 = extractelement <16 x i32> %p1, i32 11
+  %p2.11 = extractelement <16 x i32> %p2, i32 11
+  %r.11 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.11, i32 %p1.11, i32 %p2.11)
+  %v.11 = insertelement <16 x i32> %v.10, i32 %r.11, i32 11
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %p1.12 = extractelement <16 x i32> %p1, i32 12
+  %p2.12 = extractelement <16 x i32> %p2, i32 12
+  %r.12 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.12, i32 %p1.12, i32 %p2.12)
+  %v.12 = insertelement <16 x i32> %v.11, i32 %r.12, i32 12
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %p1.13 = extractelement <16 x i32> %p1, i32 13
+  %p2.13 = extractelement <16 x i32> %p2, i32 13
+  %r.13 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.13, i32 %p1.13, i32 %p2.13)
+  %v.13 = insertelement <16 x i32> %v.12, i32 %r.13, i32 13
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %p1.14 = extractelement <16 x i32> %p1, i32 14
+  %p2.14 = extractelement <16 x i32> %p2, i32 14
+  %r.14 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.14, i32 %p1.14, i32 %p2.14)
+  %v.14 = insertelement <16 x i32> %v.13, i32 %r.14, i32 14
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %p1.15 = extractelement <16 x i32> %p1, i32 15
+  %p2.15 = extractelement <16 x i32> %p2, i32 15
+  %r.15 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.15, i32 %p1.15, i32 %p2.15)
+  %v.15 = insertelement <16 x i32> %v.14, i32 %r.15, i32 15
+  ret <16 x i32> %v.15
+}
+
+define <16 x i32> @_Z5mad24Dv16_jS_S_(<16 x i32> %p0, <16 x i32> %p1, <16 x i32> %p2) alwaysinline {
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %p1.0 = extractelement <16 x i32> %p1, i32 0
+  %p2.0 = extractelement <16 x i32> %p2, i32 0
+  %r.0 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.0, i32 %p1.0, i32 %p2.0)
+  %v.0 = insertelement <16 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %p1.1 = extractelement <16 x i32> %p1, i32 1
+  %p2.1 = extractelement <16 x i32> %p2, i32 1
+  %r.1 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.1, i32 %p1.1, i32 %p2.1)
+  %v.1 = insertelement <16 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %p1.2 = extractelement <16 x i32> %p1, i32 2
+  %p2.2 = extractelement <16 x i32> %p2, i32 2
+  %r.2 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.2, i32 %p1.2, i32 %p2.2)
+  %v.2 = insertelement <16 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %p1.3 = extractelement <16 x i32> %p1, i32 3
+  %p2.3 = extractelement <16 x i32> %p2, i32 3
+  %r.3 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.3, i32 %p1.3, i32 %p2.3)
+  %v.3 = insertelement <16 x i32> %v.2, i32 %r.3, i32 3
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %p1.4 = extractelement <16 x i32> %p1, i32 4
+  %p2.4 = extractelement <16 x i32> %p2, i32 4
+  %r.4 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.4, i32 %p1.4, i32 %p2.4)
+  %v.4 = insertelement <16 x i32> %v.3, i32 %r.4, i32 4
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %p1.5 = extractelement <16 x i32> %p1, i32 5
+  %p2.5 = extractelement <16 x i32> %p2, i32 5
+  %r.5 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.5, i32 %p1.5, i32 %p2.5)
+  %v.5 = insertelement <16 x i32> %v.4, i32 %r.5, i32 5
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %p1.6 = extractelement <16 x i32> %p1, i32 6
+  %p2.6 = extractelement <16 x i32> %p2, i32 6
+  %r.6 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.6, i32 %p1.6, i32 %p2.6)
+  %v.6 = insertelement <16 x i32> %v.5, i32 %r.6, i32 6
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %p1.7 = extractelement <16 x i32> %p1, i32 7
+  %p2.7 = extractelement <16 x i32> %p2, i32 7
+  %r.7 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.7, i32 %p1.7, i32 %p2.7)
+  %v.7 = insertelement <16 x i32> %v.6, i32 %r.7, i32 7
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %p1.8 = extractelement <16 x i32> %p1, i32 8
+  %p2.8 = extractelement <16 x i32> %p2, i32 8
+  %r.8 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.8, i32 %p1.8, i32 %p2.8)
+  %v.8 = insertelement <16 x i32> %v.7, i32 %r.8, i32 8
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %p1.9 = extractelement <16 x i32> %p1, i32 9
+  %p2.9 = extractelement <16 x i32> %p2, i32 9
+  %r.9 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.9, i32 %p1.9, i32 %p2.9)
+  %v.9 = insertelement <16 x i32> %v.8, i32 %r.9, i32 9
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %p1.10 = extractelement <16 x i32> %p1, i32 10
+  %p2.10 = extractelement <16 x i32> %p2, i32 10
+  %r.10 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.10, i32 %p1.10, i32 %p2.10)
+  %v.10 = insertelement <16 x i32> %v.9, i32 %r.10, i32 10
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %p1.11 = extractelement <16 x i32> %p1, i32 11
+  %p2.11 = extractelement <16 x i32> %p2, i32 11
+  %r.11 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.11, i32 %p1.11, i32 %p2.11)
+  %v.11 = insertelement <16 x i32> %v.10, i32 %r.11, i32 11
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %p1.12 = extractelement <16 x i32> %p1, i32 12
+  %p2.12 = extractelement <16 x i32> %p2, i32 12
+  %r.12 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.12, i32 %p1.12, i32 %p2.12)
+  %v.12 = insertelement <16 x i32> %v.11, i32 %r.12, i32 12
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %p1.13 = extractelement <16 x i32> %p1, i32 13
+  %p2.13 = extractelement <16 x i32> %p2, i32 13
+  %r.13 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.13, i32 %p1.13, i32 %p2.13)
+  %v.13 = insertelement <16 x i32> %v.12, i32 %r.13, i32 13
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %p1.14 = extractelement <16 x i32> %p1, i32 14
+  %p2.14 = extractelement <16 x i32> %p2, i32 14
+  %r.14 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.14, i32 %p1.14, i32 %p2.14)
+  %v.14 = insertelement <16 x i32> %v.13, i32 %r.14, i32 14
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %p1.15 = extractelement <16 x i32> %p1, i32 15
+  %p2.15 = extractelement <16 x i32> %p2, i32 15
+  %r.15 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.15, i32 %p1.15, i32 %p2.15)
+  %v.15 = insertelement <16 x i32> %v.14, i32 %r.15, i32 15
+  ret <16 x i32> %v.15
+}
+
+define <2 x i32> @_Z5mad24Dv2_iS_S_(<2 x i32> %p0, <2 x i32> %p1, <2 x i32> %p2) alwaysinline {
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %p1.0 = extractelement <2 x i32> %p1, i32 0
+  %p2.0 = extractelement <2 x i32> %p2, i32 0
+  %r.0 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.0, i32 %p1.0, i32 %p2.0)
+  %v.0 = insertelement <2 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %p1.1 = extractelement <2 x i32> %p1, i32 1
+  %p2.1 = extractelement <2 x i32> %p2, i32 1
+  %r.1 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.1, i32 %p1.1, i32 %p2.1)
+  %v.1 = insertelement <2 x i32> %v.0, i32 %r.1, i32 1
+  ret <2 x i32> %v.1
+}
+
+define <2 x i32> @_Z5mad24Dv2_jS_S_(<2 x i32> %p0, <2 x i32> %p1, <2 x i32> %p2) alwaysinline {
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %p1.0 = extractelement <2 x i32> %p1, i32 0
+  %p2.0 = extractelement <2 x i32> %p2, i32 0
+  %r.0 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.0, i32 %p1.0, i32 %p2.0)
+  %v.0 = insertelement <2 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %p1.1 = extractelement <2 x i32> %p1, i32 1
+  %p2.1 = extractelement <2 x i32> %p2, i32 1
+  %r.1 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.1, i32 %p1.1, i32 %p2.1)
+  %v.1 = insertelement <2 x i32> %v.0, i32 %r.1, i32 1
+  ret <2 x i32> %v.1
+}
+
+define <3 x i32> @_Z5mad24Dv3_iS_S_(<3 x i32> %p0, <3 x i32> %p1, <3 x i32> %p2) alwaysinline {
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %p1.0 = extractelement <3 x i32> %p1, i32 0
+  %p2.0 = extractelement <3 x i32> %p2, i32 0
+  %r.0 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.0, i32 %p1.0, i32 %p2.0)
+  %v.0 = insertelement <3 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %p1.1 = extractelement <3 x i32> %p1, i32 1
+  %p2.1 = extractelement <3 x i32> %p2, i32 1
+  %r.1 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.1, i32 %p1.1, i32 %p2.1)
+  %v.1 = insertelement <3 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %p1.2 = extractelement <3 x i32> %p1, i32 2
+  %p2.2 = extractelement <3 x i32> %p2, i32 2
+  %r.2 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.2, i32 %p1.2, i32 %p2.2)
+  %v.2 = insertelement <3 x i32> %v.1, i32 %r.2, i32 2
+  ret <3 x i32> %v.2
+}
+
+define <3 x i32> @_Z5mad24Dv3_jS_S_(<3 x i32> %p0, <3 x i32> %p1, <3 x i32> %p2) alwaysinline {
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %p1.0 = extractelement <3 x i32> %p1, i32 0
+  %p2.0 = extractelement <3 x i32> %p2, i32 0
+  %r.0 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.0, i32 %p1.0, i32 %p2.0)
+  %v.0 = insertelement <3 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %p1.1 = extractelement <3 x i32> %p1, i32 1
+  %p2.1 = extractelement <3 x i32> %p2, i32 1
+  %r.1 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.1, i32 %p1.1, i32 %p2.1)
+  %v.1 = insertelement <3 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %p1.2 = extractelement <3 x i32> %p1, i32 2
+  %p2.2 = extractelement <3 x i32> %p2, i32 2
+  %r.2 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.2, i32 %p1.2, i32 %p2.2)
+  %v.2 = insertelement <3 x i32> %v.1, i32 %r.2, i32 2
+  ret <3 x i32> %v.2
+}
+
+define <4 x i32> @_Z5mad24Dv4_iS_S_(<4 x i32> %p0, <4 x i32> %p1, <4 x i32> %p2) alwaysinline {
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %p1.0 = extractelement <4 x i32> %p1, i32 0
+  %p2.0 = extractelement <4 x i32> %p2, i32 0
+  %r.0 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.0, i32 %p1.0, i32 %p2.0)
+  %v.0 = insertelement <4 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %p1.1 = extractelement <4 x i32> %p1, i32 1
+  %p2.1 = extractelement <4 x i32> %p2, i32 1
+  %r.1 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.1, i32 %p1.1, i32 %p2.1)
+  %v.1 = insertelement <4 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %p1.2 = extractelement <4 x i32> %p1, i32 2
+  %p2.2 = extractelement <4 x i32> %p2, i32 2
+  %r.2 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.2, i32 %p1.2, i32 %p2.2)
+  %v.2 = insertelement <4 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %p1.3 = extractelement <4 x i32> %p1, i32 3
+  %p2.3 = extractelement <4 x i32> %p2, i32 3
+  %r.3 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.3, i32 %p1.3, i32 %p2.3)
+  %v.3 = insertelement <4 x i32> %v.2, i32 %r.3, i32 3
+  ret <4 x i32> %v.3
+}
+
+define <4 x i32> @_Z5mad24Dv4_jS_S_(<4 x i32> %p0, <4 x i32> %p1, <4 x i32> %p2) alwaysinline {
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %p1.0 = extractelement <4 x i32> %p1, i32 0
+  %p2.0 = extractelement <4 x i32> %p2, i32 0
+  %r.0 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.0, i32 %p1.0, i32 %p2.0)
+  %v.0 = insertelement <4 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %p1.1 = extractelement <4 x i32> %p1, i32 1
+  %p2.1 = extractelement <4 x i32> %p2, i32 1
+  %r.1 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.1, i32 %p1.1, i32 %p2.1)
+  %v.1 = insertelement <4 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %p1.2 = extractelement <4 x i32> %p1, i32 2
+  %p2.2 = extractelement <4 x i32> %p2, i32 2
+  %r.2 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.2, i32 %p1.2, i32 %p2.2)
+  %v.2 = insertelement <4 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %p1.3 = extractelement <4 x i32> %p1, i32 3
+  %p2.3 = extractelement <4 x i32> %p2, i32 3
+  %r.3 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.3, i32 %p1.3, i32 %p2.3)
+  %v.3 = insertelement <4 x i32> %v.2, i32 %r.3, i32 3
+  ret <4 x i32> %v.3
+}
+
+define <8 x i32> @_Z5mad24Dv8_iS_S_(<8 x i32> %p0, <8 x i32> %p1, <8 x i32> %p2) alwaysinline {
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %p1.0 = extractelement <8 x i32> %p1, i32 0
+  %p2.0 = extractelement <8 x i32> %p2, i32 0
+  %r.0 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.0, i32 %p1.0, i32 %p2.0)
+  %v.0 = insertelement <8 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %p1.1 = extractelement <8 x i32> %p1, i32 1
+  %p2.1 = extractelement <8 x i32> %p2, i32 1
+  %r.1 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.1, i32 %p1.1, i32 %p2.1)
+  %v.1 = insertelement <8 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %p1.2 = extractelement <8 x i32> %p1, i32 2
+  %p2.2 = extractelement <8 x i32> %p2, i32 2
+  %r.2 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.2, i32 %p1.2, i32 %p2.2)
+  %v.2 = insertelement <8 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %p1.3 = extractelement <8 x i32> %p1, i32 3
+  %p2.3 = extractelement <8 x i32> %p2, i32 3
+  %r.3 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.3, i32 %p1.3, i32 %p2.3)
+  %v.3 = insertelement <8 x i32> %v.2, i32 %r.3, i32 3
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %p1.4 = extractelement <8 x i32> %p1, i32 4
+  %p2.4 = extractelement <8 x i32> %p2, i32 4
+  %r.4 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.4, i32 %p1.4, i32 %p2.4)
+  %v.4 = insertelement <8 x i32> %v.3, i32 %r.4, i32 4
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %p1.5 = extractelement <8 x i32> %p1, i32 5
+  %p2.5 = extractelement <8 x i32> %p2, i32 5
+  %r.5 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.5, i32 %p1.5, i32 %p2.5)
+  %v.5 = insertelement <8 x i32> %v.4, i32 %r.5, i32 5
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %p1.6 = extractelement <8 x i32> %p1, i32 6
+  %p2.6 = extractelement <8 x i32> %p2, i32 6
+  %r.6 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.6, i32 %p1.6, i32 %p2.6)
+  %v.6 = insertelement <8 x i32> %v.5, i32 %r.6, i32 6
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %p1.7 = extractelement <8 x i32> %p1, i32 7
+  %p2.7 = extractelement <8 x i32> %p2, i32 7
+  %r.7 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.7, i32 %p1.7, i32 %p2.7)
+  %v.7 = insertelement <8 x i32> %v.6, i32 %r.7, i32 7
+  ret <8 x i32> %v.7
+}
+
+define <8 x i32> @_Z5mad24Dv8_jS_S_(<8 x i32> %p0, <8 x i32> %p1, <8 x i32> %p2) alwaysinline {
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %p1.0 = extractelement <8 x i32> %p1, i32 0
+  %p2.0 = extractelement <8 x i32> %p2, i32 0
+  %r.0 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.0, i32 %p1.0, i32 %p2.0)
+  %v.0 = insertelement <8 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %p1.1 = extractelement <8 x i32> %p1, i32 1
+  %p2.1 = extractelement <8 x i32> %p2, i32 1
+  %r.1 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.1, i32 %p1.1, i32 %p2.1)
+  %v.1 = insertelement <8 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %p1.2 = extractelement <8 x i32> %p1, i32 2
+  %p2.2 = extractelement <8 x i32> %p2, i32 2
+  %r.2 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.2, i32 %p1.2, i32 %p2.2)
+  %v.2 = insertelement <8 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %p1.3 = extractelement <8 x i32> %p1, i32 3
+  %p2.3 = extractelement <8 x i32> %p2, i32 3
+  %r.3 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.3, i32 %p1.3, i32 %p2.3)
+  %v.3 = insertelement <8 x i32> %v.2, i32 %r.3, i32 3
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %p1.4 = extractelement <8 x i32> %p1, i32 4
+  %p2.4 = extractelement <8 x i32> %p2, i32 4
+  %r.4 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.4, i32 %p1.4, i32 %p2.4)
+  %v.4 = insertelement <8 x i32> %v.3, i32 %r.4, i32 4
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %p1.5 = extractelement <8 x i32> %p1, i32 5
+  %p2.5 = extractelement <8 x i32> %p2, i32 5
+  %r.5 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.5, i32 %p1.5, i32 %p2.5)
+  %v.5 = insertelement <8 x i32> %v.4, i32 %r.5, i32 5
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %p1.6 = extractelement <8 x i32> %p1, i32 6
+  %p2.6 = extractelement <8 x i32> %p2, i32 6
+  %r.6 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.6, i32 %p1.6, i32 %p2.6)
+  %v.6 = insertelement <8 x i32> %v.5, i32 %r.6, i32 6
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %p1.7 = extractelement <8 x i32> %p1, i32 7
+  %p2.7 = extractelement <8 x i32> %p2, i32 7
+  %r.7 = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0.7, i32 %p1.7, i32 %p2.7)
+  %v.7 = insertelement <8 x i32> %v.6, i32 %r.7, i32 7
+  ret <8 x i32> %v.7
+}
+
+define i32 @_Z5mad24iii(i32 %p0, i32 %p1, i32 %p2) alwaysinline {
+  %r = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0, i32 %p1, i32 %p2)
+  ret i32 %r
+}
+
+define i32 @_Z5mad24jjj(i32 %p0, i32 %p1, i32 %p2) alwaysinline {
+  %r = call i32 asm "mad.lo.s32 $0, $1, $2, $3;", "=r,r,r,r"(i32 %p0, i32 %p1, i32 %p2)
+  ret i32 %r
+}
+
+define <16 x i32> @_Z5mul24Dv16_iS_(<16 x i32> %p0, <16 x i32> %p1) alwaysinline {
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %p1.0 = extractelement <16 x i32> %p1, i32 0
+  %r.0 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.0, i32 %p1.0)
+  %v.0 = insertelement <16 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %p1.1 = extractelement <16 x i32> %p1, i32 1
+  %r.1 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.1, i32 %p1.1)
+  %v.1 = insertelement <16 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %p1.2 = extractelement <16 x i32> %p1, i32 2
+  %r.2 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.2, i32 %p1.2)
+  %v.2 = insertelement <16 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %p1.3 = extractelement <16 x i32> %p1, i32 3
+  %r.3 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.3, i32 %p1.3)
+  %v.3 = insertelement <16 x i32> %v.2, i32 %r.3, i32 3
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %p1.4 = extractelement <16 x i32> %p1, i32 4
+  %r.4 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.4, i32 %p1.4)
+  %v.4 = insertelement <16 x i32> %v.3, i32 %r.4, i32 4
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %p1.5 = extractelement <16 x i32> %p1, i32 5
+  %r.5 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.5, i32 %p1.5)
+  %v.5 = insertelement <16 x i32> %v.4, i32 %r.5, i32 5
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %p1.6 = extractelement <16 x i32> %p1, i32 6
+  %r.6 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.6, i32 %p1.6)
+  %v.6 = insertelement <16 x i32> %v.5, i32 %r.6, i32 6
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %p1.7 = extractelement <16 x i32> %p1, i32 7
+  %r.7 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.7, i32 %p1.7)
+  %v.7 = insertelement <16 x i32> %v.6, i32 %r.7, i32 7
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %p1.8 = extractelement <16 x i32> %p1, i32 8
+  %r.8 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.8, i32 %p1.8)
+  %v.8 = insertelement <16 x i32> %v.7, i32 %r.8, i32 8
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %p1.9 = extractelement <16 x i32> %p1, i32 9
+  %r.9 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.9, i32 %p1.9)
+  %v.9 = insertelement <16 x i32> %v.8, i32 %r.9, i32 9
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %p1.10 = extractelement <16 x i32> %p1, i32 10
+  %r.10 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.10, i32 %p1.10)
+  %v.10 = insertelement <16 x i32> %v.9, i32 %r.10, i32 10
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %p1.11 = extractelement <16 x i32> %p1, i32 11
+  %r.11 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.11, i32 %p1.11)
+  %v.11 = insertelement <16 x i32> %v.10, i32 %r.11, i32 11
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %p1.12 = extractelement <16 x i32> %p1, i32 12
+  %r.12 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.12, i32 %p1.12)
+  %v.12 = insertelement <16 x i32> %v.11, i32 %r.12, i32 12
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %p1.13 = extractelement <16 x i32> %p1, i32 13
+  %r.13 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.13, i32 %p1.13)
+  %v.13 = insertelement <16 x i32> %v.12, i32 %r.13, i32 13
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %p1.14 = extractelement <16 x i32> %p1, i32 14
+  %r.14 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.14, i32 %p1.14)
+  %v.14 = insertelement <16 x i32> %v.13, i32 %r.14, i32 14
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %p1.15 = extractelement <16 x i32> %p1, i32 15
+  %r.15 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.15, i32 %p1.15)
+  %v.15 = insertelement <16 x i32> %v.14, i32 %r.15, i32 15
+  ret <16 x i32> %v.15
+}
+
+define <16 x i32> @_Z5mul24Dv16_jS_(<16 x i32> %p0, <16 x i32> %p1) alwaysinline {
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %p1.0 = extractelement <16 x i32> %p1, i32 0
+  %r.0 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.0, i32 %p1.0)
+  %v.0 = insertelement <16 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %p1.1 = extractelement <16 x i32> %p1, i32 1
+  %r.1 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.1, i32 %p1.1)
+  %v.1 = insertelement <16 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %p1.2 = extractelement <16 x i32> %p1, i32 2
+  %r.2 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.2, i32 %p1.2)
+  %v.2 = insertelement <16 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %p1.3 = extractelement <16 x i32> %p1, i32 3
+  %r.3 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.3, i32 %p1.3)
+  %v.3 = insertelement <16 x i32> %v.2, i32 %r.3, i32 3
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %p1.4 = extractelement <16 x i32> %p1, i32 4
+  %r.4 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.4, i32 %p1.4)
+  %v.4 = insertelement <16 x i32> %v.3, i32 %r.4, i32 4
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %p1.5 = extractelement <16 x i32> %p1, i32 5
+  %r.5 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.5, i32 %p1.5)
+  %v.5 = insertelement <16 x i32> %v.4, i32 %r.5, i32 5
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %p1.6 = extractelement <16 x i32> %p1, i32 6
+  %r.6 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.6, i32 %p1.6)
+  %v.6 = insertelement <16 x i32> %v.5, i32 %r.6, i32 6
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %p1.7 = extractelement <16 x i32> %p1, i32 7
+  %r.7 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.7, i32 %p1.7)
+  %v.7 = insertelement <16 x i32> %v.6, i32 %r.7, i32 7
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %p1.8 = extractelement <16 x i32> %p1, i32 8
+  %r.8 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.8, i32 %p1.8)
+  %v.8 = insertelement <16 x i32> %v.7, i32 %r.8, i32 8
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %p1.9 = extractelement <16 x i32> %p1, i32 9
+  %r.9 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.9, i32 %p1.9)
+  %v.9 = insertelement <16 x i32> %v.8, i32 %r.9, i32 9
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %p1.10 = extractelement <16 x i32> %p1, i32 10
+  %r.10 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.10, i32 %p1.10)
+  %v.10 = insertelement <16 x i32> %v.9, i32 %r.10, i32 10
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %p1.11 = extractelement <16 x i32> %p1, i32 11
+  %r.11 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.11, i32 %p1.11)
+  %v.11 = insertelement <16 x i32> %v.10, i32 %r.11, i32 11
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %p1.12 = extractelement <16 x i32> %p1, i32 12
+  %r.12 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.12, i32 %p1.12)
+  %v.12 = insertelement <16 x i32> %v.11, i32 %r.12, i32 12
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %p1.13 = extractelement <16 x i32> %p1, i32 13
+  %r.13 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.13, i32 %p1.13)
+  %v.13 = insertelement <16 x i32> %v.12, i32 %r.13, i32 13
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %p1.14 = extractelement <16 x i32> %p1, i32 14
+  %r.14 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.14, i32 %p1.14)
+  %v.14 = insertelement <16 x i32> %v.13, i32 %r.14, i32 14
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %p1.15 = extractelement <16 x i32> %p1, i32 15
+  %r.15 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.15, i32 %p1.15)
+  %v.15 = insertelement <16 x i32> %v.14, i32 %r.15, i32 15
+  ret <16 x i32> %v.15
+}
+
+define <2 x i32> @_Z5mul24Dv2_iS_(<2 x i32> %p0, <2 x i32> %p1) alwaysinline {
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %p1.0 = extractelement <2 x i32> %p1, i32 0
+  %r.0 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.0, i32 %p1.0)
+  %v.0 = insertelement <2 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %p1.1 = extractelement <2 x i32> %p1, i32 1
+  %r.1 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.1, i32 %p1.1)
+  %v.1 = insertelement <2 x i32> %v.0, i32 %r.1, i32 1
+  ret <2 x i32> %v.1
+}
+
+define <2 x i32> @_Z5mul24Dv2_jS_(<2 x i32> %p0, <2 x i32> %p1) alwaysinline {
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %p1.0 = extractelement <2 x i32> %p1, i32 0
+  %r.0 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.0, i32 %p1.0)
+  %v.0 = insertelement <2 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %p1.1 = extractelement <2 x i32> %p1, i32 1
+  %r.1 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.1, i32 %p1.1)
+  %v.1 = insertelement <2 x i32> %v.0, i32 %r.1, i32 1
+  ret <2 x i32> %v.1
+}
+
+define <3 x i32> @_Z5mul24Dv3_iS_(<3 x i32> %p0, <3 x i32> %p1) alwaysinline {
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %p1.0 = extractelement <3 x i32> %p1, i32 0
+  %r.0 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.0, i32 %p1.0)
+  %v.0 = insertelement <3 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %p1.1 = extractelement <3 x i32> %p1, i32 1
+  %r.1 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.1, i32 %p1.1)
+  %v.1 = insertelement <3 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %p1.2 = extractelement <3 x i32> %p1, i32 2
+  %r.2 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.2, i32 %p1.2)
+  %v.2 = insertelement <3 x i32> %v.1, i32 %r.2, i32 2
+  ret <3 x i32> %v.2
+}
+
+define <3 x i32> @_Z5mul24Dv3_jS_(<3 x i32> %p0, <3 x i32> %p1) alwaysinline {
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %p1.0 = extractelement <3 x i32> %p1, i32 0
+  %r.0 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.0, i32 %p1.0)
+  %v.0 = insertelement <3 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %p1.1 = extractelement <3 x i32> %p1, i32 1
+  %r.1 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.1, i32 %p1.1)
+  %v.1 = insertelement <3 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %p1.2 = extractelement <3 x i32> %p1, i32 2
+  %r.2 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.2, i32 %p1.2)
+  %v.2 = insertelement <3 x i32> %v.1, i32 %r.2, i32 2
+  ret <3 x i32> %v.2
+}
+
+define <4 x i32> @_Z5mul24Dv4_iS_(<4 x i32> %p0, <4 x i32> %p1) alwaysinline {
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %p1.0 = extractelement <4 x i32> %p1, i32 0
+  %r.0 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.0, i32 %p1.0)
+  %v.0 = insertelement <4 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %p1.1 = extractelement <4 x i32> %p1, i32 1
+  %r.1 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.1, i32 %p1.1)
+  %v.1 = insertelement <4 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %p1.2 = extractelement <4 x i32> %p1, i32 2
+  %r.2 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.2, i32 %p1.2)
+  %v.2 = insertelement <4 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %p1.3 = extractelement <4 x i32> %p1, i32 3
+  %r.3 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.3, i32 %p1.3)
+  %v.3 = insertelement <4 x i32> %v.2, i32 %r.3, i32 3
+  ret <4 x i32> %v.3
+}
+
+define <4 x i32> @_Z5mul24Dv4_jS_(<4 x i32> %p0, <4 x i32> %p1) alwaysinline {
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %p1.0 = extractelement <4 x i32> %p1, i32 0
+  %r.0 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.0, i32 %p1.0)
+  %v.0 = insertelement <4 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %p1.1 = extractelement <4 x i32> %p1, i32 1
+  %r.1 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.1, i32 %p1.1)
+  %v.1 = insertelement <4 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %p1.2 = extractelement <4 x i32> %p1, i32 2
+  %r.2 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.2, i32 %p1.2)
+  %v.2 = insertelement <4 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %p1.3 = extractelement <4 x i32> %p1, i32 3
+  %r.3 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.3, i32 %p1.3)
+  %v.3 = insertelement <4 x i32> %v.2, i32 %r.3, i32 3
+  ret <4 x i32> %v.3
+}
+
+define <8 x i32> @_Z5mul24Dv8_iS_(<8 x i32> %p0, <8 x i32> %p1) alwaysinline {
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %p1.0 = extractelement <8 x i32> %p1, i32 0
+  %r.0 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.0, i32 %p1.0)
+  %v.0 = insertelement <8 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %p1.1 = extractelement <8 x i32> %p1, i32 1
+  %r.1 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.1, i32 %p1.1)
+  %v.1 = insertelement <8 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %p1.2 = extractelement <8 x i32> %p1, i32 2
+  %r.2 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.2, i32 %p1.2)
+  %v.2 = insertelement <8 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %p1.3 = extractelement <8 x i32> %p1, i32 3
+  %r.3 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.3, i32 %p1.3)
+  %v.3 = insertelement <8 x i32> %v.2, i32 %r.3, i32 3
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %p1.4 = extractelement <8 x i32> %p1, i32 4
+  %r.4 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.4, i32 %p1.4)
+  %v.4 = insertelement <8 x i32> %v.3, i32 %r.4, i32 4
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %p1.5 = extractelement <8 x i32> %p1, i32 5
+  %r.5 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.5, i32 %p1.5)
+  %v.5 = insertelement <8 x i32> %v.4, i32 %r.5, i32 5
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %p1.6 = extractelement <8 x i32> %p1, i32 6
+  %r.6 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.6, i32 %p1.6)
+  %v.6 = insertelement <8 x i32> %v.5, i32 %r.6, i32 6
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %p1.7 = extractelement <8 x i32> %p1, i32 7
+  %r.7 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.7, i32 %p1.7)
+  %v.7 = insertelement <8 x i32> %v.6, i32 %r.7, i32 7
+  ret <8 x i32> %v.7
+}
+
+define <8 x i32> @_Z5mul24Dv8_jS_(<8 x i32> %p0, <8 x i32> %p1) alwaysinline {
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %p1.0 = extractelement <8 x i32> %p1, i32 0
+  %r.0 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.0, i32 %p1.0)
+  %v.0 = insertelement <8 x i32> undef, i32 %r.0, i32 0
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %p1.1 = extractelement <8 x i32> %p1, i32 1
+  %r.1 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.1, i32 %p1.1)
+  %v.1 = insertelement <8 x i32> %v.0, i32 %r.1, i32 1
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %p1.2 = extractelement <8 x i32> %p1, i32 2
+  %r.2 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.2, i32 %p1.2)
+  %v.2 = insertelement <8 x i32> %v.1, i32 %r.2, i32 2
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %p1.3 = extractelement <8 x i32> %p1, i32 3
+  %r.3 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.3, i32 %p1.3)
+  %v.3 = insertelement <8 x i32> %v.2, i32 %r.3, i32 3
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %p1.4 = extractelement <8 x i32> %p1, i32 4
+  %r.4 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.4, i32 %p1.4)
+  %v.4 = insertelement <8 x i32> %v.3, i32 %r.4, i32 4
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %p1.5 = extractelement <8 x i32> %p1, i32 5
+  %r.5 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.5, i32 %p1.5)
+  %v.5 = insertelement <8 x i32> %v.4, i32 %r.5, i32 5
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %p1.6 = extractelement <8 x i32> %p1, i32 6
+  %r.6 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.6, i32 %p1.6)
+  %v.6 = insertelement <8 x i32> %v.5, i32 %r.6, i32 6
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %p1.7 = extractelement <8 x i32> %p1, i32 7
+  %r.7 = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0.7, i32 %p1.7)
+  %v.7 = insertelement <8 x i32> %v.6, i32 %r.7, i32 7
+  ret <8 x i32> %v.7
+}
+
+define i32 @_Z5mul24ii(i32 %p0, i32 %p1) alwaysinline {
+  %r = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0, i32 %p1)
+  ret i32 %r
+}
+
+define i32 @_Z5mul24jj(i32 %p0, i32 %p1) alwaysinline {
+  %r = call i32 asm "mul.lo.s32 $0, $1, $2;", "=r,r,r"(i32 %p0, i32 %p1)
+  ret i32 %r
+}
+
 define <16 x i8> @_Z6mad_hiDv16_cS_S_(<16 x i8> %p0, <16 x i8> %p1, <16 x i8> %p2) alwaysinline {
   %h = call <16 x i8> @_Z6mul_hiDv16_cS_(<16 x i8> %p0, <16 x i8> %p1)
   %r = add <16 x i8> %h, %p2
