@@ -21,6 +21,7 @@ typedef struct bench_opts {
     int reps;         /* repetitions a median is taken over */
     size_t big;       /* bytes of the bandwidth transfers (256 MiB, quick 16 MiB) */
     size_t fma_items; /* work-items of the compute kernels */
+    int chain_turns;  /* CHAIN_64 turns of the scalar multiply-add chain kernels (n-vectors: / n) */
     int sgemm_n;      /* SGEMM size */
     size_t reduce_n;  /* floats summed */
     size_t math_n;    /* elements of the math kernel */
@@ -119,6 +120,10 @@ enum {
     F_K_FMA,
     F_K_HALF_FMA,
     F_K_HASH,
+    F_K_MAD_INT,
+    F_K_MAD_INT4,
+    F_K_MAD24,
+    F_K_MAD_FLOAT2,
     F_K_SGEMM,
     F_K_REDUCE,
     F_K_MATH,

@@ -90,6 +90,10 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
         b->k_reduce = clCreateKernel(b->prog, "bench_reduce", NULL);
         b->k_math = clCreateKernel(b->prog, "bench_math", NULL);
         b->k_spin_end = clCreateKernel(b->prog, "bench_spin_end", NULL);
+        b->k_mad_int = clCreateKernel(b->prog, "bench_mad_int", NULL);
+        b->k_mad_int4 = clCreateKernel(b->prog, "bench_mad_int4", NULL);
+        b->k_mad24 = clCreateKernel(b->prog, "bench_mad24", NULL);
+        b->k_mad_float2 = clCreateKernel(b->prog, "bench_mad_float2", NULL);
     }
     /* Half precision: its own program, since a device without cl_khr_fp16 (NVIDIA's OpenCL)
      * cannot build it. */
@@ -640,6 +644,25 @@ static double loop_rate(cl_backend *b, cl_kernel k, size_t elem, double ops, dou
     return res;
 }
 
+/* A multiply-add chain kernel (clpeak's pattern: bench_mad_int...; fma_items work-items, each
+ * storing one 4-byte element) on n-vectors: g_opts.chain_turns / n turns of 64 multiply-adds a
+ * component, 2 ops each (mul + add, as clpeak counts), in G ops per second. seed: the third
+ * argument (int or float). */
+static double chain_rate(cl_backend *b, cl_kernel k, int n, const void *seed, size_t seed_size) {
+    cl_int turns = g_opts.chain_turns / n > 0 ? g_opts.chain_turns / n : 1;
+    size_t g = g_opts.fma_items, l = 256;
+    double res = NAN;
+    cl_mem m = filled(b, g_opts.fma_items * 4, 0.0f);
+    if (m) {
+        if (!clSetKernelArg(k, 0, sizeof(m), &m) && !clSetKernelArg(k, 1, sizeof(turns), &turns) &&
+            !clSetKernelArg(k, 2, seed_size, seed))
+            res = 2.0 * 64 * n * turns * (double)g_opts.fma_items /
+                  median_profiled(b, k, 1, &g, &l) / 1e3;
+        clReleaseMemObject(m);
+    }
+    return res;
+}
+
 static double kernel_rate(cl_backend *b, int figure) {
     double res = NAN, us = NAN;
     cl_mem m1 = NULL, m2 = NULL, m3 = NULL;
@@ -663,6 +686,21 @@ static double kernel_rate(cl_backend *b, int figure) {
         res = loop_rate(b, b->k_half_fma, 2, 32.0, 1e6); /* 8 half2 fma a turn: TFLOP/s */
     } else if (figure == F_K_HASH && b->k_hash) {
         res = loop_rate(b, b->k_hash, 4, 1.0, 1e3); /* Grounds/s */
+    } else if (figure >= F_K_MAD_INT && figure <= F_K_MAD_FLOAT2) {
+        /* The multiply-add chains: kernel, components per work-item, seed (GIOP/s, GFLOP/s). */
+        static const cl_int int_seed = 4;
+        static const cl_float float_seed = 1.3f;
+        const struct {
+            cl_kernel k;
+            int lanes;
+            const void *seed;
+        } chains[] = {{b->k_mad_int, 1, &int_seed},
+                      {b->k_mad_int4, 4, &int_seed},
+                      {b->k_mad24, 1, &int_seed},
+                      {b->k_mad_float2, 2, &float_seed}};
+        int c = figure - F_K_MAD_INT;
+        if (chains[c].k)
+            res = chain_rate(b, chains[c].k, chains[c].lanes, chains[c].seed, 4);
     } else if (figure == F_K_SGEMM && b->k_sgemm) {
         cl_int n = g_opts.sgemm_n;
         size_t bytes = (size_t)n * (size_t)n * 4;

@@ -27,6 +27,8 @@ struct cl_backend {
     cl_program prog;
     cl_kernel k_empty, k_args8, k_spin, k_copy4, k_fma, k_hash, k_sgemm, k_reduce, k_math;
     cl_kernel k_spin_end;
+    /* The multiply-add chains (clpeak's pattern). */
+    cl_kernel k_mad_int, k_mad_int4, k_mad24, k_mad_float2;
     bool fp16;            /* the device lists cl_khr_fp16 */
     cl_program half_prog; /* bench/kernels/half_fma.cl, only with cl_khr_fp16 */
     cl_kernel k_half_fma;

@@ -114,6 +114,10 @@ static const figure_info figures[F_COUNT] = {
     [F_K_FMA] = {"kernel: fp32 FMA loop", "GFLOP/s", true},
     [F_K_HALF_FMA] = {"kernel: half2 FMA loop (cl_khr_fp16)", "TFLOP/s", true},
     [F_K_HASH] = {"kernel: integer hash rounds", "Grounds/s", true},
+    [F_K_MAD_INT] = {"kernel: int multiply-add chains (x = y*x + y) on int", "GIOP/s", true},
+    [F_K_MAD_INT4] = {"kernel: int multiply-add chains (x = y*x + y) on int4", "GIOP/s", true},
+    [F_K_MAD24] = {"kernel: mad24 chains", "GIOP/s", true},
+    [F_K_MAD_FLOAT2] = {"kernel: float2 FMA chains", "GFLOP/s", true},
     [F_K_SGEMM] = {"kernel: tiled SGEMM", "GFLOP/s", true},
     [F_K_REDUCE] = {"kernel: parallel reduction (input read)", "GB/s", true},
     [F_K_MATH] = {"kernel: sin/exp/log/pow", "Gelem/s", true},
@@ -298,7 +302,10 @@ static void report(FILE *out, column *cols, int ncols) {
             "END − START (CUDA: "
             "event pairs); culvert's kernels record START and END themselves from "
             "%%globaltimer (the kernel alone), copies and fills by CUDA events, NVIDIA's "
-            "OpenCL around the command. Profiling's cost: the time per kernel of a stream "
+            "OpenCL around the command. The multiply-add chain rows are clpeak's compute "
+            "kernels (x = y*x + y; y = x*y + x, or mad24, mad), each multiply-add 2 operations "
+            "per vector component, as clpeak counts them. "
+            "Profiling's cost: the time per kernel of a stream "
             "of kernels each returning an event, on a profiling queue against a plain one "
             "(CUDA: a timing event pair around each launch against one event after it), "
             "the kernel's turns chosen on the plain queue to take about 20 µs or 5 ms. "
@@ -372,6 +379,7 @@ int main(int argc, char **argv) {
         g_opts.reps = 5;
         g_opts.big = 16u << 20;
         g_opts.fma_items = 1 << 14;
+        g_opts.chain_turns = 8;
         g_opts.sgemm_n = 128;
         g_opts.reduce_n = 1 << 20;
         g_opts.math_n = 1 << 16;
@@ -379,6 +387,7 @@ int main(int argc, char **argv) {
         g_opts.reps = 11;
         g_opts.big = 256u << 20;
         g_opts.fma_items = 1 << 22;
+        g_opts.chain_turns = 128; /* 34 G multiply-adds a launch: ~2 ms of int32 IMAD on an H100 */
         g_opts.sgemm_n = 2048;
         g_opts.reduce_n = (size_t)1 << 26;
         g_opts.math_n = 1 << 24;

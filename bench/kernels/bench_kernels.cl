@@ -81,6 +81,62 @@ kernel void bench_hash(global uint *out, int rounds)
     out[get_global_id(0)] = h ^ k;
 }
 
+/* clpeak's compute pattern: two chained multiply-adds per step, each operand the other's result
+ * (x = y*x + y; y = x*y + x), so every operation waits on the last; a work-item's vector
+ * components are independent chains. CHAIN_64 is 64 multiply-adds (mul + add: 2 ops each) per
+ * component. x starts from the seed argument and y from the local id, so nothing folds; y is
+ * stored (its components summed). */
+#define BENCH_MULADD(a, b, c) (((a) * (b)) + (c))
+#define CHAIN_4(M, x, y)                                                                           \
+    x = M(y, x, y);                                                                                \
+    y = M(x, y, x);                                                                                \
+    x = M(y, x, y);                                                                                \
+    y = M(x, y, x);
+#define CHAIN_16(M, x, y) CHAIN_4(M, x, y) CHAIN_4(M, x, y) CHAIN_4(M, x, y) CHAIN_4(M, x, y)
+#define CHAIN_64(M, x, y) CHAIN_16(M, x, y) CHAIN_16(M, x, y) CHAIN_16(M, x, y) CHAIN_16(M, x, y)
+
+/* 2 x 64 x iters integer ops per work-item. */
+kernel void bench_mad_int(global int *out, int iters, int seed)
+{
+    int x = seed, y = (int)get_local_id(0);
+    for (int i = 0; i < iters; i++) {
+        CHAIN_64(BENCH_MULADD, x, y)
+    }
+    out[get_global_id(0)] = y;
+}
+
+/* 2 x 64 x 4 x iters integer ops per work-item. */
+kernel void bench_mad_int4(global int *out, int iters, int seed)
+{
+    int4 x = (int4)(seed, seed + 1, seed + 2, seed + 3), y = (int4)((int)get_local_id(0));
+    for (int i = 0; i < iters; i++) {
+        CHAIN_64(BENCH_MULADD, x, y)
+    }
+    out[get_global_id(0)] = y.s0 + y.s1 + y.s2 + y.s3;
+}
+
+/* The same with mad24 (24-bit operands: results past 24 bits are the implementation's, as in
+ * clpeak): 2 x 64 x iters integer ops per work-item. */
+kernel void bench_mad24(global int *out, int iters, int seed)
+{
+    int x = seed, y = (int)get_local_id(0);
+    for (int i = 0; i < iters; i++) {
+        CHAIN_64(mad24, x, y)
+    }
+    out[get_global_id(0)] = y;
+}
+
+/* The same with float2 and mad (clpeak's single-precision kernels): 2 x 64 x 2 x iters FLOP per
+ * work-item. */
+kernel void bench_mad_float2(global float *out, int iters, float seed)
+{
+    float2 x = (float2)(seed, seed + 1.0f), y = (float2)((float)get_local_id(0));
+    for (int i = 0; i < iters; i++) {
+        CHAIN_64(mad, x, y)
+    }
+    out[get_global_id(0)] = y.s0 + y.s1;
+}
+
 /* Tiled SGEMM, C = A * B, n x n, row-major, n a multiple of 16, 16 x 16 work-groups. */
 kernel void bench_sgemm(global const float *A, global const float *B, global float *C, int n)
 {
