@@ -198,26 +198,37 @@ static void spec_text(void) {
     CVT_CHECK(!s && !oom, "none set: no text");
 }
 
-/* The test's SPIR-V module through the whole build, with constant 7 set to 42. */
-static void build(void) {
-    char *text = NULL;
-    FILE *f = fopen(CV_IL_SPV, "rb");
-    size_t len = 0;
+/* A SPIR-V module of the build (assembled by spirv-as), when it and llvm-spirv are there: NULL
+ * (the test skipped, said on stderr) otherwise. */
+static unsigned char *read_module(const char *path, const char *what, size_t *len) {
+    unsigned char *il = NULL;
+    FILE *f = fopen(path, "rb");
+    *len = 0;
     if (f) {
         fseek(f, 0, SEEK_END);
-        len = (size_t)ftell(f);
+        *len = (size_t)ftell(f);
         rewind(f);
-        text = malloc(len);
-        if (text && fread(text, 1, len, f) != len)
-            len = 0;
+        il = malloc(*len);
+        if (il && fread(il, 1, *len, f) != *len)
+            *len = 0;
         fclose(f);
     }
-    if (!len || !cvc_il_available()) {
-        fprintf(stderr, "SKIP build: %s\n", len ? "no llvm-spirv" : "no SPIR-V module (spirv-as)");
-        free(text);
-        return;
+    if (!*len || !cvc_il_available()) {
+        fprintf(stderr, "SKIP %s: %s\n", what,
+                *len ? "no llvm-spirv" : "no SPIR-V module (spirv-as)");
+        free(il);
+        return NULL;
     }
-    const unsigned char *il = (const unsigned char *)text;
+    return il;
+}
+
+/* The test's SPIR-V module through the whole build, with constant 7 set to 42. */
+static void build(void) {
+    size_t len = 0;
+    unsigned char *text = read_module(CV_IL_SPV, "build", &len);
+    if (!text)
+        return;
+    const unsigned char *il = text;
     for (int spec = 0; spec < 2; spec++) {
         cvc_output out = {0};
         cl_int err = cvc_build_il(il, len, NULL, spec ? "7:i32:42" : NULL, &cvt_sm90, &out);
@@ -244,6 +255,45 @@ static void build(void) {
     free(text);
 }
 
+/* Floating-point specialization values through llvm-spirv (whichever translator is found) into
+ * the PTX: -3.7f and 1.53453, as cvc_spirv_spec_text writes them. */
+static void build_float_spec(void) {
+    size_t len = 0;
+    unsigned char *il = read_module(CV_SPEC_FLOAT_SPV, "float specialization", &len);
+    if (!il)
+        return;
+    cvc_spec_constant *c = NULL;
+    size_t n = 0;
+    CVT_CHECK(cvc_spirv_spec_constants(il, len, &c, &n) == CL_SUCCESS && n == 2,
+              "two specialization constants: %zu", n);
+    float fv = -3.7f;
+    double dv = 1.53453;
+    uint32_t fb;
+    uint64_t db;
+    memcpy(&fb, &fv, sizeof fb);
+    memcpy(&db, &dv, sizeof db);
+    uint64_t values[2] = {0, 0};
+    bool set[2] = {true, true}, oom = false;
+    for (size_t i = 0; i < n && i < 2; i++)
+        values[i] = c[i].id == 1 ? fb : db;
+    char *spec = n == 2 ? cvc_spirv_spec_text(c, values, set, n, &oom) : NULL;
+    cvc_output out = {0};
+    cl_int err = spec ? cvc_build_il(il, len, NULL, spec, &cvt_sm90, &out) : CL_INVALID_VALUE;
+    CVT_CHECK(err == CL_SUCCESS, "build (%s): %d\n%s", spec ? spec : "-", (int)err,
+              out.log ? out.log : "");
+    if (err == CL_SUCCESS) {
+        const char *ptx = (const char *)out.data;
+        /* llc stores the constants' bits: 0xC06CCCCD and 0x3FF88D6F544BB1AF */
+        CVT_CHECK(strstr(ptx, "-1066611507") && strstr(ptx, "4609589727908835759"),
+                  "the specialized values in the PTX\n%s", ptx);
+        CVT_CHECK(cvt_ptxas(ptx, "spec_fp") == 0, "ptxas");
+    }
+    cvc_output_free(&out);
+    free(spec);
+    free(c);
+    free(il);
+}
+
 int main(void) {
     spec_constants();
     spec_text();
@@ -252,6 +302,7 @@ int main(void) {
     char dir[256];
     cvt_private_cache(dir, sizeof dir);
     build();
+    build_float_spec();
     printf("%s\n", cvt_failures ? "FAILED" : "PASSED");
     return cvt_failures ? 1 : 0;
 }
