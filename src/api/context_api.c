@@ -14,7 +14,8 @@ static cl_int cv_check_context_properties(const cl_context_properties *props, si
     *count = 0;
     if (!props)
         return CL_SUCCESS;
-    for (; props[i] != 0 && err == CL_SUCCESS; i += 2) {
+    /* The error first: after an unknown name the list may end, unterminated. */
+    for (; err == CL_SUCCESS && props[i] != 0; i += 2) {
         switch (props[i]) {
         case CL_CONTEXT_PLATFORM:
             /* "CL_INVALID_PLATFORM if ... platform value specified in properties is not a valid

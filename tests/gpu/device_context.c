@@ -280,6 +280,10 @@ int main(void) {
     cl_context_properties bad[] = {0x7777, 1, 0};
     ctx = clCreateContext(bad, 1, &dev, NULL, NULL, &err);
     CHECK(ctx == NULL && err == CL_INVALID_PROPERTY);
+    /* An unknown name, not terminated: nothing past it is read (a sanitizer build sees it). */
+    cl_context_properties unknown[] = {0x7777};
+    ctx = clCreateContext(unknown, 1, &dev, NULL, NULL, &err);
+    CHECK(ctx == NULL && err == CL_INVALID_PROPERTY);
     /* "... if the value specified for a supported property name is not valid": the value of
      * CL_CONTEXT_INTEROP_USER_SYNC is a cl_bool (the CTS passes -1). */
     cl_context_properties bad_sync[] = {CL_CONTEXT_INTEROP_USER_SYNC, -1, 0};
