@@ -14,7 +14,9 @@
  * (so it is never the application's child: the application's wait() calls never see it, nor its
  * runs) and serves the control socket (cvc_server_proto.h): for each run it forks, the copy
  * takes the run's descriptors as stdin/stdout/stderr, enters its directory and calls the tool's
- * main() with the run's arguments; the server sends the run's wait status back. It ends when the
+ * main() with the run's arguments; the run's wait status goes back on the run's socket, from
+ * the copy itself where every output is a file (before its teardown, which unmaps the tool's
+ * libraries), else from the server once it reaped the copy. It ends when the
  * control socket's other end is closed (the application ended or let it go); runs still going
  * finish on their own. Without the variable the tool runs as it always does. */
 #include "compiler/cvc_server_proto.h"
@@ -55,14 +57,13 @@ static void reply(int fd, int kind, int value) {
 }
 
 /* The copy that runs the tool: the run's descriptors become 0, 1 and 2, nothing of the server
- * stays open, and the tool's main() runs in the run's directory. */
+ * stays open but the run's socket, and the tool's main() runs in the run's directory. */
 static void run_tool(int ctl, int sfd, const sigset_t *mask, const int *fds, const char *cwd,
                      uint32_t flags, int argc, char **argv) {
-    int in = fds[1], out = fds[2];
+    int conn = fds[0], in = fds[1], out = fds[2];
     sigprocmask(SIG_SETMASK, mask, NULL);
     close(ctl);
     close(sfd);
-    close(fds[0]);
     for (size_t i = 0; i < num_runs; i++)
         close(runs[i].conn);
     if (dup2(in, 0) < 0 || dup2(out, 1) < 0 || dup2(out, 2) < 0)
@@ -75,11 +76,22 @@ static void run_tool(int ctl, int sfd, const sigset_t *mask, const int *fds, con
         dprintf(2, "culvert: the tool server cannot enter %s: %s\n", cwd, strerror(errno));
         _exit(127);
     }
-    if (flags & CVC_SERVER_CODEGEN)
+    if (flags & CVC_SERVER_CODEGEN) {
+        close(conn);
         _exit(cvc_codegen_serve(0));
+    }
+    if (!(flags & CVC_SERVER_QUICK_EXIT))
+        close(conn);
     int status = tool_main(argc, argv, environ);
     if (flags & CVC_SERVER_QUICK_EXIT) {
+        /* The run's end is told before the process's teardown, which unmaps the tool's
+         * libraries (milliseconds, more under a sandbox): its output closed, its status sent.
+         * The server's own reply after the reap comes second and is not read. */
         fflush(NULL);
+        close(0);
+        close(1);
+        close(2);
+        reply(conn, CVC_SERVER_EXITED, (status & 0xff) << 8);
         _exit(status);
     }
     exit(status);
