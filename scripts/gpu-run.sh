@@ -9,8 +9,15 @@ set -uo pipefail
 [ -f .gpu/extra-lib.tar.xz ] && tar -C "$GPU_ROOT/usr/lib/x86_64-linux-gnu" -xJf .gpu/extra-lib.tar.xz
 out=${OUT:-$PWD/gpu-out}
 mkdir -p "$out"
-# A slim build carried as .devbuild/carry/build.tar.xz (scripts/gpu-pack-build.sh) becomes build/.
-[ -d build ] || { [ -f .devbuild/carry/build.tar.xz ] && mkdir build && tar -C build -xJf .devbuild/carry/build.tar.xz; }
+# A slim build carried as .devbuild/carry/build.tar.xz (scripts/gpu-pack-build.sh) becomes build/;
+# a warm machine keeps the build/ of an earlier call, which a different pack replaces.
+pack=.devbuild/carry/build.tar.xz
+if [ -f "$pack" ]; then
+  sum=$(sha1sum "$pack" | cut -d' ' -f1)
+  if [ ! -d build ] || [ "$(cat build/.pack-sum 2>/dev/null)" != "$sum" ]; then
+    rm -rf build && mkdir build && tar -C build -xJf "$pack" && echo "$sum" >build/.pack-sum
+  fi
+fi
 # The build records absolute paths: make the checkout reachable where it was built.
 built=$(sed -n 's/^CMAKE_HOME_DIRECTORY:INTERNAL=//p' build/CMakeCache.txt)
 [ "$built" = "$PWD" ] || { mkdir -p "$(dirname "$built")"; ln -sfn "$PWD" "$built"; }
