@@ -24,7 +24,7 @@
  * generic address space; 7: kernels called as functions, casts of null and between named spaces,
  * libraries in the bitcode wrapper, printf's h/hh lengths), so that PTX cached by an earlier
  * culvert is not served. The builtin libraries are part of the key by their hash. */
-#define CVC_VERSION "culvert-compiler-8"
+#define CVC_VERSION "culvert-compiler-9"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX
  * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). The generic
@@ -450,9 +450,9 @@ static cl_int cvc_ir_to_ptx(char *ll, cvc_child *llc, const char *dir, const cvc
         ll = lowered;
     }
     /* IR rewrites before llc (cvc_internal.h): kernels called as functions, address-space
-     * casts NVPTX cannot select or gets wrong. */
+     * casts NVPTX cannot select or gets wrong, multiply-adds LLVM factored. */
     char *(*const rewrites[])(const char *) = {cvc_ir_kernel_calls, cvc_ir_fix_casts,
-                                               cvc_ir_split_casts};
+                                               cvc_ir_split_casts, cvc_ir_mads};
     for (size_t i = 0; i < sizeof rewrites / sizeof rewrites[0]; i++) {
         char *done = rewrites[i](ll);
         if (done) {

@@ -171,6 +171,12 @@ char *cvc_ir_fix_casts(const char *ll);
  * memory, in a basic block into one cvta.to.shared (its SelectionDAG CSE ignores the target
  * address space). Such casts become NVVM's cvta intrinsics. */
 char *cvc_ir_split_casts(const char *ll);
+/* Integer multiplies that are a multiply-add in disguise (cvc_ir_mad.c): InstCombine writes
+ * y * x + y as y * (x + 1), and reassociation then (a + b) * c where a = b * c; the GPU spends an
+ * add and a multiply on each where one mad.lo does. Each becomes the product plus the addend
+ * again (y * x + y, a * c + a: the same value in wrapping arithmetic, no flags), which llc fuses;
+ * the increments left unused go. NULL when there is none (or no memory). */
+char *cvc_ir_mads(const char *ll);
 /* In-place fix-ups of textual IR before llc: __constant (NVPTX addrspace 4) moved to global
  * memory, the launch block kept at module scope. */
 void cvc_ir_fixups(char *ll);

@@ -86,6 +86,15 @@ __attribute__((unused)) static int cvt_count_files(const char *dir) {
     return n;
 }
 
+/* Writes text to path; false when it cannot. */
+__attribute__((unused)) static bool cvt_write(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    bool ok = f && fputs(text, f) >= 0;
+    if (f)
+        ok = fclose(f) == 0 && ok;
+    return ok;
+}
+
 /* Runs ptxas -arch=sm_90 at optimization level opt (0..3) on PTX text; 0 when it assembles.
  * -O0 checks that the PTX is valid in a fraction of the time (large kernels take ptxas -O3
  * tens of seconds). */
@@ -93,9 +102,7 @@ __attribute__((unused)) static int cvt_ptxas_at(const char *ptx, const char *wha
     char dir[256], path[512], cmd[2048];
     cvt_tempdir(dir, sizeof dir);
     snprintf(path, sizeof path, "%s/k.ptx", dir);
-    FILE *f = fopen(path, "wb");
-    fputs(ptx, f);
-    fclose(f);
+    cvt_write(path, ptx);
     snprintf(cmd, sizeof cmd, "'%s' -O%d -arch=sm_90 '%s' -o '%s/k.cubin'", CV_PTXAS, opt, path,
              dir);
     int rc = system(cmd);
