@@ -124,6 +124,8 @@ enum {
     F_K_MAD_INT4,
     F_K_MAD24,
     F_K_MAD_FLOAT2,
+    F_K_SHA256,
+    F_K_BLOWFISH,
     F_K_SGEMM,
     F_K_REDUCE,
     F_K_MATH,

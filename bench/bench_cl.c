@@ -94,6 +94,8 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
         b->k_mad_int4 = clCreateKernel(b->prog, "bench_mad_int4", NULL);
         b->k_mad24 = clCreateKernel(b->prog, "bench_mad24", NULL);
         b->k_mad_float2 = clCreateKernel(b->prog, "bench_mad_float2", NULL);
+        b->k_sha256 = clCreateKernel(b->prog, "bench_sha256", NULL);
+        b->k_blowfish = clCreateKernel(b->prog, "bench_blowfish", NULL);
     }
     /* Half precision: its own program, since a device without cl_khr_fp16 (NVIDIA's OpenCL)
      * cannot build it. */
@@ -628,10 +630,10 @@ static double profiling_cost(cl_backend *b, double target_us) {
     return bench_median(v, reps);
 }
 
-/* A compute loop (fma_items work-items, 1024 turns, one output element of `elem` bytes each):
+/* A compute loop (fma_items work-items, `turns` turns, one output element of `elem` bytes each):
  * `ops` per turn and work-item, in ops per µs / `scale` (1e3: G/s, 1e6: T/s). */
-static double loop_rate(cl_backend *b, cl_kernel k, size_t elem, double ops, double scale) {
-    cl_int turns = 1024;
+static double loop_rate(cl_backend *b, cl_kernel k, size_t elem, cl_int turns, double ops,
+                        double scale) {
     size_t g = g_opts.fma_items, l = 256;
     double res = NAN;
     cl_mem m = filled(b, g_opts.fma_items * elem, 0.0f);
@@ -679,13 +681,13 @@ static double kernel_rate(cl_backend *b, int figure) {
             res = 2.0 * (double)g_opts.big / us / 1e3;
         }
     } else if (figure == F_K_FMA && b->k_fma) {
-        res = loop_rate(b, b->k_fma, 4, 16.0, 1e3); /* 8 fma a turn: GFLOP/s */
+        res = loop_rate(b, b->k_fma, 4, 1024, 16.0, 1e3); /* 8 fma a turn: GFLOP/s */
     } else if (figure == F_K_HALF_FMA && !b->fp16) {
         res = BENCH_NOT_CLAIMED;
     } else if (figure == F_K_HALF_FMA && b->k_half_fma) {
-        res = loop_rate(b, b->k_half_fma, 2, 32.0, 1e6); /* 8 half2 fma a turn: TFLOP/s */
+        res = loop_rate(b, b->k_half_fma, 2, 1024, 32.0, 1e6); /* 8 half2 fma a turn: TFLOP/s */
     } else if (figure == F_K_HASH && b->k_hash) {
-        res = loop_rate(b, b->k_hash, 4, 1.0, 1e3); /* Grounds/s */
+        res = loop_rate(b, b->k_hash, 4, 1024, 1.0, 1e3); /* Grounds/s */
     } else if (figure >= F_K_MAD_INT && figure <= F_K_MAD_FLOAT2) {
         /* The multiply-add chains: kernel, components per work-item, seed (GIOP/s, GFLOP/s). */
         static const cl_int int_seed = 4;
@@ -701,6 +703,21 @@ static double kernel_rate(cl_backend *b, int figure) {
         int c = figure - F_K_MAD_INT;
         if (chains[c].k)
             res = chain_rate(b, chains[c].k, chains[c].lanes, chains[c].seed, 4);
+    } else if (figure == F_K_SHA256 && b->k_sha256) {
+        res = loop_rate(b, b->k_sha256, 4, 8, 64.0, 1e3); /* 8 blocks of 64 rounds: Grounds/s */
+    } else if (figure == F_K_BLOWFISH && b->k_blowfish) {
+        /* Four 256-entry S-boxes of a fixed pseudo-random pattern (xorshift32). */
+        cl_uint sbox[1024], x = 0x9e3779b9u;
+        for (int i = 0; i < 1024; i++) {
+            x ^= x << 13;
+            x ^= x >> 17;
+            x ^= x << 5;
+            sbox[i] = x;
+        }
+        m1 = clCreateBuffer(b->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, sizeof(sbox), sbox,
+                            NULL);
+        if (m1 && !clSetKernelArg(b->k_blowfish, 2, sizeof(m1), &m1))
+            res = loop_rate(b, b->k_blowfish, 4, 16, 16.0, 1e3); /* 16 rounds a turn: Grounds/s */
     } else if (figure == F_K_SGEMM && b->k_sgemm) {
         cl_int n = g_opts.sgemm_n;
         size_t bytes = (size_t)n * (size_t)n * 4;

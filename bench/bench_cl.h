@@ -29,6 +29,8 @@ struct cl_backend {
     cl_kernel k_spin_end;
     /* The multiply-add chains (clpeak's pattern). */
     cl_kernel k_mad_int, k_mad_int4, k_mad24, k_mad_float2;
+    /* Hash-style kernels: SHA-256 compression, Blowfish's F on local S-boxes. */
+    cl_kernel k_sha256, k_blowfish;
     bool fp16;            /* the device lists cl_khr_fp16 */
     cl_program half_prog; /* bench/kernels/half_fma.cl, only with cl_khr_fp16 */
     cl_kernel k_half_fma;

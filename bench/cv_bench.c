@@ -118,6 +118,8 @@ static const figure_info figures[F_COUNT] = {
     [F_K_MAD_INT4] = {"kernel: int multiply-add chains (x = y*x + y) on int4", "GIOP/s", true},
     [F_K_MAD24] = {"kernel: mad24 chains", "GIOP/s", true},
     [F_K_MAD_FLOAT2] = {"kernel: float2 FMA chains", "GFLOP/s", true},
+    [F_K_SHA256] = {"kernel: SHA-256 compression rounds", "Grounds/s (64 a block)", true},
+    [F_K_BLOWFISH] = {"kernel: Blowfish-style S-box rounds", "Grounds/s", true},
     [F_K_SGEMM] = {"kernel: tiled SGEMM", "GFLOP/s", true},
     [F_K_REDUCE] = {"kernel: parallel reduction (input read)", "GB/s", true},
     [F_K_MATH] = {"kernel: sin/exp/log/pow", "Gelem/s", true},
@@ -304,7 +306,11 @@ static void report(FILE *out, column *cols, int ncols) {
             "%%globaltimer (the kernel alone), copies and fills by CUDA events, NVIDIA's "
             "OpenCL around the command. The multiply-add chain rows are clpeak's compute "
             "kernels (x = y*x + y; y = x*y + x, or mad24, mad), each multiply-add 2 operations "
-            "per vector component, as clpeak counts them. "
+            "per vector component, as clpeak counts them. The SHA-256 row runs the real "
+            "compression function (rotate, bitselect for Ch and Maj), 8 blocks chained a "
+            "work-item, 64 rounds a block; the Blowfish-style row loads four 256-entry S-boxes "
+            "into local memory per work-group of 256, then runs 16 x 16 Feistel rounds of "
+            "Blowfish's F a work-item (raw CUDA: no PTX for these: -). "
             "Profiling's cost: the time per kernel of a stream "
             "of kernels each returning an event, on a profiling queue against a plain one "
             "(CUDA: a timing event pair around each launch against one event after it), "

@@ -137,6 +137,81 @@ kernel void bench_mad_float2(global float *out, int iters, float seed)
     out[get_global_id(0)] = y.s0 + y.s1;
 }
 
+/* SHA-256 compression (FIPS 180-4): Sigma0/Sigma1 with rotate(), Ch and Maj with bitselect(),
+ * the message schedule rolling in 16 private words. Each work-item hashes `iters` blocks, chained:
+ * the state after a block (its feed-forward added) is the next block's initial state, and the
+ * schedule's last 16 words W[48..63] its message; the first message comes from the global id.
+ * 64 x iters rounds per work-item; the first word of the final state is stored. */
+constant uint sha256_k[64] = {
+    0x428a2f98u, 0x71374491u, 0xb5c0fbcfu, 0xe9b5dba5u, 0x3956c25bu, 0x59f111f1u,
+    0x923f82a4u, 0xab1c5ed5u, 0xd807aa98u, 0x12835b01u, 0x243185beu, 0x550c7dc3u,
+    0x72be5d74u, 0x80deb1feu, 0x9bdc06a7u, 0xc19bf174u, 0xe49b69c1u, 0xefbe4786u,
+    0x0fc19dc6u, 0x240ca1ccu, 0x2de92c6fu, 0x4a7484aau, 0x5cb0a9dcu, 0x76f988dau,
+    0x983e5152u, 0xa831c66du, 0xb00327c8u, 0xbf597fc7u, 0xc6e00bf3u, 0xd5a79147u,
+    0x06ca6351u, 0x14292967u, 0x27b70a85u, 0x2e1b2138u, 0x4d2c6dfcu, 0x53380d13u,
+    0x650a7354u, 0x766a0abbu, 0x81c2c92eu, 0x92722c85u, 0xa2bfe8a1u, 0xa81a664bu,
+    0xc24b8b70u, 0xc76c51a3u, 0xd192e819u, 0xd6990624u, 0xf40e3585u, 0x106aa070u,
+    0x19a4c116u, 0x1e376c08u, 0x2748774cu, 0x34b0bcb5u, 0x391c0cb3u, 0x4ed8aa4au,
+    0x5b9cca4fu, 0x682e6ff3u, 0x748f82eeu, 0x78a5636fu, 0x84c87814u, 0x8cc70208u,
+    0x90befffau, 0xa4506cebu, 0xbef9a3f7u, 0xc67178f2u
+};
+#define SHA_ROTR(x, n) rotate((x), 32u - (n))
+#define SHA_S0(x) (SHA_ROTR(x, 2u) ^ SHA_ROTR(x, 13u) ^ SHA_ROTR(x, 22u))
+#define SHA_S1(x) (SHA_ROTR(x, 6u) ^ SHA_ROTR(x, 11u) ^ SHA_ROTR(x, 25u))
+#define SHA_s0(x) (SHA_ROTR(x, 7u) ^ SHA_ROTR(x, 18u) ^ ((x) >> 3))
+#define SHA_s1(x) (SHA_ROTR(x, 17u) ^ SHA_ROTR(x, 19u) ^ ((x) >> 10))
+
+kernel void bench_sha256(global uint *out, int iters)
+{
+    uint gid = (uint)get_global_id(0), w[16];
+    uint s[8] = {0x6a09e667u, 0xbb67ae85u, 0x3c6ef372u, 0xa54ff53au,
+                 0x510e527fu, 0x9b05688cu, 0x1f83d9abu, 0x5be0cd19u};
+#pragma unroll
+    for (int i = 0; i < 16; i++)
+        w[i] = (gid + (uint)i) * 0x9e3779b9u;
+    for (int n = 0; n < iters; n++) {
+        uint a = s[0], b = s[1], c = s[2], d = s[3], e = s[4], f = s[5], g = s[6], h = s[7];
+#pragma unroll
+        for (int i = 0; i < 64; i++) {
+            /* W[i]: W[i-16] + s0(W[i-15]) + W[i-7] + s1(W[i-2]) past the first 16. */
+            if (i >= 16)
+                w[i & 15] += SHA_s0(w[(i + 1) & 15]) + w[(i + 9) & 15] + SHA_s1(w[(i + 14) & 15]);
+            uint t1 = h + SHA_S1(e) + bitselect(g, f, e) + sha256_k[i] + w[i & 15];
+            uint t2 = SHA_S0(a) + bitselect(a, b, a ^ c); /* Maj(a, b, c) */
+            h = g; g = f; f = e; e = d + t1;
+            d = c; c = b; b = a; a = t1 + t2;
+        }
+        s[0] += a; s[1] += b; s[2] += c; s[3] += d;
+        s[4] += e; s[5] += f; s[6] += g; s[7] += h;
+    }
+    out[gid] = s[0];
+}
+
+/* Blowfish-style rounds: the work-group loads four 256-entry S-boxes (sbox: 1024 words) into
+ * local memory, then each work-item runs 16 x iters Feistel rounds on (L, R), seeded by its
+ * global id, with Blowfish's F: ((S0[x >> 24] + S1[x >> 16 & 255]) ^ S2[x >> 8 & 255]) +
+ * S3[x & 255]. L ^ R is stored. */
+#define BF_F(S, x)                                                                                 \
+    ((((S)[0][(x) >> 24] + (S)[1][((x) >> 16) & 255]) ^ (S)[2][((x) >> 8) & 255]) +               \
+     (S)[3][(x) & 255])
+
+kernel void bench_blowfish(global uint *out, int iters, global const uint *sbox)
+{
+    local uint S[4][256];
+    for (uint i = get_local_id(0); i < 1024; i += get_local_size(0))
+        S[i >> 8][i & 255] = sbox[i];
+    barrier(CLK_LOCAL_MEM_FENCE);
+    uint L = (uint)get_global_id(0), R = L * 0x9e3779b9u;
+    for (int n = 0; n < iters; n++) {
+#pragma unroll
+        for (int r = 0; r < 16; r += 2) {
+            R ^= BF_F(S, L);
+            L ^= BF_F(S, R);
+        }
+    }
+    out[get_global_id(0)] = L ^ R;
+}
+
 /* Tiled SGEMM, C = A * B, n x n, row-major, n a multiple of 16, 16 x 16 work-groups. */
 kernel void bench_sgemm(global const float *A, global const float *B, global float *C, int n)
 {
