@@ -7,6 +7,7 @@
 #include "compiler/compiler.h"
 
 #include <stdint.h>
+#include <string.h>
 
 /* A growing, 0-terminated byte buffer. */
 typedef struct cvc_buf {
@@ -171,6 +172,10 @@ char *cvc_ir_fix_casts(const char *ll);
  * memory, in a basic block into one cvta.to.shared (its SelectionDAG CSE ignores the target
  * address space). Such casts become NVVM's cvta intrinsics. */
 char *cvc_ir_split_casts(const char *ll);
+/* The length of an unquoted LLVM identifier at p (0: none), for the textual IR rewrites. */
+static inline size_t cvc_ir_ident(const char *p) {
+    return strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$-");
+}
 /* Integer multiplies that are a multiply-add in disguise (cvc_ir_mad.c): InstCombine writes
  * y * x + y as y * (x + 1), and reassociation then (a + b) * c where a = b * c; the GPU spends an
  * add and a multiply on each where one mad.lo does. Each becomes the product plus the addend

@@ -18,11 +18,6 @@
 static const char cvc_kernel_call[] = "call spir_kernel void @";
 static const char cvc_kernel_define[] = " spir_kernel void @";
 
-/* The length of an unquoted LLVM identifier at p. */
-static size_t cvc_ir_ident(const char *p) {
-    return strspn(p, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.$-");
-}
-
 /* The define line of kernel name[0..n) (its first character), or NULL when the module only
  * declares it. */
 static const char *cvc_kernel_definition(const char *ll, const char *name, size_t n) {

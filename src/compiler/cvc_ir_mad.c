@@ -8,18 +8,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static bool cvc_mad_ident(char c) {
-    return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$' || c == '-';
-}
-
 /* The local name at p ("%x"; quoted names are left alone): its length with the '%', or 0. */
 static size_t cvc_mad_local(const char *p) {
-    if (*p != '%')
-        return 0;
-    size_t n = 1;
-    while (cvc_mad_ident(p[n]))
-        n++;
-    return n > 1 ? n : 0;
+    size_t n = *p == '%' ? cvc_ir_ident(p + 1) : 0;
+    return n ? n + 1 : 0;
 }
 
 /* One integer add or mul, "  %r = add|mul[ nuw][ nsw] TYPE A, B": spans into its line. */
@@ -48,13 +40,13 @@ static size_t cvc_mad_int_type(const char *p, unsigned *lanes) {
         q++;
     if (*lanes && *q++ != '>')
         return 0;
-    return cvc_mad_ident(*q) ? 0 : (size_t)(q - p);
+    return cvc_ir_ident(q) ? 0 : (size_t)(q - p);
 }
 
 /* 1 of the type (its element "iN" in type[..elem_len]) at p: the length, 0 for anything else. */
 static size_t cvc_mad_one(const char *p, const char *elem, size_t elem_len, unsigned lanes) {
     if (!lanes)
-        return p[0] == '1' && !cvc_mad_ident(p[1]) ? 1 : 0;
+        return p[0] == '1' && !cvc_ir_ident(p + 1) ? 1 : 0;
     const char *q = p;
     if (*q++ != '<')
         return 0;
@@ -64,7 +56,7 @@ static size_t cvc_mad_one(const char *p, const char *elem, size_t elem_len, unsi
         else if (i)
             return 0;
         if (strncmp(q, elem, elem_len) || strncmp(q + elem_len, " 1", 2) ||
-            cvc_mad_ident(q[elem_len + 2]))
+            cvc_ir_ident(q + elem_len + 2))
             return 0;
         q += elem_len + 2;
     }

@@ -183,10 +183,6 @@ static int cvc_nvptx_space(int spir) {
     return spir == 2 ? 4 : spir == 4 ? 0 : spir;
 }
 
-static bool cvc_ident_char(char c) {
-    return isalnum((unsigned char)c) || c == '_' || c == '.' || c == '$' || c == '-';
-}
-
 /* Copies an intrinsic's name (p at "llvm.", n bytes) with its pointer suffixes (".p2", ".p4")
  * renumbered. */
 static void cvc_put_intrinsic(cvc_buf *b, const char *p, size_t n) {
@@ -340,16 +336,12 @@ char *cvc_ir_from_spir(const char *ll) {
             cvc_buf_printf(&b, "addrspace(%d", cvc_nvptx_space((int)n));
             p = end;
         } else if (!strncmp(p, intr, sizeof intr - 1)) {
-            size_t n = 1;
-            while (cvc_ident_char(p[n]))
-                n++;
+            size_t n = 1 + cvc_ir_ident(p + 1);
             cvc_buf_str(&b, "@");
             cvc_put_intrinsic(&b, p + 1, n - 1);
             p += n;
         } else if (!strncmp(p, "@_Z", 3)) {
-            size_t n = 1;
-            while (cvc_ident_char(p[n]))
-                n++;
+            size_t n = 1 + cvc_ir_ident(p + 1);
             char *renamed = cvc_nvptx_mangling(p + 1, n - 1);
             cvc_buf_str(&b, "@");
             if (renamed)
@@ -386,8 +378,7 @@ char *cvc_ir_from_spir(const char *ll) {
                         const char *q = strchr(name + 1, '"');
                         n = q ? (size_t)(q + 1 - name) : 0;
                     } else {
-                        while (cvc_ident_char(name[n]))
-                            n++;
+                        n = cvc_ir_ident(name);
                     }
                     if (n) {
                         cvc_buf_printf(&kernels, "%s!{ptr @%.*s, !\"kernel\", i32 1}",
