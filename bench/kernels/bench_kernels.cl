@@ -95,47 +95,29 @@ kernel void bench_hash(global uint *out, int rounds)
 #define CHAIN_16(M, x, y) CHAIN_4(M, x, y) CHAIN_4(M, x, y) CHAIN_4(M, x, y) CHAIN_4(M, x, y)
 #define CHAIN_64(M, x, y) CHAIN_16(M, x, y) CHAIN_16(M, x, y) CHAIN_16(M, x, y) CHAIN_16(M, x, y)
 
-/* 2 x 64 x iters integer ops per work-item. */
-kernel void bench_mad_int(global int *out, int iters, int seed)
-{
-    int x = seed, y = (int)get_local_id(0);
-    for (int i = 0; i < iters; i++) {
-        CHAIN_64(BENCH_MULADD, x, y)
+/* A chain kernel: x and y of type T start as X0 and Y0, `iters` turns of CHAIN_64 with M, and
+ * OUT (y's components summed) is stored. */
+#define CHAIN_KERNEL(name, S, T, M, X0, Y0, OUT)                                                   \
+    kernel void name(global S *out, int iters, S seed)                                            \
+    {                                                                                              \
+        T x = X0, y = Y0;                                                                          \
+        for (int i = 0; i < iters; i++) {                                                          \
+            CHAIN_64(M, x, y)                                                                      \
+        }                                                                                          \
+        out[get_global_id(0)] = OUT;                                                               \
     }
-    out[get_global_id(0)] = y;
-}
 
-/* 2 x 64 x 4 x iters integer ops per work-item. */
-kernel void bench_mad_int4(global int *out, int iters, int seed)
-{
-    int4 x = (int4)(seed, seed + 1, seed + 2, seed + 3), y = (int4)((int)get_local_id(0));
-    for (int i = 0; i < iters; i++) {
-        CHAIN_64(BENCH_MULADD, x, y)
-    }
-    out[get_global_id(0)] = y.s0 + y.s1 + y.s2 + y.s3;
-}
-
+/* 2 x 64 x iters integer ops per work-item (x 4 on int4). */
+CHAIN_KERNEL(bench_mad_int, int, int, BENCH_MULADD, seed, (int)get_local_id(0), y)
+CHAIN_KERNEL(bench_mad_int4, int, int4, BENCH_MULADD, ((int4)(seed, seed + 1, seed + 2, seed + 3)),
+             ((int4)((int)get_local_id(0))), (y.s0 + y.s1 + y.s2 + y.s3))
 /* The same with mad24 (24-bit operands: results past 24 bits are the implementation's, as in
- * clpeak): 2 x 64 x iters integer ops per work-item. */
-kernel void bench_mad24(global int *out, int iters, int seed)
-{
-    int x = seed, y = (int)get_local_id(0);
-    for (int i = 0; i < iters; i++) {
-        CHAIN_64(mad24, x, y)
-    }
-    out[get_global_id(0)] = y;
-}
-
+ * clpeak). */
+CHAIN_KERNEL(bench_mad24, int, int, mad24, seed, (int)get_local_id(0), y)
 /* The same with float2 and mad (clpeak's single-precision kernels): 2 x 64 x 2 x iters FLOP per
  * work-item. */
-kernel void bench_mad_float2(global float *out, int iters, float seed)
-{
-    float2 x = (float2)(seed, seed + 1.0f), y = (float2)((float)get_local_id(0));
-    for (int i = 0; i < iters; i++) {
-        CHAIN_64(mad, x, y)
-    }
-    out[get_global_id(0)] = y.s0 + y.s1;
-}
+CHAIN_KERNEL(bench_mad_float2, float, float2, mad, ((float2)(seed, seed + 1.0f)),
+             ((float2)((float)get_local_id(0))), (y.s0 + y.s1))
 
 /* SHA-256 compression (FIPS 180-4): Sigma0/Sigma1 with rotate(), Ch and Maj with bitselect(),
  * the message schedule rolling in 16 private words. Each work-item hashes `iters` blocks, chained:

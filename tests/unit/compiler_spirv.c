@@ -8,55 +8,27 @@
 
 #include <math.h>
 
-/* A SPIR-V header and the instructions, as words. */
+/* A SPIR-V header and the instructions, as words, one instruction a line (the first word: the
+ * word count above the opcode). */
+// clang-format off
 static const uint32_t module_words[] = {
-    0x07230203,
-    0x00010400,
-    0,
-    100,
-    0,
+    0x07230203, 0x00010400, 0, 100, 0,
     /* OpDecorate %10 SpecId 3; OpDecorate %11 SpecId 4; OpDecorate %12 SpecId 5 */
-    (4u << 16) | 71,
-    10,
-    1,
-    3,
-    (4u << 16) | 71,
-    11,
-    1,
-    4,
-    (4u << 16) | 71,
-    12,
-    1,
-    5,
+    (4u << 16) | 71, 10, 1, 3,
+    (4u << 16) | 71, 11, 1, 4,
+    (4u << 16) | 71, 12, 1, 5,
     /* %1 = OpTypeInt 16 0; %2 = OpTypeFloat 64; %3 = OpTypeBool */
-    (4u << 16) | 21,
-    1,
-    16,
-    0,
-    (3u << 16) | 22,
-    2,
-    64,
-    (2u << 16) | 20,
-    3,
+    (4u << 16) | 21, 1, 16, 0,
+    (3u << 16) | 22, 2, 64,
+    (2u << 16) | 20, 3,
     /* %10 = OpSpecConstant %1 7; %11 = OpSpecConstant %2 0 0; %12 = OpSpecConstantTrue %3;
      * %13 = OpSpecConstant %1 9 (no SpecId: not settable) */
-    (4u << 16) | 50,
-    1,
-    10,
-    7,
-    (5u << 16) | 50,
-    2,
-    11,
-    0,
-    0,
-    (3u << 16) | 48,
-    3,
-    12,
-    (4u << 16) | 50,
-    1,
-    13,
-    9,
+    (4u << 16) | 50, 1, 10, 7,
+    (5u << 16) | 50, 2, 11, 0, 0,
+    (3u << 16) | 48, 3, 12,
+    (4u << 16) | 50, 1, 13, 9,
 };
+// clang-format on
 
 static void spec_constants(void) {
     const unsigned char *m = (const unsigned char *)module_words;
