@@ -144,29 +144,32 @@ static void ir_rewrite(void) {
     free(out);
 }
 
-/* Specialization values as both llvm-spirv 15 and 16 read them: decimal floats, exact. */
+/* Specialization values as both llvm-spirv 15 and 16 read them: decimal floats, exact;
+ * infinities and NaN by name ("inf", "-inf", "nan": both translators read them). */
 static void spec_text(void) {
     static const cvc_spec_constant c[] = {{1, 10, 4, "f32"}, {2, 11, 8, "f64"}, {3, 12, 2, "f16"},
                                           {4, 13, 1, "i1"},  {5, 14, 2, "i16"}, {6, 15, 4, "f32"},
-                                          {7, 16, 4, "i32"}};
+                                          {7, 16, 4, "i32"}, {8, 17, 8, "f64"}};
     float f = -3.7f, nan_f = NAN;
-    double d = 1.53453;
+    double d = 1.53453, minus_inf = -INFINITY;
     uint32_t fb, nb;
-    uint64_t db;
+    uint64_t db, ib;
     memcpy(&fb, &f, 4);
     memcpy(&nb, &nan_f, 4);
     memcpy(&db, &d, 8);
-    const uint64_t v[] = {fb, db, 0x0002, 5, 0xfffff, nb, 9};
-    const bool set[] = {true, true, true, true, true, true, false};
+    memcpy(&ib, &minus_inf, 8);
+    const uint64_t v[] = {fb, db, 0x0002, 5, 0xfffff, nb, 9, ib};
+    const bool set[] = {true, true, true, true, true, true, false, true};
     bool oom = true;
-    char *s = cvc_spirv_spec_text(c, v, set, 7, &oom);
+    char *s = cvc_spirv_spec_text(c, v, set, 8, &oom);
     CVT_CHECK(s && !oom &&
                   !strcmp(s, "1:f32:-3.7000000476837158 2:f64:1.5345299999999999 "
-                             "3:f16:1.1920928955078125e-07 4:i1:1 5:i16:65535 6:f32:nan"),
+                             "3:f16:1.1920928955078125e-07 4:i1:1 5:i16:65535 6:f32:nan "
+                             "8:f64:-inf"),
               "spec text: %s", s ? s : "(null)");
     free(s);
-    const bool none[7] = {false};
-    s = cvc_spirv_spec_text(c, v, none, 7, &oom);
+    const bool none[8] = {false};
+    s = cvc_spirv_spec_text(c, v, none, 8, &oom);
     CVT_CHECK(!s && !oom, "none set: no text");
 }
 
