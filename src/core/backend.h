@@ -303,6 +303,11 @@ typedef struct cvcu_jit_options {
  * memory). CL_BUILD_PROGRAM_FAILURE / CL_INVALID_BINARY when the driver refuses the image. */
 cl_int cvcu_module_load(const void *image, const cvcu_jit_options *opts, cvcu_module **out,
                         char **log);
+/* The same, but only while no gate is closed (a load waits for every stream of the device, so
+ * it would wait for whoever opens the gate: cuda/cu_gates.c): while one is, nothing is loaded,
+ * *out stays NULL, *log too, and *later turns true. */
+cl_int cvcu_module_load_unblocked(const void *image, const cvcu_jit_options *opts,
+                                  cvcu_module **out, char **log, bool *later);
 void cvcu_module_unload(cvcu_module *m);
 /* CL_INVALID_KERNEL_NAME when the module has no such function. */
 cl_int cvcu_module_function(cvcu_module *m, const char *name, cvcu_function **out);

@@ -186,13 +186,14 @@ static bool cv_kernel_timable(const cv_ndrange *r, cl_device_id dev) {
     cv_program_function *f = r->function;
     const cvcu_device_props *props = dev->props;
     size_t smem = r->launch.smem;
-    bool ok = f->timed &&
+    cvcu_function *timed = cv_program_function_timed(f);
+    bool ok = timed &&
               (size_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2] <=
                   (size_t)f->timed_attrs.max_threads &&
               (size_t)f->timed_attrs.static_smem + smem <= props->local_mem;
     if (ok && (int)smem > atomic_load_explicit(&f->timed_smem_optin, memory_order_relaxed)) {
         ok = cvcu_device_bind(dev->cu) == CL_SUCCESS &&
-             cvcu_function_set_max_dynamic_smem(f->timed, (int)smem) == CL_SUCCESS;
+             cvcu_function_set_max_dynamic_smem(timed, (int)smem) == CL_SUCCESS;
         if (ok)
             atomic_store(&f->timed_smem_optin, (int)smem);
     }

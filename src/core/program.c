@@ -15,9 +15,11 @@ typedef struct cv_program_retired {
     cv_program_function *functions;
     cv_ptx_module ptx;
     struct cv_program_retired *next;
+    struct cv_program_twins *twins;
 } cv_program_retired;
 
 static void cv_program_module_free(cv_program_retired *m) {
+    cv_program_twins_free(m->twins);
     if (m->module) {
         cvcu_device_bind(m->device->cu);
         cvcu_module_unload(m->module);
@@ -37,7 +39,7 @@ static void cv_program_free_retired(cl_program p) {
 }
 
 void cv_program_device_unload(cl_program p, cv_program_device *pd, bool keep_ptx) {
-    cv_program_retired m = {pd->device, pd->module, pd->functions, {0}, NULL};
+    cv_program_retired m = {pd->device, pd->module, pd->functions, {0}, NULL, pd->twins};
     if (!keep_ptx) {
         m.ptx = pd->ptx;
         memset(&pd->ptx, 0, sizeof pd->ptx);
@@ -46,6 +48,7 @@ void cv_program_device_unload(cl_program p, cv_program_device *pd, bool keep_ptx
     pd->module = NULL;
     pd->functions = NULL;
     pd->num_functions = 0;
+    pd->twins = NULL;
     /* Kernel objects are made only between builds: their count only falls meanwhile. */
     bool in_use = atomic_load(&p->kernel_objects) > 0;
     if (!in_use)
@@ -61,8 +64,9 @@ void cv_program_device_unload(cl_program p, cv_program_device *pd, bool keep_ptx
 }
 
 static void cv_program_device_clear(cv_program_device *pd) {
-    cv_program_retired m = {pd->device, pd->module, pd->functions, pd->ptx, NULL};
+    cv_program_retired m = {pd->device, pd->module, pd->functions, pd->ptx, NULL, pd->twins};
     cv_program_module_free(&m);
+    pd->twins = NULL;
     free(pd->binary);
     free(pd->log);
     free(pd->options);

@@ -26,6 +26,7 @@ typedef struct cv_program_device {
     struct cvcu_module *module;
     cv_program_function *functions;
     uint32_t num_functions;
+    struct cv_program_twins *twins; /* the timed twins apart (core/program_function.h), or NULL */
 } cv_program_device;
 
 struct _cl_program {

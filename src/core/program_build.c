@@ -224,6 +224,93 @@ static void cv_program_timed_twin(cvcu_module *module, cv_program_function *f) {
     free(name);
 }
 
+void cv_program_twins_free(cv_program_twins *t) {
+    if (t) {
+        if (t->module) {
+            cvcu_device_bind(t->device->cu);
+            cvcu_module_unload(t->module);
+        }
+        pthread_mutex_destroy(&t->lock);
+        free(t->text);
+        free(t);
+    }
+}
+
+/* Loads the twins apart, under t->lock; a function whose twin the driver refuses keeps none
+ * (CUDA events time it). False while a gate is closed: nothing was tried, a later launch tries
+ * again (the load would wait for whoever opens the gate, maybe this very thread). */
+static bool cv_program_twins_load(cv_program_twins *t) {
+    cv_ptx_timing_stats st = {0};
+    size_t len = 0;
+    char *text = cv_ptx_add_timing(t->text, strlen(t->text), CV_PTX_TIMING_ALONE, &len, &st);
+    char *log = NULL;
+    bool later = false;
+    cl_int err = text ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS && st.module_refused)
+        cvu_log(CVU_LOG_INFO,
+                "no kernel timing (%s): profiling queues time these kernels with CUDA events",
+                st.module_refused);
+    if (err == CL_SUCCESS && st.twins) {
+        uint64_t t0 = cvu_host_time_ns();
+        err = cvcu_device_bind(t->device->cu);
+        if (err == CL_SUCCESS)
+            err = cvcu_module_load_unblocked(text, &t->jit, &t->module, &log, &later);
+        if (!later)
+            cvu_log(err == CL_SUCCESS ? CVU_LOG_INFO : CVU_LOG_ERROR,
+                    "timed twins of %u kernels: CUDA module load %.1f ms (%d)%s%s", st.twins,
+                    (double)(cvu_host_time_ns() - t0) / 1e6, err, log && log[0] ? ": " : "",
+                    log ? log : "");
+    }
+    for (uint32_t i = 0; t->module && i < t->num_functions && i < st.entries; i++) {
+        cv_program_function *f = &t->functions[i];
+        if (st.timed[i])
+            cv_program_timed_twin(t->module, f);
+        atomic_store(&f->timed_smem_optin, f->timed_attrs.max_dynamic_smem);
+    }
+    free(log);
+    free(text);
+    free(st.timed);
+    if (!later) {
+        free(t->text);
+        t->text = NULL;
+    }
+    return !later;
+}
+
+cvcu_function *cv_program_function_timed(cv_program_function *f) {
+    cv_program_twins *t = f->twins;
+    if (t && !atomic_load_explicit(&t->tried, memory_order_acquire)) {
+        pthread_mutex_lock(&t->lock);
+        if (!atomic_load_explicit(&t->tried, memory_order_relaxed) && cv_program_twins_load(t))
+            atomic_store_explicit(&t->tried, true, memory_order_release);
+        pthread_mutex_unlock(&t->lock);
+    }
+    /* f->timed is written before tried turns true, and never after. */
+    bool final = !t || atomic_load_explicit(&t->tried, memory_order_acquire);
+    return final ? f->timed : NULL;
+}
+
+/* The twins apart of a module loaded from text (which this takes), for its functions. */
+static cv_program_twins *cv_program_twins_new(cv_program_device *pd, char *text,
+                                              const cvcu_jit_options *jit) {
+    cv_program_twins *t = calloc(1, sizeof *t);
+    if (t && pthread_mutex_init(&t->lock, NULL) != 0) {
+        free(t);
+        t = NULL;
+    }
+    if (t) {
+        atomic_init(&t->tried, false);
+        t->text = text;
+        t->jit = *jit;
+        t->device = pd->device;
+        t->functions = pd->functions;
+        t->num_functions = pd->ptx.num_kernels;
+    } else {
+        free(text);
+    }
+    return t;
+}
+
 /* Loads the device's binary: PTX (rewritten) or a CUDA image, then its functions. */
 static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_jit_options *jit0) {
     cvcu_jit_options jit = *jit0;
@@ -251,10 +338,12 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
         if (!text)
             err = CL_OUT_OF_HOST_MEMORY;
     }
-    /* The timed twins that profiling queues launch (core/ptx_timing.h). */
+    /* The timed twins that profiling queues launch (core/ptx_timing.h): apart, loaded when
+     * first launched, unless program-scope variables need them in the entries' module. */
     cv_ptx_timing_stats timing = {0};
-    if (err == CL_SUCCESS && text) {
-        char *with = cv_ptx_add_timing(text, text_len, &text_len, &timing);
+    bool twins_apart = text && pd->ptx.global_bytes == 0;
+    if (err == CL_SUCCESS && text && !twins_apart) {
+        char *with = cv_ptx_add_timing(text, text_len, CV_PTX_TIMING_BESIDE, &text_len, &timing);
         free(text);
         text = with;
         if (!text)
@@ -271,13 +360,18 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
         cv_log_append(pd, log);
         free(log);
     }
-    free(text);
     if (err == CL_SUCCESS && !pd->binary_is_ptx)
         err = cv_program_signatures_from_driver(pd);
     if (err == CL_SUCCESS && pd->ptx.num_kernels) {
         pd->functions = calloc(pd->ptx.num_kernels, sizeof *pd->functions);
         err = pd->functions ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
     }
+    if (err == CL_SUCCESS && twins_apart && pd->ptx.num_kernels) {
+        pd->twins = cv_program_twins_new(pd, text, &jit);
+        text = NULL;
+        err = pd->twins ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    }
+    free(text);
     /* Once per module, not per kernel: large programs have many kernels and megabytes of PTX. */
     bool prints = memmem(pd->binary, pd->binary_size, "vprintf", 7) != NULL;
     /* CL_DEVICE_PRINTF_BUFFER_SIZE holds before the first launch of a kernel that prints. */
@@ -292,6 +386,7 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
             err = cvcu_function_attrs(f->func, &f->attrs);
         if (err == CL_SUCCESS && timing.timed && i < timing.entries && timing.timed[i])
             cv_program_timed_twin(pd->module, f);
+        f->twins = pd->twins;
         /* -cl-nv-verbose: the JIT's info log is empty when the driver takes the module from
          * its compute cache, so each kernel's resources, as the driver reports them, too. */
         if (err == CL_SUCCESS && jit.verbose) {
@@ -309,6 +404,10 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
         pd->num_functions = i + 1;
     }
     free(timing.timed);
+    if (err != CL_SUCCESS) {
+        cv_program_twins_free(pd->twins);
+        pd->twins = NULL;
+    }
     if (err != CL_SUCCESS && pd->module) {
         cvcu_module_unload(pd->module);
         pd->module = NULL;

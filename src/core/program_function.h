@@ -7,6 +7,23 @@
 #include "core/backend.h"
 #include "core/program.h"
 
+#include <pthread.h>
+
+/* The timed twins of a module's entries (core/ptx_timing.h) in a module of their own, which the
+ * first launch on a profiling queue that can run one loads: a program that no profiling queue
+ * runs never pays the JIT for them (about as much as for its entries). A module with program-scope
+ * variables keeps its twins beside its entries instead (one copy of each variable). */
+typedef struct cv_program_twins {
+    pthread_mutex_t lock;
+    _Atomic bool tried;   /* the load was tried: each function's timed is final */
+    char *text;           /* the entries' PTX as loaded, until tried */
+    cvcu_jit_options jit; /* the entries' */
+    cl_device_id device;
+    struct cvcu_module *module; /* NULL until loaded, or where the driver refused it */
+    cv_program_function *functions;
+    uint32_t num_functions;
+} cv_program_twins;
+
 struct cv_program_function {
     const cv_ptx_kernel *sig; /* parameters and metadata (in the device's cv_ptx_module) */
     cvcu_function *func;
@@ -23,6 +40,12 @@ struct cv_program_function {
     cvcu_function *timed;
     cvcu_func_attrs timed_attrs;
     _Atomic int timed_smem_optin;
+    cv_program_twins *twins; /* the module's twins where they are apart, else NULL */
 };
+
+/* f's timed twin, NULL where it has none: loads the twins' module on first use (thread-safe). */
+cvcu_function *cv_program_function_timed(cv_program_function *f);
+/* Unloads and frees what cv_program_load made of the twins (NULL: nothing). */
+void cv_program_twins_free(cv_program_twins *t);
 
 #endif

@@ -220,8 +220,9 @@ static bool cv_note_envreg(cv_parse *ps, const cv_tok *t) {
     return true;
 }
 
-/* `.entry name ( params ) directives { body }` (or a declaration ending in ';'). */
-static void cv_parse_entry(cv_parse *ps) {
+/* `.entry name ( params ) directives { body }` (or a declaration ending in ';'); its statement
+ * starts at decl_start. */
+static void cv_parse_entry(cv_parse *ps, size_t decl_start) {
     cv_lexer *lx = &ps->lx;
     cv_ptx_kernel k;
     cv_tok t;
@@ -231,6 +232,7 @@ static void cv_parse_entry(cv_parse *ps) {
         return;
     }
     k.name = cv_tok_dup(lx, &t);
+    k.decl_start = decl_start;
     size_t cap = 0, name_end = t.start + t.len;
     bool have = cv_lex(lx, &t);
     if (have && cv_tok_is(lx, &t, "(")) {
@@ -614,7 +616,7 @@ cl_int cv_ptx_parse(const char *text, size_t len, cv_ptx_module *out, char *msg,
             ps.lx.pos = cv_line_end(text, len, t.start);
             new_stmt = true;
         } else if (cv_tok_is(&ps.lx, &t, ".entry")) {
-            cv_parse_entry(&ps);
+            cv_parse_entry(&ps, stmt_start);
             new_stmt = true;
         } else if (cv_tok_is(&ps.lx, &t, ".global")) {
             cv_parse_global(&ps);

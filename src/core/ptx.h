@@ -62,6 +62,7 @@ typedef struct cv_ptx_kernel {
     char *attributes;         /* //cv:kernel-attributes text, or "" */
     bool has_shared_ptr;      /* a __local pointer parameter */
     /* Offsets in the text, for the rewrite. */
+    size_t decl_start;                /* the entry's first token (`.visible`, `.entry`) */
     size_t params_open, params_close; /* '(' and ')'; both just past the name when no list */
     bool no_param_list;
     size_t body_open, body_close; /* '{' and '}' */

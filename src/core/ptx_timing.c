@@ -253,7 +253,8 @@ static void cv_timing_twin(cv_buf *b, const char *s, const cv_ptx_kernel *k) {
     cv_buf_str(b, "}\n");
 }
 
-char *cv_ptx_add_timing(const char *text, size_t len, size_t *out_len, cv_ptx_timing_stats *stats) {
+char *cv_ptx_add_timing(const char *text, size_t len, cv_ptx_timing_mode mode, size_t *out_len,
+                        cv_ptx_timing_stats *stats) {
     cv_ptx_module m;
     cv_buf b = {0};
     memset(stats, 0, sizeof *stats);
@@ -267,14 +268,20 @@ char *cv_ptx_add_timing(const char *text, size_t len, size_t *out_len, cv_ptx_ti
     size_t from = 0;
     for (uint32_t i = 0; !stats->module_refused && i < m.num_kernels; i++) {
         const cv_ptx_kernel *k = &m.kernels[i];
-        if (!cv_timing_entry_ok(text, &m, k, version))
-            continue;
+        bool ok = cv_timing_entry_ok(text, &m, k, version);
         size_t after = k->body_close + 1;
-        cv_buf_add(&b, text + from, after - from);
-        cv_timing_twin(&b, text, k);
-        from = after;
-        stats->twins++;
-        stats->timed[i] = true;
+        if (mode == CV_PTX_TIMING_ALONE) {
+            cv_buf_add(&b, text + from, k->decl_start - from);
+            from = after;
+        } else if (ok) {
+            cv_buf_add(&b, text + from, after - from);
+            from = after;
+        }
+        if (ok) {
+            cv_timing_twin(&b, text, k);
+            stats->twins++;
+            stats->timed[i] = true;
+        }
     }
     cv_buf_add(&b, text + from, len - from);
     cv_ptx_free(&m);

@@ -30,8 +30,18 @@ typedef struct cv_ptx_timing_stats {
     bool *timed;
 } cv_ptx_timing_stats;
 
-/* The text (PTX as cv_ptx_rewrite made it, len bytes) with the twins added after their entries:
+/* Where the twins go: after their entries, in the same module; or alone, each in its entry's
+ * place (entries without a twin left out), a module of its own that shares nothing with the
+ * entries' but what each module has its own copy of (no module-scope .global variable may be
+ * there: cv_ptx_module.global_bytes). */
+typedef enum cv_ptx_timing_mode {
+    CV_PTX_TIMING_BESIDE,
+    CV_PTX_TIMING_ALONE,
+} cv_ptx_timing_mode;
+
+/* The text (PTX as cv_ptx_rewrite made it, len bytes) with the twins placed as mode says:
  * 0-terminated, malloc'ed, *out_len bytes. NULL when out of memory or not PTX. */
-char *cv_ptx_add_timing(const char *text, size_t len, size_t *out_len, cv_ptx_timing_stats *stats);
+char *cv_ptx_add_timing(const char *text, size_t len, cv_ptx_timing_mode mode, size_t *out_len,
+                        cv_ptx_timing_stats *stats);
 
 #endif

@@ -1,5 +1,6 @@
 #include "core/backend.h"
 #include "cuda/cu_driver.h"
+#include "cuda/cu_gates.h"
 #include "cuda/cu_memory.h"
 
 #include <stdint.h>
@@ -82,6 +83,20 @@ cl_int cvcu_module_load(const void *image, const cvcu_jit_options *opts, cvcu_mo
     }
     free(info);
     free(error);
+    return err;
+}
+
+cl_int cvcu_module_load_unblocked(const void *image, const cvcu_jit_options *opts,
+                                  cvcu_module **out, char **log, bool *later) {
+    static const _Atomic bool now_or_never = true;
+    cl_int err = CL_SUCCESS;
+    *out = NULL;
+    *log = NULL;
+    *later = !cvcu_gates_quiet_begin(&now_or_never);
+    if (!*later) {
+        err = cvcu_module_load(image, opts, out, log);
+        cvcu_gates_quiet_end();
+    }
     return err;
 }
 

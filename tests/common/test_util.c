@@ -104,6 +104,17 @@ cl_mem cv_test_buffer(cl_context ctx, size_t size, const void *init) {
     return m;
 }
 
+void cv_test_check_profiled(cl_event e) {
+    cl_ulong start = 0, end = 0;
+    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &e));
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));
+    CHECK_ERR(CL_SUCCESS,
+              clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
+    CHECK(start > 0 && start <= end);
+    clReleaseEvent(e);
+}
+
 cl_program cv_test_build(cl_context ctx, cl_device_id dev, cl_uint count, const char **sources,
                          const char *options, const char *what, cl_int *err) {
     cl_program p = clCreateProgramWithSource(ctx, count, sources, NULL, err);

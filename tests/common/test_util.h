@@ -71,6 +71,9 @@ cl_program cv_test_build(cl_context ctx, cl_device_id dev, cl_uint count, const 
 /* A read-write buffer of `size` bytes, a copy of `init` when given; a failure ends the test
  * (exit 1, with the error code). */
 cl_mem cv_test_buffer(cl_context ctx, size_t size, const void *init);
+/* A command's event on a profiling queue: waits for it, checks it completed with 0 < START <= END,
+ * releases it. */
+void cv_test_check_profiled(cl_event e);
 /* Does the device list the OpenCL C feature `name` (at `version`, or any version when 0)? */
 int cv_test_has_c_feature(cl_device_id dev, const char *name, cl_version version);
 

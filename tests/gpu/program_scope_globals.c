@@ -2,9 +2,11 @@
  * the device claims them with the sizes the spec asks for, their initial values are there at
  * the first launch, they keep their values from one launch to the next and are shared by the
  * program's kernels, each program has its own, a variable of the claimed maximum size works,
- * clGetProgramBuildInfo reports their size, and OpenCL C 1.2 still refuses them. */
+ * clGetProgramBuildInfo reports their size, kernels on a profiling queue (timed) see the same
+ * variables as elsewhere, and OpenCL C 1.2 still refuses them. */
 #include "test_util.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 static const char *src =
@@ -35,18 +37,29 @@ static cl_program build(cl_context ctx, cl_device_id dev, const char *text, cons
     return p;
 }
 
-/* read_back's five values after `bumps` work-items of bump. */
+/* read_back's five values after `bumps` work-items of bump; on a profiling queue, with events
+ * (the kernels that time themselves: their timed twins). */
 static void run(cl_command_queue q, cl_program p, cl_mem out, size_t bumps, cl_long got[5]) {
     cl_int err;
+    cl_command_queue_properties props = 0;
+    clGetCommandQueueInfo(q, CL_QUEUE_PROPERTIES, sizeof props, &props, NULL);
+    bool timed = (props & CL_QUEUE_PROFILING_ENABLE) != 0;
+    cl_event e1 = NULL, e2 = NULL;
     cl_kernel b = clCreateKernel(p, "bump", &err), r = clCreateKernel(p, "read_back", &err);
     CHECK(b && r);
     CHECK_ERR(CL_SUCCESS, clSetKernelArg(r, 0, sizeof out, &out));
     size_t one = 1;
     if (bumps)
-        CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, b, 1, NULL, &bumps, NULL, 0, NULL, NULL));
-    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, r, 1, NULL, &one, NULL, 0, NULL, NULL));
+        CHECK_ERR(CL_SUCCESS,
+                  clEnqueueNDRangeKernel(q, b, 1, NULL, &bumps, NULL, 0, NULL, timed ? &e1 : NULL));
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueNDRangeKernel(q, r, 1, NULL, &one, NULL, 0, NULL, timed ? &e2 : NULL));
     CHECK_ERR(CL_SUCCESS,
               clEnqueueReadBuffer(q, out, CL_TRUE, 0, 5 * sizeof(cl_long), got, 0, NULL, NULL));
+    if (e1)
+        cv_test_check_profiled(e1);
+    if (e2)
+        cv_test_check_profiled(e2);
     clReleaseKernel(b);
     clReleaseKernel(r);
 }
@@ -95,6 +108,20 @@ int main(void) {
     CHECK(got[0] == 8 && got[3] == 8);
     run(q, a, out, 0, got);
     CHECK(got[0] == 1029);
+
+    /* The same variables for the kernels on a profiling queue (their timed twins share the
+     * entries' module): bumped there, read back there and here. */
+    cl_command_queue_properties prof[] = {CL_QUEUE_PROPERTIES, CL_QUEUE_PROFILING_ENABLE, 0};
+    cl_command_queue pq = clCreateCommandQueueWithProperties(ctx, dev, prof, &err);
+    REQUIRE(pq != NULL);
+    run(pq, a, out, 10, got);
+    CHECK(got[0] == 1039 && got[3] == 2039 + 1029 + 1039);
+    run(q, a, out, 5, got);
+    CHECK(got[0] == 1044 && got[3] == 2039 + 1029 + 1039 + 1044);
+    if (got[0] != 1044)
+        fprintf(stderr, "after the profiling queue: counter %lld, total %lld\n", (long long)got[0],
+                (long long)got[3]);
+    clReleaseCommandQueue(pq);
 
     /* A variable of the largest size claimed: written at both ends, read back. */
     char big[512];

@@ -50,7 +50,7 @@ static void check_timed(const char *ptx, const char *name) {
     CVT_CHECK(cv_ptx_parse(ptx, strlen(ptx), &m, NULL, 0) == CL_SUCCESS, "%s: parse", name);
     char *text = cv_ptx_rewrite(ptx, strlen(ptx), &m, &len);
     cv_ptx_timing_stats st = {0};
-    char *timed = text ? cv_ptx_add_timing(text, len, &timed_len, &st) : NULL;
+    char *timed = text ? cv_ptx_add_timing(text, len, CV_PTX_TIMING_BESIDE, &timed_len, &st) : NULL;
     CVT_CHECK(timed != NULL, "%s: twins", name);
     CVT_CHECK(st.twins == m.num_kernels && m.num_kernels > 0, "%s: %u twins for %u kernels (%s)",
               name, st.twins, m.num_kernels, st.module_refused ? st.module_refused : "");

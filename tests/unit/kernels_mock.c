@@ -633,22 +633,11 @@ static void timing_of(const fakecuda_launch *l, uint64_t t[2]) {
     memcpy(t, l->params + l->param_offset[l->num_params - 1], 16);
 }
 
-/* A command's event on a profiling queue: completed, its START <= END. */
-static void check_profiled(cl_event e) {
-    cl_ulong start = 0, end = 0;
-    CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &e));
-    CHECK_ERR(CL_SUCCESS,
-              clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_START, sizeof start, &start, NULL));
-    CHECK_ERR(CL_SUCCESS,
-              clGetEventProfilingInfo(e, CL_PROFILING_COMMAND_END, sizeof end, &end, NULL));
-    CHECK(start > 0 && start <= end);
-    clReleaseEvent(e);
-}
-
 /* Kernels on a profiling queue run their timed twins (docs/kernel-abi.md, "Kernel timing"), with
  * the timing parameter last, when they return an event: every block shape, clusters, cooperative
  * launches, extra shared memory (the twin opts in too), launches split past CUDA's limits (one
- * slot and generation for all of them); each command gets a new generation. */
+ * slot and generation for all of them); each command gets a new generation. The twins' module is
+ * loaded once, by the first launch that runs a twin. */
 static void test_timed_launches(cl_program p) {
     cl_int err;
     cl_command_queue qp = clCreateCommandQueue(ctx, dev, CL_QUEUE_PROFILING_ENABLE, &err);
@@ -668,11 +657,11 @@ static void test_timed_launches(cl_program p) {
     CHECK(param_u64(l, 0) == addr && param_u32(l, 1) == n);
     timing_of(l, t0);
     CHECK(t0[0] != 0 && t0[0] % 8 == 0 && t0[1] >= 1 && t0[1] < (1u << 24));
-    check_profiled(e);
+    cv_test_check_profiled(e);
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 3, NULL, g3, l3, 0, NULL, &e));
     timing_of(last(), t1);
     CHECK(t1[0] != t0[0] || t1[1] != t0[1]); /* another slot, or the same one's next generation */
-    check_profiled(e);
+    cv_test_check_profiled(e);
     /* without an event there is nothing to time: the entry itself */
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 3, NULL, g3, l3, 0, NULL, NULL));
     CHECK(strcmp(last()->func, "add_one") == 0 && last()->num_params == 2);
@@ -683,7 +672,7 @@ static void test_timed_launches(cl_program p) {
     size_t global = 8 * 64, local = 64;
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &global, &local, 0, NULL, &e));
     CHECK(strcmp(last()->func, "cluster_rank__cv_timed") == 0 && last()->grid[0] == 8);
-    check_profiled(e);
+    cv_test_check_profiled(e);
     clReleaseKernel(k);
 
     k = coop_kernel(p, addr);
@@ -691,7 +680,7 @@ static void test_timed_launches(cl_program p) {
     local = 128;
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &global, &local, 0, NULL, &e));
     CHECK(strcmp(last()->func, "coop_sum__cv_timed") == 0 && last()->cooperative);
-    check_profiled(e);
+    cv_test_check_profiled(e);
     clReleaseKernel(k);
 
     k = kernel(p, "extern_smem");
@@ -704,17 +693,23 @@ static void test_timed_launches(cl_program p) {
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &global, &local, 0, NULL, &e));
     CHECK(strcmp(last()->func, "extern_smem__cv_timed") == 0 && last()->smem == extra);
     CHECK(fake->last_max_dynamic_smem == (int)extra);
-    check_profiled(e);
+    cv_test_check_profiled(e);
     clReleaseKernel(k);
 
-    /* launch information and a split launch: the same slot and generation for every part */
+    /* launch information and a split launch: the same slot and generation for every part; the
+     * twins in a module of their own, loaded by the first launch that wants one */
+    unsigned loaded = fake->modules_loaded;
     cl_program li = build("launch_info.ptx", NULL);
+    CHECK(fake->modules_loaded == loaded + 1);
     k = kernel(li, "li_ids");
     cl_mem none = NULL;
     CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
     size_t g2[2] = {8, 140000}, l2[2] = {8, 1};
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 2, NULL, g2, l2, 0, NULL, NULL));
+    CHECK(fake->modules_loaded == loaded + 1 && strcmp(last()->func, "li_ids") == 0);
     unsigned before = fake->num_launches;
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 2, NULL, g2, l2, 0, NULL, &e));
+    CHECK(fake->modules_loaded == loaded + 2);
     REQUIRE(fake->num_launches == before + 3);
     timing_of(&fake->launches[before], t0);
     for (unsigned i = 0; i < 3; i++) {
@@ -724,7 +719,10 @@ static void test_timed_launches(cl_program p) {
         timing_of(l, t1);
         CHECK(t1[0] == t0[0] && t1[1] == t0[1]);
     }
-    check_profiled(e);
+    cv_test_check_profiled(e);
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 2, NULL, g2, l2, 0, NULL, &e));
+    CHECK(fake->modules_loaded == loaded + 2 && strcmp(last()->func, "li_ids__cv_timed") == 0);
+    cv_test_check_profiled(e);
     clReleaseKernel(k);
     clReleaseProgram(li);
     clReleaseCommandQueue(qp);

@@ -1,8 +1,9 @@
 /* Kernel timing twins (src/core/ptx_timing.c) on text: every entry that can have one gets a twin
  * with the timing parameter, the prologue before its first statement and every ret and exit
  * turned into the branch to the epilogue; the entries themselves stay byte for byte as they were;
- * modules and entries that cannot have twins get none, and say why. Every result must assemble:
- * ptxas -arch=sm_90 checks it. */
+ * modules and entries that cannot have twins get none, and say why. The twins alone (a module of
+ * their own) are the same twins without the entries. Every result must assemble: ptxas
+ * -arch=sm_90 checks it. */
 #include "test_util.h"
 
 #include "core/ptx.h"
@@ -29,13 +30,46 @@ static char *entry_text(const char *text, const char *name) {
     return out;
 }
 
+/* The twins alone of text: each twin of beside (text with the twins after their entries, parsed
+ * as t) byte for byte, no entry of text, the rest of the module; and the result assembles. */
+static void alone(const char *text, const char *beside, const cv_ptx_module *t,
+                  const cv_ptx_timing_stats *st_beside, const char *tag) {
+    size_t len = 0;
+    cv_ptx_timing_stats st;
+    char *out = cv_ptx_add_timing(text, strlen(text), CV_PTX_TIMING_ALONE, &len, &st);
+    REQUIRE(out != NULL);
+    CHECK(strlen(out) == len);
+    CHECK(st.twins == st_beside->twins && st.entries == st_beside->entries);
+    cv_ptx_module a;
+    REQUIRE(cv_ptx_parse(out, len, &a, NULL, 0) == CL_SUCCESS);
+    CHECK(a.num_kernels == (st.module_refused ? st.entries : st.twins));
+    for (uint32_t i = 0; !st.module_refused && i < a.num_kernels; i++) {
+        const char *name = a.kernels[i].name;
+        size_t n = strlen(name), sn = strlen(CV_PTX_TIMED_SUFFIX);
+        CHECK(n > sn && strcmp(name + n - sn, CV_PTX_TIMED_SUFFIX) == 0);
+        char *mine = entry_text(out, name), *theirs = entry_text(beside, name);
+        CHECK(cv_ptx_find(t, name) && mine && theirs && strcmp(mine, theirs) == 0);
+        free(mine);
+        free(theirs);
+    }
+    for (uint32_t i = 0; i < st.entries; i++)
+        CHECK(st.timed[i] == st_beside->timed[i]);
+    cv_ptx_free(&a);
+    free(st.timed);
+    char name[300];
+    snprintf(name, sizeof name, "%s-alone", tag);
+    if (st.twins)
+        CHECK(assembles(out, name));
+    free(out);
+}
+
 /* The twins added to text (PTX as the loader's rewrite left it), checked: as many as expected,
  * each original entry unchanged, each twin with the timing parameter, the prologue, no ret or
  * exit of its own, and the result assembles. */
 static char *timed(const char *text, unsigned twins, const char *tag) {
     size_t out_len = 0;
     cv_ptx_timing_stats st;
-    char *out = cv_ptx_add_timing(text, strlen(text), &out_len, &st);
+    char *out = cv_ptx_add_timing(text, strlen(text), CV_PTX_TIMING_BESIDE, &out_len, &st);
     REQUIRE(out != NULL);
     CHECK(strlen(out) == out_len);
     CHECK(st.twins == twins);
@@ -76,6 +110,7 @@ static char *timed(const char *text, unsigned twins, const char *tag) {
         free(before);
         free(after);
     }
+    alone(text, out, &t, &st, tag);
     cv_ptx_free(&t);
     cv_ptx_free(&m);
     free(st.timed);
@@ -197,7 +232,8 @@ static void test_refusals(void) {
     for (size_t i = 0; i < sizeof modules / sizeof modules[0]; i++) {
         size_t len = 0;
         cv_ptx_timing_stats st;
-        char *out = cv_ptx_add_timing(modules[i].text, strlen(modules[i].text), &len, &st);
+        char *out = cv_ptx_add_timing(modules[i].text, strlen(modules[i].text),
+                                      CV_PTX_TIMING_BESIDE, &len, &st);
         REQUIRE(out != NULL);
         CHECK(st.twins == 0 && st.entries == 1);
         CHECK(st.module_refused && strcmp(st.module_refused, modules[i].why) == 0);
@@ -234,7 +270,8 @@ static void test_refusals(void) {
     /* not PTX */
     size_t len = 0;
     cv_ptx_timing_stats st;
-    CHECK(cv_ptx_add_timing("hello", 5, &len, &st) == NULL);
+    CHECK(cv_ptx_add_timing("hello", 5, CV_PTX_TIMING_BESIDE, &len, &st) == NULL);
+    CHECK(cv_ptx_add_timing("hello", 5, CV_PTX_TIMING_ALONE, &len, &st) == NULL);
 }
 
 int main(void) {
