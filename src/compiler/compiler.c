@@ -687,6 +687,11 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     cvc_hash key = cvc_hash_final(&h);
     if (cvc_cache_hit(key, &o, &log, out))
         return CL_SUCCESS;
+    /* Threads building this source at once: the first builds, the others take its result. */
+    char dir[4096];
+    bool caching = cvc_cache_dir(dir, sizeof dir), claimed = caching && cvc_flight_begin(key);
+    if (caching && !claimed && cvc_cache_hit(key, &o, &log, out))
+        return CL_SUCCESS;
     tools = cvc_get_probed_tools();
     char *deps = NULL;
     /* A tool server that stopped during the build (killed, out of memory) can leave a step
@@ -707,6 +712,8 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     /* Included files that cannot be read back: the result is not cached. */
     err = cvc_finish(err, &log, deps != NULL, key, out, deps);
     free(deps);
+    if (claimed)
+        cvc_flight_end(key);
     return err;
 }
 

@@ -217,6 +217,15 @@ void cvc_mkdirs(const char *dir);
 bool cvc_cache_load(cvc_hash key, cvc_output *out);
 /* Best effort: temp file + rename; failures are ignored. deps: from cvc_deps_text (or NULL). */
 void cvc_cache_store(cvc_hash key, const cvc_output *out, const char *deps);
+
+/* ---- one build of a key at a time (cvc_flight.c) ---- */
+/* Claims key for a build: true when claimed (then cvc_flight_end once the result is cached).
+ * While another thread holds key, waits until it ends it and returns false: the caller looks in
+ * the cache again, and builds unclaimed where the result is not there (a failed build, an
+ * uncacheable one), so that waiters never queue up one behind the other. Also false when out of
+ * memory. */
+bool cvc_flight_begin(cvc_hash key);
+void cvc_flight_end(cvc_hash key);
 /* The files a clang dependency file lists (except those under skip_dir), each with the hash of
  * its content, as the cache keeps them; NULL when one cannot be read (then do not cache). */
 char *cvc_deps_text(const char *depfile, const char *skip_dir);

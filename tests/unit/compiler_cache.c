@@ -1,11 +1,14 @@
 /* The compilation cache: a second build is served from the cache (proved by planting an entry
  * the compiler could not have produced), CULVERT_CACHE=0 disables it, a corrupt entry is
- * rebuilt and replaced, an unusable cache directory never fails a build, and a different
- * source, option or target never hits another's entry. */
+ * rebuilt and replaced, an unusable cache directory never fails a build, a different source,
+ * option or target never hits another's entry, and threads building one source at once build it
+ * once. */
 #include "compiler_util.h"
 #include "compiler/cvc_internal.h"
 
 #include <inttypes.h>
+#include <pthread.h>
+#include <stdatomic.h>
 
 static const char *src = "__kernel void k(__global float *p) { p[get_global_id(0)] *= 2.0f; }\n";
 
@@ -35,6 +38,20 @@ static bool only_entry(const char *dir, char *path, size_t size, cvc_hash *key) 
     return found;
 }
 
+/* A build on a thread of its own. */
+typedef struct flight_builder {
+    cvc_output out;
+    cl_int err;
+    atomic_bool done;
+} flight_builder;
+
+static void *flight_build(void *arg) {
+    flight_builder *fb = arg;
+    fb->err = build("", &cvt_sm90, &fb->out);
+    atomic_store(&fb->done, true);
+    return NULL;
+}
+
 int main(void) {
     cvt_require_compiler();
     char dir[256];
@@ -61,6 +78,31 @@ int main(void) {
                   !strcmp(again.log, "planted log"),
               "cache hit returns the entry: %s", again.data ? (char *)again.data : "(null)");
     cvc_output_free(&again);
+
+    /* Builds of one source at once: one thread builds, the others wait for it and take its
+     * result from the cache (planted here while the test holds the key), or, where it left
+     * none there, build it themselves. */
+    for (int plant = 1; plant >= 0; plant--) {
+        unlink(path);
+        CVT_CHECK(cvc_flight_begin(key), "claim the key");
+        pthread_t t;
+        flight_builder fb = {0};
+        CVT_CHECK(pthread_create(&t, NULL, flight_build, &fb) == 0, "builder thread");
+        usleep(300 * 1000);
+        CVT_CHECK(!atomic_load(&fb.done), "a build of a key in flight waits for it");
+        if (plant)
+            cvc_cache_store(key, &planted, NULL);
+        cvc_flight_end(key);
+        pthread_join(t, NULL);
+        const char *got = fb.out.data ? (const char *)fb.out.data : "(null)";
+        CVT_CHECK(fb.err == CL_SUCCESS, "waiting build: %d", fb.err);
+        if (plant)
+            CVT_CHECK(!strcmp(got, "// planted\n"), "the waiter takes the result cached: %s", got);
+        else
+            CVT_CHECK(fb.out.size == first.size && !memcmp(got, first.data, first.size),
+                      "with nothing cached the waiter builds: %.40s", got);
+        cvc_output_free(&fb.out);
+    }
 
     /* A corrupt entry (one byte flipped, or cut short) is a miss and is replaced. */
     for (int mode = 0; mode < 2; mode++) {
