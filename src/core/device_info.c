@@ -141,7 +141,8 @@ static const struct {
     {CL_DEVICE_ATOMIC_MEMORY_CAPABILITIES, CV_ULONG, CV_ATOMIC_CAPABILITIES},
     {CL_DEVICE_ATOMIC_FENCE_CAPABILITIES, CV_ULONG,
      CV_ATOMIC_CAPABILITIES | CL_DEVICE_ATOMIC_SCOPE_WORK_ITEM},
-    /* cl_ext_float_atomics: load/store/exchange, add/sub (atom.add.f32/.f64), min/max (a
+    /* cl_ext_float_atomics: load/store/exchange, add/sub (atom.add.f64, atom.shared.add.f32, a
+     * compare-and-swap loop for float in global memory, which keeps subnormals), min/max (a
      * compare-and-swap loop), in global and local memory. */
     {CL_DEVICE_SINGLE_FP_ATOMIC_CAPABILITIES_EXT, CV_ULONG, CV_FP_ATOMIC_CAPABILITIES},
     {CL_DEVICE_DOUBLE_FP_ATOMIC_CAPABILITIES_EXT, CV_ULONG, CV_FP_ATOMIC_CAPABILITIES},

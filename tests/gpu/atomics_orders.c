@@ -8,11 +8,11 @@
  *   relaxed operations around seq_cst fences;
  * - a seq_cst counter (atomic_fetch_add without _explicit): the tickets are a permutation;
  * - float and double atomic add/sub (global and local, every form) against the CPU, exact for
- *   integer-valued floats; float min/max with NaN and signed zeros, one case per work-item, and
- *   contended.
- * Under the fake CUDA driver (fake.atomics_orders) only the claims are checked.
- * CV_ATOMICS_PLATFORM=<name substring> runs it on another platform's first device (the checks of
- * culvert's own claims are then left out), to prove the test on PoCL. */
+ *   integer-valued floats; float add and sub of subnormals, global, generic and local (kept); float
+ * min/max with NaN and signed zeros, one case per work-item, and contended. Under the fake CUDA
+ * driver (fake.atomics_orders) only the claims are checked. CV_ATOMICS_PLATFORM=<name substring>
+ * runs it on another platform's first device (the checks of culvert's own claims are then left
+ * out), to prove the test on PoCL. */
 #include "test_util.h"
 
 #include <math.h>
@@ -379,6 +379,52 @@ static void test_float_add(void) {
     clReleaseProgram(p);
 }
 
+/* Float add with subnormals (CL_FP_DENORM is claimed for float): global memory, through a generic
+ * pointer and local memory each keep them, where PTX's atom.global.add.f32 flushes them to zero
+ * (the CTS's c11_atomics atomic_fetch_add: 0 + 0x1p-149 gave 0). 64 work-items each add 2^-149,
+ * or take it from FLT_MIN: every partial result is exact. */
+static const char *fadd_subnormal_src =
+    "__kernel void fsub(__global atomic_float *g, __global float *lout, int unused) {\n"
+    "    __local atomic_float l;\n"
+    "    if (get_local_id(0) == 0)\n"
+    "        atomic_init(&l, 0.0f);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    atomic_fetch_add_explicit(&g[0], 0x1p-149f, memory_order_relaxed, memory_scope_device);\n"
+    "    atomic_fetch_add(&g[1], 0x1p-149f);\n"
+    "    atomic_float *gp = (atomic_float *)(g + 2);\n"
+    "    atomic_fetch_add_explicit(gp, 0x1p-149f, memory_order_acq_rel);\n"
+    "    atomic_fetch_sub_explicit(&g[3], 0x1p-149f, memory_order_relaxed, memory_scope_device);\n"
+    "    atomic_fetch_add_explicit(&l, 0x1p-149f, memory_order_relaxed, memory_scope_work_group);\n"
+    "    barrier(CLK_LOCAL_MEM_FENCE);\n"
+    "    if (get_local_id(0) == 0)\n"
+    "        lout[0] = atomic_load_explicit(&l, memory_order_relaxed, memory_scope_work_group);\n"
+    "}\n";
+
+static void test_float_add_subnormal(void) {
+    cl_device_fp_config cfg = 0;
+    CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(dev, CL_DEVICE_SINGLE_FP_CONFIG, sizeof cfg, &cfg, NULL));
+    if (!(cfg & CL_FP_DENORM))
+        return;
+    cl_program p = build(fadd_subnormal_src, "float add of subnormals");
+    if (!p)
+        return;
+    float g[4] = {0, 0, 0, 0x1p-126f}, l = -1;
+    cl_mem b[2] = {buffer(sizeof g, g), buffer(sizeof l, NULL)};
+    run(p, "fsub", 64, 64, b, 2, 0);
+    read_back(b[0], sizeof g, g);
+    read_back(b[1], sizeof l, &l);
+    const float sum = 0x1p-143f, rest = 0x1p-126f - 0x1p-143f;
+    if (g[0] != sum || g[1] != sum || g[2] != sum || g[3] != rest || l != sum)
+        fprintf(stderr, "subnormal sums: global %a %a generic %a from FLT_MIN %a local %a\n", g[0],
+                g[1], g[2], g[3], l);
+    CHECK(g[0] == sum && g[1] == sum);
+    CHECK(g[2] == sum);
+    CHECK(g[3] == rest);
+    CHECK(l == sum);
+    release_all(b, 2);
+    clReleaseProgram(p);
+}
+
 /* Float min/max: one case per work-item (initial value, operand, operation), with NaN and signed
  * zeros: fmin/fmax semantics (a NaN operand is missing data; -0 is below +0). The old value
  * returned must be the initial one. Then contended min/max of many values, global and local. */
@@ -549,6 +595,11 @@ int main(void) {
         test_float_add();
     else
         printf("cl_ext_float_atomics not claimed: float atomics skipped\n");
+    if (has_extension("cl_ext_float_atomics") &&
+        has_feature("__opencl_c_ext_fp32_global_atomic_add") &&
+        has_feature("__opencl_c_ext_fp32_local_atomic_add") &&
+        has_feature("__opencl_c_generic_address_space"))
+        test_float_add_subnormal();
     if (has_extension("cl_ext_float_atomics") &&
         has_feature("__opencl_c_ext_fp64_global_atomic_min_max"))
         test_float_minmax();

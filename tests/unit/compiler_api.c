@@ -542,6 +542,44 @@ static void test_generic_feature(void) {
     }
 }
 
+/* cl_ext_float_atomics: float add on global memory and through generic pointers is a loop of
+ * compare-and-swap (PTX's atom.global.add.f32 flushes subnormals, and float keeps them: the CTS's
+ * c11_atomics); on local memory atom.shared.add.f32 (which keeps them); double stays atom.add.f64.
+ */
+static void test_float_atomic_add(void) {
+    static const struct {
+        const char *param, *decl, *want, *unwanted;
+    } cases[] = {
+        {"__global", "__global atomic_float *a = pa;", "atom.global.cas.b32",
+         "atom.global.add.f32"},
+        /* generic: global or local memory, chosen when the kernel runs */
+        {"__global",
+         "__local atomic_float la;\n"
+         "    atomic_float *a = out[2] > 0 ? (atomic_float *)pa : (atomic_float *)&la;",
+         "atom.cas.b32", "atom.add.f32"},
+        {"__local", "__local atomic_float *a = pa;", "atom.shared.add.f32", "cas.b32"},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[640];
+        snprintf(src, sizeof src,
+                 "__kernel void k(__global float *out, __global atomic_double *d, %s atomic_float "
+                 "*pa) {\n"
+                 "    %s\n"
+                 "    out[0] = atomic_fetch_add_explicit(a, out[1], memory_order_relaxed,\n"
+                 "                                       memory_scope_work_group);\n"
+                 "    atomic_fetch_sub(d, 1.0);\n"
+                 "}\n",
+                 cases[i].param, cases[i].decl);
+        cvc_output out;
+        cl_int err = build(src, "-cl-std=CL3.0", &out);
+        const char *ptx = out.data ? (const char *)out.data : "";
+        CVT_CHECK(err == CL_SUCCESS && strstr(ptx, cases[i].want) &&
+                      !strstr(ptx, cases[i].unwanted) && strstr(ptx, ".add.f64"),
+                  "float atomic add, case %zu: %s%s", i, out.log ? out.log : "", ptx);
+        cvc_output_free(&out);
+    }
+}
+
 int main(void) {
     cvt_require_compiler();
     char cache[256];
@@ -552,6 +590,7 @@ int main(void) {
     test_foreign_idioms();
     test_work_group_feature();
     test_generic_feature();
+    test_float_atomic_add();
     test_defines_includes();
     test_metadata();
     test_compile_link();

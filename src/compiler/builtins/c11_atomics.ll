@@ -1287,84 +1287,6 @@ join:
   ret i64 %r
 }
 
-define internal float @__cv_rmw.fadd.float.1(ptr addrspace(1) %p, float %v, i32 %o, i32 %s) alwaysinline {
-  %relaxed = icmp eq i32 %o, 0
-  %wide = icmp eq i32 %s, 3
-  %narrow = xor i1 %wide, true
-  %useplain = and i1 %relaxed, %narrow
-  br i1 %useplain, label %plain, label %ordered
-plain:
-  %r.plain = atomicrmw fadd ptr addrspace(1) %p, float %v monotonic
-  br label %join
-ordered:
-  %sm70 = call i1 @__cv_sm70()
-  br i1 %sm70, label %ptx, label %legacy
-legacy:
-  call void @__cv_membar(i32 %o, i32 %s)
-  %r.old = atomicrmw fadd ptr addrspace(1) %p, float %v monotonic
-  call void @__cv_membar(i32 %o, i32 %s)
-  br label %join
-ptx:
-  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
-s.cta:
-  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
-cta.rlx:
-  %r.cta.rlx = call float asm sideeffect "atom.relaxed.cta.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-cta.acq:
-  %r.cta.acq = call float asm sideeffect "atom.acquire.cta.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-cta.rel:
-  %r.cta.rel = call float asm sideeffect "atom.release.cta.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-cta.ar:
-  %r.cta.ar = call float asm sideeffect "atom.acq_rel.cta.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-cta.sc:
-  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
-  %r.cta.sc = call float asm sideeffect "atom.acquire.cta.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-s.gpu:
-  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
-gpu.rlx:
-  %r.gpu.rlx = call float asm sideeffect "atom.relaxed.gpu.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-gpu.acq:
-  %r.gpu.acq = call float asm sideeffect "atom.acquire.gpu.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-gpu.rel:
-  %r.gpu.rel = call float asm sideeffect "atom.release.gpu.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-gpu.ar:
-  %r.gpu.ar = call float asm sideeffect "atom.acq_rel.gpu.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-gpu.sc:
-  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
-  %r.gpu.sc = call float asm sideeffect "atom.acquire.gpu.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-s.sys:
-  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
-sys.rlx:
-  %r.sys.rlx = call float asm sideeffect "atom.relaxed.sys.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-sys.acq:
-  %r.sys.acq = call float asm sideeffect "atom.acquire.sys.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-sys.rel:
-  %r.sys.rel = call float asm sideeffect "atom.release.sys.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-sys.ar:
-  %r.sys.ar = call float asm sideeffect "atom.acq_rel.sys.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-sys.sc:
-  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
-  %r.sys.sc = call float asm sideeffect "atom.acquire.sys.global.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(1) %p, float %v)
-  br label %join
-join:
-  %r = phi float [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
-  ret float %r
-}
-
 define internal i32 @__cv_ld.i32.1(ptr addrspace(1) %p, i32 %o, i32 %s) alwaysinline {
   %relaxed = icmp eq i32 %o, 0
   %wide = icmp eq i32 %s, 3
@@ -1520,6 +1442,22 @@ sys.sc:
 join:
   %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
   ret i32 %r
+}
+
+define internal float @__cv_faddcas.float.1(ptr addrspace(1) %p, float %v, i32 %o, i32 %s) alwaysinline {
+entry:
+  %init = call i32 @__cv_ld.i32.1(ptr addrspace(1) %p, i32 0, i32 %s)
+  br label %loop
+loop:
+  %old = phi i32 [ %init, %entry ], [ %seen, %loop ]
+  %oldf = bitcast i32 %old to float
+  %sum = fadd float %oldf, %v
+  %new = bitcast float %sum to i32
+  %seen = call i32 @__cv_cas.i32.1(ptr addrspace(1) %p, i32 %old, i32 %new, i32 %o, i32 %s)
+  %ok = icmp eq i32 %seen, %old
+  br i1 %ok, label %done, label %loop
+done:
+  ret float %oldf
 }
 
 define internal float @__cv_fmin.float.1(ptr addrspace(1) %p, float %v, i32 %o, i32 %s) alwaysinline {
@@ -5639,84 +5577,6 @@ join:
   ret i64 %r
 }
 
-define internal float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
-  %relaxed = icmp eq i32 %o, 0
-  %wide = icmp eq i32 %s, 3
-  %narrow = xor i1 %wide, true
-  %useplain = and i1 %relaxed, %narrow
-  br i1 %useplain, label %plain, label %ordered
-plain:
-  %r.plain = atomicrmw fadd ptr addrspace(0) %p, float %v monotonic
-  br label %join
-ordered:
-  %sm70 = call i1 @__cv_sm70()
-  br i1 %sm70, label %ptx, label %legacy
-legacy:
-  call void @__cv_membar(i32 %o, i32 %s)
-  %r.old = atomicrmw fadd ptr addrspace(0) %p, float %v monotonic
-  call void @__cv_membar(i32 %o, i32 %s)
-  br label %join
-ptx:
-  switch i32 %s, label %s.sys [ i32 0, label %s.cta i32 1, label %s.cta i32 4, label %s.cta i32 2, label %s.gpu ]
-s.cta:
-  switch i32 %o, label %cta.sc [ i32 0, label %cta.rlx i32 1, label %cta.acq i32 2, label %cta.acq i32 3, label %cta.rel i32 4, label %cta.ar ]
-cta.rlx:
-  %r.cta.rlx = call float asm sideeffect "atom.relaxed.cta.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-cta.acq:
-  %r.cta.acq = call float asm sideeffect "atom.acquire.cta.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-cta.rel:
-  %r.cta.rel = call float asm sideeffect "atom.release.cta.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-cta.ar:
-  %r.cta.ar = call float asm sideeffect "atom.acq_rel.cta.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-cta.sc:
-  call void asm sideeffect "fence.sc.cta;", "~{memory}"()
-  %r.cta.sc = call float asm sideeffect "atom.acquire.cta.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-s.gpu:
-  switch i32 %o, label %gpu.sc [ i32 0, label %gpu.rlx i32 1, label %gpu.acq i32 2, label %gpu.acq i32 3, label %gpu.rel i32 4, label %gpu.ar ]
-gpu.rlx:
-  %r.gpu.rlx = call float asm sideeffect "atom.relaxed.gpu.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-gpu.acq:
-  %r.gpu.acq = call float asm sideeffect "atom.acquire.gpu.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-gpu.rel:
-  %r.gpu.rel = call float asm sideeffect "atom.release.gpu.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-gpu.ar:
-  %r.gpu.ar = call float asm sideeffect "atom.acq_rel.gpu.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-gpu.sc:
-  call void asm sideeffect "fence.sc.gpu;", "~{memory}"()
-  %r.gpu.sc = call float asm sideeffect "atom.acquire.gpu.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-s.sys:
-  switch i32 %o, label %sys.sc [ i32 0, label %sys.rlx i32 1, label %sys.acq i32 2, label %sys.acq i32 3, label %sys.rel i32 4, label %sys.ar ]
-sys.rlx:
-  %r.sys.rlx = call float asm sideeffect "atom.relaxed.sys.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-sys.acq:
-  %r.sys.acq = call float asm sideeffect "atom.acquire.sys.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-sys.rel:
-  %r.sys.rel = call float asm sideeffect "atom.release.sys.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-sys.ar:
-  %r.sys.ar = call float asm sideeffect "atom.acq_rel.sys.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-sys.sc:
-  call void asm sideeffect "fence.sc.sys;", "~{memory}"()
-  %r.sys.sc = call float asm sideeffect "atom.acquire.sys.add.f32 $0, [$1], $2;", "=f,l,f,~{memory}"(ptr addrspace(0) %p, float %v)
-  br label %join
-join:
-  %r = phi float [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
-  ret float %r
-}
-
 define internal i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 %o, i32 %s) alwaysinline {
   %relaxed = icmp eq i32 %o, 0
   %wide = icmp eq i32 %s, 3
@@ -5872,6 +5732,22 @@ sys.sc:
 join:
   %r = phi i32 [ %r.plain, %plain ], [ %r.old, %legacy ], [ %r.cta.rlx, %cta.rlx ], [ %r.cta.acq, %cta.acq ], [ %r.cta.rel, %cta.rel ], [ %r.cta.ar, %cta.ar ], [ %r.cta.sc, %cta.sc ], [ %r.gpu.rlx, %gpu.rlx ], [ %r.gpu.acq, %gpu.acq ], [ %r.gpu.rel, %gpu.rel ], [ %r.gpu.ar, %gpu.ar ], [ %r.gpu.sc, %gpu.sc ], [ %r.sys.rlx, %sys.rlx ], [ %r.sys.acq, %sys.acq ], [ %r.sys.rel, %sys.rel ], [ %r.sys.ar, %sys.ar ], [ %r.sys.sc, %sys.sc ]
   ret i32 %r
+}
+
+define internal float @__cv_faddcas.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
+entry:
+  %init = call i32 @__cv_ld.i32.0(ptr addrspace(0) %p, i32 0, i32 %s)
+  br label %loop
+loop:
+  %old = phi i32 [ %init, %entry ], [ %seen, %loop ]
+  %oldf = bitcast i32 %old to float
+  %sum = fadd float %oldf, %v
+  %new = bitcast float %sum to i32
+  %seen = call i32 @__cv_cas.i32.0(ptr addrspace(0) %p, i32 %old, i32 %new, i32 %o, i32 %s)
+  %ok = icmp eq i32 %seen, %old
+  br i1 %ok, label %done, label %loop
+done:
+  ret float %oldf
 }
 
 define internal float @__cv_fmin.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
@@ -7103,33 +6979,33 @@ define i64 @_Z16atomic_fetch_subPU3AS1VU7_Atomicml(ptr addrspace(1) %p, i64 %v) 
 }
 
 define float @_Z25atomic_fetch_add_explicitPU3AS1VU7_Atomicff12memory_order12memory_scope(ptr addrspace(1) %p, float %v, i32 %o, i32 %s) alwaysinline {
-  %r = call float @__cv_rmw.fadd.float.1(ptr addrspace(1) %p, float %v, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.1(ptr addrspace(1) %p, float %v, i32 %o, i32 %s)
   ret float %r
 }
 
 define float @_Z25atomic_fetch_add_explicitPU3AS1VU7_Atomicff12memory_order(ptr addrspace(1) %p, float %v, i32 %o) alwaysinline {
   %s = add i32 2, 0
-  %r = call float @__cv_rmw.fadd.float.1(ptr addrspace(1) %p, float %v, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.1(ptr addrspace(1) %p, float %v, i32 %o, i32 %s)
   ret float %r
 }
 
 define float @_Z16atomic_fetch_addPU3AS1VU7_Atomicff(ptr addrspace(1) %p, float %v) alwaysinline {
   %o = add i32 5, 0
   %s = add i32 2, 0
-  %r = call float @__cv_rmw.fadd.float.1(ptr addrspace(1) %p, float %v, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.1(ptr addrspace(1) %p, float %v, i32 %o, i32 %s)
   ret float %r
 }
 
 define float @_Z25atomic_fetch_sub_explicitPU3AS1VU7_Atomicff12memory_order12memory_scope(ptr addrspace(1) %p, float %v, i32 %o, i32 %s) alwaysinline {
   %neg = fneg float %v
-  %r = call float @__cv_rmw.fadd.float.1(ptr addrspace(1) %p, float %neg, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.1(ptr addrspace(1) %p, float %neg, i32 %o, i32 %s)
   ret float %r
 }
 
 define float @_Z25atomic_fetch_sub_explicitPU3AS1VU7_Atomicff12memory_order(ptr addrspace(1) %p, float %v, i32 %o) alwaysinline {
   %s = add i32 2, 0
   %neg = fneg float %v
-  %r = call float @__cv_rmw.fadd.float.1(ptr addrspace(1) %p, float %neg, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.1(ptr addrspace(1) %p, float %neg, i32 %o, i32 %s)
   ret float %r
 }
 
@@ -7137,7 +7013,7 @@ define float @_Z16atomic_fetch_subPU3AS1VU7_Atomicff(ptr addrspace(1) %p, float 
   %o = add i32 5, 0
   %s = add i32 2, 0
   %neg = fneg float %v
-  %r = call float @__cv_rmw.fadd.float.1(ptr addrspace(1) %p, float %neg, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.1(ptr addrspace(1) %p, float %neg, i32 %o, i32 %s)
   ret float %r
 }
 
@@ -14272,33 +14148,33 @@ define i64 @_Z16atomic_fetch_subPVU7_Atomicml(ptr addrspace(0) %p, i64 %v) alway
 }
 
 define float @_Z25atomic_fetch_add_explicitPVU7_Atomicff12memory_order12memory_scope(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
-  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
   ret float %r
 }
 
 define float @_Z25atomic_fetch_add_explicitPVU7_Atomicff12memory_order(ptr addrspace(0) %p, float %v, i32 %o) alwaysinline {
   %s = add i32 2, 0
-  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
   ret float %r
 }
 
 define float @_Z16atomic_fetch_addPVU7_Atomicff(ptr addrspace(0) %p, float %v) alwaysinline {
   %o = add i32 5, 0
   %s = add i32 2, 0
-  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s)
   ret float %r
 }
 
 define float @_Z25atomic_fetch_sub_explicitPVU7_Atomicff12memory_order12memory_scope(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
   %neg = fneg float %v
-  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %neg, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.0(ptr addrspace(0) %p, float %neg, i32 %o, i32 %s)
   ret float %r
 }
 
 define float @_Z25atomic_fetch_sub_explicitPVU7_Atomicff12memory_order(ptr addrspace(0) %p, float %v, i32 %o) alwaysinline {
   %s = add i32 2, 0
   %neg = fneg float %v
-  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %neg, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.0(ptr addrspace(0) %p, float %neg, i32 %o, i32 %s)
   ret float %r
 }
 
@@ -14306,7 +14182,7 @@ define float @_Z16atomic_fetch_subPVU7_Atomicff(ptr addrspace(0) %p, float %v) a
   %o = add i32 5, 0
   %s = add i32 2, 0
   %neg = fneg float %v
-  %r = call float @__cv_rmw.fadd.float.0(ptr addrspace(0) %p, float %neg, i32 %o, i32 %s)
+  %r = call float @__cv_faddcas.float.0(ptr addrspace(0) %p, float %neg, i32 %o, i32 %s)
   ret float %r
 }
 

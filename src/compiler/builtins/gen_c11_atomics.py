@@ -23,7 +23,12 @@ LLVM 16's NVPTX back end cannot select ordered atomics, so they are inline PTX):
   before sm_70 (no ordered PTX instructions; chosen by __nvvm_reflect("__CUDA_ARCH")): membar
   .cta/.gl/.sys around the relaxed operation.
 Float min/max have no PTX atom: a loop of compare-and-swap of the bits (with the caller's order),
-fmin/fmax semantics (a NaN operand is missing data, -0 < +0).
+fmin/fmax semantics (a NaN operand is missing data, -0 < +0). Float add and sub on global memory
+(and through generic pointers, which may lead there) are such a loop too: atom.global.add.f32
+flushes subnormal inputs and results to zero whatever the code's mode (measured on the H100 by the
+CTS's c11_atomics: 0 + 0x1p-149 gave 0), where culvert claims CL_FP_DENORM; the loop's fadd keeps
+the kernel's own denormal mode (-cl-denorms-are-zero flushes). atom.shared.add.f32 keeps
+subnormals, and atom.add.f64 everywhere.
 
 The mangled names come from clang itself: this script writes a probe kernel calling every
 variant, compiles it with clang (argument 1: clang's path) and reads the names back. Output
@@ -392,6 +397,30 @@ def fminmax_helper(op, T, n):
     return name
 
 
+def fadd_cas_helper(T, n):
+    """Float add as a compare-and-swap loop on the bits (see the docstring: global atom.add.f32
+    flushes subnormals). Returns the old value; the caller's order on the swap that lands."""
+    I = "i32" if T == "float" else "i64"
+    name = "__cv_faddcas.%s.%d" % (T, n)
+    ptr = "ptr addrspace(%d)" % n
+    ld, cas = ld_helper(I, n), cas_helper(I, n)
+    body = ["entry:",
+            "%%init = call %s @%s(%s %%p, i32 0, i32 %%s)" % (I, ld, ptr),
+            "br label %loop",
+            "loop:",
+            "%%old = phi %s [ %%init, %%entry ], [ %%seen, %%loop ]" % I,
+            "%%oldf = bitcast %s %%old to %s" % (I, T),
+            "%%sum = fadd %s %%oldf, %%v" % T,
+            "%%new = bitcast %s %%sum to %s" % (T, I),
+            "%%seen = call %s @%s(%s %%p, %s %%old, %s %%new, i32 %%o, i32 %%s)" % (I, cas, ptr, I, I),
+            "%ok = icmp eq " + I + " %seen, %old",
+            "br i1 %ok, label %done, label %loop",
+            "done:",
+            "ret %s %%oldf" % T]
+    helper(name, "%s @%s(%s %%p, %s %%v, i32 %%o, i32 %%s)" % (T, name, ptr, T), body)
+    return name
+
+
 def ity(t):  # the integer type an atomic of t works on
     return {"float": "i32", "double": "i64"}.get(t, TYPES[t])
 
@@ -440,8 +469,9 @@ for (kind, t, a, e, form, _), name in zip(variants, names):
             if op == "sub":  # x - v is x + (-v) exactly, NaN and zeros included
                 body.append("%%neg = fneg %s %%v" % T)
                 v = "%neg"
+            add_fn = fadd_cas_helper(T, n) if T == "float" and n != 3 else rmw_helper("fadd", T, n)
             body += ["%%r = call %s @%s(%s %%p, %s %s, i32 %%o, i32 %%s)"
-                     % (T, rmw_helper("fadd", T, n), ptr, T, v), "ret %s %%r" % T]
+                     % (T, add_fn, ptr, T, v), "ret %s %%r" % T]
         else:
             body += ["%%r = call %s @%s(%s %%p, %s %%v, i32 %%o, i32 %%s)"
                      % (T, fminmax_helper(op, T, n), ptr, T), "ret %s %%r" % T]
