@@ -22,9 +22,10 @@
  * (3: GNU inline semantics, one declaration per intrinsic after the __constant rewrite; 4:
  * cl_khr_fp16 always on, half builtins; 5: the ordered atomics and their feature macros; 6: the
  * generic address space; 7: kernels called as functions, casts of null and between named spaces,
- * libraries in the bitcode wrapper, printf's h/hh lengths), so that PTX cached by an earlier
- * culvert is not served. The builtin libraries are part of the key by their hash. */
-#define CVC_VERSION "culvert-compiler-9"
+ * libraries in the bitcode wrapper, printf's h/hh lengths; 10: __OPENCL_VERSION__), so that PTX
+ * cached by an earlier culvert is not served. The builtin libraries are part of the key by their
+ * hash. */
+#define CVC_VERSION "culvert-compiler-10"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX
  * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). The generic
@@ -183,6 +184,10 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
          * which emits the function: GNU inline semantics do the same. */
         cvc_arg(a, "-fgnu89-inline");
         cvc_arg(a, CVC_EXTENSIONS);
+        /* "__OPENCL_VERSION__ substitutes an integer reflecting the version number of the OpenCL
+         * supported by the OpenCL device" (OpenCL C 3.0, 6.12): clang leaves it to the
+         * implementation, and culvert's devices are OpenCL 3.0 whatever -cl-std says. */
+        cvc_arg(a, "-D__OPENCL_VERSION__=300");
         /* The OpenCL C 3.0 feature macro of cl_khr_fp16, claimed in CL_DEVICE_OPENCL_C_FEATURES:
          * clang 16 does not know it (its -cl-ext ignores it; later clangs define it too). */
         if (o->cl_std >= 300)

@@ -580,6 +580,31 @@ static void test_float_atomic_add(void) {
     }
 }
 
+/* __OPENCL_VERSION__ is the device's OpenCL version, 300, whatever -cl-std says (clang defines
+ * only __OPENCL_C_VERSION__; the CTS's basic kernel_preprocessor_macros checks both). */
+static void test_version_macros(void) {
+    static const struct {
+        const char *std;
+        int c_version;
+    } cases[] = {{"-cl-std=CL1.2", 120}, {"-cl-std=CL3.0", 300}};
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        char src[320];
+        snprintf(src, sizeof src,
+                 "#if !defined(__OPENCL_VERSION__) || __OPENCL_VERSION__ != 300\n"
+                 "#error __OPENCL_VERSION__\n"
+                 "#endif\n"
+                 "#if __OPENCL_C_VERSION__ != %d\n"
+                 "#error __OPENCL_C_VERSION__\n"
+                 "#endif\n"
+                 "__kernel void k(__global int *p) { p[0] = __OPENCL_VERSION__; }\n",
+                 cases[i].c_version);
+        cvc_output out;
+        CVT_CHECK(build(src, cases[i].std, &out) == CL_SUCCESS, "%s: %s", cases[i].std,
+                  out.log ? out.log : "");
+        cvc_output_free(&out);
+    }
+}
+
 int main(void) {
     cvt_require_compiler();
     char cache[256];
@@ -591,6 +616,7 @@ int main(void) {
     test_work_group_feature();
     test_generic_feature();
     test_float_atomic_add();
+    test_version_macros();
     test_defines_includes();
     test_metadata();
     test_compile_link();
