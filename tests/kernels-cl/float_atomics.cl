@@ -1,13 +1,17 @@
 // options: -cl-std=CL3.0
-// expect: atom.global.add.f32
+// expect: atom.shared.add.f32
+// expect: atom.global.add.f64
 // expect: atom.shared.add.f64
-// expect: atom.acq_rel.gpu.global.add.f32
+// expect: atom.acq_rel.gpu.shared.add.f32
+// expect: atom.acq_rel.gpu.global.cas.b32
 // expect: atom.acquire.gpu.shared.add.f64
 // expect: atom.release.sys.global.add.f64
 // expect: atom.global.cas.b32
 // expect: atom.acq_rel.cta.shared.cas.b64
-// cl_ext_float_atomics: atomic_fetch_add/sub (atom.add.f32/.f64) and atomic_fetch_min/max (a
-// compare-and-swap loop) for float and double, global and local memory, in every form.
+// cl_ext_float_atomics: atomic_fetch_add/sub (atom.add.f64, atom.shared.add.f32, a
+// compare-and-swap loop for float in global memory, whose atom.add.f32 flushes subnormals) and
+// atomic_fetch_min/max (a compare-and-swap loop) for float and double, global and local memory,
+// in every form.
 #if !defined(cl_ext_float_atomics) || !defined(__opencl_c_ext_fp32_global_atomic_add) ||         \
     !defined(__opencl_c_ext_fp32_local_atomic_add) ||                                             \
     !defined(__opencl_c_ext_fp32_global_atomic_min_max) ||                                        \
