@@ -695,8 +695,12 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     /* Threads building this source at once: the first builds, the others take its result. */
     char dir[4096];
     bool caching = cvc_cache_dir(dir, sizeof dir), claimed = caching && cvc_flight_begin(key);
-    if (caching && !claimed && cvc_cache_hit(key, &o, &log, out))
+    /* Claimed or waited for, the result may be there by now (stored since the first look). */
+    if (caching && cvc_cache_hit(key, &o, &log, out)) {
+        if (claimed)
+            cvc_flight_end(key);
         return CL_SUCCESS;
+    }
     tools = cvc_get_probed_tools();
     char *deps = NULL;
     /* A tool server that stopped during the build (killed, out of memory) can leave a step
