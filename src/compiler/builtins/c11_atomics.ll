@@ -1488,8 +1488,7 @@ cas:
   %ok = icmp eq i32 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i32 %old to float
-  ret float %r
+  ret float %oldf
 }
 
 define internal float @__cv_fmax.float.1(ptr addrspace(1) %p, float %v, i32 %o, i32 %s) alwaysinline {
@@ -1520,8 +1519,7 @@ cas:
   %ok = icmp eq i32 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i32 %old to float
-  ret float %r
+  ret float %oldf
 }
 
 define internal double @__cv_rmw.fadd.double.1(ptr addrspace(1) %p, double %v, i32 %o, i32 %s) alwaysinline {
@@ -1787,8 +1785,7 @@ cas:
   %ok = icmp eq i64 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i64 %old to double
-  ret double %r
+  ret double %oldf
 }
 
 define internal double @__cv_fmax.double.1(ptr addrspace(1) %p, double %v, i32 %o, i32 %s) alwaysinline {
@@ -1819,8 +1816,7 @@ cas:
   %ok = icmp eq i64 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i64 %old to double
-  ret double %r
+  ret double %oldf
 }
 
 define internal void @__cv_st.i32.1(ptr addrspace(1) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
@@ -3644,8 +3640,7 @@ cas:
   %ok = icmp eq i32 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i32 %old to float
-  ret float %r
+  ret float %oldf
 }
 
 define internal float @__cv_fmax.float.3(ptr addrspace(3) %p, float %v, i32 %o, i32 %s) alwaysinline {
@@ -3676,8 +3671,7 @@ cas:
   %ok = icmp eq i32 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i32 %old to float
-  ret float %r
+  ret float %oldf
 }
 
 define internal double @__cv_rmw.fadd.double.3(ptr addrspace(3) %p, double %v, i32 %o, i32 %s) alwaysinline {
@@ -3943,8 +3937,7 @@ cas:
   %ok = icmp eq i64 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i64 %old to double
-  ret double %r
+  ret double %oldf
 }
 
 define internal double @__cv_fmax.double.3(ptr addrspace(3) %p, double %v, i32 %o, i32 %s) alwaysinline {
@@ -3975,8 +3968,7 @@ cas:
   %ok = icmp eq i64 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i64 %old to double
-  ret double %r
+  ret double %oldf
 }
 
 define internal void @__cv_st.i32.3(ptr addrspace(3) %p, i32 %v, i32 %o, i32 %s) alwaysinline {
@@ -5778,8 +5770,7 @@ cas:
   %ok = icmp eq i32 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i32 %old to float
-  ret float %r
+  ret float %oldf
 }
 
 define internal float @__cv_fmax.float.0(ptr addrspace(0) %p, float %v, i32 %o, i32 %s) alwaysinline {
@@ -5810,8 +5801,7 @@ cas:
   %ok = icmp eq i32 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i32 %old to float
-  ret float %r
+  ret float %oldf
 }
 
 define internal double @__cv_rmw.fadd.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s) alwaysinline {
@@ -6077,8 +6067,7 @@ cas:
   %ok = icmp eq i64 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i64 %old to double
-  ret double %r
+  ret double %oldf
 }
 
 define internal double @__cv_fmax.double.0(ptr addrspace(0) %p, double %v, i32 %o, i32 %s) alwaysinline {
@@ -6109,8 +6098,7 @@ cas:
   %ok = icmp eq i64 %seen, %old
   br i1 %ok, label %done, label %loop
 done:
-  %r = bitcast i64 %old to double
-  ret double %r
+  ret double %oldf
 }
 
 define internal void @__cv_st.i32.0(ptr addrspace(0) %p, i32 %v, i32 %o, i32 %s) alwaysinline {

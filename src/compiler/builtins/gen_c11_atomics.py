@@ -354,27 +354,43 @@ def fence_helper():
     return name
 
 
+def cas_loop_helper(name, T, n, before, after, step, skip=False):
+    """A compare-and-swap loop on the bits of T at %p: the entry's lines `before` and `after` the
+    first (relaxed) load of %init, then per turn %old (bits) and %oldf (T), the lines `step`
+    defining %new (bits), with skip the swap is left out where %skip holds, and the swap with the
+    caller's order. Returns the old value; every caller's operand is %v."""
+    I = "i32" if T == "float" else "i64"
+    ptr = "ptr addrspace(%d)" % n
+    ld, cas = ld_helper(I, n), cas_helper(I, n)
+    body = (["entry:"] + before + ["%%init = call %s @%s(%s %%p, i32 0, i32 %%s)" % (I, ld, ptr)]
+            + after + ["br label %loop", "loop:",
+                       "%%old = phi %s [ %%init, %%entry ], [ %%seen, %%%s ]"
+                       % (I, "cas" if skip else "loop"),
+                       "%%oldf = bitcast %s %%old to %s" % (I, T)] + step)
+    if skip:
+        body += ["br i1 %skip, label %done, label %cas", "cas:"]
+    body += ["%%seen = call %s @%s(%s %%p, %s %%old, %s %%new, i32 %%o, i32 %%s)" % (I, cas, ptr, I, I),
+             "%ok = icmp eq " + I + " %seen, %old",
+             "br i1 %ok, label %done, label %loop",
+             "done:",
+             "ret %s %%oldf" % T]
+    helper(name, "%s @%s(%s %%p, %s %%v, i32 %%o, i32 %%s)" % (T, name, ptr, T), body)
+    return name
+
+
 def fminmax_helper(op, T, n):
     """cl_ext_float_atomics min/max: a compare-and-swap loop on the bits. fmin/fmax semantics:
     a NaN operand is missing data (the other one is kept), -0 is below +0. A relaxed call that
     changes nothing writes nothing (the same as the swap of an equal value)."""
     I = "i32" if T == "float" else "i64"
-    name = "__cv_f%s.%s.%d" % (op, T, n)
-    ptr = "ptr addrspace(%d)" % n
-    ld, cas = ld_helper(I, n), cas_helper(I, n)
     cmp = "olt" if op == "min" else "ogt"
     # min takes v over an equal old when v is -0; max when v is +0.
     sign = "slt" if op == "min" else "sge"
-    body = ["entry:", "%%vi = bitcast %s %%v to %s" % (T, I),
-            "%%init = call %s @%s(%s %%p, i32 0, i32 %%s)" % (I, ld, ptr),
-            "%relaxed = icmp eq i32 %o, 0",
-            "%%vnan = fcmp uno %s %%v, %%v" % T,
-            "%vsign = icmp " + sign + " %s %%vi, 0" % I,
-            "br label %loop",
-            "loop:",
-            "%%old = phi %s [ %%init, %%entry ], [ %%seen, %%cas ]" % I,
-            "%%oldf = bitcast %s %%old to %s" % (I, T),
-            "%%onan = fcmp uno %s %%oldf, %%oldf" % T,
+    before = ["%%vi = bitcast %s %%v to %s" % (T, I)]
+    after = ["%relaxed = icmp eq i32 %o, 0",
+             "%%vnan = fcmp uno %s %%v, %%v" % T,
+             "%vsign = icmp " + sign + " %s %%vi, 0" % I]
+    step = ["%%onan = fcmp uno %s %%oldf, %%oldf" % T,
             "%%better = fcmp %s %s %%v, %%oldf" % (cmp, T),
             "%%eq = fcmp oeq %s %%v, %%oldf" % T,
             "%zero = and i1 %eq, %vsign",
@@ -384,41 +400,16 @@ def fminmax_helper(op, T, n):
             "%take = and i1 %take2, %vok",
             "%%new = select i1 %%take, %s %%vi, %s %%old" % (I, I),
             "%same = icmp eq " + I + " %new, %old",
-            "%skip = and i1 %same, %relaxed",
-            "br i1 %skip, label %done, label %cas",
-            "cas:",
-            "%%seen = call %s @%s(%s %%p, %s %%old, %s %%new, i32 %%o, i32 %%s)" % (I, cas, ptr, I, I),
-            "%ok = icmp eq " + I + " %seen, %old",
-            "br i1 %ok, label %done, label %loop",
-            "done:",
-            "%%r = bitcast %s %%old to %s" % (I, T),
-            "ret %s %%r" % T]
-    helper(name, "%s @%s(%s %%p, %s %%v, i32 %%o, i32 %%s)" % (T, name, ptr, T), body)
-    return name
+            "%skip = and i1 %same, %relaxed"]
+    return cas_loop_helper("__cv_f%s.%s.%d" % (op, T, n), T, n, before, after, step, skip=True)
 
 
 def fadd_cas_helper(T, n):
     """Float add as a compare-and-swap loop on the bits (see the docstring: global atom.add.f32
-    flushes subnormals). Returns the old value; the caller's order on the swap that lands."""
+    flushes subnormals)."""
     I = "i32" if T == "float" else "i64"
-    name = "__cv_faddcas.%s.%d" % (T, n)
-    ptr = "ptr addrspace(%d)" % n
-    ld, cas = ld_helper(I, n), cas_helper(I, n)
-    body = ["entry:",
-            "%%init = call %s @%s(%s %%p, i32 0, i32 %%s)" % (I, ld, ptr),
-            "br label %loop",
-            "loop:",
-            "%%old = phi %s [ %%init, %%entry ], [ %%seen, %%loop ]" % I,
-            "%%oldf = bitcast %s %%old to %s" % (I, T),
-            "%%sum = fadd %s %%oldf, %%v" % T,
-            "%%new = bitcast %s %%sum to %s" % (T, I),
-            "%%seen = call %s @%s(%s %%p, %s %%old, %s %%new, i32 %%o, i32 %%s)" % (I, cas, ptr, I, I),
-            "%ok = icmp eq " + I + " %seen, %old",
-            "br i1 %ok, label %done, label %loop",
-            "done:",
-            "ret %s %%oldf" % T]
-    helper(name, "%s @%s(%s %%p, %s %%v, i32 %%o, i32 %%s)" % (T, name, ptr, T), body)
-    return name
+    step = ["%%sum = fadd %s %%oldf, %%v" % T, "%%new = bitcast %s %%sum to %s" % (T, I)]
+    return cas_loop_helper("__cv_faddcas.%s.%d" % (T, n), T, n, [], [], step)
 
 
 def ity(t):  # the integer type an atomic of t works on
