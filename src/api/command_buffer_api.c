@@ -7,6 +7,7 @@
 #include "api/entry_points.h"
 #include "api/mem_check.h"
 #include "core/command_buffer.h"
+#include "core/usm.h"
 #include "core/event.h"
 #include "core/host_value.h"
 #include "util/log.h"
@@ -311,10 +312,9 @@ cl_int CL_API_CALL clCommandFillBufferKHR(
     return err;
 }
 
-/* Images and SVM: after the recording checks, the error their clEnqueue counterparts give on a
- * device without the feature (no culvert device has images or SVM): "CL_INVALID_OPERATION if
- * the device associated with command_queue does not support images" / "... does not support
- * SVM". */
+/* Images: after the recording checks, the error their clEnqueue counterparts give on a device
+ * without the feature (no culvert device has images): "CL_INVALID_OPERATION if the device
+ * associated with command_queue does not support images". */
 static cl_int cv_record_unsupported(cl_command_buffer_khr cb, cl_command_queue q,
                                     const cl_command_properties_khr *props,
                                     cl_mutable_command_khr *handle) {
@@ -368,12 +368,40 @@ cl_int CL_API_CALL clCommandFillImageKHR(cl_command_buffer_khr command_buffer,
     return cv_record_unsupported(command_buffer, command_queue, properties, mutable_handle);
 }
 
+#pragma GCC diagnostic pop
+
+/* --- SVM copies and fills (the checks of clEnqueueSVMMemcpy and clEnqueueSVMMemFill) -------- */
+
+/* The recording checks of an SVM command, its device's SVM among them: "CL_INVALID_OPERATION if
+ * the device associated with command_queue does not support SVM." */
+static cl_int cv_check_record_svm(cl_command_buffer_khr cb, cl_command_queue q,
+                                  const cl_command_properties_khr *props,
+                                  cl_mutable_command_khr *handle, cl_uint num_sync,
+                                  const cl_sync_point_khr *sync_list, cl_sync_point_khr *sync_point,
+                                  cv_cb_record *rec) {
+    cl_int err = cv_check_record(cb, q, props, false, handle, false, rec);
+    if (err == CL_SUCCESS && !(cv_usm_svm_caps(cb->device) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+        err = CL_INVALID_OPERATION;
+    if (err == CL_SUCCESS)
+        err = cv_check_sync_points(cb, num_sync, sync_list, sync_point, rec);
+    return err;
+}
+
 cl_int CL_API_CALL clCommandSVMMemcpyKHR(
     cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
     const cl_command_properties_khr *properties, void *dst_ptr, const void *src_ptr, size_t size,
     cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-    return cv_record_unsupported(command_buffer, command_queue, properties, mutable_handle);
+    cv_cb_record rec;
+    cl_int err =
+        cv_check_record_svm(command_buffer, command_queue, properties, mutable_handle,
+                            num_sync_points_in_wait_list, sync_point_wait_list, sync_point, &rec);
+    if (err == CL_SUCCESS)
+        err = cv_check_ptr_copy(dst_ptr, src_ptr, size);
+    if (err == CL_SUCCESS)
+        err = cv_cb_record_svm_copy(command_buffer, &rec, dst_ptr, src_ptr, size);
+    CV_API_ERROR(err);
+    return err;
 }
 
 cl_int CL_API_CALL clCommandSVMMemFillKHR(cl_command_buffer_khr command_buffer,
@@ -384,10 +412,17 @@ cl_int CL_API_CALL clCommandSVMMemFillKHR(cl_command_buffer_khr command_buffer,
                                           const cl_sync_point_khr *sync_point_wait_list,
                                           cl_sync_point_khr *sync_point,
                                           cl_mutable_command_khr *mutable_handle) {
-    return cv_record_unsupported(command_buffer, command_queue, properties, mutable_handle);
+    cv_cb_record rec;
+    cl_int err =
+        cv_check_record_svm(command_buffer, command_queue, properties, mutable_handle,
+                            num_sync_points_in_wait_list, sync_point_wait_list, sync_point, &rec);
+    if (err == CL_SUCCESS)
+        err = cv_check_ptr_fill(svm_ptr, pattern, pattern_size, size);
+    if (err == CL_SUCCESS)
+        err = cv_cb_record_svm_fill(command_buffer, &rec, svm_ptr, pattern, pattern_size, size);
+    CV_API_ERROR(err);
+    return err;
 }
-
-#pragma GCC diagnostic pop
 
 /* --- kernels -------------------------------------------------------------------------------- */
 

@@ -3,6 +3,7 @@
 #include "api/mem_check.h"
 #include "util/log.h"
 #include "core/mem.h"
+#include "core/usm.h"
 
 #define CV_MEM_KNOWN_FLAGS                                                                         \
     (CV_MEM_ACCESS_FLAGS | CV_MEM_HOST_ACCESS_FLAGS | CL_MEM_USE_HOST_PTR |                        \
@@ -67,6 +68,13 @@ static cl_mem cv_create_buffer(cl_context context, const cl_mem_properties *prop
     else if (err == CL_SUCCESS &&
              (host_ptr == NULL) == ((flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)) != 0))
         err = CL_INVALID_HOST_PTR;
+    /* "CL_INVALID_BUFFER_SIZE if CL_MEM_USE_HOST_PTR is set in flags and host_ptr is a pointer
+     * returned by clSVMAlloc and size is greater than the size passed to clSVMAlloc." (for a
+     * pointer into any SVM or USM allocation: past its end) */
+    else if (err == CL_SUCCESS && (flags & CL_MEM_USE_HOST_PTR) &&
+             cv_usm_find(context, host_ptr).type != CV_USM_NONE &&
+             !cv_usm_range(context, host_ptr, size, NULL))
+        err = CL_INVALID_BUFFER_SIZE;
     if (err == CL_SUCCESS)
         m = cv_buffer_create(context, flags, size, host_ptr, properties, num_props, &err);
     if (errcode)

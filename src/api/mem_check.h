@@ -33,6 +33,11 @@ cl_int cv_check_copy_rect(cl_mem src, cl_mem dst, const size_t *src_origin,
 cl_int cv_check_fill(cl_mem buffer, const void *pattern, size_t pattern_size, size_t offset,
                      size_t cb);
 
+/* The checks of clEnqueueSVMMemcpy / clEnqueueSVMMemFill on their pointers (the command-buffer
+ * and USM commands share them). */
+cl_int cv_check_ptr_copy(const void *dst, const void *src, size_t size);
+cl_int cv_check_ptr_fill(const void *ptr, const void *pattern, size_t pattern_size, size_t size);
+
 /* The flags of clCreateBuffer (and the flags argument of clCreateSubBuffer). */
 cl_int cv_check_mem_flags(cl_mem_flags flags);
 

@@ -1,5 +1,5 @@
-/* Optional features culvert does not claim (images, samplers, pipes, SVM, IL programs, native
- * and built-in kernels, device-side queues, GL/EGL sharing). Each entry point checks the handles
+/* Optional features culvert does not claim (images, samplers, pipes, native and built-in
+ * kernels, device-side queues, GL/EGL sharing). Each entry point checks the handles
  * it is given, then answers the error the spec gives for a device without the feature: the
  * application learns why, and takes its fallback path. */
 #include "api/entry_points.h"
@@ -213,69 +213,6 @@ cl_int CL_API_CALL clGetPipeInfo(cl_mem pipe, cl_pipe_info param_name, size_t pa
                                  void *param_value, size_t *param_value_size_ret) {
     CV_API_ERROR(CL_INVALID_MEM_OBJECT);
     return CL_INVALID_MEM_OBJECT;
-}
-
-/* SVM: clSVMAlloc "returns NULL ... if no devices in context support SVM"; clSVMFree of NULL or
- * of a pointer not from clSVMAlloc does nothing; SVM commands: "CL_INVALID_OPERATION if the
- * device associated with command_queue does not support SVM." */
-void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
-                             unsigned int alignment) {
-    cv_in_context(context, CL_INVALID_OPERATION);
-    return NULL;
-}
-
-void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {}
-
-cl_int CL_API_CALL
-clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void **svm_pointers,
-                 void(CL_CALLBACK *pfn_free_func)(cl_command_queue queue, cl_uint num_svm_pointers,
-                                                  void **svm_pointers, void *user_data),
-                 void *user_data, cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                 cl_event *event) {
-    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool blocking_copy,
-                                      void *dst_ptr, const void *src_ptr, size_t size,
-                                      cl_uint num_events_in_wait_list,
-                                      const cl_event *event_wait_list, cl_event *event) {
-    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm_ptr,
-                                       const void *pattern, size_t pattern_size, size_t size,
-                                       cl_uint num_events_in_wait_list,
-                                       const cl_event *event_wait_list, cl_event *event) {
-    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool blocking_map,
-                                   cl_map_flags map_flags, void *svm_ptr, size_t size,
-                                   cl_uint num_events_in_wait_list, const cl_event *event_wait_list,
-                                   cl_event *event) {
-    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
-}
-
-cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_ptr,
-                                     cl_uint num_events_in_wait_list,
-                                     const cl_event *event_wait_list, cl_event *event) {
-    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
-}
-
-cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uint num_svm_pointers,
-                                          const void **svm_pointers, const size_t *sizes,
-                                          cl_mem_migration_flags flags,
-                                          cl_uint num_events_in_wait_list,
-                                          const cl_event *event_wait_list, cl_event *event) {
-    return cv_on_queue(command_queue, CL_INVALID_OPERATION);
-}
-
-/* "CL_INVALID_OPERATION if no devices in the context associated with kernel support SVM." */
-cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
-                                            const void *arg_value) {
-    cl_int err = cv_object_valid(kernel, CV_TAG_KERNEL) ? CL_INVALID_OPERATION : CL_INVALID_KERNEL;
-    CV_API_ERROR(err);
-    return err;
 }
 
 /* GL and EGL sharing (cl_khr_gl_sharing, cl_khr_egl_image, cl_khr_egl_event are not claimed):

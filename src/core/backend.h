@@ -53,9 +53,11 @@ typedef struct cvcu_device_props {
     unsigned char uuid[16];
     bool gpu_overlap, exec_timeout, integrated, ecc, can_map_host, unified_addressing;
     bool stream_mem_ops64, cooperative_launch, cluster_launch;
-    bool stream_wait_nor; /* cuStreamWaitValue's NOR condition */
-    bool graphs;          /* the driver has the graph functions command buffers use */
-    bool graph_mem_ops;   /* ... and memory-operation nodes on mapped host memory (CUDA 11.7+) */
+    bool stream_wait_nor;    /* cuStreamWaitValue's NOR condition */
+    bool graphs;             /* the driver has the graph functions command buffers use */
+    bool graph_mem_ops;      /* ... and memory-operation nodes on mapped host memory (CUDA 11.7+) */
+    bool managed_memory;     /* cuMemAllocManaged works on the device (and the driver has it) */
+    bool concurrent_managed; /* the host and the device may touch managed memory at once */
 } cvcu_device_props;
 
 /* Why the driver could not be used (for logs). */
@@ -232,6 +234,16 @@ cl_int cvcu_mem_alloc(size_t size, cl_ulong *address);
 /* Binds dev first: frees are also called from destructors on any thread. */
 void cvcu_mem_free(cvcu_device *dev, cl_ulong address);
 
+/* Managed memory (cuMemAllocManaged, attached to every stream): one address that the host and
+ * every device of the process use, its pages moved to whoever touches them (shared virtual
+ * memory, USM shared allocations). Freed with cvcu_mem_free. Devices whose props say
+ * managed_memory only; CL_MEM_OBJECT_ALLOCATION_FAILURE when it does not fit. */
+cl_int cvcu_managed_alloc(size_t size, cl_ulong *address);
+/* Moves the pages of managed memory [address, address + n) to dev's memory, or to the host's
+ * where dev is NULL, in the stream's order (cuMemPrefetchAsync); a hint, as OpenCL's
+ * migrations are: CL_SUCCESS without the move where the driver has no prefetch. */
+cl_int cvcu_mem_prefetch(cvcu_stream *s, cvcu_device *dev, cl_ulong address, size_t n);
+
 /* Pinned, portable host memory (usable from every context of the process). The free waits
  * (off the caller's thread) until every copy queued before it is done: copies of other commands
  * may DMA a pointer the application got from a map. */
@@ -271,6 +283,10 @@ cl_int cvcu_copy_to_device(const cvcu_host_copy *c, cl_ulong dst, const void *sr
 cl_int cvcu_copy_to_host(const cvcu_host_copy *c, void *dst, cl_ulong src, size_t n);
 /* Device to device (also between devices of one process: unified addressing). */
 cl_int cvcu_copy_device(cvcu_stream *s, cl_ulong dst, cl_ulong src, size_t n);
+/* Host memory to host memory in the stream's order (clEnqueueSVMMemcpy between two pointers no
+ * allocation of culvert's holds): a blocking copy settles the stream and copies at once, any
+ * other copies in a host function on the stream. */
+cl_int cvcu_copy_host_to_host(const cvcu_host_copy *c, void *dst, const void *src, size_t n);
 
 /* One side of a rectangular copy: a device address or a host pointer, with its pitches. */
 typedef struct cvcu_rect_side {

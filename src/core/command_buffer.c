@@ -67,6 +67,8 @@ static void cv_cb_command_objects(cl_mutable_command_khr c, cv_object *objs[2]) 
         objs[0] = &c->u.value.hv->obj;
         break;
     case CV_CB_BARRIER:
+    case CV_CB_SVM_COPY:
+    case CV_CB_SVM_FILL:
         break;
     }
 }
@@ -386,6 +388,37 @@ cl_int cv_cb_record_fill(cl_command_buffer_khr cb, const cv_cb_record *rec, cl_m
                          const void *pattern, size_t pattern_size, size_t offset, size_t size) {
     cv_cb_fill_args a = {m, pattern, pattern_size, offset, size};
     return cv_cb_record_one(cb, rec, CV_CB_FILL, CL_COMMAND_FILL_BUFFER, cv_cb_fill_fill, &a);
+}
+
+typedef struct cv_cb_svm_args {
+    void *dst;
+    const void *src, *pattern;
+    size_t pattern_size, size;
+} cv_cb_svm_args;
+
+static cl_int cv_cb_fill_svm(cl_command_buffer_khr cb, cl_mutable_command_khr c, const void *arg) {
+    const cv_cb_svm_args *a = arg;
+    (void)cb;
+    c->u.svm.dst = (cl_ulong)(uintptr_t)a->dst;
+    c->u.svm.src = (cl_ulong)(uintptr_t)a->src;
+    c->u.svm.size = a->size;
+    /* The pattern is read now, as a buffer fill's. */
+    if (a->pattern)
+        memcpy(c->u.svm.pattern, a->pattern, a->pattern_size);
+    c->u.svm.pattern_size = a->pattern_size;
+    return CL_SUCCESS;
+}
+
+cl_int cv_cb_record_svm_copy(cl_command_buffer_khr cb, const cv_cb_record *rec, void *dst,
+                             const void *src, size_t size) {
+    cv_cb_svm_args a = {dst, src, NULL, 0, size};
+    return cv_cb_record_one(cb, rec, CV_CB_SVM_COPY, CL_COMMAND_SVM_MEMCPY, cv_cb_fill_svm, &a);
+}
+
+cl_int cv_cb_record_svm_fill(cl_command_buffer_khr cb, const cv_cb_record *rec, void *dst,
+                             const void *pattern, size_t pattern_size, size_t size) {
+    cv_cb_svm_args a = {dst, NULL, pattern, pattern_size, size};
+    return cv_cb_record_one(cb, rec, CV_CB_SVM_FILL, CL_COMMAND_SVM_MEMFILL, cv_cb_fill_svm, &a);
 }
 
 typedef struct cv_cb_value_args {

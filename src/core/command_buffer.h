@@ -27,6 +27,8 @@ typedef enum cv_cb_kind {
     CV_CB_FILL,
     CV_CB_WAIT_VALUE,
     CV_CB_WRITE_VALUE,
+    CV_CB_SVM_COPY, /* SVM pointers: one address on every device, nothing held */
+    CV_CB_SVM_FILL,
 } cv_cb_kind;
 
 /* The updatable parts of a kernel command: the NDRange as last set. */
@@ -87,6 +89,12 @@ struct _cl_mutable_command_khr {
             cl_ulong value;
             cl_host_value_condition cond;
         } value;
+        struct {
+            cl_ulong dst, src; /* src: copies only */
+            size_t size;
+            unsigned char pattern[128]; /* fills only */
+            size_t pattern_size;
+        } svm;
     } u;
 };
 
@@ -173,6 +181,11 @@ cl_int cv_cb_record_copy(cl_command_buffer_khr cb, const cv_cb_record *rec, cl_m
 cl_int cv_cb_record_copy_rect(cl_command_buffer_khr cb, const cv_cb_record *rec, cl_mem src,
                               cl_mem dst, const cv_rect *s, const cv_rect *d,
                               const size_t region[3]);
+/* SVM copies and fills (pointers checked by the API). */
+cl_int cv_cb_record_svm_copy(cl_command_buffer_khr cb, const cv_cb_record *rec, void *dst,
+                             const void *src, size_t size);
+cl_int cv_cb_record_svm_fill(cl_command_buffer_khr cb, const cv_cb_record *rec, void *dst,
+                             const void *pattern, size_t pattern_size, size_t size);
 cl_int cv_cb_record_fill(cl_command_buffer_khr cb, const cv_cb_record *rec, cl_mem m,
                          const void *pattern, size_t pattern_size, size_t offset, size_t size);
 /* The NDRange is checked here (the errors of clEnqueueNDRangeKernel). */

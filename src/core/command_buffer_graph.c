@@ -122,6 +122,13 @@ static cl_int cv_cb_build_command(cl_command_buffer_khr cb, cvcu_graph *g, cl_mu
         err = cvcu_graph_add_write_value(g, c->u.value.hv->device_address, c->u.value.value, deps,
                                          &b->node);
         break;
+    case CV_CB_SVM_COPY:
+        err = cvcu_graph_add_copy(g, c->u.svm.dst, c->u.svm.src, c->u.svm.size, deps, &b->node);
+        break;
+    case CV_CB_SVM_FILL:
+        err = cvcu_graph_add_fill(g, c->u.svm.dst, c->u.svm.pattern, c->u.svm.pattern_size,
+                                  c->u.svm.size, deps, &b->node);
+        break;
     }
     return err;
 }

@@ -4,6 +4,7 @@
  * preserved"); then the instance's kernel nodes take the new launches in place, or the graph is
  * built anew where a launch's shape changed (core/command_buffer_graph.c). */
 #include "core/command_buffer_graph.h"
+#include "core/usm.h"
 #include "core/kernel_launch.h"
 
 #include <stdlib.h>
@@ -62,9 +63,10 @@ static cl_int cv_cb_check_fields(const cl_mutable_dispatch_config_khr *cfg,
     else if ((!cfg->arg_list != !cfg->num_args) || (!cfg->arg_svm_list != !cfg->num_svm_args) ||
              (!cfg->exec_info_list != !cfg->num_exec_infos))
         err = CL_INVALID_VALUE;
-    /* SVM arguments: "the errors defined by clSetKernelArgSVMPointer", which answers
-     * CL_INVALID_OPERATION where no device of the context supports SVM (none of culvert's). */
-    else if (cfg->num_svm_args)
+    /* SVM arguments: "the errors defined by clSetKernelArgSVMPointer": "CL_INVALID_OPERATION if
+     * no devices in the context associated with kernel support SVM." */
+    else if (cfg->num_svm_args && !(cv_usm_svm_caps(kc->kernel->context->devices[0]) &
+                                    CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
         err = CL_INVALID_OPERATION;
     return err;
 }
@@ -87,6 +89,9 @@ static cl_int cv_cb_stage(cl_command_buffer_khr cb, cv_cb_update *u,
     for (cl_uint i = 0; err == CL_SUCCESS && i < cfg->num_args; i++)
         err = cv_kernel_set_arg(s->state, cfg->arg_list[i].arg_index, cfg->arg_list[i].arg_size,
                                 cfg->arg_list[i].arg_value);
+    for (cl_uint i = 0; err == CL_SUCCESS && i < cfg->num_svm_args; i++)
+        err = cv_kernel_set_arg_pointer(s->state, cfg->arg_svm_list[i].arg_index,
+                                        cfg->arg_svm_list[i].arg_value);
     for (cl_uint i = 0; err == CL_SUCCESS && i < cfg->num_exec_infos; i++)
         err = cv_kernel_exec_info(s->state, cfg->exec_info_list[i].param_name,
                                   cfg->exec_info_list[i].param_value_size,

@@ -1,4 +1,5 @@
 #include "core/context.h"
+#include "core/usm.h"
 #include "core/tracker.h"
 #include "util/clock.h"
 #include "util/log.h"
@@ -109,6 +110,8 @@ static _Thread_local bool cv_context_in_destructor;
 
 static void cv_context_destroy(cv_object *obj) {
     cl_context ctx = (cl_context)obj;
+    /* What the application left allocated, while the devices are still attached. */
+    cv_usm_context_destroy(ctx);
     /* Every object of the context is gone: a lost device may be reset once no context uses it.
      * Detached before it leaves the list: a clCreateContext waiting for the list to empty
      * (cv_contexts_await_teardown) then finds the device unused. */
@@ -132,6 +135,7 @@ static void cv_context_destroy(cv_object *obj) {
                 "release",
                 (void *)ctx, (double)(cvu_host_time_ns() - released) * 1e-6);
     pthread_mutex_destroy(&ctx->lock);
+    pthread_mutex_destroy(&ctx->usm_lock);
     free(ctx->devices);
     free(ctx->properties);
     free(ctx);
@@ -257,6 +261,7 @@ cl_context cv_context_create(const cl_context_properties *props, size_t num_prop
     }
     cv_object_init(&ctx->obj, CV_TAG_CONTEXT, cv_context_destroy);
     pthread_mutex_init(&ctx->lock, NULL);
+    pthread_mutex_init(&ctx->usm_lock, NULL);
     /* Duplicates in the device list are allowed by the spec and ignored. */
     for (cl_uint i = 0; i < num_devices; i++)
         if (!cv_context_has_device(ctx, devices[i]))

@@ -61,6 +61,10 @@ struct _cl_context {
     cl_context live_prev, live_next;    /* the live contexts (context.c) */
     _Atomic uint32_t parts[CV_CONTEXT_PARTS]; /* objects holding the context, by kind */
     _Atomic uint64_t released_ns; /* the application's last release, on a lost device; else 0 */
+    /* SVM and USM allocations, sorted by address (core/usm.c). */
+    pthread_mutex_t usm_lock;
+    struct cv_usm_alloc *usm;
+    size_t num_usm, cap_usm;
 };
 
 /* An object of kind `part` holds ctx (cv_hold), and lets it go again (cv_unhold). */

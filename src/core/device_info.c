@@ -7,6 +7,7 @@
 #include "core/nv_ext.h"
 #include "core/platform.h"
 #include "core/ptx.h"
+#include "core/usm.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +85,7 @@ static const struct {
     {CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, CV_UINT, 1},
     {CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, CV_UINT, 1},
     {CL_DEVICE_ADDRESS_BITS, CV_UINT, 64},
-    /* Images, samplers, pipes, SVM and device-side enqueue are not claimed. */
+    /* Images, samplers, pipes and device-side enqueue are not claimed. */
     {CL_DEVICE_IMAGE_SUPPORT, CV_BOOL, CL_FALSE},
     {CL_DEVICE_MAX_READ_IMAGE_ARGS, CV_UINT, 0},
     {CL_DEVICE_MAX_WRITE_IMAGE_ARGS, CV_UINT, 0},
@@ -103,7 +104,6 @@ static const struct {
     {CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, CV_UINT, 0},
     {CL_DEVICE_PIPE_MAX_PACKET_SIZE, CV_UINT, 0},
     {CL_DEVICE_PIPE_SUPPORT, CV_BOOL, CL_FALSE},
-    {CL_DEVICE_SVM_CAPABILITIES, CV_ULONG, 0},
     {CL_DEVICE_PREFERRED_PLATFORM_ATOMIC_ALIGNMENT, CV_UINT, 0},
     {CL_DEVICE_PREFERRED_GLOBAL_ATOMIC_ALIGNMENT, CV_UINT, 0},
     {CL_DEVICE_PREFERRED_LOCAL_ATOMIC_ALIGNMENT, CV_UINT, 0},
@@ -253,6 +253,9 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
     }
     case CL_DEVICE_PARENT_DEVICE:
         err = cv_info_ptr(out, NULL);
+        break;
+    case CL_DEVICE_SVM_CAPABILITIES:
+        err = cv_info_ulong(out, cv_usm_svm_caps(d));
         break;
     case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
         err = cv_info_ulong(out, cv_command_buffer_capabilities(d));

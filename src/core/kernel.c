@@ -302,6 +302,28 @@ cl_int cv_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *va
     return err;
 }
 
+cl_int cv_kernel_set_arg_pointer(cl_kernel k, cl_uint index, const void *ptr) {
+    cl_int err = CL_SUCCESS;
+    cv_kernel_arg *a = index < k->num_args ? &k->args[index] : NULL;
+    uint64_t v = (uint64_t)(uintptr_t)ptr;
+    /* "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index." */
+    if (!a)
+        err = CL_INVALID_ARG_INDEX;
+    /* "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value": the argument is no
+     * global or constant pointer (a __local one, or a value of another size). */
+    else if (a->kind == CV_ARG_LOCAL || a->size != sizeof v)
+        err = CL_INVALID_ARG_VALUE;
+    if (err == CL_SUCCESS) {
+        /* The pointer itself, valid on every device (one address: core/usm.h); no buffer. */
+        memcpy(k->values + a->offset, &v, sizeof v);
+        a->mem = NULL;
+        if (!a->set)
+            k->unset--;
+        a->set = true;
+    }
+    return err;
+}
+
 cl_int cv_kernel_info(cl_kernel k, cl_kernel_info param, const cv_info *out) {
     cl_int err;
     switch (param) {
@@ -477,17 +499,34 @@ cl_int cv_kernel_sub_group_info(cl_kernel k, cl_device_id device, cl_kernel_sub_
 cl_int cv_kernel_exec_info(cl_kernel k, cl_kernel_exec_info param, size_t size, const void *value) {
     cl_int err = CL_SUCCESS;
     cl_context ctx = k->context;
-    bool clusters = true, cooperative = true;
+    bool clusters = true, cooperative = true, svm = true;
     for (cl_uint i = 0; i < ctx->num_devices; i++) {
         clusters &= ctx->devices[i]->props->cluster_launch;
         cooperative &= ctx->devices[i]->props->cooperative_launch;
+        svm &= ctx->devices[i]->props->managed_memory;
     }
     switch (param) {
     case CL_KERNEL_EXEC_INFO_SVM_PTRS:
-    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
         /* "CL_INVALID_OPERATION if no devices in the context associated with kernel support
-         * SVM." */
-        err = CL_INVALID_OPERATION;
+         * SVM." / "CL_INVALID_VALUE if ... param_value is NULL or if the size specified by
+         * param_value_size is not valid." Every SVM allocation is reachable from every kernel
+         * as it is (one address, managed memory): the list needs no keeping. */
+        if (!svm)
+            err = CL_INVALID_OPERATION;
+        else if ((size && !value) || size % sizeof(void *))
+            err = CL_INVALID_VALUE;
+        break;
+    case CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM:
+        /* Fine-grained system SVM (any malloc'ed pointer) is not claimed: "CL_INVALID_OPERATION
+         * if param_name is CL_KERNEL_EXEC_INFO_SVM_FINE_GRAIN_SYSTEM and param_value is CL_TRUE
+         * but no devices in context associated with kernel support fine-grain system SVM
+         * allocations." */
+        if (!svm)
+            err = CL_INVALID_OPERATION;
+        else if (!value || size != sizeof(cl_bool))
+            err = CL_INVALID_VALUE;
+        else if (*(const cl_bool *)value)
+            err = CL_INVALID_OPERATION;
         break;
     case CL_KERNEL_EXEC_INFO_CLUSTER_DIMS_CULVERT: {
         /* "CL_INVALID_VALUE if ... param_value_size is not valid" */

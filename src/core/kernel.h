@@ -57,6 +57,9 @@ cl_kernel cv_kernel_snapshot(cl_kernel k, cl_int *err);
  * program. */
 void cv_kernel_release(cl_kernel k);
 cl_int cv_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *value);
+/* clSetKernelArgSVMPointer (and USM's clSetKernelArgMemPointerINTEL): a pointer for a global or
+ * constant pointer argument. */
+cl_int cv_kernel_set_arg_pointer(cl_kernel k, cl_uint index, const void *ptr);
 cl_int cv_kernel_info(cl_kernel k, cl_kernel_info param, const cv_info *out);
 cl_int cv_kernel_arg_info(cl_kernel k, cl_uint index, cl_kernel_arg_info param, const cv_info *out);
 /* device may be NULL when the kernel's program has one device. */

@@ -7,6 +7,7 @@
  * (cv_mem_locate). Sub-buffers have no backing: they view their parent's at an offset. */
 #include "core/mem.h"
 #include "core/command.h"
+#include "core/usm.h"
 #include "util/log.h"
 #include "core/backend.h"
 
@@ -148,8 +149,36 @@ static cl_int cv_buffer_upload(cl_mem m, const void *src) {
     return err;
 }
 
+/* CL_MEM_USE_HOST_PTR of an SVM or USM pointer: "If host_ptr is a pointer returned by clSVMAlloc
+ * ... the memory object uses it" (OpenCL 2.0+): the allocation's bytes are the buffer's, on the
+ * host and every device alike (one address). */
+static cl_mem cv_buffer_on_usm(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
+                               const cl_mem_properties *props, size_t num_props, cl_int *err) {
+    cl_mem m = cv_mem_new(ctx, CV_MEM_BUFFER, flags, size);
+    *err = m ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (m) {
+        m->usm = true;
+        m->host_ptr = host_ptr;
+        m->device_address = (cl_ulong)(uintptr_t)host_ptr;
+        m->properties = num_props ? calloc(num_props, sizeof *props) : NULL;
+        if (num_props && !m->properties)
+            *err = CL_OUT_OF_HOST_MEMORY;
+    }
+    if (*err == CL_SUCCESS && num_props) {
+        memcpy(m->properties, props, num_props * sizeof *props);
+        m->num_properties = num_props;
+    }
+    if (*err != CL_SUCCESS && m) {
+        cv_release(&m->obj);
+        m = NULL;
+    }
+    return m;
+}
+
 cl_mem cv_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
                         const cl_mem_properties *props, size_t num_props, cl_int *err) {
+    if ((flags & CL_MEM_USE_HOST_PTR) && cv_usm_range(ctx, host_ptr, size, NULL))
+        return cv_buffer_on_usm(ctx, flags, size, host_ptr, props, num_props, err);
     cl_mem m = cv_mem_new(ctx, CV_MEM_BUFFER, flags, size);
     cv_mem_backing *b = m ? calloc(1, sizeof *b) : NULL;
     *err = b ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
@@ -371,7 +400,13 @@ cl_int cv_mem_info(cl_mem m, cl_mem_info param, const cv_info *out) {
         err = cv_info_size(out, m->kind == CV_MEM_SUB_BUFFER ? m->offset : 0);
         break;
     case CL_MEM_USES_SVM_POINTER:
-        err = cv_info_bool(out, CL_FALSE);
+        /* "CL_TRUE if memobj is a buffer object that was created with CL_MEM_USE_HOST_PTR or is
+         * a sub-buffer object of a buffer object that was created with CL_MEM_USE_HOST_PTR and
+         * the host_ptr specified when the buffer object was created is a SVM pointer" */
+        err = cv_info_bool(out, cv_mem_root(m)->usm &&
+                                        cv_usm_find(m->context, m->host_ptr).type == CV_USM_SVM
+                                    ? CL_TRUE
+                                    : CL_FALSE);
         break;
     case CL_MEM_PROPERTIES:
         err = cv_info_bytes(out, m->properties, m->num_properties * sizeof *m->properties);

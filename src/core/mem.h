@@ -37,6 +37,10 @@ struct _cl_mem {
      * Commands on other devices of a multi-device context use cv_mem_locate() instead, which
      * allocates there and brings the contents over. */
     cl_ulong device_address;
+    /* Buffers on an SVM or USM allocation (CL_MEM_USE_HOST_PTR of such a pointer, core/usm.h):
+     * host_ptr and device_address are the same bytes, there is no backing, and maps move
+     * nothing. */
+    bool usm;
     struct cv_mem_backing *backing;   /* buffers: allocations, shadows; owned by core/mem.c */
     struct cv_host_value *host_value; /* CV_MEM_HOST_VALUE only */
     /* Owned by core/mem.c; zero in a calloc'ed object is the right start for every kind. */
@@ -60,6 +64,12 @@ static inline cl_mem cv_mem_root(cl_mem m) {
 /* Byte offset of m within its root. */
 static inline size_t cv_mem_root_offset(cl_mem m) {
     return m->kind == CV_MEM_SUB_BUFFER ? m->offset : 0;
+}
+
+/* Memory the host and the device share as it is (host values, buffers on SVM/USM
+ * allocations): maps and unmaps copy nothing. */
+static inline bool cv_mem_coherent(cl_mem m) {
+    return m->kind == CV_MEM_HOST_VALUE || cv_mem_root(m)->usm;
 }
 
 /* Creates a buffer (flags and host_ptr validated by the API). */

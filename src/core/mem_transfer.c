@@ -1,4 +1,5 @@
 #include "core/mem_transfer.h"
+#include "core/transfer.h"
 #include "core/command.h"
 #include "core/platform.h"
 #include "core/backend.h"
@@ -21,7 +22,7 @@ static cl_int cv_settle(void *arg) {
 }
 
 /* done: set when the backend finished the copy within the call. */
-static cvcu_host_copy cv_host_copy(cv_command *cmd, bool blocking, bool *done) {
+cvcu_host_copy cv_transfer_host_copy(cv_command *cmd, bool blocking, bool *done) {
     return (cvcu_host_copy){cmd->queue->device->cu,      cmd->stream, blocking,
                             blocking ? cv_settle : NULL, cmd,         done};
 }
@@ -29,7 +30,7 @@ static cvcu_host_copy cv_host_copy(cv_command *cmd, bool blocking, bool *done) {
 /* A blocking command that hands out no event and has nothing of its wait list pending is
  * "lean": the call waits for it anyway, so what it uses needs no hold beyond the call and there
  * is no event for the tracker. It waits for its stream itself (cv_end). */
-static bool cv_lean(const cv_command *cmd, bool blocking) {
+bool cv_transfer_lean(const cv_command *cmd, bool blocking) {
     return blocking && !cmd->event;
 }
 
@@ -48,8 +49,8 @@ static cl_int cv_use(cv_command *cmd, cl_mem m, bool will_write, bool lean, cl_u
  * if the read and write operations are blocking and the execution status of any of the events
  * in event_wait_list is a negative integer value" - the command's own failure is reported the
  * same way (as cv_event_wait does). */
-static cl_int cv_end(cv_command *cmd, cl_int status, bool blocking, bool lean, bool done,
-                     cl_command_type type, size_t bytes, cl_event *event_ret) {
+cl_int cv_transfer_end(cv_command *cmd, cl_int status, bool blocking, bool lean, bool done,
+                       cl_command_type type, size_t bytes, cl_event *event_ret) {
     if (!lean)
         return cv_command_end(cmd, status, blocking, event_ret);
     cl_command_queue q = cmd->queue;
@@ -81,12 +82,13 @@ cl_int cv_enqueue_read(cl_command_queue q, cl_mem m, bool blocking, size_t offse
     cl_ulong a = 0;
     cl_int err = cv_command_begin(&cmd, q, CL_COMMAND_READ_BUFFER, w->n, w->list, w->event);
     if (err == CL_SUCCESS) {
-        bool lean = cv_lean(&cmd, blocking), done = false;
+        bool lean = cv_transfer_lean(&cmd, blocking), done = false;
         err = cv_use(&cmd, m, false, lean, &a);
-        cvcu_host_copy c = cv_host_copy(&cmd, blocking, &done);
+        cvcu_host_copy c = cv_transfer_host_copy(&cmd, blocking, &done);
         if (err == CL_SUCCESS)
             err = cvcu_copy_to_host(&c, ptr, a + offset, size);
-        err = cv_end(&cmd, err, blocking, lean, done, CL_COMMAND_READ_BUFFER, size, w->event);
+        err = cv_transfer_end(&cmd, err, blocking, lean, done, CL_COMMAND_READ_BUFFER, size,
+                              w->event);
     }
     return err;
 }
@@ -97,12 +99,13 @@ cl_int cv_enqueue_write(cl_command_queue q, cl_mem m, bool blocking, size_t offs
     cl_ulong a = 0;
     cl_int err = cv_command_begin(&cmd, q, CL_COMMAND_WRITE_BUFFER, w->n, w->list, w->event);
     if (err == CL_SUCCESS) {
-        bool lean = cv_lean(&cmd, blocking), done = false;
+        bool lean = cv_transfer_lean(&cmd, blocking), done = false;
         err = cv_use(&cmd, m, true, lean, &a);
-        cvcu_host_copy c = cv_host_copy(&cmd, blocking, &done);
+        cvcu_host_copy c = cv_transfer_host_copy(&cmd, blocking, &done);
         if (err == CL_SUCCESS)
             err = cvcu_copy_to_device(&c, a + offset, ptr, size);
-        err = cv_end(&cmd, err, blocking, lean, done, CL_COMMAND_WRITE_BUFFER, size, w->event);
+        err = cv_transfer_end(&cmd, err, blocking, lean, done, CL_COMMAND_WRITE_BUFFER, size,
+                              w->event);
     }
     return err;
 }
@@ -141,18 +144,18 @@ cl_int cv_enqueue_rect(cl_command_queue q, cl_command_type type, bool blocking, 
     cl_int err = cv_command_begin(&cmd, q, type, w->n, w->list, w->event);
     bool lean = false, done = false;
     if (err == CL_SUCCESS) {
-        lean = cv_lean(&cmd, blocking);
+        lean = cv_transfer_lean(&cmd, blocking);
         if (src)
             err = cv_use(&cmd, src, false, lean, &s);
         if (err == CL_SUCCESS && dst)
             err = cv_use(&cmd, dst, true, lean, &d);
         cv_rect_side(&ss, src ? src_rect : host_rect, s, src ? NULL : host);
         cv_rect_side(&sd, dst ? dst_rect : host_rect, d, dst ? NULL : host);
-        cvcu_host_copy c = cv_host_copy(&cmd, blocking, &done);
+        cvcu_host_copy c = cv_transfer_host_copy(&cmd, blocking, &done);
         if (err == CL_SUCCESS)
             err = cvcu_copy_rect(&c, &sd, &ss, region);
-        err = cv_end(&cmd, err, blocking, lean, done, type, region[0] * region[1] * region[2],
-                     w->event);
+        err = cv_transfer_end(&cmd, err, blocking, lean, done, type,
+                              region[0] * region[1] * region[2], w->event);
     }
     return err;
 }
@@ -176,20 +179,20 @@ void *cv_enqueue_map(cl_command_queue q, cl_mem m, bool blocking, cl_map_flags f
     cv_command cmd;
     cl_ulong a = 0;
     void *ptr = NULL;
-    /* Host values are coherent host memory: their map is the memory itself, no copy. */
-    bool copy = !(flags & CL_MAP_WRITE_INVALIDATE_REGION) && m->kind != CV_MEM_HOST_VALUE;
+    /* Host values and buffers on SVM/USM allocations: the map is the memory itself. */
+    bool copy = !(flags & CL_MAP_WRITE_INVALIDATE_REGION) && !cv_mem_coherent(m);
     *err = cv_command_begin(&cmd, q, CL_COMMAND_MAP_BUFFER, w->n, w->list, w->event);
     if (*err == CL_SUCCESS) {
-        bool lean = cv_lean(&cmd, blocking), done = false;
+        bool lean = cv_transfer_lean(&cmd, blocking), done = false;
         *err = cv_use(&cmd, m, false, lean, &a);
         if (*err == CL_SUCCESS)
             *err = cv_mem_map_begin(m, offset, size, flags, &ptr);
         bool mapped = *err == CL_SUCCESS;
-        cvcu_host_copy c = cv_host_copy(&cmd, blocking, &done);
+        cvcu_host_copy c = cv_transfer_host_copy(&cmd, blocking, &done);
         if (*err == CL_SUCCESS && copy)
             *err = cvcu_copy_to_host(&c, ptr, a + offset, size);
-        *err = cv_end(&cmd, *err, blocking, lean, done, CL_COMMAND_MAP_BUFFER, copy ? size : 0,
-                      w->event);
+        *err = cv_transfer_end(&cmd, *err, blocking, lean, done, CL_COMMAND_MAP_BUFFER,
+                               copy ? size : 0, w->event);
         /* A map that failed leaves no mapping behind. */
         if (*err != CL_SUCCESS && mapped)
             cv_mem_map_cancel(m, ptr);
@@ -210,8 +213,8 @@ cl_int cv_enqueue_unmap(cl_command_queue q, cl_mem m, void *ptr, const cv_waits 
         if (err == CL_SUCCESS)
             err = cv_use(&cmd, m, write, false, &a);
         /* The region goes back now: the application may not touch it after the unmap. */
-        cvcu_host_copy c = cv_host_copy(&cmd, false, NULL);
-        if (err == CL_SUCCESS && write && m->kind != CV_MEM_HOST_VALUE)
+        cvcu_host_copy c = cv_transfer_host_copy(&cmd, false, NULL);
+        if (err == CL_SUCCESS && write && !cv_mem_coherent(m))
             err = cvcu_copy_to_device(&c, a + offset, ptr, size);
         err = cv_command_end(&cmd, err, false, w->event);
     }

@@ -20,6 +20,7 @@ typedef enum cv_tag {
     CV_TAG_SAMPLER,
     CV_TAG_COMMAND_BUFFER,
     CV_TAG_MUTABLE_COMMAND,
+    CV_TAG_SVM_FREE, /* culvert's own: the work of a clEnqueueSVMFree (core/usm_enqueue.c) */
 } cv_tag;
 
 typedef struct cv_object cv_object;

@@ -65,6 +65,8 @@ static const struct {
     CVCU_ATTR(CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, cooperative_launch),
     CVCU_ATTR(CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, cluster_launch),
     CVCU_ATTR(CU_DEVICE_ATTRIBUTE_CAN_USE_STREAM_WAIT_VALUE_NOR, stream_wait_nor),
+    CVCU_ATTR(CU_DEVICE_ATTRIBUTE_MANAGED_MEMORY, managed_memory),
+    CVCU_ATTR(CU_DEVICE_ATTRIBUTE_CONCURRENT_MANAGED_ACCESS, concurrent_managed),
 #undef CVCU_ATTR
 };
 
@@ -105,6 +107,9 @@ static void cvcu_read_props(CUdevice dev, cvcu_device_props *p) {
                 cvcu.cuGraphLaunch;
     p->graph_mem_ops =
         p->graphs && cvcu.cuGraphAddBatchMemOpNode && p->stream_mem_ops64 && p->can_map_host;
+    /* Managed memory needs the driver's allocator and unified addressing (one address). */
+    p->managed_memory = p->managed_memory && p->unified_addressing && cvcu.cuMemAllocManaged;
+    p->concurrent_managed = p->concurrent_managed && p->managed_memory;
     if (cvcu.cuDeviceGetUuid) {
         CUuuid uuid;
         if (cvcu.cuDeviceGetUuid(&uuid, dev) == CUDA_SUCCESS)

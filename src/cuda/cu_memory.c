@@ -390,6 +390,33 @@ cl_int cvcu_mem_alloc(size_t size, cl_ulong *address) {
     return err;
 }
 
+cl_int cvcu_managed_alloc(size_t size, cl_ulong *address) {
+    CUdeviceptr p = 0;
+    CUresult r = CUDA_ERROR_NOT_SUPPORTED;
+    if (cvcu.cuMemAllocManaged) {
+        r = cvcu.cuMemAllocManaged(&p, size, CU_MEM_ATTACH_GLOBAL);
+        if (r == CUDA_ERROR_OUT_OF_MEMORY && cvcu_reap_wait())
+            r = cvcu.cuMemAllocManaged(&p, size, CU_MEM_ATTACH_GLOBAL);
+    }
+    cl_int err = r == CUDA_ERROR_OUT_OF_MEMORY
+                     ? CL_MEM_OBJECT_ALLOCATION_FAILURE
+                     : cvcu_error(r, CL_MEM_OBJECT_ALLOCATION_FAILURE, "cuMemAllocManaged");
+    *address = err == CL_SUCCESS ? (cl_ulong)p : 0;
+    return err;
+}
+
+cl_int cvcu_mem_prefetch(cvcu_stream *s, struct cvcu_device *dev, cl_ulong address, size_t n) {
+    cl_int err = CL_SUCCESS;
+    if (n > 0 && cvcu.cuMemPrefetchAsync) {
+        CUmemLocation where = {.type =
+                                   dev ? CU_MEM_LOCATION_TYPE_DEVICE : CU_MEM_LOCATION_TYPE_HOST,
+                               .id = dev ? dev->dev : 0};
+        err = CVCU_CALL(cvcu.cuMemPrefetchAsync(CVCU_DPTR(address), n, where, 0, CVCU_STREAM(s)),
+                        CL_OUT_OF_RESOURCES);
+    }
+    return err;
+}
+
 void cvcu_mem_free(struct cvcu_device *dev, cl_ulong address) {
     if (address && cvcu_device_bind(dev) == CL_SUCCESS)
         cvcu_reap_later(CVCU_REAP_DEVICE, false, CVCU_DPTR(address), NULL);
@@ -877,6 +904,46 @@ cl_int cvcu_copy_device(cvcu_stream *s, cl_ulong dst, cl_ulong src, size_t n) {
          * values) and other devices' memory (migration) apart. */
         err = CVCU_CALL(cvcu.cuMemcpyAsync(CVCU_DPTR(dst), CVCU_DPTR(src), n, CVCU_STREAM(s)),
                         CL_OUT_OF_RESOURCES);
+    return err;
+}
+
+typedef struct cvcu_host_move {
+    void *dst;
+    const void *src;
+    size_t n;
+} cvcu_host_move;
+
+static void CUDA_CB cvcu_host_move_run(void *arg) {
+    cvcu_host_move *m = arg;
+    /* Host to host only: no CUDA call is allowed here. */
+    memmove(m->dst, m->src, m->n);
+    free(m);
+}
+
+cl_int cvcu_copy_host_to_host(const cvcu_host_copy *c, void *dst, const void *src, size_t n) {
+    cl_int err = CL_SUCCESS;
+    if (n == 0)
+        return err;
+    if (c->blocking) {
+        /* The stream's work before the copy first: its results may be what is copied. */
+        err = c->settle ? c->settle(c->settle_arg)
+                        : CVCU_CALL(cvcu.cuStreamSynchronize(CVCU_STREAM(c->stream)),
+                                    CL_OUT_OF_RESOURCES);
+        if (err == CL_SUCCESS)
+            cvu_host_memcpy(dst, src, n);
+        if (err == CL_SUCCESS && c->done)
+            *c->done = true;
+    } else {
+        cvcu_host_move *m = malloc(sizeof *m);
+        err = m ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+        if (m) {
+            *m = (cvcu_host_move){dst, src, n};
+            err = CVCU_CALL(cvcu.cuLaunchHostFunc(CVCU_STREAM(c->stream), cvcu_host_move_run, m),
+                            CL_OUT_OF_RESOURCES);
+            if (err != CL_SUCCESS)
+                free(m);
+        }
+    }
     return err;
 }
 

@@ -247,6 +247,27 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
     UNLOCK;
     return r;
 }
+/* Managed memory: device memory the host reaches at the same address (all of the fake's
+ * device memory is host memory). */
+CUresult cuMemAllocManaged(CUdeviceptr *p, size_t n, unsigned flags) {
+    FAKE_CALL;
+    if (flags != CU_MEM_ATTACH_GLOBAL && flags != CU_MEM_ATTACH_HOST)
+        return CUDA_ERROR_INVALID_VALUE;
+    return cuMemAlloc(p, n);
+}
+/* Pages have nowhere to move: the range is checked, the stream's order kept by nothing more. */
+CUresult cuMemPrefetchAsync(CUdeviceptr p, size_t n, CUmemLocation where, unsigned flags,
+                            CUstream hs) {
+    FAKE_CALL;
+    (void)hs;
+    CUresult r = fake_need_ctx();
+    if (!r && (flags || (where.type != CU_MEM_LOCATION_TYPE_DEVICE &&
+                         where.type != CU_MEM_LOCATION_TYPE_HOST)))
+        r = CUDA_ERROR_INVALID_VALUE;
+    if (!r)
+        fake_check_range(p, n);
+    return r;
+}
 CUresult cuMemFree(CUdeviceptr p) {
     FAKE_CALL;
     CUresult r = fake_need_ctx();

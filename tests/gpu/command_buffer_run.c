@@ -366,8 +366,10 @@ static void test_mutable(void) {
     CHECK_ERR(CL_INVALID_OPERATION, update1(cb, &c));
     c = (cl_mutable_dispatch_config_khr){.command = cmd, .num_args = 1};
     CHECK_ERR(CL_INVALID_VALUE, update1(cb, &c));
+    /* An SVM pointer for the 32-bit value argument: clSetKernelArgSVMPointer's
+     * "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value." */
     c = (cl_mutable_dispatch_config_khr){.command = cmd, .num_svm_args = 1, .arg_svm_list = &arg3};
-    CHECK_ERR(CL_INVALID_OPERATION, update1(cb, &c));
+    CHECK_ERR(CL_INVALID_ARG_VALUE, update1(cb, &c));
     c = (cl_mutable_dispatch_config_khr){.command = cmd, .global_work_offset = &offset};
     CHECK_ERR(CL_INVALID_GLOBAL_OFFSET, update1(cb, &c));
     /* "CL_INVALID_OPERATION if the values of local_work_size and/or global_work_size result in

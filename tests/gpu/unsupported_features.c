@@ -40,10 +40,6 @@ int main(void) {
      * images." (culvert checks the queue first; there is no image to pass) */
     CHECK_ERR(CL_INVALID_OPERATION,
               clEnqueueReadImage(q, NULL, CL_TRUE, origin, region, 0, 0, px, 0, NULL, NULL));
-    /* SVM: "returns NULL ... if no devices in context support SVM" */
-    CHECK(clSVMAlloc(ctx, CL_MEM_READ_WRITE, 1024, 0) == NULL);
-    clSVMFree(ctx, NULL);
-    CHECK_ERR(CL_INVALID_OPERATION, clEnqueueSVMMemcpy(q, CL_TRUE, px, px, 4, 0, NULL, NULL));
     /* Pipes, IL, built-in and native kernels, device queues. */
     CHECK(clCreatePipe(ctx, 0, 4, 16, NULL, &err) == NULL && err == CL_INVALID_OPERATION);
     CHECK(clCreateProgramWithIL(ctx, "x", 1, &err) == NULL && err == CL_INVALID_OPERATION);
@@ -73,9 +69,6 @@ int main(void) {
     char il[64] = "";
     CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(dev, CL_DEVICE_IL_VERSION, sizeof il, il, NULL));
     CHECK(il[0] == '\0');
-    cl_device_svm_capabilities svm = 1;
-    CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(dev, CL_DEVICE_SVM_CAPABILITIES, sizeof svm, &svm, NULL));
-    CHECK(svm == 0);
     cl_bool pipes = CL_TRUE;
     CHECK_ERR(CL_SUCCESS, clGetDeviceInfo(dev, CL_DEVICE_PIPE_SUPPORT, sizeof pipes, &pipes, NULL));
     CHECK(pipes == CL_FALSE);
