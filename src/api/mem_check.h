@@ -37,6 +37,16 @@ cl_int cv_check_fill(cl_mem buffer, const void *pattern, size_t pattern_size, si
  * and USM commands share them). */
 cl_int cv_check_ptr_copy(const void *dst, const void *src, size_t size);
 cl_int cv_check_ptr_fill(const void *ptr, const void *pattern, size_t pattern_size, size_t size);
+/* The queue and its wait list, as every command on SVM or USM pointers checks them; svm: the
+ * queue's device must have SVM (the SVM commands). */
+cl_int cv_check_ptr_command(cl_command_queue q, bool svm, bool blocking, cl_uint n,
+                            const cl_event *list);
+/* Copies and fills on pointers, checks included (clEnqueueSVMMemcpy/MemFill,
+ * clEnqueueMemcpyINTEL/MemFillINTEL). */
+cl_int cv_ptr_copy(cl_command_queue q, bool svm, cl_command_type type, bool blocking, void *dst,
+                   const void *src, size_t size, const cv_waits *w);
+cl_int cv_ptr_fill(cl_command_queue q, bool svm, cl_command_type type, void *dst,
+                   const void *pattern, size_t pattern_size, size_t size, const cv_waits *w);
 
 /* The flags of clCreateBuffer (and the flags argument of clCreateSubBuffer). */
 cl_int cv_check_mem_flags(cl_mem_flags flags);

@@ -68,7 +68,7 @@ void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t 
 void CL_API_CALL clSVMFree(cl_context context, void *svm_pointer) {
     if (cv_is_context(context) && svm_pointer &&
         cv_usm_find(context, svm_pointer).type == CV_USM_SVM)
-        cv_usm_free(context, svm_pointer);
+        cv_usm_free(context, svm_pointer, false);
 }
 
 cl_int cv_check_ptr_copy(const void *dst, const void *src, size_t size) {
@@ -101,16 +101,15 @@ cl_int cv_check_ptr_fill(const void *ptr, const void *pattern, size_t pattern_si
     return err;
 }
 
-/* The queue, its device's SVM and the wait list: what every SVM command checks. */
-static cl_int cv_check_svm_command(cl_command_queue q, bool blocking, cl_uint n,
-                                   const cl_event *list) {
+cl_int cv_check_ptr_command(cl_command_queue q, bool svm, bool blocking, cl_uint n,
+                            const cl_event *list) {
     cl_int err = CL_SUCCESS;
     /* "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue." */
     if (!cv_is_queue(q))
         err = CL_INVALID_COMMAND_QUEUE;
     /* "CL_INVALID_OPERATION if the device associated with command_queue does not support
      * SVM." */
-    else if (!(cv_usm_svm_caps(q->device) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+    else if (svm && !(cv_usm_svm_caps(q->device) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
         err = CL_INVALID_OPERATION;
     /* "CL_INVALID_CONTEXT if context associated with command_queue and events in
      * event_wait_list are not the same." / "CL_INVALID_EVENT_WAIT_LIST if event_wait_list is
@@ -127,6 +126,26 @@ static cl_int cv_check_svm_command(cl_command_queue q, bool blocking, cl_uint n,
     return err;
 }
 
+cl_int cv_ptr_copy(cl_command_queue q, bool svm, cl_command_type type, bool blocking, void *dst,
+                   const void *src, size_t size, const cv_waits *w) {
+    cl_int err = cv_check_ptr_command(q, svm, blocking, w->n, w->list);
+    if (err == CL_SUCCESS)
+        err = cv_check_ptr_copy(dst, src, size);
+    if (err == CL_SUCCESS)
+        err = cv_enqueue_usm_copy(q, type, blocking, dst, src, size, w);
+    return err;
+}
+
+cl_int cv_ptr_fill(cl_command_queue q, bool svm, cl_command_type type, void *dst,
+                   const void *pattern, size_t pattern_size, size_t size, const cv_waits *w) {
+    cl_int err = cv_check_ptr_command(q, svm, false, w->n, w->list);
+    if (err == CL_SUCCESS)
+        err = cv_check_ptr_fill(dst, pattern, pattern_size, size);
+    if (err == CL_SUCCESS)
+        err = cv_enqueue_usm_fill(q, type, dst, pattern, pattern_size, size, w);
+    return err;
+}
+
 cl_int CL_API_CALL
 clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void **svm_pointers,
                  void(CL_CALLBACK *pfn_free_func)(cl_command_queue queue, cl_uint num_svm_pointers,
@@ -135,7 +154,7 @@ clEnqueueSVMFree(cl_command_queue command_queue, cl_uint num_svm_pointers, void 
                  cl_event *event) {
     cv_waits w = {num_events_in_wait_list, event_wait_list, event};
     cl_int err =
-        cv_check_svm_command(command_queue, false, num_events_in_wait_list, event_wait_list);
+        cv_check_ptr_command(command_queue, true, false, num_events_in_wait_list, event_wait_list);
     /* "CL_INVALID_VALUE if num_svm_pointers is 0 and svm_pointers is non-NULL, or if
      * svm_pointers is NULL and num_svm_pointers is not 0." */
     if (err == CL_SUCCESS && (num_svm_pointers == 0) != (svm_pointers == NULL))
@@ -152,13 +171,8 @@ cl_int CL_API_CALL clEnqueueSVMMemcpy(cl_command_queue command_queue, cl_bool bl
                                       cl_uint num_events_in_wait_list,
                                       const cl_event *event_wait_list, cl_event *event) {
     cv_waits w = {num_events_in_wait_list, event_wait_list, event};
-    cl_int err = cv_check_svm_command(command_queue, blocking_copy, num_events_in_wait_list,
-                                      event_wait_list);
-    if (err == CL_SUCCESS)
-        err = cv_check_ptr_copy(dst_ptr, src_ptr, size);
-    if (err == CL_SUCCESS)
-        err = cv_enqueue_usm_copy(command_queue, CL_COMMAND_SVM_MEMCPY, blocking_copy, dst_ptr,
-                                  src_ptr, size, &w);
+    cl_int err = cv_ptr_copy(command_queue, true, CL_COMMAND_SVM_MEMCPY, blocking_copy, dst_ptr,
+                             src_ptr, size, &w);
     CV_API_ERROR(err);
     return err;
 }
@@ -168,13 +182,8 @@ cl_int CL_API_CALL clEnqueueSVMMemFill(cl_command_queue command_queue, void *svm
                                        cl_uint num_events_in_wait_list,
                                        const cl_event *event_wait_list, cl_event *event) {
     cv_waits w = {num_events_in_wait_list, event_wait_list, event};
-    cl_int err =
-        cv_check_svm_command(command_queue, false, num_events_in_wait_list, event_wait_list);
-    if (err == CL_SUCCESS)
-        err = cv_check_ptr_fill(svm_ptr, pattern, pattern_size, size);
-    if (err == CL_SUCCESS)
-        err = cv_enqueue_usm_fill(command_queue, CL_COMMAND_SVM_MEMFILL, svm_ptr, pattern,
-                                  pattern_size, size, &w);
+    cl_int err = cv_ptr_fill(command_queue, true, CL_COMMAND_SVM_MEMFILL, svm_ptr, pattern,
+                             pattern_size, size, &w);
     CV_API_ERROR(err);
     return err;
 }
@@ -185,8 +194,8 @@ cl_int CL_API_CALL clEnqueueSVMMap(cl_command_queue command_queue, cl_bool block
                                    cl_event *event) {
     cv_waits w = {num_events_in_wait_list, event_wait_list, event};
     const cl_map_flags known = CL_MAP_READ | CL_MAP_WRITE | CL_MAP_WRITE_INVALIDATE_REGION;
-    cl_int err =
-        cv_check_svm_command(command_queue, blocking_map, num_events_in_wait_list, event_wait_list);
+    cl_int err = cv_check_ptr_command(command_queue, true, blocking_map, num_events_in_wait_list,
+                                      event_wait_list);
     /* "CL_INVALID_VALUE if svm_ptr is NULL." / "if size is 0 or if values specified in
      * map_flags are not valid." (CL_MAP_WRITE_INVALIDATE_REGION with another flag included) */
     if (err == CL_SUCCESS && (!svm_ptr || size == 0 || (map_flags & ~known) ||
@@ -205,7 +214,7 @@ cl_int CL_API_CALL clEnqueueSVMUnmap(cl_command_queue command_queue, void *svm_p
                                      const cl_event *event_wait_list, cl_event *event) {
     cv_waits w = {num_events_in_wait_list, event_wait_list, event};
     cl_int err =
-        cv_check_svm_command(command_queue, false, num_events_in_wait_list, event_wait_list);
+        cv_check_ptr_command(command_queue, true, false, num_events_in_wait_list, event_wait_list);
     /* "CL_INVALID_VALUE if svm_ptr is NULL." */
     if (err == CL_SUCCESS && !svm_ptr)
         err = CL_INVALID_VALUE;
@@ -225,7 +234,7 @@ cl_int CL_API_CALL clEnqueueSVMMigrateMem(cl_command_queue command_queue, cl_uin
     const cl_mem_migration_flags known =
         CL_MIGRATE_MEM_OBJECT_HOST | CL_MIGRATE_MEM_OBJECT_CONTENT_UNDEFINED;
     cl_int err =
-        cv_check_svm_command(command_queue, false, num_events_in_wait_list, event_wait_list);
+        cv_check_ptr_command(command_queue, true, false, num_events_in_wait_list, event_wait_list);
     /* "CL_INVALID_VALUE if num_svm_pointers is zero or svm_pointers is NULL." / "if flags is not
      * 0 or is not any of the values described in the table above." */
     if (err == CL_SUCCESS && (num_svm_pointers == 0 || !svm_pointers || (flags & ~known)))

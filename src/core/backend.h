@@ -233,6 +233,10 @@ cl_int cvcu_stream_write_value(cvcu_stream *s, cl_ulong address, cl_ulong value)
 cl_int cvcu_mem_alloc(size_t size, cl_ulong *address);
 /* Binds dev first: frees are also called from destructors on any thread. */
 void cvcu_mem_free(cvcu_device *dev, cl_ulong address);
+/* Waits until the frees queued so far are done: the driver's frees wait for the device's work, so
+ * the work queued before them is done too. Returns at once while a gate is closed (the frees wait
+ * for the application then, which may be this very thread). */
+void cvcu_mem_free_settle(void);
 
 /* Managed memory (cuMemAllocManaged, attached to every stream): one address that the host and
  * every device of the process use, its pages moved to whoever touches them (shared virtual

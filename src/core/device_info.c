@@ -257,6 +257,25 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
     case CL_DEVICE_SVM_CAPABILITIES:
         err = cv_info_ulong(out, cv_usm_svm_caps(d));
         break;
+    case CL_DEVICE_HOST_MEM_CAPABILITIES_INTEL:
+        err = cv_info_ulong(out, cv_usm_caps(d, CV_USM_HOST));
+        break;
+    case CL_DEVICE_DEVICE_MEM_CAPABILITIES_INTEL:
+        err = cv_info_ulong(out, cv_usm_caps(d, CV_USM_DEVICE));
+        break;
+    case CL_DEVICE_SINGLE_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+        err = cv_info_ulong(out, cv_usm_caps(d, CV_USM_SHARED));
+        break;
+    /* Managed memory serves every device of the process, and each may touch it while the others
+     * do (where it has concurrent managed access); atomics across devices are not claimed.
+     * Memory from the system's allocator (malloc) is no device's to touch. */
+    case CL_DEVICE_CROSS_DEVICE_SHARED_MEM_CAPABILITIES_INTEL:
+        err = cv_info_ulong(out, cv_usm_caps(d, CV_USM_SHARED) &
+                                     ~(cl_ulong)CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL);
+        break;
+    case CL_DEVICE_SHARED_SYSTEM_MEM_CAPABILITIES_INTEL:
+        err = cv_info_ulong(out, 0);
+        break;
     case CL_DEVICE_COMMAND_BUFFER_CAPABILITIES_KHR:
         err = cv_info_ulong(out, cv_command_buffer_capabilities(d));
         break;

@@ -25,6 +25,12 @@ static bool cv_has_il(const cvcu_device_props *p) {
     return cvc_il_available();
 }
 
+/* Unified shared memory: device allocations on every device with unified addressing (host and
+ * shared ones as each device's capabilities say: core/usm.h). */
+static bool cv_has_usm(const cvcu_device_props *p) {
+    return p->unified_addressing;
+}
+
 static const cv_extension cv_extension_table[] = {
     {"cl_khr_icd", CL_MAKE_VERSION(1, 0, 0), true, NULL},
     {"cl_khr_extended_versioning", CL_MAKE_VERSION(1, 0, 0), false, NULL},
@@ -67,6 +73,8 @@ static const cv_extension cv_extension_table[] = {
     {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     {"cl_khr_subgroup_non_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    /* Revision 1.2.0: a migration with flags 0 goes to the queue's device. */
+    {"cl_intel_unified_shared_memory", CL_MAKE_VERSION(1, 2, 0), false, cv_has_usm},
     /* Listed once the feature lands; the predicate keeps devices without it honest. */
     {"cl_culvert_host_value", CL_CULVERT_HOST_VALUE_EXTENSION_VERSION, false,
      cv_has_stream_mem_ops64},

@@ -1,5 +1,6 @@
 /* cl_kernel objects: creation from a built program, arguments, clones, info queries. */
 #include "core/kernel.h"
+#include "core/usm.h"
 #include "core/mem.h"
 #include "core/backend.h"
 #include "core/program_function.h"
@@ -528,6 +529,30 @@ cl_int cv_kernel_exec_info(cl_kernel k, cl_kernel_exec_info param, size_t size, 
         else if (*(const cl_bool *)value)
             err = CL_INVALID_OPERATION;
         break;
+    case CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL:
+    case CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL:
+    case CL_KERNEL_EXEC_INFO_INDIRECT_DEVICE_ACCESS_INTEL:
+    case CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL: {
+        /* USM: every allocation is reachable from every kernel as it is (one address), so the
+         * lists and the indirect-access switches need no keeping. "CL_INVALID_OPERATION if ...
+         * no devices in the context associated with kernel support [that kind of] Unified
+         * Shared Memory" / "CL_INVALID_VALUE if ... param_value is NULL or if the size specified
+         * by param_value_size is not valid." */
+        cv_usm_type type = param == CL_KERNEL_EXEC_INFO_INDIRECT_HOST_ACCESS_INTEL ? CV_USM_HOST
+                           : param == CL_KERNEL_EXEC_INFO_INDIRECT_SHARED_ACCESS_INTEL
+                               ? CV_USM_SHARED
+                               : CV_USM_DEVICE;
+        bool any = false;
+        for (cl_uint i = 0; i < ctx->num_devices; i++)
+            any |= cv_usm_caps(ctx->devices[i], type) != 0;
+        if (!any)
+            err = CL_INVALID_OPERATION;
+        else if (param == CL_KERNEL_EXEC_INFO_USM_PTRS_INTEL)
+            err = (size && !value) || size % sizeof(void *) ? CL_INVALID_VALUE : CL_SUCCESS;
+        else
+            err = !value || size != sizeof(cl_bool) ? CL_INVALID_VALUE : CL_SUCCESS;
+        break;
+    }
     case CL_KERNEL_EXEC_INFO_CLUSTER_DIMS_CULVERT: {
         /* "CL_INVALID_VALUE if ... param_value_size is not valid" */
         if (!value || size != 3 * sizeof(size_t)) {

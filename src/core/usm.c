@@ -104,7 +104,33 @@ void *cv_usm_alloc_new(cl_context ctx, cv_usm_type type, cl_device_id dev, cl_bi
     return *err == CL_SUCCESS ? a.ptr : NULL;
 }
 
-bool cv_usm_free(cl_context ctx, void *ptr) {
+cl_bitfield cv_usm_caps(cl_device_id dev, cv_usm_type type) {
+    const cvcu_device_props *p = dev->props;
+    cl_bitfield caps = 0;
+    switch (type) {
+    case CV_USM_HOST:
+        /* Pinned host memory the device reads over the bus; atomics there would need the bus's
+         * own (no host-native atomics claimed). */
+        caps = p->unified_addressing && p->can_map_host ? CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL : 0;
+        break;
+    case CV_USM_DEVICE:
+        caps = CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL | CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL;
+        break;
+    case CV_USM_SHARED:
+        /* Managed memory: pages move to the device for its atomics; the host may touch it
+         * while a kernel runs where the device has concurrent managed access. */
+        if (p->managed_memory)
+            caps = CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL |
+                   CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL |
+                   (p->concurrent_managed ? CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL : 0);
+        break;
+    default:
+        break;
+    }
+    return caps;
+}
+
+bool cv_usm_free(cl_context ctx, void *ptr, bool blocking) {
     cv_usm_alloc a = {0};
     pthread_mutex_lock(&ctx->usm_lock);
     size_t i = cv_usm_upper(ctx, (uintptr_t)ptr);
@@ -117,6 +143,8 @@ bool cv_usm_free(cl_context ctx, void *ptr) {
     pthread_mutex_unlock(&ctx->usm_lock);
     if (found)
         cv_usm_release(ctx, &a);
+    if (found && blocking)
+        cvcu_mem_free_settle();
     return found;
 }
 

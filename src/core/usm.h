@@ -47,9 +47,14 @@ cl_device_svm_capabilities cv_usm_svm_caps(cl_device_id dev);
  * CL_OUT_OF_HOST_MEMORY when it cannot be had. */
 void *cv_usm_alloc_new(cl_context ctx, cv_usm_type type, cl_device_id dev, cl_bitfield flags,
                        size_t size, size_t alignment, cl_int *err);
+/* USM capabilities of a device for host, device and (single-device) shared allocations
+ * (CL_DEVICE_*_MEM_CAPABILITIES_INTEL); 0 for other types. */
+cl_bitfield cv_usm_caps(cl_device_id dev, cv_usm_type type);
+
 /* Frees the allocation that starts at ptr; false where none does (nothing happens). The memory
- * goes once the GPU work before this call is done with it (the backend's frees wait). */
-bool cv_usm_free(cl_context ctx, void *ptr);
+ * goes once the GPU work before this call is done with it (the backend's frees wait); blocking:
+ * returns only then (at once while a gate is closed: that work waits for the application). */
+bool cv_usm_free(cl_context ctx, void *ptr, bool blocking);
 /* The allocation of ctx that holds ptr, or type CV_USM_NONE. */
 cv_usm_alloc cv_usm_find(cl_context ctx, const void *ptr);
 /* Whether [ptr, ptr + size) lies inside one allocation of ctx (size 0: ptr inside one). */

@@ -62,9 +62,9 @@ cl_int cv_enqueue_usm_migrate(cl_command_queue q, cl_command_type type, cl_uint 
         for (cl_uint i = 0; i < n && err == CL_SUCCESS; i++) {
             cv_usm_alloc a = cv_usm_find(q->context, ptrs[i]);
             /* "If sizes is NULL ... or sizes[i] is zero", from svm_pointers[i] to the end of its
-             * allocation. */
-            size_t from = (uintptr_t)ptrs[i] - (uintptr_t)a.ptr;
-            size_t bytes = sizes && sizes[i] ? sizes[i] : a.size - from;
+             * allocation; never past it (a USM migration's range is not checked). */
+            size_t from = (uintptr_t)ptrs[i] - (uintptr_t)a.ptr, left = a.size - from;
+            size_t bytes = sizes && sizes[i] && sizes[i] < left ? sizes[i] : left;
             /* Only managed memory moves; host and device allocations stay where they are. */
             if (a.type == CV_USM_SVM || a.type == CV_USM_SHARED)
                 err = cvcu_mem_prefetch(cmd.stream, to, (cl_ulong)(uintptr_t)ptrs[i], bytes);
@@ -92,7 +92,7 @@ static void cv_svm_freer_run(cv_object *obj) {
     else
         for (cl_uint i = 0; i < f->n; i++)
             if (f->ptrs[i])
-                cv_usm_free(f->queue->context, f->ptrs[i]);
+                cv_usm_free(f->queue->context, f->ptrs[i], false);
     cv_unhold(&f->queue->obj);
     free(f);
 }

@@ -417,6 +417,10 @@ cl_int cvcu_mem_prefetch(cvcu_stream *s, struct cvcu_device *dev, cl_ulong addre
     return err;
 }
 
+void cvcu_mem_free_settle(void) {
+    (void)cvcu_reap_wait();
+}
+
 void cvcu_mem_free(struct cvcu_device *dev, cl_ulong address) {
     if (address && cvcu_device_bind(dev) == CL_SUCCESS)
         cvcu_reap_later(CVCU_REAP_DEVICE, false, CVCU_DPTR(address), NULL);
