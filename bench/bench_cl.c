@@ -2,6 +2,7 @@
 #include "bench_cl.h"
 #include "bench_cl_source.h"
 #include "bench_half_source.h"
+#include "bench_il_spv.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +103,9 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
     char dev_ext[8192] = "";
     clGetDeviceInfo(b->dev, CL_DEVICE_EXTENSIONS, sizeof(dev_ext) - 1, dev_ext, NULL);
     b->fp16 = strstr(dev_ext, "cl_khr_fp16") != NULL;
+    char il[256] = "";
+    clGetDeviceInfo(b->dev, CL_DEVICE_IL_VERSION, sizeof(il) - 1, il, NULL);
+    b->il_version = il[0] != '\0';
     if (b->fp16) {
         const char *hsrc = bench_half_source;
         b->half_prog = clCreateProgramWithSource(b->ctx, 1, &hsrc, NULL, &e);
@@ -902,6 +906,80 @@ static double build_time(cl_backend *b, bool cached) {
     return bench_median(v, n);
 }
 
+/* The SPIR-V module of tests/kernels-spirv/il_spec.spvasm: il_add(global int *a, int b),
+ * a[i] += b * K with K specialization constant 7; its OpenCL C below. */
+static const char il_add_src[] =
+    "kernel void il_add(global int *a, int b) { a[get_global_id(0)] += b * %u; }\n";
+
+/* clBuildProgram of il_add, from SPIR-V (il) or OpenCL C: cold, with a K new to every cache, or
+ * cached, with one K built before. Median of 3, in ms. */
+static double build_il_time(cl_backend *b, bool il, bool cached) {
+    static unsigned serial;
+    double v[3];
+    unsigned k = (unsigned)((long)bench_now_us() * 7 + serial++ * 131) | 1u;
+    char src[256];
+    if (il && !b->il_version)
+        return BENCH_NOT_CLAIMED;
+    if (il && !bench_il_spv_len)
+        return NAN; /* built without spirv-as */
+    for (int i = -1; i < 3; i++) {
+        if (i < 0 && !cached)
+            continue;
+        if (!cached)
+            k = (unsigned)((long)bench_now_us() * 7 + serial++ * 131) | 1u;
+        cl_int e = CL_SUCCESS;
+        double t0 = bench_now_us();
+        cl_program p = NULL;
+        if (il) {
+            p = clCreateProgramWithIL(b->ctx, bench_il_spv, bench_il_spv_len, &e);
+            if (p)
+                e = clSetProgramSpecializationConstant(p, 7, sizeof k, &k);
+        } else {
+            snprintf(src, sizeof src, il_add_src, k);
+            const char *text = src;
+            p = clCreateProgramWithSource(b->ctx, 1, &text, NULL, &e);
+        }
+        if (p && !e)
+            e = clBuildProgram(p, 1, &b->dev, NULL, NULL, NULL);
+        double t = bench_now_us() - t0;
+        if (p)
+            clReleaseProgram(p);
+        if (e)
+            return NAN;
+        if (i >= 0)
+            v[i] = t / 1e3;
+    }
+    return bench_median(v, 3);
+}
+
+/* float4 copy on fine-grained SVM buffers, moved to the GPU first, against cl_mem buffers: the
+ * ratio of the two rates (the same kernel, the same sizes). */
+static double svm_copy_ratio(cl_backend *b) {
+    cl_device_svm_capabilities caps = 0;
+    clGetDeviceInfo(b->dev, CL_DEVICE_SVM_CAPABILITIES, sizeof caps, &caps, NULL);
+    if (!(caps & CL_DEVICE_SVM_FINE_GRAIN_BUFFER))
+        return BENCH_NOT_CLAIMED;
+    double buffers = kernel_rate(b, F_K_COPY4), res = NAN;
+    size_t n = g_opts.big / 16, g[1] = {n}, l[1] = {256};
+    cl_svm_mem_flags f = CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER;
+    void *src = clSVMAlloc(b->ctx, f, g_opts.big, 0), *dst = clSVMAlloc(b->ctx, f, g_opts.big, 0);
+    float one = 1.0f, zero = 0.0f;
+    const void *both[2] = {src, dst};
+    if (src && dst && b->k_copy4 &&
+        !clEnqueueSVMMemFill(b->q, src, &one, sizeof one, g_opts.big, 0, NULL, NULL) &&
+        !clEnqueueSVMMemFill(b->q, dst, &zero, sizeof zero, g_opts.big, 0, NULL, NULL) &&
+        !clEnqueueSVMMigrateMem(b->q, 2, both, NULL, 0, 0, NULL, NULL) && !clFinish(b->q) &&
+        !clSetKernelArgSVMPointer(b->k_copy4, 0, dst) &&
+        !clSetKernelArgSVMPointer(b->k_copy4, 1, src))
+        res = 2.0 * (double)g_opts.big / median_profiled(b, b->k_copy4, 1, g, l) / 1e3 / buffers;
+    clFinish(b->q);
+    if (src)
+        clSVMFree(b->ctx, src);
+    if (dst)
+        clSVMFree(b->ctx, dst);
+    return res;
+}
+
 double clb_figure(cl_backend *b, int f) {
     switch (f) {
     case F_ENQ_NOEVENT:
@@ -976,6 +1054,14 @@ double clb_figure(cl_backend *b, int f) {
         return build_time(b, false);
     case F_BUILD_CACHED:
         return build_time(b, true);
+    case F_BUILD_IL_COLD:
+    case F_BUILD_IL_CACHED:
+    case F_BUILD_IL_SOURCE_COLD:
+    case F_BUILD_IL_SOURCE_CACHED:
+        return build_il_time(b, f == F_BUILD_IL_COLD || f == F_BUILD_IL_CACHED,
+                             f == F_BUILD_IL_CACHED || f == F_BUILD_IL_SOURCE_CACHED);
+    case F_K_COPY4_SVM:
+        return svm_copy_ratio(b);
     default:
         return kernel_rate(b, f);
     }

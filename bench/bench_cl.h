@@ -32,6 +32,7 @@ struct cl_backend {
     /* Hash-style kernels: SHA-256 compression, Blowfish's F on local S-boxes. */
     cl_kernel k_sha256, k_blowfish;
     bool fp16;            /* the device lists cl_khr_fp16 */
+    bool il_version;      /* the device takes SPIR-V (CL_DEVICE_IL_VERSION not empty) */
     cl_program half_prog; /* bench/kernels/half_fma.cl, only with cl_khr_fp16 */
     cl_kernel k_half_fma;
     bool nv;

@@ -123,10 +123,21 @@ static const figure_info figures[F_COUNT] = {
     [F_K_SGEMM] = {"kernel: tiled SGEMM", "GFLOP/s", true},
     [F_K_REDUCE] = {"kernel: parallel reduction (input read)", "GB/s", true},
     [F_K_MATH] = {"kernel: sin/exp/log/pow", "Gelem/s", true},
+    [F_K_COPY4_SVM] = {"kernel: float4 copy on fine-grained SVM buffers (moved to the GPU "
+                       "first) ÷ the same on cl_mem buffers",
+                       "×", true},
     [F_BUILD_FIRST] = {"clBuildProgram of three small kernels, cold, first of a new process", "ms",
                        false},
     [F_BUILD_COLD] = {"clBuildProgram of three small kernels, cold", "ms", false},
     [F_BUILD_CACHED] = {"clBuildProgram of the same source again (cached)", "ms", false},
+    [F_BUILD_IL_COLD] = {"clBuildProgram of a one-kernel SPIR-V module (clCreateProgramWithIL), "
+                         "cold: a specialization value new to every cache",
+                         "ms", false},
+    [F_BUILD_IL_CACHED] = {"clBuildProgram of that SPIR-V module again (cached)", "ms", false},
+    [F_BUILD_IL_SOURCE_COLD] = {"clBuildProgram of the same kernel from OpenCL C, cold", "ms",
+                                false},
+    [F_BUILD_IL_SOURCE_CACHED] = {"clBuildProgram of the same kernel from OpenCL C again (cached)",
+                                  "ms", false},
     [F_BUILD_MANY] = {"100 distinct small kernels, cold: clBuildProgram and clCreateKernel of "
                       "each, one after the other, in a new process (all 100)",
                       "ms", false},
