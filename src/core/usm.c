@@ -14,7 +14,7 @@ cl_device_svm_capabilities cv_usm_svm_caps(cl_device_id dev) {
     if (dev->props->managed_memory)
         caps |= CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
     if (dev->props->concurrent_managed)
-        caps |= CL_DEVICE_SVM_FINE_GRAIN_BUFFER;
+        caps |= CL_DEVICE_SVM_FINE_GRAIN_BUFFER | CL_DEVICE_SVM_ATOMICS;
     return caps;
 }
 
@@ -117,12 +117,15 @@ cl_bitfield cv_usm_caps(cl_device_id dev, cv_usm_type type) {
         caps = CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL | CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL;
         break;
     case CV_USM_SHARED:
-        /* Managed memory: pages move to the device for its atomics; the host may touch it
-         * while a kernel runs where the device has concurrent managed access. */
+        /* Managed memory: the host may touch it, atomics included, while a kernel runs where
+         * the device has concurrent managed access (as SVM atomics: cv_usm_svm_caps). */
         if (p->managed_memory)
-            caps = CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL |
-                   CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL |
-                   (p->concurrent_managed ? CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL : 0);
+            caps =
+                CL_UNIFIED_SHARED_MEMORY_ACCESS_INTEL |
+                CL_UNIFIED_SHARED_MEMORY_ATOMIC_ACCESS_INTEL |
+                (p->concurrent_managed ? CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ACCESS_INTEL |
+                                             CL_UNIFIED_SHARED_MEMORY_CONCURRENT_ATOMIC_ACCESS_INTEL
+                                       : 0);
         break;
     default:
         break;

@@ -38,8 +38,10 @@ typedef struct cv_usm_alloc {
 #define CV_USM_MAX_ALIGNMENT ((size_t)1 << 16)
 
 /* SVM capabilities of a device (CL_DEVICE_SVM_CAPABILITIES): coarse-grained buffers on managed
- * memory, fine-grained buffers where the host and the device may touch it at once; no SVM
- * atomics (host and GPU atomics on one page move the page, they are not atomic together). */
+ * memory; fine-grained buffers and SVM atomics where the host and the device may touch it at once
+ * (concurrent managed access: on the H100 the host's and a kernel's atomic adds on one counter at
+ * the same time lose none, tests/gpu/svm.c, and the CTS's atomic SVM tests pass); no fine-grained
+ * system SVM (malloc'ed memory is no GPU's to touch). */
 cl_device_svm_capabilities cv_usm_svm_caps(cl_device_id dev);
 
 /* A new allocation (size, alignment and flags validated by the API; dev: USM device and shared

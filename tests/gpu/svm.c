@@ -4,6 +4,7 @@
  * driver the kernels do not run: the checks of their results are left out there. */
 #include "test_util.h"
 
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <string.h>
@@ -54,9 +55,11 @@ static void check_allocation_rules(cl_context ctx, cl_device_svm_capabilities ca
     /* "flags does not contain CL_MEM_SVM_FINE_GRAIN_BUFFER but does contain
      * CL_MEM_SVM_ATOMICS." */
     CHECK(clSVMAlloc(ctx, CL_MEM_SVM_ATOMICS, 64, 0) == NULL);
-    /* SVM atomics are not claimed. */
-    CHECK(!(caps & CL_DEVICE_SVM_ATOMICS));
-    CHECK(clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 64, 0) == NULL);
+    /* "CL_MEM_SVM_FINE_GRAIN_BUFFER or CL_MEM_SVM_ATOMICS is specified in flags and these are
+     * not supported by at least one device in context." */
+    void *atomics = clSVMAlloc(ctx, CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS, 64, 0);
+    CHECK((atomics != NULL) == ((caps & CL_DEVICE_SVM_ATOMICS) != 0));
+    clSVMFree(ctx, atomics);
     /* "size is 0 or > CL_DEVICE_MAX_MEM_ALLOC_SIZE" / "alignment is not a power of two" */
     CHECK(clSVMAlloc(ctx, CL_MEM_READ_WRITE, 0, 0) == NULL);
     CHECK(clSVMAlloc(ctx, CL_MEM_READ_WRITE, 64, 3) == NULL);
@@ -281,6 +284,84 @@ static void check_kernels(cl_context ctx, cl_device_id dev, cl_command_queue q,
     clReleaseProgram(prog);
 }
 
+/* SVM atomics, where claimed: a kernel's atomic adds at all_svm_devices scope and the host's, on
+ * one counter at the same time, lose nothing; a flag handshake between host and kernel. */
+typedef struct bumper {
+    atomic_int *counter;
+    int n;
+} bumper;
+
+static void *host_bumps(void *arg) {
+    bumper *b = arg;
+    for (int i = 0; i < b->n; i++)
+        atomic_fetch_add_explicit(b->counter, 1, memory_order_relaxed);
+    return NULL;
+}
+
+static const char *atomics_src =
+    "kernel void bump(global atomic_int *c, int n) {\n"
+    "    for (int i = 0; i < n; i++)\n"
+    "        atomic_fetch_add_explicit(c, 1, memory_order_relaxed, memory_scope_all_svm_devices);\n"
+    "}\n"
+    "kernel void answer(global atomic_int *flag, int turns) {\n"
+    "    int seen = 0;\n"
+    "    for (int i = 0; i < turns && seen != 1; i++)\n"
+    "        seen = atomic_load_explicit(flag, memory_order_acquire, "
+    "memory_scope_all_svm_devices);\n"
+    "    atomic_store_explicit(flag, seen == 1 ? 2 : -1, memory_order_release,\n"
+    "                          memory_scope_all_svm_devices);\n"
+    "}\n";
+
+static void check_atomics(cl_context ctx, cl_device_id dev, cl_command_queue q) {
+    cl_int err = 0;
+    cl_program prog =
+        cv_test_build(ctx, dev, 1, &atomics_src, "-cl-std=CL3.0", "svm atomics", &err);
+    REQUIRE(prog != NULL);
+    cl_kernel bump = clCreateKernel(prog, "bump", &err),
+              answer = clCreateKernel(prog, "answer", &err);
+    REQUIRE(bump && answer);
+    cl_svm_mem_flags f = CL_MEM_READ_WRITE | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS;
+    atomic_int *counter = clSVMAlloc(ctx, f, 2 * sizeof(atomic_int), 0);
+    REQUIRE(counter);
+    atomic_init(&counter[0], 0);
+    atomic_init(&counter[1], 0);
+    int per_item = 2000, threads = 4;
+    size_t items = 1024;
+    bumper b = {&counter[0], 200000};
+    pthread_t t[4];
+    CHECK_ERR(CL_SUCCESS, clSetKernelArgSVMPointer(bump, 0, &counter[0]));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(bump, 1, sizeof per_item, &per_item));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, bump, 1, NULL, &items, NULL, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clFlush(q));
+    for (int i = 0; i < threads; i++)
+        pthread_create(&t[i], NULL, host_bumps, &b);
+    for (int i = 0; i < threads; i++)
+        pthread_join(t[i], NULL);
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+    long want = (long)items * per_item * !cv_test_fake_cuda() + (long)threads * b.n;
+    if (atomic_load(&counter[0]) != want)
+        fprintf(stderr, "svm atomics: counter %d, expected %ld\n", atomic_load(&counter[0]), want);
+    CHECK(atomic_load(&counter[0]) == want);
+    /* The kernel waits for the host's 1 and answers 2 while both run. */
+    int turns = 100000000;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArgSVMPointer(answer, 0, &counter[1]));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(answer, 1, sizeof turns, &turns));
+    size_t one = 1;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, answer, 1, NULL, &one, NULL, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clFlush(q));
+    atomic_store_explicit(&counter[1], 1, memory_order_release);
+    int got = 1;
+    for (long i = 0; i < 20000000 && !cv_test_fake_cuda() && got == 1; i++)
+        got = atomic_load_explicit(&counter[1], memory_order_acquire);
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
+    if (!cv_test_fake_cuda())
+        CHECK(got == 2 && atomic_load(&counter[1]) == 2);
+    clSVMFree(ctx, counter);
+    clReleaseKernel(bump);
+    clReleaseKernel(answer);
+    clReleaseProgram(prog);
+}
+
 int main(void) {
     cl_platform_id platform;
     cl_device_id dev = cv_test_gpu_device_or_skip(&platform);
@@ -301,6 +382,8 @@ int main(void) {
     check_buffer_on_svm(ctx, q);
     check_free_commands(ctx, q);
     check_kernels(ctx, dev, q, caps);
+    if (caps & CL_DEVICE_SVM_ATOMICS)
+        check_atomics(ctx, dev, q);
     /* An allocation the application never frees goes with its context. */
     CHECK(clSVMAlloc(ctx, CL_MEM_READ_WRITE, 4096, 0) != NULL);
     clReleaseCommandQueue(q);
