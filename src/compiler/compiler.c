@@ -25,7 +25,7 @@
  * libraries in the bitcode wrapper, printf's h/hh lengths; 10: __OPENCL_VERSION__), so that PTX
  * cached by an earlier culvert is not served. The builtin libraries are part of the key by their
  * hash. */
-#define CVC_VERSION "culvert-compiler-10"
+#define CVC_VERSION "culvert-compiler-11"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX
  * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). The generic

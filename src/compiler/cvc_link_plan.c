@@ -349,6 +349,12 @@ bool cvc_link_plan_make(cvc_link_plan *p, const char *source, size_t len, const 
     cvc_each_ident(source, len, cvc_half_word, &half);
     cvc_each_ident(options, options ? strlen(options) : 0, cvc_half_word, &half);
     unsigned libs = half ? CVC_ALL_LIBS : CVC_ALL_LIBS & ~(1u << CVC_LIB_HALF);
+    /* Only the libraries this build may link: the part's key (the stub's first line) tells a
+     * relaxed-math build's part (sin on __nv_fast_sinf) from the accurate one's, whose names are
+     * the same. */
+    for (int i = 0; i < CVC_LIB_COUNT; i++)
+        if (!p->lib[i][0])
+            libs &= ~(1u << i);
     p->partial = !half;
     pthread_mutex_lock(&cvc_index_lock);
     if (source)

@@ -133,6 +133,22 @@ int main(void) {
     extra_options = "";
     same_as_whole(half_pasted, "half made by macro pasting");
 
+    /* A relaxed-math build and an accurate one name the same functions: each has its own part
+     * (the CTS's math_brute_force builds the relaxed programs first; an accurate build that took
+     * the relaxed part ran sin on sin.approx, 4 ulp off). */
+    static const char *trig = "__kernel void k(__global float *p) { p[0] = sin(p[1]); }\n";
+    extra_options = "-cl-fast-relaxed-math";
+    char *relaxed = ptx_of(trig, 0);
+    extra_options = "";
+    char *accurate = ptx_of(trig, 0);
+    if (cvc_get_tools()->libdevice[0])
+        CVT_CHECK(relaxed && strstr(relaxed, "sin.approx.f32"), "relaxed: sin.approx");
+    CVT_CHECK(accurate && !strstr(accurate, "sin.approx.f32"),
+              "accurate after relaxed: no sin.approx");
+    free(relaxed);
+    free(accurate);
+    same_as_whole(trig, "accurate sin after a relaxed build");
+
     /* A damaged part (cut to a few bytes) is no library: the build falls back to the whole. */
     FILE *f = fopen(part, "r+b");
     CVT_CHECK(f != NULL, "open %s", part);
