@@ -7,6 +7,7 @@
 #include "test_util.h"
 
 #include <float.h>
+#include <stdbool.h>
 #include <math.h>
 #include <stdint.h>
 #include <string.h>
@@ -218,6 +219,86 @@ static char *kernel_source(const fn_case *c, int prec) {
     return src;
 }
 
+/* Exact answers the CTS's math_brute_force (-w) and math_edge_cases check, where culvert's
+ * library was wrong on the H100: signed zeros of tanpi at odd integers and of atanpi(-0), NaN from
+ * acospi(NaN) and ldexp(NaN, n), and denormal results of ldexp, remquo and rootn that were
+ * flushed to zero. Computed on the GPU from a buffer (nothing folds them at build time); float3
+ * and float4 too, which run other code. */
+static const char *exact_src =
+    "kernel void exact(global const float *a, global const double *b, global float *f,\n"
+    "                  global double *d, global int *iq) {\n"
+    "    f[0] = tanpi(a[0]); f[1] = tanpi(a[1]); f[2] = tanpi(a[2]); f[3] = tanpi(a[3]);\n"
+    "    f[4] = ldexp(a[4], 0); f[5] = ldexp(a[5], 1); f[6] = ldexp(a[6], -5);\n"
+    "    int q = 7; f[7] = remquo(a[7], a[8], &q); iq[0] = q;\n"
+    "    f[8] = rootn(a[9], 1); f[9] = rootn(a[10], 3); f[10] = rootn(a[11], 2);\n"
+    "    f[11] = rootn(a[12], -2); f[12] = rootn(a[13], -3);\n"
+    "    d[0] = acospi(b[0]); d[1] = atanpi(b[1]); d[2] = acospi(b[2]);\n"
+    "    float3 t3 = tanpi(vload3(0, a)); vstore3(t3, 0, f + 13);\n"
+    "    float4 l4 = ldexp(vload4(0, a + 4), (int4)(0, 1, -5, 0)); vstore4(l4, 0, f + 16);\n"
+    "    float4 r4 = remquo((float4)(a[7]), (float4)(a[8]), (global int4 *)(iq + 4)); f[20] = r4.w;\n"
+    "}\n";
+
+static void check_exact(cl_context ctx, cl_device_id dev, cl_command_queue q) {
+    const float a[14] = {1.0f,
+                         -1.0f,
+                         3.0f,
+                         2.0f,
+                         -0x1.fffffcp-127f,
+                         NAN,
+                         0x1.8p-123f,
+                         -0x1.5b2dd8p-127f,
+                         -0x1.0068eap-110f,
+                         -0x1.000002p-126f,
+                         -8.0f,
+                         -4.0f,
+                         0.0f,
+                         -0.0f};
+    const double b[3] = {NAN, -0.0, -1.0};
+    /* expected float bits (0x7fc00000: any NaN) */
+    const uint32_t want[21] = {
+        0x80000000, 0x00000000, 0x80000000, 0x00000000, 0x807fffff, 0x7fc00000, 0x00300000,
+        0x8056cb76, 0x80800001, 0xc0000000, 0x7fc00000, 0x7f800000, 0xff800000, 0x80000000,
+        0x00000000, 0x80000000, 0x807fffff, 0x7fc00000, 0x00300000, 0x8056cb76, 0x8056cb76};
+    cl_int err = 0;
+    cl_program p = cv_test_build(ctx, dev, 1, &exact_src, NULL, "exact values", &err);
+    REQUIRE(p != NULL);
+    cl_kernel k = clCreateKernel(p, "exact", &err);
+    REQUIRE(k != NULL);
+    cl_mem ma = cv_test_buffer(ctx, sizeof a, a), mb = cv_test_buffer(ctx, sizeof b, b);
+    cl_mem mf = cv_test_buffer(ctx, 21 * sizeof(float), NULL);
+    cl_mem md = cv_test_buffer(ctx, 3 * sizeof(double), NULL);
+    cl_mem mq = cv_test_buffer(ctx, 8 * sizeof(int), NULL);
+    cl_mem args[5] = {ma, mb, mf, md, mq};
+    for (cl_uint i = 0; i < 5; i++)
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, i, sizeof(cl_mem), &args[i]));
+    size_t one = 1;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL));
+    uint32_t got[21];
+    double d[3];
+    int qbits[8];
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, mf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, md, CL_TRUE, 0, sizeof d, d, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS,
+              clEnqueueReadBuffer(q, mq, CL_TRUE, 0, sizeof qbits, qbits, 0, NULL, NULL));
+    for (int i = 0; i < 21; i++) {
+        bool nan = (got[i] & 0x7fffffff) > 0x7f800000;
+        bool ok = want[i] == 0x7fc00000 ? nan : got[i] == want[i];
+        if (!ok)
+            fprintf(stderr, "  exact value %d: got 0x%08x, want 0x%08x\n", i, got[i], want[i]);
+        CHECK(ok);
+    }
+    /* remquo's quotient: x / y rounds to 0; its sign bit is that of x / y (positive) */
+    CHECK(qbits[0] == 0);
+    CHECK(isnan(d[0]) && d[1] == 0 && signbit(d[1]) && d[2] == 1.0);
+    clReleaseMemObject(ma);
+    clReleaseMemObject(mb);
+    clReleaseMemObject(mf);
+    clReleaseMemObject(md);
+    clReleaseMemObject(mq);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(void) {
     cl_platform_id platform;
     cl_device_id dev = cv_test_gpu_device_or_skip(&platform);
@@ -334,6 +415,7 @@ int main(void) {
             clReleaseProgram(p);
         }
     }
+    check_exact(ctx, dev, q);
     for (int k = 0; k < 4; k++)
         clReleaseMemObject(buf[k]);
     for (int k = 0; k < 3; k++)

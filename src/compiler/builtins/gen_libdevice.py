@@ -56,7 +56,119 @@ for fn in UNARY + BINARY:
                 out.append("  %%v%d = insertelement %s %s, %s %%r%d, i32 %d" % (i, vt, prev, t, i, i))
                 prev = "%%v%d" % i
             out += ["  ret %s %s" % (vt, prev), "}", ""]
-open("libdevice.ll", "w").write("\n".join(out + decls) + "\n")
+# Where libclc's own is wrong (the CTS's math_brute_force on the H100, -w):
+# - tanpi float: the sign of tanpi(n) for odd integers n (+0 for 1, where the spec's is -0): as
+#   sinpi(x) / cospi(x) (2 ulp at most; the spec allows 6), whose signed zeros and infinities are
+#   the spec's at integers and half-integers.
+# - acospi double: acospi(NaN) gave 0.5; atanpi double: atanpi(-0) gave +0. As acos(x) * (1/pi)
+#   and atan(x) * (1/pi) (libdevice's 2 ulp and one rounding; the spec allows 5).
+# - ldexp float: denormal results flushed to zero, ldexp(NaN, 1) gave -inf: libdevice's, exact.
+# - remquo float: denormal remainders flushed to zero: libdevice's, exact; the quotient bits
+#   through a generic pointer (global and local ones converted).
+# - rootn float: results near the denormal range flushed to zero: |x| ** (1 / n) in double
+#   (libdevice's pow), the sign of x for odd n, rounded once; NaN for n = 0 and for x < 0 with
+#   n even.
+# Vectors element by element (libclc inlines its own into them).
+INV_PI = "0x3FD45F306DC9C883"
+
+
+def vectors(name, t, c, args, ret):
+    """Vector overloads (mangled from ret, the name's prefix) of scalar @name(t...), element by
+    element. args: 'x' (a vector of t), 'n' (an i32 vector), 's' (a scalar i32, broadcast)."""
+    lines = []
+    for n in (2, 3, 4, 8, 16):
+        vt, vi = "<%d x %s>" % (n, t), "<%d x i32>" % n
+        types = {"x": vt, "n": vi, "s": "i32"}
+        mangle = {"x": "Dv%d_%s" % (n, c), "n": "Dv%d_i" % n, "s": "i"}
+        m = ""
+        for i, a in enumerate(args):
+            # a repeated vector type is a substitution
+            m += "S_" if a == "x" and args[:i].count("x") else mangle[a]
+        lines.append("define %s @%s%s(%s) alwaysinline {" % (
+            vt, ret, m, ", ".join("%s %%a%d" % (types[a], i) for i, a in enumerate(args))))
+        prev = "undef"
+        for e in range(n):
+            vals = []
+            for i, a in enumerate(args):
+                if a == "s":
+                    vals.append("i32 %%a%d" % i)
+                else:
+                    et = t if a == "x" else "i32"
+                    lines.append("  %%e%d_%d = extractelement %s %%a%d, i32 %d" % (i, e, types[a], i, e))
+                    vals.append("%s %%e%d_%d" % (et, i, e))
+            lines.append("  %%r%d = call %s @%s(%s)" % (e, t, name, ", ".join(vals)))
+            lines.append("  %%v%d = insertelement %s %s, %s %%r%d, i32 %d" % (e, vt, prev, t, e, e))
+            prev = "%%v%d" % e
+        lines += ["  ret %s %s" % (vt, prev), "}", ""]
+    return lines
+
+
+fix = []
+fix += ["define float @_Z5tanpif(float %x) alwaysinline {",
+        "  %s = call float @__nv_sinpif(float %x)", "  %c = call float @__nv_cospif(float %x)",
+        "  %r = fdiv float %s, %c", "  ret float %r", "}", ""]
+fix += vectors("_Z5tanpif", "float", "f", "x", "_Z5tanpi")
+for fn, nv in (("acospi", "__nv_acos"), ("atanpi", "__nv_atan")):
+    fix += ["define double @_Z6%sd(double %%x) alwaysinline {" % fn,
+            "  %%a = call double @%s(double %%x)" % nv,
+            "  %%r = fmul double %%a, %s" % INV_PI, "  ret double %r", "}", ""]
+    fix += vectors("_Z6%sd" % fn, "double", "d", "x", "_Z6%s" % fn)
+fix += ["define float @_Z5ldexpfi(float %x, i32 %n) alwaysinline {",
+        "  %r = call float @__nv_ldexpf(float %x, i32 %n)", "  ret float %r", "}", ""]
+fix += vectors("_Z5ldexpfi", "float", "f", "xn", "_Z5ldexp")
+fix += vectors("_Z5ldexpfi", "float", "f", "xs", "_Z5ldexp")
+fix += ["define float @_Z5rootnfi(float %x, i32 %n) alwaysinline {",
+        "  %xd = fpext float %x to double",
+        "  %ax = call double @llvm.fabs.f64(double %xd)",
+        "  %nd = sitofp i32 %n to double",
+        "  %inv = fdiv double 1.0, %nd",
+        "  %p = call double @__nv_pow(double %ax, double %inv)",
+        "  %bit = and i32 %n, 1",
+        "  %odd = icmp ne i32 %bit, 0",
+        "  %signed = call double @llvm.copysign.f64(double %p, double %xd)",
+        "  %root = select i1 %odd, double %signed, double %p",
+        "  %zero = icmp eq i32 %n, 0",
+        "  %neg = fcmp olt double %xd, 0.0",
+        "  %even = xor i1 %odd, true",
+        "  %negeven = and i1 %neg, %even",
+        "  %bad = or i1 %zero, %negeven",
+        "  %rd = select i1 %bad, double 0x7FF8000000000000, double %root",
+        "  %r = fptrunc double %rd to float", "  ret float %r", "}", ""]
+fix += vectors("_Z5rootnfi", "float", "f", "xn", "_Z5rootn")
+# remquo: the generic-pointer overload is libdevice's; global and local pointers become generic.
+fix += ["define float @_Z6remquoffPi(float %x, float %y, ptr %q) alwaysinline {",
+        "  %r = call float @__nv_remquof(float %x, float %y, ptr %q)", "  ret float %r", "}", ""]
+for AS in (1, 3):
+    fix += ["define float @_Z6remquoffPU3AS%di(float %%x, float %%y, ptr addrspace(%d) %%q) "
+            "alwaysinline {" % (AS, AS),
+            "  %%g = addrspacecast ptr addrspace(%d) %%q to ptr" % AS,
+            "  %r = call float @__nv_remquof(float %x, float %y, ptr %g)", "  ret float %r", "}", ""]
+for n in (2, 3, 4, 8, 16):
+    vt, vi = "<%d x float>" % n, "<%d x i32>" % n
+    for AS, q in ((0, "PDv%d_i" % n), (1, "PU3AS1Dv%d_i" % n), (3, "PU3AS3Dv%d_i" % n)):
+        pt = "ptr" if AS == 0 else "ptr addrspace(%d)" % AS
+        fix.append("define %s @_Z6remquoDv%d_fS_%s(%s %%x, %s %%y, %s %%q) alwaysinline {" %
+                   (vt, n, q, vt, vt, pt))
+        fix.append("  %%t = alloca [%d x i32]" % n)
+        prev = "undef"
+        for e in range(n):
+            fix += ["  %%x%d = extractelement %s %%x, i32 %d" % (e, vt, e),
+                    "  %%y%d = extractelement %s %%y, i32 %d" % (e, vt, e),
+                    "  %%p%d = getelementptr [%d x i32], ptr %%t, i32 0, i32 %d" % (e, n, e),
+                    "  %%r%d = call float @__nv_remquof(float %%x%d, float %%y%d, ptr %%p%d)" %
+                    (e, e, e, e),
+                    "  %%v%d = insertelement %s %s, float %%r%d, i32 %d" % (e, vt, prev, e, e)]
+            prev = "%%v%d" % e
+        fix += ["  %%quo = load %s, ptr %%t" % vi, "  store %s %%quo, %s %%q" % (vi, pt),
+                "  ret %s %s" % (vt, prev), "}", ""]
+for d in ("declare float @__nv_sinpif(float)", "declare float @__nv_cospif(float)",
+          "declare double @__nv_acos(double)", "declare double @__nv_atan(double)",
+          "declare float @__nv_ldexpf(float, i32)", "declare float @__nv_remquof(float, float, ptr)",
+          "declare double @__nv_pow(double, double)", "declare double @llvm.fabs.f64(double)",
+          "declare double @llvm.copysign.f64(double, double)"):
+    if d not in decls:
+        decls.append(d)
+open("libdevice.ll", "w").write("\n".join(out + fix + decls) + "\n")
 
 # -cl-fast-relaxed-math / -cl-unsafe-math-optimizations: the float functions on the GPU's
 # approximate instructions (libdevice's __nv_fast_*), within OpenCL's relaxed-math limits

@@ -8270,6 +8270,1447 @@ define <16 x double> @_Z9remainderDv16_dS_(<16 x double> %x, <16 x double> %y) a
   ret <16 x double> %v15
 }
 
+define float @_Z5tanpif(float %x) alwaysinline {
+  %s = call float @__nv_sinpif(float %x)
+  %c = call float @__nv_cospif(float %x)
+  %r = fdiv float %s, %c
+  ret float %r
+}
+
+define <2 x float> @_Z5tanpiDv2_f(<2 x float> %a0) alwaysinline {
+  %e0_0 = extractelement <2 x float> %a0, i32 0
+  %r0 = call float @_Z5tanpif(float %e0_0)
+  %v0 = insertelement <2 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <2 x float> %a0, i32 1
+  %r1 = call float @_Z5tanpif(float %e0_1)
+  %v1 = insertelement <2 x float> %v0, float %r1, i32 1
+  ret <2 x float> %v1
+}
+
+define <3 x float> @_Z5tanpiDv3_f(<3 x float> %a0) alwaysinline {
+  %e0_0 = extractelement <3 x float> %a0, i32 0
+  %r0 = call float @_Z5tanpif(float %e0_0)
+  %v0 = insertelement <3 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <3 x float> %a0, i32 1
+  %r1 = call float @_Z5tanpif(float %e0_1)
+  %v1 = insertelement <3 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <3 x float> %a0, i32 2
+  %r2 = call float @_Z5tanpif(float %e0_2)
+  %v2 = insertelement <3 x float> %v1, float %r2, i32 2
+  ret <3 x float> %v2
+}
+
+define <4 x float> @_Z5tanpiDv4_f(<4 x float> %a0) alwaysinline {
+  %e0_0 = extractelement <4 x float> %a0, i32 0
+  %r0 = call float @_Z5tanpif(float %e0_0)
+  %v0 = insertelement <4 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <4 x float> %a0, i32 1
+  %r1 = call float @_Z5tanpif(float %e0_1)
+  %v1 = insertelement <4 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <4 x float> %a0, i32 2
+  %r2 = call float @_Z5tanpif(float %e0_2)
+  %v2 = insertelement <4 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <4 x float> %a0, i32 3
+  %r3 = call float @_Z5tanpif(float %e0_3)
+  %v3 = insertelement <4 x float> %v2, float %r3, i32 3
+  ret <4 x float> %v3
+}
+
+define <8 x float> @_Z5tanpiDv8_f(<8 x float> %a0) alwaysinline {
+  %e0_0 = extractelement <8 x float> %a0, i32 0
+  %r0 = call float @_Z5tanpif(float %e0_0)
+  %v0 = insertelement <8 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <8 x float> %a0, i32 1
+  %r1 = call float @_Z5tanpif(float %e0_1)
+  %v1 = insertelement <8 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <8 x float> %a0, i32 2
+  %r2 = call float @_Z5tanpif(float %e0_2)
+  %v2 = insertelement <8 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <8 x float> %a0, i32 3
+  %r3 = call float @_Z5tanpif(float %e0_3)
+  %v3 = insertelement <8 x float> %v2, float %r3, i32 3
+  %e0_4 = extractelement <8 x float> %a0, i32 4
+  %r4 = call float @_Z5tanpif(float %e0_4)
+  %v4 = insertelement <8 x float> %v3, float %r4, i32 4
+  %e0_5 = extractelement <8 x float> %a0, i32 5
+  %r5 = call float @_Z5tanpif(float %e0_5)
+  %v5 = insertelement <8 x float> %v4, float %r5, i32 5
+  %e0_6 = extractelement <8 x float> %a0, i32 6
+  %r6 = call float @_Z5tanpif(float %e0_6)
+  %v6 = insertelement <8 x float> %v5, float %r6, i32 6
+  %e0_7 = extractelement <8 x float> %a0, i32 7
+  %r7 = call float @_Z5tanpif(float %e0_7)
+  %v7 = insertelement <8 x float> %v6, float %r7, i32 7
+  ret <8 x float> %v7
+}
+
+define <16 x float> @_Z5tanpiDv16_f(<16 x float> %a0) alwaysinline {
+  %e0_0 = extractelement <16 x float> %a0, i32 0
+  %r0 = call float @_Z5tanpif(float %e0_0)
+  %v0 = insertelement <16 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <16 x float> %a0, i32 1
+  %r1 = call float @_Z5tanpif(float %e0_1)
+  %v1 = insertelement <16 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <16 x float> %a0, i32 2
+  %r2 = call float @_Z5tanpif(float %e0_2)
+  %v2 = insertelement <16 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <16 x float> %a0, i32 3
+  %r3 = call float @_Z5tanpif(float %e0_3)
+  %v3 = insertelement <16 x float> %v2, float %r3, i32 3
+  %e0_4 = extractelement <16 x float> %a0, i32 4
+  %r4 = call float @_Z5tanpif(float %e0_4)
+  %v4 = insertelement <16 x float> %v3, float %r4, i32 4
+  %e0_5 = extractelement <16 x float> %a0, i32 5
+  %r5 = call float @_Z5tanpif(float %e0_5)
+  %v5 = insertelement <16 x float> %v4, float %r5, i32 5
+  %e0_6 = extractelement <16 x float> %a0, i32 6
+  %r6 = call float @_Z5tanpif(float %e0_6)
+  %v6 = insertelement <16 x float> %v5, float %r6, i32 6
+  %e0_7 = extractelement <16 x float> %a0, i32 7
+  %r7 = call float @_Z5tanpif(float %e0_7)
+  %v7 = insertelement <16 x float> %v6, float %r7, i32 7
+  %e0_8 = extractelement <16 x float> %a0, i32 8
+  %r8 = call float @_Z5tanpif(float %e0_8)
+  %v8 = insertelement <16 x float> %v7, float %r8, i32 8
+  %e0_9 = extractelement <16 x float> %a0, i32 9
+  %r9 = call float @_Z5tanpif(float %e0_9)
+  %v9 = insertelement <16 x float> %v8, float %r9, i32 9
+  %e0_10 = extractelement <16 x float> %a0, i32 10
+  %r10 = call float @_Z5tanpif(float %e0_10)
+  %v10 = insertelement <16 x float> %v9, float %r10, i32 10
+  %e0_11 = extractelement <16 x float> %a0, i32 11
+  %r11 = call float @_Z5tanpif(float %e0_11)
+  %v11 = insertelement <16 x float> %v10, float %r11, i32 11
+  %e0_12 = extractelement <16 x float> %a0, i32 12
+  %r12 = call float @_Z5tanpif(float %e0_12)
+  %v12 = insertelement <16 x float> %v11, float %r12, i32 12
+  %e0_13 = extractelement <16 x float> %a0, i32 13
+  %r13 = call float @_Z5tanpif(float %e0_13)
+  %v13 = insertelement <16 x float> %v12, float %r13, i32 13
+  %e0_14 = extractelement <16 x float> %a0, i32 14
+  %r14 = call float @_Z5tanpif(float %e0_14)
+  %v14 = insertelement <16 x float> %v13, float %r14, i32 14
+  %e0_15 = extractelement <16 x float> %a0, i32 15
+  %r15 = call float @_Z5tanpif(float %e0_15)
+  %v15 = insertelement <16 x float> %v14, float %r15, i32 15
+  ret <16 x float> %v15
+}
+
+define double @_Z6acospid(double %x) alwaysinline {
+  %a = call double @__nv_acos(double %x)
+  %r = fmul double %a, 0x3FD45F306DC9C883
+  ret double %r
+}
+
+define <2 x double> @_Z6acospiDv2_d(<2 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <2 x double> %a0, i32 0
+  %r0 = call double @_Z6acospid(double %e0_0)
+  %v0 = insertelement <2 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <2 x double> %a0, i32 1
+  %r1 = call double @_Z6acospid(double %e0_1)
+  %v1 = insertelement <2 x double> %v0, double %r1, i32 1
+  ret <2 x double> %v1
+}
+
+define <3 x double> @_Z6acospiDv3_d(<3 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <3 x double> %a0, i32 0
+  %r0 = call double @_Z6acospid(double %e0_0)
+  %v0 = insertelement <3 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <3 x double> %a0, i32 1
+  %r1 = call double @_Z6acospid(double %e0_1)
+  %v1 = insertelement <3 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <3 x double> %a0, i32 2
+  %r2 = call double @_Z6acospid(double %e0_2)
+  %v2 = insertelement <3 x double> %v1, double %r2, i32 2
+  ret <3 x double> %v2
+}
+
+define <4 x double> @_Z6acospiDv4_d(<4 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <4 x double> %a0, i32 0
+  %r0 = call double @_Z6acospid(double %e0_0)
+  %v0 = insertelement <4 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <4 x double> %a0, i32 1
+  %r1 = call double @_Z6acospid(double %e0_1)
+  %v1 = insertelement <4 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <4 x double> %a0, i32 2
+  %r2 = call double @_Z6acospid(double %e0_2)
+  %v2 = insertelement <4 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <4 x double> %a0, i32 3
+  %r3 = call double @_Z6acospid(double %e0_3)
+  %v3 = insertelement <4 x double> %v2, double %r3, i32 3
+  ret <4 x double> %v3
+}
+
+define <8 x double> @_Z6acospiDv8_d(<8 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <8 x double> %a0, i32 0
+  %r0 = call double @_Z6acospid(double %e0_0)
+  %v0 = insertelement <8 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <8 x double> %a0, i32 1
+  %r1 = call double @_Z6acospid(double %e0_1)
+  %v1 = insertelement <8 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <8 x double> %a0, i32 2
+  %r2 = call double @_Z6acospid(double %e0_2)
+  %v2 = insertelement <8 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <8 x double> %a0, i32 3
+  %r3 = call double @_Z6acospid(double %e0_3)
+  %v3 = insertelement <8 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <8 x double> %a0, i32 4
+  %r4 = call double @_Z6acospid(double %e0_4)
+  %v4 = insertelement <8 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <8 x double> %a0, i32 5
+  %r5 = call double @_Z6acospid(double %e0_5)
+  %v5 = insertelement <8 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <8 x double> %a0, i32 6
+  %r6 = call double @_Z6acospid(double %e0_6)
+  %v6 = insertelement <8 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <8 x double> %a0, i32 7
+  %r7 = call double @_Z6acospid(double %e0_7)
+  %v7 = insertelement <8 x double> %v6, double %r7, i32 7
+  ret <8 x double> %v7
+}
+
+define <16 x double> @_Z6acospiDv16_d(<16 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <16 x double> %a0, i32 0
+  %r0 = call double @_Z6acospid(double %e0_0)
+  %v0 = insertelement <16 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <16 x double> %a0, i32 1
+  %r1 = call double @_Z6acospid(double %e0_1)
+  %v1 = insertelement <16 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <16 x double> %a0, i32 2
+  %r2 = call double @_Z6acospid(double %e0_2)
+  %v2 = insertelement <16 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <16 x double> %a0, i32 3
+  %r3 = call double @_Z6acospid(double %e0_3)
+  %v3 = insertelement <16 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <16 x double> %a0, i32 4
+  %r4 = call double @_Z6acospid(double %e0_4)
+  %v4 = insertelement <16 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <16 x double> %a0, i32 5
+  %r5 = call double @_Z6acospid(double %e0_5)
+  %v5 = insertelement <16 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <16 x double> %a0, i32 6
+  %r6 = call double @_Z6acospid(double %e0_6)
+  %v6 = insertelement <16 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <16 x double> %a0, i32 7
+  %r7 = call double @_Z6acospid(double %e0_7)
+  %v7 = insertelement <16 x double> %v6, double %r7, i32 7
+  %e0_8 = extractelement <16 x double> %a0, i32 8
+  %r8 = call double @_Z6acospid(double %e0_8)
+  %v8 = insertelement <16 x double> %v7, double %r8, i32 8
+  %e0_9 = extractelement <16 x double> %a0, i32 9
+  %r9 = call double @_Z6acospid(double %e0_9)
+  %v9 = insertelement <16 x double> %v8, double %r9, i32 9
+  %e0_10 = extractelement <16 x double> %a0, i32 10
+  %r10 = call double @_Z6acospid(double %e0_10)
+  %v10 = insertelement <16 x double> %v9, double %r10, i32 10
+  %e0_11 = extractelement <16 x double> %a0, i32 11
+  %r11 = call double @_Z6acospid(double %e0_11)
+  %v11 = insertelement <16 x double> %v10, double %r11, i32 11
+  %e0_12 = extractelement <16 x double> %a0, i32 12
+  %r12 = call double @_Z6acospid(double %e0_12)
+  %v12 = insertelement <16 x double> %v11, double %r12, i32 12
+  %e0_13 = extractelement <16 x double> %a0, i32 13
+  %r13 = call double @_Z6acospid(double %e0_13)
+  %v13 = insertelement <16 x double> %v12, double %r13, i32 13
+  %e0_14 = extractelement <16 x double> %a0, i32 14
+  %r14 = call double @_Z6acospid(double %e0_14)
+  %v14 = insertelement <16 x double> %v13, double %r14, i32 14
+  %e0_15 = extractelement <16 x double> %a0, i32 15
+  %r15 = call double @_Z6acospid(double %e0_15)
+  %v15 = insertelement <16 x double> %v14, double %r15, i32 15
+  ret <16 x double> %v15
+}
+
+define double @_Z6atanpid(double %x) alwaysinline {
+  %a = call double @__nv_atan(double %x)
+  %r = fmul double %a, 0x3FD45F306DC9C883
+  ret double %r
+}
+
+define <2 x double> @_Z6atanpiDv2_d(<2 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <2 x double> %a0, i32 0
+  %r0 = call double @_Z6atanpid(double %e0_0)
+  %v0 = insertelement <2 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <2 x double> %a0, i32 1
+  %r1 = call double @_Z6atanpid(double %e0_1)
+  %v1 = insertelement <2 x double> %v0, double %r1, i32 1
+  ret <2 x double> %v1
+}
+
+define <3 x double> @_Z6atanpiDv3_d(<3 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <3 x double> %a0, i32 0
+  %r0 = call double @_Z6atanpid(double %e0_0)
+  %v0 = insertelement <3 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <3 x double> %a0, i32 1
+  %r1 = call double @_Z6atanpid(double %e0_1)
+  %v1 = insertelement <3 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <3 x double> %a0, i32 2
+  %r2 = call double @_Z6atanpid(double %e0_2)
+  %v2 = insertelement <3 x double> %v1, double %r2, i32 2
+  ret <3 x double> %v2
+}
+
+define <4 x double> @_Z6atanpiDv4_d(<4 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <4 x double> %a0, i32 0
+  %r0 = call double @_Z6atanpid(double %e0_0)
+  %v0 = insertelement <4 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <4 x double> %a0, i32 1
+  %r1 = call double @_Z6atanpid(double %e0_1)
+  %v1 = insertelement <4 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <4 x double> %a0, i32 2
+  %r2 = call double @_Z6atanpid(double %e0_2)
+  %v2 = insertelement <4 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <4 x double> %a0, i32 3
+  %r3 = call double @_Z6atanpid(double %e0_3)
+  %v3 = insertelement <4 x double> %v2, double %r3, i32 3
+  ret <4 x double> %v3
+}
+
+define <8 x double> @_Z6atanpiDv8_d(<8 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <8 x double> %a0, i32 0
+  %r0 = call double @_Z6atanpid(double %e0_0)
+  %v0 = insertelement <8 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <8 x double> %a0, i32 1
+  %r1 = call double @_Z6atanpid(double %e0_1)
+  %v1 = insertelement <8 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <8 x double> %a0, i32 2
+  %r2 = call double @_Z6atanpid(double %e0_2)
+  %v2 = insertelement <8 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <8 x double> %a0, i32 3
+  %r3 = call double @_Z6atanpid(double %e0_3)
+  %v3 = insertelement <8 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <8 x double> %a0, i32 4
+  %r4 = call double @_Z6atanpid(double %e0_4)
+  %v4 = insertelement <8 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <8 x double> %a0, i32 5
+  %r5 = call double @_Z6atanpid(double %e0_5)
+  %v5 = insertelement <8 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <8 x double> %a0, i32 6
+  %r6 = call double @_Z6atanpid(double %e0_6)
+  %v6 = insertelement <8 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <8 x double> %a0, i32 7
+  %r7 = call double @_Z6atanpid(double %e0_7)
+  %v7 = insertelement <8 x double> %v6, double %r7, i32 7
+  ret <8 x double> %v7
+}
+
+define <16 x double> @_Z6atanpiDv16_d(<16 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <16 x double> %a0, i32 0
+  %r0 = call double @_Z6atanpid(double %e0_0)
+  %v0 = insertelement <16 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <16 x double> %a0, i32 1
+  %r1 = call double @_Z6atanpid(double %e0_1)
+  %v1 = insertelement <16 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <16 x double> %a0, i32 2
+  %r2 = call double @_Z6atanpid(double %e0_2)
+  %v2 = insertelement <16 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <16 x double> %a0, i32 3
+  %r3 = call double @_Z6atanpid(double %e0_3)
+  %v3 = insertelement <16 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <16 x double> %a0, i32 4
+  %r4 = call double @_Z6atanpid(double %e0_4)
+  %v4 = insertelement <16 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <16 x double> %a0, i32 5
+  %r5 = call double @_Z6atanpid(double %e0_5)
+  %v5 = insertelement <16 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <16 x double> %a0, i32 6
+  %r6 = call double @_Z6atanpid(double %e0_6)
+  %v6 = insertelement <16 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <16 x double> %a0, i32 7
+  %r7 = call double @_Z6atanpid(double %e0_7)
+  %v7 = insertelement <16 x double> %v6, double %r7, i32 7
+  %e0_8 = extractelement <16 x double> %a0, i32 8
+  %r8 = call double @_Z6atanpid(double %e0_8)
+  %v8 = insertelement <16 x double> %v7, double %r8, i32 8
+  %e0_9 = extractelement <16 x double> %a0, i32 9
+  %r9 = call double @_Z6atanpid(double %e0_9)
+  %v9 = insertelement <16 x double> %v8, double %r9, i32 9
+  %e0_10 = extractelement <16 x double> %a0, i32 10
+  %r10 = call double @_Z6atanpid(double %e0_10)
+  %v10 = insertelement <16 x double> %v9, double %r10, i32 10
+  %e0_11 = extractelement <16 x double> %a0, i32 11
+  %r11 = call double @_Z6atanpid(double %e0_11)
+  %v11 = insertelement <16 x double> %v10, double %r11, i32 11
+  %e0_12 = extractelement <16 x double> %a0, i32 12
+  %r12 = call double @_Z6atanpid(double %e0_12)
+  %v12 = insertelement <16 x double> %v11, double %r12, i32 12
+  %e0_13 = extractelement <16 x double> %a0, i32 13
+  %r13 = call double @_Z6atanpid(double %e0_13)
+  %v13 = insertelement <16 x double> %v12, double %r13, i32 13
+  %e0_14 = extractelement <16 x double> %a0, i32 14
+  %r14 = call double @_Z6atanpid(double %e0_14)
+  %v14 = insertelement <16 x double> %v13, double %r14, i32 14
+  %e0_15 = extractelement <16 x double> %a0, i32 15
+  %r15 = call double @_Z6atanpid(double %e0_15)
+  %v15 = insertelement <16 x double> %v14, double %r15, i32 15
+  ret <16 x double> %v15
+}
+
+define float @_Z5ldexpfi(float %x, i32 %n) alwaysinline {
+  %r = call float @__nv_ldexpf(float %x, i32 %n)
+  ret float %r
+}
+
+define <2 x float> @_Z5ldexpDv2_fDv2_i(<2 x float> %a0, <2 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <2 x float> %a0, i32 0
+  %e1_0 = extractelement <2 x i32> %a1, i32 0
+  %r0 = call float @_Z5ldexpfi(float %e0_0, i32 %e1_0)
+  %v0 = insertelement <2 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <2 x float> %a0, i32 1
+  %e1_1 = extractelement <2 x i32> %a1, i32 1
+  %r1 = call float @_Z5ldexpfi(float %e0_1, i32 %e1_1)
+  %v1 = insertelement <2 x float> %v0, float %r1, i32 1
+  ret <2 x float> %v1
+}
+
+define <3 x float> @_Z5ldexpDv3_fDv3_i(<3 x float> %a0, <3 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <3 x float> %a0, i32 0
+  %e1_0 = extractelement <3 x i32> %a1, i32 0
+  %r0 = call float @_Z5ldexpfi(float %e0_0, i32 %e1_0)
+  %v0 = insertelement <3 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <3 x float> %a0, i32 1
+  %e1_1 = extractelement <3 x i32> %a1, i32 1
+  %r1 = call float @_Z5ldexpfi(float %e0_1, i32 %e1_1)
+  %v1 = insertelement <3 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <3 x float> %a0, i32 2
+  %e1_2 = extractelement <3 x i32> %a1, i32 2
+  %r2 = call float @_Z5ldexpfi(float %e0_2, i32 %e1_2)
+  %v2 = insertelement <3 x float> %v1, float %r2, i32 2
+  ret <3 x float> %v2
+}
+
+define <4 x float> @_Z5ldexpDv4_fDv4_i(<4 x float> %a0, <4 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <4 x float> %a0, i32 0
+  %e1_0 = extractelement <4 x i32> %a1, i32 0
+  %r0 = call float @_Z5ldexpfi(float %e0_0, i32 %e1_0)
+  %v0 = insertelement <4 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <4 x float> %a0, i32 1
+  %e1_1 = extractelement <4 x i32> %a1, i32 1
+  %r1 = call float @_Z5ldexpfi(float %e0_1, i32 %e1_1)
+  %v1 = insertelement <4 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <4 x float> %a0, i32 2
+  %e1_2 = extractelement <4 x i32> %a1, i32 2
+  %r2 = call float @_Z5ldexpfi(float %e0_2, i32 %e1_2)
+  %v2 = insertelement <4 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <4 x float> %a0, i32 3
+  %e1_3 = extractelement <4 x i32> %a1, i32 3
+  %r3 = call float @_Z5ldexpfi(float %e0_3, i32 %e1_3)
+  %v3 = insertelement <4 x float> %v2, float %r3, i32 3
+  ret <4 x float> %v3
+}
+
+define <8 x float> @_Z5ldexpDv8_fDv8_i(<8 x float> %a0, <8 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <8 x float> %a0, i32 0
+  %e1_0 = extractelement <8 x i32> %a1, i32 0
+  %r0 = call float @_Z5ldexpfi(float %e0_0, i32 %e1_0)
+  %v0 = insertelement <8 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <8 x float> %a0, i32 1
+  %e1_1 = extractelement <8 x i32> %a1, i32 1
+  %r1 = call float @_Z5ldexpfi(float %e0_1, i32 %e1_1)
+  %v1 = insertelement <8 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <8 x float> %a0, i32 2
+  %e1_2 = extractelement <8 x i32> %a1, i32 2
+  %r2 = call float @_Z5ldexpfi(float %e0_2, i32 %e1_2)
+  %v2 = insertelement <8 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <8 x float> %a0, i32 3
+  %e1_3 = extractelement <8 x i32> %a1, i32 3
+  %r3 = call float @_Z5ldexpfi(float %e0_3, i32 %e1_3)
+  %v3 = insertelement <8 x float> %v2, float %r3, i32 3
+  %e0_4 = extractelement <8 x float> %a0, i32 4
+  %e1_4 = extractelement <8 x i32> %a1, i32 4
+  %r4 = call float @_Z5ldexpfi(float %e0_4, i32 %e1_4)
+  %v4 = insertelement <8 x float> %v3, float %r4, i32 4
+  %e0_5 = extractelement <8 x float> %a0, i32 5
+  %e1_5 = extractelement <8 x i32> %a1, i32 5
+  %r5 = call float @_Z5ldexpfi(float %e0_5, i32 %e1_5)
+  %v5 = insertelement <8 x float> %v4, float %r5, i32 5
+  %e0_6 = extractelement <8 x float> %a0, i32 6
+  %e1_6 = extractelement <8 x i32> %a1, i32 6
+  %r6 = call float @_Z5ldexpfi(float %e0_6, i32 %e1_6)
+  %v6 = insertelement <8 x float> %v5, float %r6, i32 6
+  %e0_7 = extractelement <8 x float> %a0, i32 7
+  %e1_7 = extractelement <8 x i32> %a1, i32 7
+  %r7 = call float @_Z5ldexpfi(float %e0_7, i32 %e1_7)
+  %v7 = insertelement <8 x float> %v6, float %r7, i32 7
+  ret <8 x float> %v7
+}
+
+define <16 x float> @_Z5ldexpDv16_fDv16_i(<16 x float> %a0, <16 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <16 x float> %a0, i32 0
+  %e1_0 = extractelement <16 x i32> %a1, i32 0
+  %r0 = call float @_Z5ldexpfi(float %e0_0, i32 %e1_0)
+  %v0 = insertelement <16 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <16 x float> %a0, i32 1
+  %e1_1 = extractelement <16 x i32> %a1, i32 1
+  %r1 = call float @_Z5ldexpfi(float %e0_1, i32 %e1_1)
+  %v1 = insertelement <16 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <16 x float> %a0, i32 2
+  %e1_2 = extractelement <16 x i32> %a1, i32 2
+  %r2 = call float @_Z5ldexpfi(float %e0_2, i32 %e1_2)
+  %v2 = insertelement <16 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <16 x float> %a0, i32 3
+  %e1_3 = extractelement <16 x i32> %a1, i32 3
+  %r3 = call float @_Z5ldexpfi(float %e0_3, i32 %e1_3)
+  %v3 = insertelement <16 x float> %v2, float %r3, i32 3
+  %e0_4 = extractelement <16 x float> %a0, i32 4
+  %e1_4 = extractelement <16 x i32> %a1, i32 4
+  %r4 = call float @_Z5ldexpfi(float %e0_4, i32 %e1_4)
+  %v4 = insertelement <16 x float> %v3, float %r4, i32 4
+  %e0_5 = extractelement <16 x float> %a0, i32 5
+  %e1_5 = extractelement <16 x i32> %a1, i32 5
+  %r5 = call float @_Z5ldexpfi(float %e0_5, i32 %e1_5)
+  %v5 = insertelement <16 x float> %v4, float %r5, i32 5
+  %e0_6 = extractelement <16 x float> %a0, i32 6
+  %e1_6 = extractelement <16 x i32> %a1, i32 6
+  %r6 = call float @_Z5ldexpfi(float %e0_6, i32 %e1_6)
+  %v6 = insertelement <16 x float> %v5, float %r6, i32 6
+  %e0_7 = extractelement <16 x float> %a0, i32 7
+  %e1_7 = extractelement <16 x i32> %a1, i32 7
+  %r7 = call float @_Z5ldexpfi(float %e0_7, i32 %e1_7)
+  %v7 = insertelement <16 x float> %v6, float %r7, i32 7
+  %e0_8 = extractelement <16 x float> %a0, i32 8
+  %e1_8 = extractelement <16 x i32> %a1, i32 8
+  %r8 = call float @_Z5ldexpfi(float %e0_8, i32 %e1_8)
+  %v8 = insertelement <16 x float> %v7, float %r8, i32 8
+  %e0_9 = extractelement <16 x float> %a0, i32 9
+  %e1_9 = extractelement <16 x i32> %a1, i32 9
+  %r9 = call float @_Z5ldexpfi(float %e0_9, i32 %e1_9)
+  %v9 = insertelement <16 x float> %v8, float %r9, i32 9
+  %e0_10 = extractelement <16 x float> %a0, i32 10
+  %e1_10 = extractelement <16 x i32> %a1, i32 10
+  %r10 = call float @_Z5ldexpfi(float %e0_10, i32 %e1_10)
+  %v10 = insertelement <16 x float> %v9, float %r10, i32 10
+  %e0_11 = extractelement <16 x float> %a0, i32 11
+  %e1_11 = extractelement <16 x i32> %a1, i32 11
+  %r11 = call float @_Z5ldexpfi(float %e0_11, i32 %e1_11)
+  %v11 = insertelement <16 x float> %v10, float %r11, i32 11
+  %e0_12 = extractelement <16 x float> %a0, i32 12
+  %e1_12 = extractelement <16 x i32> %a1, i32 12
+  %r12 = call float @_Z5ldexpfi(float %e0_12, i32 %e1_12)
+  %v12 = insertelement <16 x float> %v11, float %r12, i32 12
+  %e0_13 = extractelement <16 x float> %a0, i32 13
+  %e1_13 = extractelement <16 x i32> %a1, i32 13
+  %r13 = call float @_Z5ldexpfi(float %e0_13, i32 %e1_13)
+  %v13 = insertelement <16 x float> %v12, float %r13, i32 13
+  %e0_14 = extractelement <16 x float> %a0, i32 14
+  %e1_14 = extractelement <16 x i32> %a1, i32 14
+  %r14 = call float @_Z5ldexpfi(float %e0_14, i32 %e1_14)
+  %v14 = insertelement <16 x float> %v13, float %r14, i32 14
+  %e0_15 = extractelement <16 x float> %a0, i32 15
+  %e1_15 = extractelement <16 x i32> %a1, i32 15
+  %r15 = call float @_Z5ldexpfi(float %e0_15, i32 %e1_15)
+  %v15 = insertelement <16 x float> %v14, float %r15, i32 15
+  ret <16 x float> %v15
+}
+
+define <2 x float> @_Z5ldexpDv2_fi(<2 x float> %a0, i32 %a1) alwaysinline {
+  %e0_0 = extractelement <2 x float> %a0, i32 0
+  %r0 = call float @_Z5ldexpfi(float %e0_0, i32 %a1)
+  %v0 = insertelement <2 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <2 x float> %a0, i32 1
+  %r1 = call float @_Z5ldexpfi(float %e0_1, i32 %a1)
+  %v1 = insertelement <2 x float> %v0, float %r1, i32 1
+  ret <2 x float> %v1
+}
+
+define <3 x float> @_Z5ldexpDv3_fi(<3 x float> %a0, i32 %a1) alwaysinline {
+  %e0_0 = extractelement <3 x float> %a0, i32 0
+  %r0 = call float @_Z5ldexpfi(float %e0_0, i32 %a1)
+  %v0 = insertelement <3 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <3 x float> %a0, i32 1
+  %r1 = call float @_Z5ldexpfi(float %e0_1, i32 %a1)
+  %v1 = insertelement <3 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <3 x float> %a0, i32 2
+  %r2 = call float @_Z5ldexpfi(float %e0_2, i32 %a1)
+  %v2 = insertelement <3 x float> %v1, float %r2, i32 2
+  ret <3 x float> %v2
+}
+
+define <4 x float> @_Z5ldexpDv4_fi(<4 x float> %a0, i32 %a1) alwaysinline {
+  %e0_0 = extractelement <4 x float> %a0, i32 0
+  %r0 = call float @_Z5ldexpfi(float %e0_0, i32 %a1)
+  %v0 = insertelement <4 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <4 x float> %a0, i32 1
+  %r1 = call float @_Z5ldexpfi(float %e0_1, i32 %a1)
+  %v1 = insertelement <4 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <4 x float> %a0, i32 2
+  %r2 = call float @_Z5ldexpfi(float %e0_2, i32 %a1)
+  %v2 = insertelement <4 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <4 x float> %a0, i32 3
+  %r3 = call float @_Z5ldexpfi(float %e0_3, i32 %a1)
+  %v3 = insertelement <4 x float> %v2, float %r3, i32 3
+  ret <4 x float> %v3
+}
+
+define <8 x float> @_Z5ldexpDv8_fi(<8 x float> %a0, i32 %a1) alwaysinline {
+  %e0_0 = extractelement <8 x float> %a0, i32 0
+  %r0 = call float @_Z5ldexpfi(float %e0_0, i32 %a1)
+  %v0 = insertelement <8 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <8 x float> %a0, i32 1
+  %r1 = call float @_Z5ldexpfi(float %e0_1, i32 %a1)
+  %v1 = insertelement <8 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <8 x float> %a0, i32 2
+  %r2 = call float @_Z5ldexpfi(float %e0_2, i32 %a1)
+  %v2 = insertelement <8 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <8 x float> %a0, i32 3
+  %r3 = call float @_Z5ldexpfi(float %e0_3, i32 %a1)
+  %v3 = insertelement <8 x float> %v2, float %r3, i32 3
+  %e0_4 = extractelement <8 x float> %a0, i32 4
+  %r4 = call float @_Z5ldexpfi(float %e0_4, i32 %a1)
+  %v4 = insertelement <8 x float> %v3, float %r4, i32 4
+  %e0_5 = extractelement <8 x float> %a0, i32 5
+  %r5 = call float @_Z5ldexpfi(float %e0_5, i32 %a1)
+  %v5 = insertelement <8 x float> %v4, float %r5, i32 5
+  %e0_6 = extractelement <8 x float> %a0, i32 6
+  %r6 = call float @_Z5ldexpfi(float %e0_6, i32 %a1)
+  %v6 = insertelement <8 x float> %v5, float %r6, i32 6
+  %e0_7 = extractelement <8 x float> %a0, i32 7
+  %r7 = call float @_Z5ldexpfi(float %e0_7, i32 %a1)
+  %v7 = insertelement <8 x float> %v6, float %r7, i32 7
+  ret <8 x float> %v7
+}
+
+define <16 x float> @_Z5ldexpDv16_fi(<16 x float> %a0, i32 %a1) alwaysinline {
+  %e0_0 = extractelement <16 x float> %a0, i32 0
+  %r0 = call float @_Z5ldexpfi(float %e0_0, i32 %a1)
+  %v0 = insertelement <16 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <16 x float> %a0, i32 1
+  %r1 = call float @_Z5ldexpfi(float %e0_1, i32 %a1)
+  %v1 = insertelement <16 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <16 x float> %a0, i32 2
+  %r2 = call float @_Z5ldexpfi(float %e0_2, i32 %a1)
+  %v2 = insertelement <16 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <16 x float> %a0, i32 3
+  %r3 = call float @_Z5ldexpfi(float %e0_3, i32 %a1)
+  %v3 = insertelement <16 x float> %v2, float %r3, i32 3
+  %e0_4 = extractelement <16 x float> %a0, i32 4
+  %r4 = call float @_Z5ldexpfi(float %e0_4, i32 %a1)
+  %v4 = insertelement <16 x float> %v3, float %r4, i32 4
+  %e0_5 = extractelement <16 x float> %a0, i32 5
+  %r5 = call float @_Z5ldexpfi(float %e0_5, i32 %a1)
+  %v5 = insertelement <16 x float> %v4, float %r5, i32 5
+  %e0_6 = extractelement <16 x float> %a0, i32 6
+  %r6 = call float @_Z5ldexpfi(float %e0_6, i32 %a1)
+  %v6 = insertelement <16 x float> %v5, float %r6, i32 6
+  %e0_7 = extractelement <16 x float> %a0, i32 7
+  %r7 = call float @_Z5ldexpfi(float %e0_7, i32 %a1)
+  %v7 = insertelement <16 x float> %v6, float %r7, i32 7
+  %e0_8 = extractelement <16 x float> %a0, i32 8
+  %r8 = call float @_Z5ldexpfi(float %e0_8, i32 %a1)
+  %v8 = insertelement <16 x float> %v7, float %r8, i32 8
+  %e0_9 = extractelement <16 x float> %a0, i32 9
+  %r9 = call float @_Z5ldexpfi(float %e0_9, i32 %a1)
+  %v9 = insertelement <16 x float> %v8, float %r9, i32 9
+  %e0_10 = extractelement <16 x float> %a0, i32 10
+  %r10 = call float @_Z5ldexpfi(float %e0_10, i32 %a1)
+  %v10 = insertelement <16 x float> %v9, float %r10, i32 10
+  %e0_11 = extractelement <16 x float> %a0, i32 11
+  %r11 = call float @_Z5ldexpfi(float %e0_11, i32 %a1)
+  %v11 = insertelement <16 x float> %v10, float %r11, i32 11
+  %e0_12 = extractelement <16 x float> %a0, i32 12
+  %r12 = call float @_Z5ldexpfi(float %e0_12, i32 %a1)
+  %v12 = insertelement <16 x float> %v11, float %r12, i32 12
+  %e0_13 = extractelement <16 x float> %a0, i32 13
+  %r13 = call float @_Z5ldexpfi(float %e0_13, i32 %a1)
+  %v13 = insertelement <16 x float> %v12, float %r13, i32 13
+  %e0_14 = extractelement <16 x float> %a0, i32 14
+  %r14 = call float @_Z5ldexpfi(float %e0_14, i32 %a1)
+  %v14 = insertelement <16 x float> %v13, float %r14, i32 14
+  %e0_15 = extractelement <16 x float> %a0, i32 15
+  %r15 = call float @_Z5ldexpfi(float %e0_15, i32 %a1)
+  %v15 = insertelement <16 x float> %v14, float %r15, i32 15
+  ret <16 x float> %v15
+}
+
+define float @_Z5rootnfi(float %x, i32 %n) alwaysinline {
+  %xd = fpext float %x to double
+  %ax = call double @llvm.fabs.f64(double %xd)
+  %nd = sitofp i32 %n to double
+  %inv = fdiv double 1.0, %nd
+  %p = call double @__nv_pow(double %ax, double %inv)
+  %bit = and i32 %n, 1
+  %odd = icmp ne i32 %bit, 0
+  %signed = call double @llvm.copysign.f64(double %p, double %xd)
+  %root = select i1 %odd, double %signed, double %p
+  %zero = icmp eq i32 %n, 0
+  %neg = fcmp olt double %xd, 0.0
+  %even = xor i1 %odd, true
+  %negeven = and i1 %neg, %even
+  %bad = or i1 %zero, %negeven
+  %rd = select i1 %bad, double 0x7FF8000000000000, double %root
+  %r = fptrunc double %rd to float
+  ret float %r
+}
+
+define <2 x float> @_Z5rootnDv2_fDv2_i(<2 x float> %a0, <2 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <2 x float> %a0, i32 0
+  %e1_0 = extractelement <2 x i32> %a1, i32 0
+  %r0 = call float @_Z5rootnfi(float %e0_0, i32 %e1_0)
+  %v0 = insertelement <2 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <2 x float> %a0, i32 1
+  %e1_1 = extractelement <2 x i32> %a1, i32 1
+  %r1 = call float @_Z5rootnfi(float %e0_1, i32 %e1_1)
+  %v1 = insertelement <2 x float> %v0, float %r1, i32 1
+  ret <2 x float> %v1
+}
+
+define <3 x float> @_Z5rootnDv3_fDv3_i(<3 x float> %a0, <3 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <3 x float> %a0, i32 0
+  %e1_0 = extractelement <3 x i32> %a1, i32 0
+  %r0 = call float @_Z5rootnfi(float %e0_0, i32 %e1_0)
+  %v0 = insertelement <3 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <3 x float> %a0, i32 1
+  %e1_1 = extractelement <3 x i32> %a1, i32 1
+  %r1 = call float @_Z5rootnfi(float %e0_1, i32 %e1_1)
+  %v1 = insertelement <3 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <3 x float> %a0, i32 2
+  %e1_2 = extractelement <3 x i32> %a1, i32 2
+  %r2 = call float @_Z5rootnfi(float %e0_2, i32 %e1_2)
+  %v2 = insertelement <3 x float> %v1, float %r2, i32 2
+  ret <3 x float> %v2
+}
+
+define <4 x float> @_Z5rootnDv4_fDv4_i(<4 x float> %a0, <4 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <4 x float> %a0, i32 0
+  %e1_0 = extractelement <4 x i32> %a1, i32 0
+  %r0 = call float @_Z5rootnfi(float %e0_0, i32 %e1_0)
+  %v0 = insertelement <4 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <4 x float> %a0, i32 1
+  %e1_1 = extractelement <4 x i32> %a1, i32 1
+  %r1 = call float @_Z5rootnfi(float %e0_1, i32 %e1_1)
+  %v1 = insertelement <4 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <4 x float> %a0, i32 2
+  %e1_2 = extractelement <4 x i32> %a1, i32 2
+  %r2 = call float @_Z5rootnfi(float %e0_2, i32 %e1_2)
+  %v2 = insertelement <4 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <4 x float> %a0, i32 3
+  %e1_3 = extractelement <4 x i32> %a1, i32 3
+  %r3 = call float @_Z5rootnfi(float %e0_3, i32 %e1_3)
+  %v3 = insertelement <4 x float> %v2, float %r3, i32 3
+  ret <4 x float> %v3
+}
+
+define <8 x float> @_Z5rootnDv8_fDv8_i(<8 x float> %a0, <8 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <8 x float> %a0, i32 0
+  %e1_0 = extractelement <8 x i32> %a1, i32 0
+  %r0 = call float @_Z5rootnfi(float %e0_0, i32 %e1_0)
+  %v0 = insertelement <8 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <8 x float> %a0, i32 1
+  %e1_1 = extractelement <8 x i32> %a1, i32 1
+  %r1 = call float @_Z5rootnfi(float %e0_1, i32 %e1_1)
+  %v1 = insertelement <8 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <8 x float> %a0, i32 2
+  %e1_2 = extractelement <8 x i32> %a1, i32 2
+  %r2 = call float @_Z5rootnfi(float %e0_2, i32 %e1_2)
+  %v2 = insertelement <8 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <8 x float> %a0, i32 3
+  %e1_3 = extractelement <8 x i32> %a1, i32 3
+  %r3 = call float @_Z5rootnfi(float %e0_3, i32 %e1_3)
+  %v3 = insertelement <8 x float> %v2, float %r3, i32 3
+  %e0_4 = extractelement <8 x float> %a0, i32 4
+  %e1_4 = extractelement <8 x i32> %a1, i32 4
+  %r4 = call float @_Z5rootnfi(float %e0_4, i32 %e1_4)
+  %v4 = insertelement <8 x float> %v3, float %r4, i32 4
+  %e0_5 = extractelement <8 x float> %a0, i32 5
+  %e1_5 = extractelement <8 x i32> %a1, i32 5
+  %r5 = call float @_Z5rootnfi(float %e0_5, i32 %e1_5)
+  %v5 = insertelement <8 x float> %v4, float %r5, i32 5
+  %e0_6 = extractelement <8 x float> %a0, i32 6
+  %e1_6 = extractelement <8 x i32> %a1, i32 6
+  %r6 = call float @_Z5rootnfi(float %e0_6, i32 %e1_6)
+  %v6 = insertelement <8 x float> %v5, float %r6, i32 6
+  %e0_7 = extractelement <8 x float> %a0, i32 7
+  %e1_7 = extractelement <8 x i32> %a1, i32 7
+  %r7 = call float @_Z5rootnfi(float %e0_7, i32 %e1_7)
+  %v7 = insertelement <8 x float> %v6, float %r7, i32 7
+  ret <8 x float> %v7
+}
+
+define <16 x float> @_Z5rootnDv16_fDv16_i(<16 x float> %a0, <16 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <16 x float> %a0, i32 0
+  %e1_0 = extractelement <16 x i32> %a1, i32 0
+  %r0 = call float @_Z5rootnfi(float %e0_0, i32 %e1_0)
+  %v0 = insertelement <16 x float> undef, float %r0, i32 0
+  %e0_1 = extractelement <16 x float> %a0, i32 1
+  %e1_1 = extractelement <16 x i32> %a1, i32 1
+  %r1 = call float @_Z5rootnfi(float %e0_1, i32 %e1_1)
+  %v1 = insertelement <16 x float> %v0, float %r1, i32 1
+  %e0_2 = extractelement <16 x float> %a0, i32 2
+  %e1_2 = extractelement <16 x i32> %a1, i32 2
+  %r2 = call float @_Z5rootnfi(float %e0_2, i32 %e1_2)
+  %v2 = insertelement <16 x float> %v1, float %r2, i32 2
+  %e0_3 = extractelement <16 x float> %a0, i32 3
+  %e1_3 = extractelement <16 x i32> %a1, i32 3
+  %r3 = call float @_Z5rootnfi(float %e0_3, i32 %e1_3)
+  %v3 = insertelement <16 x float> %v2, float %r3, i32 3
+  %e0_4 = extractelement <16 x float> %a0, i32 4
+  %e1_4 = extractelement <16 x i32> %a1, i32 4
+  %r4 = call float @_Z5rootnfi(float %e0_4, i32 %e1_4)
+  %v4 = insertelement <16 x float> %v3, float %r4, i32 4
+  %e0_5 = extractelement <16 x float> %a0, i32 5
+  %e1_5 = extractelement <16 x i32> %a1, i32 5
+  %r5 = call float @_Z5rootnfi(float %e0_5, i32 %e1_5)
+  %v5 = insertelement <16 x float> %v4, float %r5, i32 5
+  %e0_6 = extractelement <16 x float> %a0, i32 6
+  %e1_6 = extractelement <16 x i32> %a1, i32 6
+  %r6 = call float @_Z5rootnfi(float %e0_6, i32 %e1_6)
+  %v6 = insertelement <16 x float> %v5, float %r6, i32 6
+  %e0_7 = extractelement <16 x float> %a0, i32 7
+  %e1_7 = extractelement <16 x i32> %a1, i32 7
+  %r7 = call float @_Z5rootnfi(float %e0_7, i32 %e1_7)
+  %v7 = insertelement <16 x float> %v6, float %r7, i32 7
+  %e0_8 = extractelement <16 x float> %a0, i32 8
+  %e1_8 = extractelement <16 x i32> %a1, i32 8
+  %r8 = call float @_Z5rootnfi(float %e0_8, i32 %e1_8)
+  %v8 = insertelement <16 x float> %v7, float %r8, i32 8
+  %e0_9 = extractelement <16 x float> %a0, i32 9
+  %e1_9 = extractelement <16 x i32> %a1, i32 9
+  %r9 = call float @_Z5rootnfi(float %e0_9, i32 %e1_9)
+  %v9 = insertelement <16 x float> %v8, float %r9, i32 9
+  %e0_10 = extractelement <16 x float> %a0, i32 10
+  %e1_10 = extractelement <16 x i32> %a1, i32 10
+  %r10 = call float @_Z5rootnfi(float %e0_10, i32 %e1_10)
+  %v10 = insertelement <16 x float> %v9, float %r10, i32 10
+  %e0_11 = extractelement <16 x float> %a0, i32 11
+  %e1_11 = extractelement <16 x i32> %a1, i32 11
+  %r11 = call float @_Z5rootnfi(float %e0_11, i32 %e1_11)
+  %v11 = insertelement <16 x float> %v10, float %r11, i32 11
+  %e0_12 = extractelement <16 x float> %a0, i32 12
+  %e1_12 = extractelement <16 x i32> %a1, i32 12
+  %r12 = call float @_Z5rootnfi(float %e0_12, i32 %e1_12)
+  %v12 = insertelement <16 x float> %v11, float %r12, i32 12
+  %e0_13 = extractelement <16 x float> %a0, i32 13
+  %e1_13 = extractelement <16 x i32> %a1, i32 13
+  %r13 = call float @_Z5rootnfi(float %e0_13, i32 %e1_13)
+  %v13 = insertelement <16 x float> %v12, float %r13, i32 13
+  %e0_14 = extractelement <16 x float> %a0, i32 14
+  %e1_14 = extractelement <16 x i32> %a1, i32 14
+  %r14 = call float @_Z5rootnfi(float %e0_14, i32 %e1_14)
+  %v14 = insertelement <16 x float> %v13, float %r14, i32 14
+  %e0_15 = extractelement <16 x float> %a0, i32 15
+  %e1_15 = extractelement <16 x i32> %a1, i32 15
+  %r15 = call float @_Z5rootnfi(float %e0_15, i32 %e1_15)
+  %v15 = insertelement <16 x float> %v14, float %r15, i32 15
+  ret <16 x float> %v15
+}
+
+define float @_Z6remquoffPi(float %x, float %y, ptr %q) alwaysinline {
+  %r = call float @__nv_remquof(float %x, float %y, ptr %q)
+  ret float %r
+}
+
+define float @_Z6remquoffPU3AS1i(float %x, float %y, ptr addrspace(1) %q) alwaysinline {
+  %g = addrspacecast ptr addrspace(1) %q to ptr
+  %r = call float @__nv_remquof(float %x, float %y, ptr %g)
+  ret float %r
+}
+
+define float @_Z6remquoffPU3AS3i(float %x, float %y, ptr addrspace(3) %q) alwaysinline {
+  %g = addrspacecast ptr addrspace(3) %q to ptr
+  %r = call float @__nv_remquof(float %x, float %y, ptr %g)
+  ret float %r
+}
+
+define <2 x float> @_Z6remquoDv2_fS_PDv2_i(<2 x float> %x, <2 x float> %y, ptr %q) alwaysinline {
+  %t = alloca [2 x i32]
+  %x0 = extractelement <2 x float> %x, i32 0
+  %y0 = extractelement <2 x float> %y, i32 0
+  %p0 = getelementptr [2 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <2 x float> undef, float %r0, i32 0
+  %x1 = extractelement <2 x float> %x, i32 1
+  %y1 = extractelement <2 x float> %y, i32 1
+  %p1 = getelementptr [2 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <2 x float> %v0, float %r1, i32 1
+  %quo = load <2 x i32>, ptr %t
+  store <2 x i32> %quo, ptr %q
+  ret <2 x float> %v1
+}
+
+define <2 x float> @_Z6remquoDv2_fS_PU3AS1Dv2_i(<2 x float> %x, <2 x float> %y, ptr addrspace(1) %q) alwaysinline {
+  %t = alloca [2 x i32]
+  %x0 = extractelement <2 x float> %x, i32 0
+  %y0 = extractelement <2 x float> %y, i32 0
+  %p0 = getelementptr [2 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <2 x float> undef, float %r0, i32 0
+  %x1 = extractelement <2 x float> %x, i32 1
+  %y1 = extractelement <2 x float> %y, i32 1
+  %p1 = getelementptr [2 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <2 x float> %v0, float %r1, i32 1
+  %quo = load <2 x i32>, ptr %t
+  store <2 x i32> %quo, ptr addrspace(1) %q
+  ret <2 x float> %v1
+}
+
+define <2 x float> @_Z6remquoDv2_fS_PU3AS3Dv2_i(<2 x float> %x, <2 x float> %y, ptr addrspace(3) %q) alwaysinline {
+  %t = alloca [2 x i32]
+  %x0 = extractelement <2 x float> %x, i32 0
+  %y0 = extractelement <2 x float> %y, i32 0
+  %p0 = getelementptr [2 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <2 x float> undef, float %r0, i32 0
+  %x1 = extractelement <2 x float> %x, i32 1
+  %y1 = extractelement <2 x float> %y, i32 1
+  %p1 = getelementptr [2 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <2 x float> %v0, float %r1, i32 1
+  %quo = load <2 x i32>, ptr %t
+  store <2 x i32> %quo, ptr addrspace(3) %q
+  ret <2 x float> %v1
+}
+
+define <3 x float> @_Z6remquoDv3_fS_PDv3_i(<3 x float> %x, <3 x float> %y, ptr %q) alwaysinline {
+  %t = alloca [3 x i32]
+  %x0 = extractelement <3 x float> %x, i32 0
+  %y0 = extractelement <3 x float> %y, i32 0
+  %p0 = getelementptr [3 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <3 x float> undef, float %r0, i32 0
+  %x1 = extractelement <3 x float> %x, i32 1
+  %y1 = extractelement <3 x float> %y, i32 1
+  %p1 = getelementptr [3 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <3 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <3 x float> %x, i32 2
+  %y2 = extractelement <3 x float> %y, i32 2
+  %p2 = getelementptr [3 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <3 x float> %v1, float %r2, i32 2
+  %quo = load <3 x i32>, ptr %t
+  store <3 x i32> %quo, ptr %q
+  ret <3 x float> %v2
+}
+
+define <3 x float> @_Z6remquoDv3_fS_PU3AS1Dv3_i(<3 x float> %x, <3 x float> %y, ptr addrspace(1) %q) alwaysinline {
+  %t = alloca [3 x i32]
+  %x0 = extractelement <3 x float> %x, i32 0
+  %y0 = extractelement <3 x float> %y, i32 0
+  %p0 = getelementptr [3 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <3 x float> undef, float %r0, i32 0
+  %x1 = extractelement <3 x float> %x, i32 1
+  %y1 = extractelement <3 x float> %y, i32 1
+  %p1 = getelementptr [3 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <3 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <3 x float> %x, i32 2
+  %y2 = extractelement <3 x float> %y, i32 2
+  %p2 = getelementptr [3 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <3 x float> %v1, float %r2, i32 2
+  %quo = load <3 x i32>, ptr %t
+  store <3 x i32> %quo, ptr addrspace(1) %q
+  ret <3 x float> %v2
+}
+
+define <3 x float> @_Z6remquoDv3_fS_PU3AS3Dv3_i(<3 x float> %x, <3 x float> %y, ptr addrspace(3) %q) alwaysinline {
+  %t = alloca [3 x i32]
+  %x0 = extractelement <3 x float> %x, i32 0
+  %y0 = extractelement <3 x float> %y, i32 0
+  %p0 = getelementptr [3 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <3 x float> undef, float %r0, i32 0
+  %x1 = extractelement <3 x float> %x, i32 1
+  %y1 = extractelement <3 x float> %y, i32 1
+  %p1 = getelementptr [3 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <3 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <3 x float> %x, i32 2
+  %y2 = extractelement <3 x float> %y, i32 2
+  %p2 = getelementptr [3 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <3 x float> %v1, float %r2, i32 2
+  %quo = load <3 x i32>, ptr %t
+  store <3 x i32> %quo, ptr addrspace(3) %q
+  ret <3 x float> %v2
+}
+
+define <4 x float> @_Z6remquoDv4_fS_PDv4_i(<4 x float> %x, <4 x float> %y, ptr %q) alwaysinline {
+  %t = alloca [4 x i32]
+  %x0 = extractelement <4 x float> %x, i32 0
+  %y0 = extractelement <4 x float> %y, i32 0
+  %p0 = getelementptr [4 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <4 x float> undef, float %r0, i32 0
+  %x1 = extractelement <4 x float> %x, i32 1
+  %y1 = extractelement <4 x float> %y, i32 1
+  %p1 = getelementptr [4 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <4 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <4 x float> %x, i32 2
+  %y2 = extractelement <4 x float> %y, i32 2
+  %p2 = getelementptr [4 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <4 x float> %v1, float %r2, i32 2
+  %x3 = extractelement <4 x float> %x, i32 3
+  %y3 = extractelement <4 x float> %y, i32 3
+  %p3 = getelementptr [4 x i32], ptr %t, i32 0, i32 3
+  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %v3 = insertelement <4 x float> %v2, float %r3, i32 3
+  %quo = load <4 x i32>, ptr %t
+  store <4 x i32> %quo, ptr %q
+  ret <4 x float> %v3
+}
+
+define <4 x float> @_Z6remquoDv4_fS_PU3AS1Dv4_i(<4 x float> %x, <4 x float> %y, ptr addrspace(1) %q) alwaysinline {
+  %t = alloca [4 x i32]
+  %x0 = extractelement <4 x float> %x, i32 0
+  %y0 = extractelement <4 x float> %y, i32 0
+  %p0 = getelementptr [4 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <4 x float> undef, float %r0, i32 0
+  %x1 = extractelement <4 x float> %x, i32 1
+  %y1 = extractelement <4 x float> %y, i32 1
+  %p1 = getelementptr [4 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <4 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <4 x float> %x, i32 2
+  %y2 = extractelement <4 x float> %y, i32 2
+  %p2 = getelementptr [4 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <4 x float> %v1, float %r2, i32 2
+  %x3 = extractelement <4 x float> %x, i32 3
+  %y3 = extractelement <4 x float> %y, i32 3
+  %p3 = getelementptr [4 x i32], ptr %t, i32 0, i32 3
+  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %v3 = insertelement <4 x float> %v2, float %r3, i32 3
+  %quo = load <4 x i32>, ptr %t
+  store <4 x i32> %quo, ptr addrspace(1) %q
+  ret <4 x float> %v3
+}
+
+define <4 x float> @_Z6remquoDv4_fS_PU3AS3Dv4_i(<4 x float> %x, <4 x float> %y, ptr addrspace(3) %q) alwaysinline {
+  %t = alloca [4 x i32]
+  %x0 = extractelement <4 x float> %x, i32 0
+  %y0 = extractelement <4 x float> %y, i32 0
+  %p0 = getelementptr [4 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <4 x float> undef, float %r0, i32 0
+  %x1 = extractelement <4 x float> %x, i32 1
+  %y1 = extractelement <4 x float> %y, i32 1
+  %p1 = getelementptr [4 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <4 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <4 x float> %x, i32 2
+  %y2 = extractelement <4 x float> %y, i32 2
+  %p2 = getelementptr [4 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <4 x float> %v1, float %r2, i32 2
+  %x3 = extractelement <4 x float> %x, i32 3
+  %y3 = extractelement <4 x float> %y, i32 3
+  %p3 = getelementptr [4 x i32], ptr %t, i32 0, i32 3
+  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %v3 = insertelement <4 x float> %v2, float %r3, i32 3
+  %quo = load <4 x i32>, ptr %t
+  store <4 x i32> %quo, ptr addrspace(3) %q
+  ret <4 x float> %v3
+}
+
+define <8 x float> @_Z6remquoDv8_fS_PDv8_i(<8 x float> %x, <8 x float> %y, ptr %q) alwaysinline {
+  %t = alloca [8 x i32]
+  %x0 = extractelement <8 x float> %x, i32 0
+  %y0 = extractelement <8 x float> %y, i32 0
+  %p0 = getelementptr [8 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <8 x float> undef, float %r0, i32 0
+  %x1 = extractelement <8 x float> %x, i32 1
+  %y1 = extractelement <8 x float> %y, i32 1
+  %p1 = getelementptr [8 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <8 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <8 x float> %x, i32 2
+  %y2 = extractelement <8 x float> %y, i32 2
+  %p2 = getelementptr [8 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <8 x float> %v1, float %r2, i32 2
+  %x3 = extractelement <8 x float> %x, i32 3
+  %y3 = extractelement <8 x float> %y, i32 3
+  %p3 = getelementptr [8 x i32], ptr %t, i32 0, i32 3
+  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %v3 = insertelement <8 x float> %v2, float %r3, i32 3
+  %x4 = extractelement <8 x float> %x, i32 4
+  %y4 = extractelement <8 x float> %y, i32 4
+  %p4 = getelementptr [8 x i32], ptr %t, i32 0, i32 4
+  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %v4 = insertelement <8 x float> %v3, float %r4, i32 4
+  %x5 = extractelement <8 x float> %x, i32 5
+  %y5 = extractelement <8 x float> %y, i32 5
+  %p5 = getelementptr [8 x i32], ptr %t, i32 0, i32 5
+  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %v5 = insertelement <8 x float> %v4, float %r5, i32 5
+  %x6 = extractelement <8 x float> %x, i32 6
+  %y6 = extractelement <8 x float> %y, i32 6
+  %p6 = getelementptr [8 x i32], ptr %t, i32 0, i32 6
+  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %v6 = insertelement <8 x float> %v5, float %r6, i32 6
+  %x7 = extractelement <8 x float> %x, i32 7
+  %y7 = extractelement <8 x float> %y, i32 7
+  %p7 = getelementptr [8 x i32], ptr %t, i32 0, i32 7
+  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %v7 = insertelement <8 x float> %v6, float %r7, i32 7
+  %quo = load <8 x i32>, ptr %t
+  store <8 x i32> %quo, ptr %q
+  ret <8 x float> %v7
+}
+
+define <8 x float> @_Z6remquoDv8_fS_PU3AS1Dv8_i(<8 x float> %x, <8 x float> %y, ptr addrspace(1) %q) alwaysinline {
+  %t = alloca [8 x i32]
+  %x0 = extractelement <8 x float> %x, i32 0
+  %y0 = extractelement <8 x float> %y, i32 0
+  %p0 = getelementptr [8 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <8 x float> undef, float %r0, i32 0
+  %x1 = extractelement <8 x float> %x, i32 1
+  %y1 = extractelement <8 x float> %y, i32 1
+  %p1 = getelementptr [8 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <8 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <8 x float> %x, i32 2
+  %y2 = extractelement <8 x float> %y, i32 2
+  %p2 = getelementptr [8 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <8 x float> %v1, float %r2, i32 2
+  %x3 = extractelement <8 x float> %x, i32 3
+  %y3 = extractelement <8 x float> %y, i32 3
+  %p3 = getelementptr [8 x i32], ptr %t, i32 0, i32 3
+  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %v3 = insertelement <8 x float> %v2, float %r3, i32 3
+  %x4 = extractelement <8 x float> %x, i32 4
+  %y4 = extractelement <8 x float> %y, i32 4
+  %p4 = getelementptr [8 x i32], ptr %t, i32 0, i32 4
+  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %v4 = insertelement <8 x float> %v3, float %r4, i32 4
+  %x5 = extractelement <8 x float> %x, i32 5
+  %y5 = extractelement <8 x float> %y, i32 5
+  %p5 = getelementptr [8 x i32], ptr %t, i32 0, i32 5
+  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %v5 = insertelement <8 x float> %v4, float %r5, i32 5
+  %x6 = extractelement <8 x float> %x, i32 6
+  %y6 = extractelement <8 x float> %y, i32 6
+  %p6 = getelementptr [8 x i32], ptr %t, i32 0, i32 6
+  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %v6 = insertelement <8 x float> %v5, float %r6, i32 6
+  %x7 = extractelement <8 x float> %x, i32 7
+  %y7 = extractelement <8 x float> %y, i32 7
+  %p7 = getelementptr [8 x i32], ptr %t, i32 0, i32 7
+  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %v7 = insertelement <8 x float> %v6, float %r7, i32 7
+  %quo = load <8 x i32>, ptr %t
+  store <8 x i32> %quo, ptr addrspace(1) %q
+  ret <8 x float> %v7
+}
+
+define <8 x float> @_Z6remquoDv8_fS_PU3AS3Dv8_i(<8 x float> %x, <8 x float> %y, ptr addrspace(3) %q) alwaysinline {
+  %t = alloca [8 x i32]
+  %x0 = extractelement <8 x float> %x, i32 0
+  %y0 = extractelement <8 x float> %y, i32 0
+  %p0 = getelementptr [8 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <8 x float> undef, float %r0, i32 0
+  %x1 = extractelement <8 x float> %x, i32 1
+  %y1 = extractelement <8 x float> %y, i32 1
+  %p1 = getelementptr [8 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <8 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <8 x float> %x, i32 2
+  %y2 = extractelement <8 x float> %y, i32 2
+  %p2 = getelementptr [8 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <8 x float> %v1, float %r2, i32 2
+  %x3 = extractelement <8 x float> %x, i32 3
+  %y3 = extractelement <8 x float> %y, i32 3
+  %p3 = getelementptr [8 x i32], ptr %t, i32 0, i32 3
+  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %v3 = insertelement <8 x float> %v2, float %r3, i32 3
+  %x4 = extractelement <8 x float> %x, i32 4
+  %y4 = extractelement <8 x float> %y, i32 4
+  %p4 = getelementptr [8 x i32], ptr %t, i32 0, i32 4
+  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %v4 = insertelement <8 x float> %v3, float %r4, i32 4
+  %x5 = extractelement <8 x float> %x, i32 5
+  %y5 = extractelement <8 x float> %y, i32 5
+  %p5 = getelementptr [8 x i32], ptr %t, i32 0, i32 5
+  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %v5 = insertelement <8 x float> %v4, float %r5, i32 5
+  %x6 = extractelement <8 x float> %x, i32 6
+  %y6 = extractelement <8 x float> %y, i32 6
+  %p6 = getelementptr [8 x i32], ptr %t, i32 0, i32 6
+  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %v6 = insertelement <8 x float> %v5, float %r6, i32 6
+  %x7 = extractelement <8 x float> %x, i32 7
+  %y7 = extractelement <8 x float> %y, i32 7
+  %p7 = getelementptr [8 x i32], ptr %t, i32 0, i32 7
+  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %v7 = insertelement <8 x float> %v6, float %r7, i32 7
+  %quo = load <8 x i32>, ptr %t
+  store <8 x i32> %quo, ptr addrspace(3) %q
+  ret <8 x float> %v7
+}
+
+define <16 x float> @_Z6remquoDv16_fS_PDv16_i(<16 x float> %x, <16 x float> %y, ptr %q) alwaysinline {
+  %t = alloca [16 x i32]
+  %x0 = extractelement <16 x float> %x, i32 0
+  %y0 = extractelement <16 x float> %y, i32 0
+  %p0 = getelementptr [16 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <16 x float> undef, float %r0, i32 0
+  %x1 = extractelement <16 x float> %x, i32 1
+  %y1 = extractelement <16 x float> %y, i32 1
+  %p1 = getelementptr [16 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <16 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <16 x float> %x, i32 2
+  %y2 = extractelement <16 x float> %y, i32 2
+  %p2 = getelementptr [16 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <16 x float> %v1, float %r2, i32 2
+  %x3 = extractelement <16 x float> %x, i32 3
+  %y3 = extractelement <16 x float> %y, i32 3
+  %p3 = getelementptr [16 x i32], ptr %t, i32 0, i32 3
+  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %v3 = insertelement <16 x float> %v2, float %r3, i32 3
+  %x4 = extractelement <16 x float> %x, i32 4
+  %y4 = extractelement <16 x float> %y, i32 4
+  %p4 = getelementptr [16 x i32], ptr %t, i32 0, i32 4
+  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %v4 = insertelement <16 x float> %v3, float %r4, i32 4
+  %x5 = extractelement <16 x float> %x, i32 5
+  %y5 = extractelement <16 x float> %y, i32 5
+  %p5 = getelementptr [16 x i32], ptr %t, i32 0, i32 5
+  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %v5 = insertelement <16 x float> %v4, float %r5, i32 5
+  %x6 = extractelement <16 x float> %x, i32 6
+  %y6 = extractelement <16 x float> %y, i32 6
+  %p6 = getelementptr [16 x i32], ptr %t, i32 0, i32 6
+  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %v6 = insertelement <16 x float> %v5, float %r6, i32 6
+  %x7 = extractelement <16 x float> %x, i32 7
+  %y7 = extractelement <16 x float> %y, i32 7
+  %p7 = getelementptr [16 x i32], ptr %t, i32 0, i32 7
+  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %v7 = insertelement <16 x float> %v6, float %r7, i32 7
+  %x8 = extractelement <16 x float> %x, i32 8
+  %y8 = extractelement <16 x float> %y, i32 8
+  %p8 = getelementptr [16 x i32], ptr %t, i32 0, i32 8
+  %r8 = call float @__nv_remquof(float %x8, float %y8, ptr %p8)
+  %v8 = insertelement <16 x float> %v7, float %r8, i32 8
+  %x9 = extractelement <16 x float> %x, i32 9
+  %y9 = extractelement <16 x float> %y, i32 9
+  %p9 = getelementptr [16 x i32], ptr %t, i32 0, i32 9
+  %r9 = call float @__nv_remquof(float %x9, float %y9, ptr %p9)
+  %v9 = insertelement <16 x float> %v8, float %r9, i32 9
+  %x10 = extractelement <16 x float> %x, i32 10
+  %y10 = extractelement <16 x float> %y, i32 10
+  %p10 = getelementptr [16 x i32], ptr %t, i32 0, i32 10
+  %r10 = call float @__nv_remquof(float %x10, float %y10, ptr %p10)
+  %v10 = insertelement <16 x float> %v9, float %r10, i32 10
+  %x11 = extractelement <16 x float> %x, i32 11
+  %y11 = extractelement <16 x float> %y, i32 11
+  %p11 = getelementptr [16 x i32], ptr %t, i32 0, i32 11
+  %r11 = call float @__nv_remquof(float %x11, float %y11, ptr %p11)
+  %v11 = insertelement <16 x float> %v10, float %r11, i32 11
+  %x12 = extractelement <16 x float> %x, i32 12
+  %y12 = extractelement <16 x float> %y, i32 12
+  %p12 = getelementptr [16 x i32], ptr %t, i32 0, i32 12
+  %r12 = call float @__nv_remquof(float %x12, float %y12, ptr %p12)
+  %v12 = insertelement <16 x float> %v11, float %r12, i32 12
+  %x13 = extractelement <16 x float> %x, i32 13
+  %y13 = extractelement <16 x float> %y, i32 13
+  %p13 = getelementptr [16 x i32], ptr %t, i32 0, i32 13
+  %r13 = call float @__nv_remquof(float %x13, float %y13, ptr %p13)
+  %v13 = insertelement <16 x float> %v12, float %r13, i32 13
+  %x14 = extractelement <16 x float> %x, i32 14
+  %y14 = extractelement <16 x float> %y, i32 14
+  %p14 = getelementptr [16 x i32], ptr %t, i32 0, i32 14
+  %r14 = call float @__nv_remquof(float %x14, float %y14, ptr %p14)
+  %v14 = insertelement <16 x float> %v13, float %r14, i32 14
+  %x15 = extractelement <16 x float> %x, i32 15
+  %y15 = extractelement <16 x float> %y, i32 15
+  %p15 = getelementptr [16 x i32], ptr %t, i32 0, i32 15
+  %r15 = call float @__nv_remquof(float %x15, float %y15, ptr %p15)
+  %v15 = insertelement <16 x float> %v14, float %r15, i32 15
+  %quo = load <16 x i32>, ptr %t
+  store <16 x i32> %quo, ptr %q
+  ret <16 x float> %v15
+}
+
+define <16 x float> @_Z6remquoDv16_fS_PU3AS1Dv16_i(<16 x float> %x, <16 x float> %y, ptr addrspace(1) %q) alwaysinline {
+  %t = alloca [16 x i32]
+  %x0 = extractelement <16 x float> %x, i32 0
+  %y0 = extractelement <16 x float> %y, i32 0
+  %p0 = getelementptr [16 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <16 x float> undef, float %r0, i32 0
+  %x1 = extractelement <16 x float> %x, i32 1
+  %y1 = extractelement <16 x float> %y, i32 1
+  %p1 = getelementptr [16 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <16 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <16 x float> %x, i32 2
+  %y2 = extractelement <16 x float> %y, i32 2
+  %p2 = getelementptr [16 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <16 x float> %v1, float %r2, i32 2
+  %x3 = extractelement <16 x float> %x, i32 3
+  %y3 = extractelement <16 x float> %y, i32 3
+  %p3 = getelementptr [16 x i32], ptr %t, i32 0, i32 3
+  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %v3 = insertelement <16 x float> %v2, float %r3, i32 3
+  %x4 = extractelement <16 x float> %x, i32 4
+  %y4 = extractelement <16 x float> %y, i32 4
+  %p4 = getelementptr [16 x i32], ptr %t, i32 0, i32 4
+  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %v4 = insertelement <16 x float> %v3, float %r4, i32 4
+  %x5 = extractelement <16 x float> %x, i32 5
+  %y5 = extractelement <16 x float> %y, i32 5
+  %p5 = getelementptr [16 x i32], ptr %t, i32 0, i32 5
+  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %v5 = insertelement <16 x float> %v4, float %r5, i32 5
+  %x6 = extractelement <16 x float> %x, i32 6
+  %y6 = extractelement <16 x float> %y, i32 6
+  %p6 = getelementptr [16 x i32], ptr %t, i32 0, i32 6
+  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %v6 = insertelement <16 x float> %v5, float %r6, i32 6
+  %x7 = extractelement <16 x float> %x, i32 7
+  %y7 = extractelement <16 x float> %y, i32 7
+  %p7 = getelementptr [16 x i32], ptr %t, i32 0, i32 7
+  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %v7 = insertelement <16 x float> %v6, float %r7, i32 7
+  %x8 = extractelement <16 x float> %x, i32 8
+  %y8 = extractelement <16 x float> %y, i32 8
+  %p8 = getelementptr [16 x i32], ptr %t, i32 0, i32 8
+  %r8 = call float @__nv_remquof(float %x8, float %y8, ptr %p8)
+  %v8 = insertelement <16 x float> %v7, float %r8, i32 8
+  %x9 = extractelement <16 x float> %x, i32 9
+  %y9 = extractelement <16 x float> %y, i32 9
+  %p9 = getelementptr [16 x i32], ptr %t, i32 0, i32 9
+  %r9 = call float @__nv_remquof(float %x9, float %y9, ptr %p9)
+  %v9 = insertelement <16 x float> %v8, float %r9, i32 9
+  %x10 = extractelement <16 x float> %x, i32 10
+  %y10 = extractelement <16 x float> %y, i32 10
+  %p10 = getelementptr [16 x i32], ptr %t, i32 0, i32 10
+  %r10 = call float @__nv_remquof(float %x10, float %y10, ptr %p10)
+  %v10 = insertelement <16 x float> %v9, float %r10, i32 10
+  %x11 = extractelement <16 x float> %x, i32 11
+  %y11 = extractelement <16 x float> %y, i32 11
+  %p11 = getelementptr [16 x i32], ptr %t, i32 0, i32 11
+  %r11 = call float @__nv_remquof(float %x11, float %y11, ptr %p11)
+  %v11 = insertelement <16 x float> %v10, float %r11, i32 11
+  %x12 = extractelement <16 x float> %x, i32 12
+  %y12 = extractelement <16 x float> %y, i32 12
+  %p12 = getelementptr [16 x i32], ptr %t, i32 0, i32 12
+  %r12 = call float @__nv_remquof(float %x12, float %y12, ptr %p12)
+  %v12 = insertelement <16 x float> %v11, float %r12, i32 12
+  %x13 = extractelement <16 x float> %x, i32 13
+  %y13 = extractelement <16 x float> %y, i32 13
+  %p13 = getelementptr [16 x i32], ptr %t, i32 0, i32 13
+  %r13 = call float @__nv_remquof(float %x13, float %y13, ptr %p13)
+  %v13 = insertelement <16 x float> %v12, float %r13, i32 13
+  %x14 = extractelement <16 x float> %x, i32 14
+  %y14 = extractelement <16 x float> %y, i32 14
+  %p14 = getelementptr [16 x i32], ptr %t, i32 0, i32 14
+  %r14 = call float @__nv_remquof(float %x14, float %y14, ptr %p14)
+  %v14 = insertelement <16 x float> %v13, float %r14, i32 14
+  %x15 = extractelement <16 x float> %x, i32 15
+  %y15 = extractelement <16 x float> %y, i32 15
+  %p15 = getelementptr [16 x i32], ptr %t, i32 0, i32 15
+  %r15 = call float @__nv_remquof(float %x15, float %y15, ptr %p15)
+  %v15 = insertelement <16 x float> %v14, float %r15, i32 15
+  %quo = load <16 x i32>, ptr %t
+  store <16 x i32> %quo, ptr addrspace(1) %q
+  ret <16 x float> %v15
+}
+
+define <16 x float> @_Z6remquoDv16_fS_PU3AS3Dv16_i(<16 x float> %x, <16 x float> %y, ptr addrspace(3) %q) alwaysinline {
+  %t = alloca [16 x i32]
+  %x0 = extractelement <16 x float> %x, i32 0
+  %y0 = extractelement <16 x float> %y, i32 0
+  %p0 = getelementptr [16 x i32], ptr %t, i32 0, i32 0
+  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %v0 = insertelement <16 x float> undef, float %r0, i32 0
+  %x1 = extractelement <16 x float> %x, i32 1
+  %y1 = extractelement <16 x float> %y, i32 1
+  %p1 = getelementptr [16 x i32], ptr %t, i32 0, i32 1
+  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %v1 = insertelement <16 x float> %v0, float %r1, i32 1
+  %x2 = extractelement <16 x float> %x, i32 2
+  %y2 = extractelement <16 x float> %y, i32 2
+  %p2 = getelementptr [16 x i32], ptr %t, i32 0, i32 2
+  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %v2 = insertelement <16 x float> %v1, float %r2, i32 2
+  %x3 = extractelement <16 x float> %x, i32 3
+  %y3 = extractelement <16 x float> %y, i32 3
+  %p3 = getelementptr [16 x i32], ptr %t, i32 0, i32 3
+  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %v3 = insertelement <16 x float> %v2, float %r3, i32 3
+  %x4 = extractelement <16 x float> %x, i32 4
+  %y4 = extractelement <16 x float> %y, i32 4
+  %p4 = getelementptr [16 x i32], ptr %t, i32 0, i32 4
+  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %v4 = insertelement <16 x float> %v3, float %r4, i32 4
+  %x5 = extractelement <16 x float> %x, i32 5
+  %y5 = extractelement <16 x float> %y, i32 5
+  %p5 = getelementptr [16 x i32], ptr %t, i32 0, i32 5
+  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %v5 = insertelement <16 x float> %v4, float %r5, i32 5
+  %x6 = extractelement <16 x float> %x, i32 6
+  %y6 = extractelement <16 x float> %y, i32 6
+  %p6 = getelementptr [16 x i32], ptr %t, i32 0, i32 6
+  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %v6 = insertelement <16 x float> %v5, float %r6, i32 6
+  %x7 = extractelement <16 x float> %x, i32 7
+  %y7 = extractelement <16 x float> %y, i32 7
+  %p7 = getelementptr [16 x i32], ptr %t, i32 0, i32 7
+  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %v7 = insertelement <16 x float> %v6, float %r7, i32 7
+  %x8 = extractelement <16 x float> %x, i32 8
+  %y8 = extractelement <16 x float> %y, i32 8
+  %p8 = getelementptr [16 x i32], ptr %t, i32 0, i32 8
+  %r8 = call float @__nv_remquof(float %x8, float %y8, ptr %p8)
+  %v8 = insertelement <16 x float> %v7, float %r8, i32 8
+  %x9 = extractelement <16 x float> %x, i32 9
+  %y9 = extractelement <16 x float> %y, i32 9
+  %p9 = getelementptr [16 x i32], ptr %t, i32 0, i32 9
+  %r9 = call float @__nv_remquof(float %x9, float %y9, ptr %p9)
+  %v9 = insertelement <16 x float> %v8, float %r9, i32 9
+  %x10 = extractelement <16 x float> %x, i32 10
+  %y10 = extractelement <16 x float> %y, i32 10
+  %p10 = getelementptr [16 x i32], ptr %t, i32 0, i32 10
+  %r10 = call float @__nv_remquof(float %x10, float %y10, ptr %p10)
+  %v10 = insertelement <16 x float> %v9, float %r10, i32 10
+  %x11 = extractelement <16 x float> %x, i32 11
+  %y11 = extractelement <16 x float> %y, i32 11
+  %p11 = getelementptr [16 x i32], ptr %t, i32 0, i32 11
+  %r11 = call float @__nv_remquof(float %x11, float %y11, ptr %p11)
+  %v11 = insertelement <16 x float> %v10, float %r11, i32 11
+  %x12 = extractelement <16 x float> %x, i32 12
+  %y12 = extractelement <16 x float> %y, i32 12
+  %p12 = getelementptr [16 x i32], ptr %t, i32 0, i32 12
+  %r12 = call float @__nv_remquof(float %x12, float %y12, ptr %p12)
+  %v12 = insertelement <16 x float> %v11, float %r12, i32 12
+  %x13 = extractelement <16 x float> %x, i32 13
+  %y13 = extractelement <16 x float> %y, i32 13
+  %p13 = getelementptr [16 x i32], ptr %t, i32 0, i32 13
+  %r13 = call float @__nv_remquof(float %x13, float %y13, ptr %p13)
+  %v13 = insertelement <16 x float> %v12, float %r13, i32 13
+  %x14 = extractelement <16 x float> %x, i32 14
+  %y14 = extractelement <16 x float> %y, i32 14
+  %p14 = getelementptr [16 x i32], ptr %t, i32 0, i32 14
+  %r14 = call float @__nv_remquof(float %x14, float %y14, ptr %p14)
+  %v14 = insertelement <16 x float> %v13, float %r14, i32 14
+  %x15 = extractelement <16 x float> %x, i32 15
+  %y15 = extractelement <16 x float> %y, i32 15
+  %p15 = getelementptr [16 x i32], ptr %t, i32 0, i32 15
+  %r15 = call float @__nv_remquof(float %x15, float %y15, ptr %p15)
+  %v15 = insertelement <16 x float> %v14, float %r15, i32 15
+  %quo = load <16 x i32>, ptr %t
+  store <16 x i32> %quo, ptr addrspace(3) %q
+  ret <16 x float> %v15
+}
+
 declare float @__nv_sinf(float)
 declare double @__nv_sin(double)
 declare float @__nv_cosf(float)
@@ -8334,3 +9775,7 @@ declare float @__nv_fmodf(float, float)
 declare double @__nv_fmod(double, double)
 declare float @__nv_remainderf(float, float)
 declare double @__nv_remainder(double, double)
+declare float @__nv_ldexpf(float, i32)
+declare float @__nv_remquof(float, float, ptr)
+declare double @llvm.fabs.f64(double)
+declare double @llvm.copysign.f64(double, double)
