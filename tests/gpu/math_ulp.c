@@ -235,11 +235,14 @@ static const char *exact_src =
     "    d[0] = acospi(b[0]); d[1] = atanpi(b[1]); d[2] = acospi(b[2]);\n"
     "    float3 t3 = tanpi(vload3(0, a)); vstore3(t3, 0, f + 13);\n"
     "    float4 l4 = ldexp(vload4(0, a + 4), (int4)(0, 1, -5, 0)); vstore4(l4, 0, f + 16);\n"
-    "    float4 r4 = remquo((float4)(a[7]), (float4)(a[8]), (global int4 *)(iq + 4)); f[20] = r4.w;\n"
+    "    float4 r4 = remquo((float4)(a[7]), (float4)(a[8]), (global int4 *)(iq + 4)); f[20] = "
+    "r4.w;\n"
+    "    int q2 = 0; f[21] = remquo(a[14], a[15], &q2); iq[1] = q2; f[22] = ldexp(a[16], 1);\n"
+    "    d[3] = tanpi(b[3]); d[4] = hypot(b[4], b[5]);\n"
     "}\n";
 
 static void check_exact(cl_context ctx, cl_device_id dev, cl_command_queue q) {
-    const float a[14] = {1.0f,
+    const float a[17] = {1.0f,
                          -1.0f,
                          3.0f,
                          2.0f,
@@ -252,44 +255,57 @@ static void check_exact(cl_context ctx, cl_device_id dev, cl_command_queue q) {
                          -8.0f,
                          -4.0f,
                          0.0f,
-                         -0.0f};
-    const double b[3] = {NAN, -0.0, -1.0};
+                         -0.0f,
+                         -0x1.32f29ep+100f,
+                         -0x1.216308p+79f,
+                         -NAN};
+    const double b[6] = {NAN, -0.0, -1.0, 1.0, -0x1.0000000000001p+64, -DBL_MAX};
     /* expected float bits (0x7fc00000: any NaN) */
-    const uint32_t want[21] = {
-        0x80000000, 0x00000000, 0x80000000, 0x00000000, 0x807fffff, 0x7fc00000, 0x00300000,
-        0x8056cb76, 0x80800001, 0xc0000000, 0x7fc00000, 0x7f800000, 0xff800000, 0x80000000,
-        0x00000000, 0x80000000, 0x807fffff, 0x7fc00000, 0x00300000, 0x8056cb76, 0x8056cb76};
+    const uint32_t want[23] = {0x80000000, 0x00000000, 0x80000000, 0x00000000, 0x807fffff,
+                               0x7fc00000, 0x00300000, 0x8056cb76, 0x80800001, 0xc0000000,
+                               0x7fc00000, 0x7f800000, 0xff800000, 0x80000000, 0x00000000,
+                               0x80000000, 0x807fffff, 0x7fc00000, 0x00300000, 0x8056cb76,
+                               0x8056cb76, 0x665845e0, 0x7fc00000};
     cl_int err = 0;
     cl_program p = cv_test_build(ctx, dev, 1, &exact_src, NULL, "exact values", &err);
     REQUIRE(p != NULL);
     cl_kernel k = clCreateKernel(p, "exact", &err);
     REQUIRE(k != NULL);
     cl_mem ma = cv_test_buffer(ctx, sizeof a, a), mb = cv_test_buffer(ctx, sizeof b, b);
-    cl_mem mf = cv_test_buffer(ctx, 21 * sizeof(float), NULL);
-    cl_mem md = cv_test_buffer(ctx, 3 * sizeof(double), NULL);
+    cl_mem mf = cv_test_buffer(ctx, 23 * sizeof(float), NULL);
+    cl_mem md = cv_test_buffer(ctx, 5 * sizeof(double), NULL);
     cl_mem mq = cv_test_buffer(ctx, 8 * sizeof(int), NULL);
     cl_mem args[5] = {ma, mb, mf, md, mq};
     for (cl_uint i = 0; i < 5; i++)
         CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, i, sizeof(cl_mem), &args[i]));
     size_t one = 1;
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL));
-    uint32_t got[21];
-    double d[3];
+    uint32_t got[23];
+    double d[5];
     int qbits[8];
     CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, mf, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
     CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, md, CL_TRUE, 0, sizeof d, d, 0, NULL, NULL));
     CHECK_ERR(CL_SUCCESS,
               clEnqueueReadBuffer(q, mq, CL_TRUE, 0, sizeof qbits, qbits, 0, NULL, NULL));
-    for (int i = 0; i < 21; i++) {
+    for (int i = 0; i < 23; i++) {
         bool nan = (got[i] & 0x7fffffff) > 0x7f800000;
         bool ok = want[i] == 0x7fc00000 ? nan : got[i] == want[i];
         if (!ok)
             fprintf(stderr, "  exact value %d: got 0x%08x, want 0x%08x\n", i, got[i], want[i]);
         CHECK(ok);
     }
-    /* remquo's quotient: x / y rounds to 0; its sign bit is that of x / y (positive) */
+    /* remquo's quotient: x / y rounds to 0 there; the seven low bits of a large one (30, with
+     * the sign of x / y: positive), where libdevice keeps three (6). */
     CHECK(qbits[0] == 0);
+    if (qbits[1] != 30)
+        fprintf(stderr, "  remquo quotient %d, want 30\n", qbits[1]);
+    CHECK(qbits[1] == 30);
     CHECK(isnan(d[0]) && d[1] == 0 && signbit(d[1]) && d[2] == 1.0);
+    /* tanpi(1) is -0; hypot(2^64, DBL_MAX) is DBL_MAX (libdevice's overflowed to inf) */
+    CHECK(d[3] == 0 && signbit(d[3]));
+    if (d[4] != DBL_MAX)
+        fprintf(stderr, "  hypot: %a\n", d[4]);
+    CHECK(d[4] == DBL_MAX);
     clReleaseMemObject(ma);
     clReleaseMemObject(mb);
     clReleaseMemObject(mf);

@@ -7485,163 +7485,6 @@ define <16 x float> @_Z5hypotDv16_fS_(<16 x float> %x, <16 x float> %y) alwaysin
   ret <16 x float> %v15
 }
 
-define double @_Z5hypotdd(double %x, double %y) alwaysinline {
-  %r = call double @__nv_hypot(double %x, double %y)
-  ret double %r
-}
-
-define <2 x double> @_Z5hypotDv2_dS_(<2 x double> %x, <2 x double> %y) alwaysinline {
-  %x0 = extractelement <2 x double> %x, i32 0
-  %y0 = extractelement <2 x double> %y, i32 0
-  %r0 = call double @__nv_hypot(double %x0, double %y0)
-  %v0 = insertelement <2 x double> undef, double %r0, i32 0
-  %x1 = extractelement <2 x double> %x, i32 1
-  %y1 = extractelement <2 x double> %y, i32 1
-  %r1 = call double @__nv_hypot(double %x1, double %y1)
-  %v1 = insertelement <2 x double> %v0, double %r1, i32 1
-  ret <2 x double> %v1
-}
-
-define <3 x double> @_Z5hypotDv3_dS_(<3 x double> %x, <3 x double> %y) alwaysinline {
-  %x0 = extractelement <3 x double> %x, i32 0
-  %y0 = extractelement <3 x double> %y, i32 0
-  %r0 = call double @__nv_hypot(double %x0, double %y0)
-  %v0 = insertelement <3 x double> undef, double %r0, i32 0
-  %x1 = extractelement <3 x double> %x, i32 1
-  %y1 = extractelement <3 x double> %y, i32 1
-  %r1 = call double @__nv_hypot(double %x1, double %y1)
-  %v1 = insertelement <3 x double> %v0, double %r1, i32 1
-  %x2 = extractelement <3 x double> %x, i32 2
-  %y2 = extractelement <3 x double> %y, i32 2
-  %r2 = call double @__nv_hypot(double %x2, double %y2)
-  %v2 = insertelement <3 x double> %v1, double %r2, i32 2
-  ret <3 x double> %v2
-}
-
-define <4 x double> @_Z5hypotDv4_dS_(<4 x double> %x, <4 x double> %y) alwaysinline {
-  %x0 = extractelement <4 x double> %x, i32 0
-  %y0 = extractelement <4 x double> %y, i32 0
-  %r0 = call double @__nv_hypot(double %x0, double %y0)
-  %v0 = insertelement <4 x double> undef, double %r0, i32 0
-  %x1 = extractelement <4 x double> %x, i32 1
-  %y1 = extractelement <4 x double> %y, i32 1
-  %r1 = call double @__nv_hypot(double %x1, double %y1)
-  %v1 = insertelement <4 x double> %v0, double %r1, i32 1
-  %x2 = extractelement <4 x double> %x, i32 2
-  %y2 = extractelement <4 x double> %y, i32 2
-  %r2 = call double @__nv_hypot(double %x2, double %y2)
-  %v2 = insertelement <4 x double> %v1, double %r2, i32 2
-  %x3 = extractelement <4 x double> %x, i32 3
-  %y3 = extractelement <4 x double> %y, i32 3
-  %r3 = call double @__nv_hypot(double %x3, double %y3)
-  %v3 = insertelement <4 x double> %v2, double %r3, i32 3
-  ret <4 x double> %v3
-}
-
-define <8 x double> @_Z5hypotDv8_dS_(<8 x double> %x, <8 x double> %y) alwaysinline {
-  %x0 = extractelement <8 x double> %x, i32 0
-  %y0 = extractelement <8 x double> %y, i32 0
-  %r0 = call double @__nv_hypot(double %x0, double %y0)
-  %v0 = insertelement <8 x double> undef, double %r0, i32 0
-  %x1 = extractelement <8 x double> %x, i32 1
-  %y1 = extractelement <8 x double> %y, i32 1
-  %r1 = call double @__nv_hypot(double %x1, double %y1)
-  %v1 = insertelement <8 x double> %v0, double %r1, i32 1
-  %x2 = extractelement <8 x double> %x, i32 2
-  %y2 = extractelement <8 x double> %y, i32 2
-  %r2 = call double @__nv_hypot(double %x2, double %y2)
-  %v2 = insertelement <8 x double> %v1, double %r2, i32 2
-  %x3 = extractelement <8 x double> %x, i32 3
-  %y3 = extractelement <8 x double> %y, i32 3
-  %r3 = call double @__nv_hypot(double %x3, double %y3)
-  %v3 = insertelement <8 x double> %v2, double %r3, i32 3
-  %x4 = extractelement <8 x double> %x, i32 4
-  %y4 = extractelement <8 x double> %y, i32 4
-  %r4 = call double @__nv_hypot(double %x4, double %y4)
-  %v4 = insertelement <8 x double> %v3, double %r4, i32 4
-  %x5 = extractelement <8 x double> %x, i32 5
-  %y5 = extractelement <8 x double> %y, i32 5
-  %r5 = call double @__nv_hypot(double %x5, double %y5)
-  %v5 = insertelement <8 x double> %v4, double %r5, i32 5
-  %x6 = extractelement <8 x double> %x, i32 6
-  %y6 = extractelement <8 x double> %y, i32 6
-  %r6 = call double @__nv_hypot(double %x6, double %y6)
-  %v6 = insertelement <8 x double> %v5, double %r6, i32 6
-  %x7 = extractelement <8 x double> %x, i32 7
-  %y7 = extractelement <8 x double> %y, i32 7
-  %r7 = call double @__nv_hypot(double %x7, double %y7)
-  %v7 = insertelement <8 x double> %v6, double %r7, i32 7
-  ret <8 x double> %v7
-}
-
-define <16 x double> @_Z5hypotDv16_dS_(<16 x double> %x, <16 x double> %y) alwaysinline {
-  %x0 = extractelement <16 x double> %x, i32 0
-  %y0 = extractelement <16 x double> %y, i32 0
-  %r0 = call double @__nv_hypot(double %x0, double %y0)
-  %v0 = insertelement <16 x double> undef, double %r0, i32 0
-  %x1 = extractelement <16 x double> %x, i32 1
-  %y1 = extractelement <16 x double> %y, i32 1
-  %r1 = call double @__nv_hypot(double %x1, double %y1)
-  %v1 = insertelement <16 x double> %v0, double %r1, i32 1
-  %x2 = extractelement <16 x double> %x, i32 2
-  %y2 = extractelement <16 x double> %y, i32 2
-  %r2 = call double @__nv_hypot(double %x2, double %y2)
-  %v2 = insertelement <16 x double> %v1, double %r2, i32 2
-  %x3 = extractelement <16 x double> %x, i32 3
-  %y3 = extractelement <16 x double> %y, i32 3
-  %r3 = call double @__nv_hypot(double %x3, double %y3)
-  %v3 = insertelement <16 x double> %v2, double %r3, i32 3
-  %x4 = extractelement <16 x double> %x, i32 4
-  %y4 = extractelement <16 x double> %y, i32 4
-  %r4 = call double @__nv_hypot(double %x4, double %y4)
-  %v4 = insertelement <16 x double> %v3, double %r4, i32 4
-  %x5 = extractelement <16 x double> %x, i32 5
-  %y5 = extractelement <16 x double> %y, i32 5
-  %r5 = call double @__nv_hypot(double %x5, double %y5)
-  %v5 = insertelement <16 x double> %v4, double %r5, i32 5
-  %x6 = extractelement <16 x double> %x, i32 6
-  %y6 = extractelement <16 x double> %y, i32 6
-  %r6 = call double @__nv_hypot(double %x6, double %y6)
-  %v6 = insertelement <16 x double> %v5, double %r6, i32 6
-  %x7 = extractelement <16 x double> %x, i32 7
-  %y7 = extractelement <16 x double> %y, i32 7
-  %r7 = call double @__nv_hypot(double %x7, double %y7)
-  %v7 = insertelement <16 x double> %v6, double %r7, i32 7
-  %x8 = extractelement <16 x double> %x, i32 8
-  %y8 = extractelement <16 x double> %y, i32 8
-  %r8 = call double @__nv_hypot(double %x8, double %y8)
-  %v8 = insertelement <16 x double> %v7, double %r8, i32 8
-  %x9 = extractelement <16 x double> %x, i32 9
-  %y9 = extractelement <16 x double> %y, i32 9
-  %r9 = call double @__nv_hypot(double %x9, double %y9)
-  %v9 = insertelement <16 x double> %v8, double %r9, i32 9
-  %x10 = extractelement <16 x double> %x, i32 10
-  %y10 = extractelement <16 x double> %y, i32 10
-  %r10 = call double @__nv_hypot(double %x10, double %y10)
-  %v10 = insertelement <16 x double> %v9, double %r10, i32 10
-  %x11 = extractelement <16 x double> %x, i32 11
-  %y11 = extractelement <16 x double> %y, i32 11
-  %r11 = call double @__nv_hypot(double %x11, double %y11)
-  %v11 = insertelement <16 x double> %v10, double %r11, i32 11
-  %x12 = extractelement <16 x double> %x, i32 12
-  %y12 = extractelement <16 x double> %y, i32 12
-  %r12 = call double @__nv_hypot(double %x12, double %y12)
-  %v12 = insertelement <16 x double> %v11, double %r12, i32 12
-  %x13 = extractelement <16 x double> %x, i32 13
-  %y13 = extractelement <16 x double> %y, i32 13
-  %r13 = call double @__nv_hypot(double %x13, double %y13)
-  %v13 = insertelement <16 x double> %v12, double %r13, i32 13
-  %x14 = extractelement <16 x double> %x, i32 14
-  %y14 = extractelement <16 x double> %y, i32 14
-  %r14 = call double @__nv_hypot(double %x14, double %y14)
-  %v14 = insertelement <16 x double> %v13, double %r14, i32 14
-  %x15 = extractelement <16 x double> %x, i32 15
-  %y15 = extractelement <16 x double> %y, i32 15
-  %r15 = call double @__nv_hypot(double %x15, double %y15)
-  %v15 = insertelement <16 x double> %v14, double %r15, i32 15
-  ret <16 x double> %v15
-}
-
 define float @_Z4fmodff(float %x, float %y) alwaysinline {
   %r = call float @__nv_fmodf(float %x, float %y)
   ret float %r
@@ -8396,6 +8239,304 @@ define <16 x float> @_Z5tanpiDv16_f(<16 x float> %a0) alwaysinline {
   ret <16 x float> %v15
 }
 
+define double @_Z5tanpid(double %x) alwaysinline {
+  %s = call double @__nv_sinpi(double %x)
+  %c = call double @__nv_cospi(double %x)
+  %r = fdiv double %s, %c
+  ret double %r
+}
+
+define <2 x double> @_Z5tanpiDv2_d(<2 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <2 x double> %a0, i32 0
+  %r0 = call double @_Z5tanpid(double %e0_0)
+  %v0 = insertelement <2 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <2 x double> %a0, i32 1
+  %r1 = call double @_Z5tanpid(double %e0_1)
+  %v1 = insertelement <2 x double> %v0, double %r1, i32 1
+  ret <2 x double> %v1
+}
+
+define <3 x double> @_Z5tanpiDv3_d(<3 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <3 x double> %a0, i32 0
+  %r0 = call double @_Z5tanpid(double %e0_0)
+  %v0 = insertelement <3 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <3 x double> %a0, i32 1
+  %r1 = call double @_Z5tanpid(double %e0_1)
+  %v1 = insertelement <3 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <3 x double> %a0, i32 2
+  %r2 = call double @_Z5tanpid(double %e0_2)
+  %v2 = insertelement <3 x double> %v1, double %r2, i32 2
+  ret <3 x double> %v2
+}
+
+define <4 x double> @_Z5tanpiDv4_d(<4 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <4 x double> %a0, i32 0
+  %r0 = call double @_Z5tanpid(double %e0_0)
+  %v0 = insertelement <4 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <4 x double> %a0, i32 1
+  %r1 = call double @_Z5tanpid(double %e0_1)
+  %v1 = insertelement <4 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <4 x double> %a0, i32 2
+  %r2 = call double @_Z5tanpid(double %e0_2)
+  %v2 = insertelement <4 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <4 x double> %a0, i32 3
+  %r3 = call double @_Z5tanpid(double %e0_3)
+  %v3 = insertelement <4 x double> %v2, double %r3, i32 3
+  ret <4 x double> %v3
+}
+
+define <8 x double> @_Z5tanpiDv8_d(<8 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <8 x double> %a0, i32 0
+  %r0 = call double @_Z5tanpid(double %e0_0)
+  %v0 = insertelement <8 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <8 x double> %a0, i32 1
+  %r1 = call double @_Z5tanpid(double %e0_1)
+  %v1 = insertelement <8 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <8 x double> %a0, i32 2
+  %r2 = call double @_Z5tanpid(double %e0_2)
+  %v2 = insertelement <8 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <8 x double> %a0, i32 3
+  %r3 = call double @_Z5tanpid(double %e0_3)
+  %v3 = insertelement <8 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <8 x double> %a0, i32 4
+  %r4 = call double @_Z5tanpid(double %e0_4)
+  %v4 = insertelement <8 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <8 x double> %a0, i32 5
+  %r5 = call double @_Z5tanpid(double %e0_5)
+  %v5 = insertelement <8 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <8 x double> %a0, i32 6
+  %r6 = call double @_Z5tanpid(double %e0_6)
+  %v6 = insertelement <8 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <8 x double> %a0, i32 7
+  %r7 = call double @_Z5tanpid(double %e0_7)
+  %v7 = insertelement <8 x double> %v6, double %r7, i32 7
+  ret <8 x double> %v7
+}
+
+define <16 x double> @_Z5tanpiDv16_d(<16 x double> %a0) alwaysinline {
+  %e0_0 = extractelement <16 x double> %a0, i32 0
+  %r0 = call double @_Z5tanpid(double %e0_0)
+  %v0 = insertelement <16 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <16 x double> %a0, i32 1
+  %r1 = call double @_Z5tanpid(double %e0_1)
+  %v1 = insertelement <16 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <16 x double> %a0, i32 2
+  %r2 = call double @_Z5tanpid(double %e0_2)
+  %v2 = insertelement <16 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <16 x double> %a0, i32 3
+  %r3 = call double @_Z5tanpid(double %e0_3)
+  %v3 = insertelement <16 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <16 x double> %a0, i32 4
+  %r4 = call double @_Z5tanpid(double %e0_4)
+  %v4 = insertelement <16 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <16 x double> %a0, i32 5
+  %r5 = call double @_Z5tanpid(double %e0_5)
+  %v5 = insertelement <16 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <16 x double> %a0, i32 6
+  %r6 = call double @_Z5tanpid(double %e0_6)
+  %v6 = insertelement <16 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <16 x double> %a0, i32 7
+  %r7 = call double @_Z5tanpid(double %e0_7)
+  %v7 = insertelement <16 x double> %v6, double %r7, i32 7
+  %e0_8 = extractelement <16 x double> %a0, i32 8
+  %r8 = call double @_Z5tanpid(double %e0_8)
+  %v8 = insertelement <16 x double> %v7, double %r8, i32 8
+  %e0_9 = extractelement <16 x double> %a0, i32 9
+  %r9 = call double @_Z5tanpid(double %e0_9)
+  %v9 = insertelement <16 x double> %v8, double %r9, i32 9
+  %e0_10 = extractelement <16 x double> %a0, i32 10
+  %r10 = call double @_Z5tanpid(double %e0_10)
+  %v10 = insertelement <16 x double> %v9, double %r10, i32 10
+  %e0_11 = extractelement <16 x double> %a0, i32 11
+  %r11 = call double @_Z5tanpid(double %e0_11)
+  %v11 = insertelement <16 x double> %v10, double %r11, i32 11
+  %e0_12 = extractelement <16 x double> %a0, i32 12
+  %r12 = call double @_Z5tanpid(double %e0_12)
+  %v12 = insertelement <16 x double> %v11, double %r12, i32 12
+  %e0_13 = extractelement <16 x double> %a0, i32 13
+  %r13 = call double @_Z5tanpid(double %e0_13)
+  %v13 = insertelement <16 x double> %v12, double %r13, i32 13
+  %e0_14 = extractelement <16 x double> %a0, i32 14
+  %r14 = call double @_Z5tanpid(double %e0_14)
+  %v14 = insertelement <16 x double> %v13, double %r14, i32 14
+  %e0_15 = extractelement <16 x double> %a0, i32 15
+  %r15 = call double @_Z5tanpid(double %e0_15)
+  %v15 = insertelement <16 x double> %v14, double %r15, i32 15
+  ret <16 x double> %v15
+}
+
+define double @_Z5hypotdd(double %x, double %y) alwaysinline {
+  %a = call double @llvm.fabs.f64(double %x)
+  %b = call double @llvm.fabs.f64(double %y)
+  %m = call double @llvm.maxnum.f64(double %a, double %b)
+  %n = call double @llvm.minnum.f64(double %a, double %b)
+  %q = fdiv double %n, %m
+  %s = call double @llvm.fma.f64(double %q, double %q, double 1.0)
+  %root = call double @llvm.sqrt.f64(double %s)
+  %h = fmul double %m, %root
+  %zero = fcmp oeq double %m, 0.0
+  %h0 = select i1 %zero, double 0.0, double %h
+  %nan = fcmp uno double %x, %y
+  %h1 = select i1 %nan, double 0x7FF8000000000000, double %h0
+  %ainf = fcmp oeq double %a, 0x7FF0000000000000
+  %binf = fcmp oeq double %b, 0x7FF0000000000000
+  %inf = or i1 %ainf, %binf
+  %r = select i1 %inf, double 0x7FF0000000000000, double %h1
+  ret double %r
+}
+
+define <2 x double> @_Z5hypotDv2_dS_(<2 x double> %a0, <2 x double> %a1) alwaysinline {
+  %e0_0 = extractelement <2 x double> %a0, i32 0
+  %e1_0 = extractelement <2 x double> %a1, i32 0
+  %r0 = call double @_Z5hypotdd(double %e0_0, double %e1_0)
+  %v0 = insertelement <2 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <2 x double> %a0, i32 1
+  %e1_1 = extractelement <2 x double> %a1, i32 1
+  %r1 = call double @_Z5hypotdd(double %e0_1, double %e1_1)
+  %v1 = insertelement <2 x double> %v0, double %r1, i32 1
+  ret <2 x double> %v1
+}
+
+define <3 x double> @_Z5hypotDv3_dS_(<3 x double> %a0, <3 x double> %a1) alwaysinline {
+  %e0_0 = extractelement <3 x double> %a0, i32 0
+  %e1_0 = extractelement <3 x double> %a1, i32 0
+  %r0 = call double @_Z5hypotdd(double %e0_0, double %e1_0)
+  %v0 = insertelement <3 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <3 x double> %a0, i32 1
+  %e1_1 = extractelement <3 x double> %a1, i32 1
+  %r1 = call double @_Z5hypotdd(double %e0_1, double %e1_1)
+  %v1 = insertelement <3 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <3 x double> %a0, i32 2
+  %e1_2 = extractelement <3 x double> %a1, i32 2
+  %r2 = call double @_Z5hypotdd(double %e0_2, double %e1_2)
+  %v2 = insertelement <3 x double> %v1, double %r2, i32 2
+  ret <3 x double> %v2
+}
+
+define <4 x double> @_Z5hypotDv4_dS_(<4 x double> %a0, <4 x double> %a1) alwaysinline {
+  %e0_0 = extractelement <4 x double> %a0, i32 0
+  %e1_0 = extractelement <4 x double> %a1, i32 0
+  %r0 = call double @_Z5hypotdd(double %e0_0, double %e1_0)
+  %v0 = insertelement <4 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <4 x double> %a0, i32 1
+  %e1_1 = extractelement <4 x double> %a1, i32 1
+  %r1 = call double @_Z5hypotdd(double %e0_1, double %e1_1)
+  %v1 = insertelement <4 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <4 x double> %a0, i32 2
+  %e1_2 = extractelement <4 x double> %a1, i32 2
+  %r2 = call double @_Z5hypotdd(double %e0_2, double %e1_2)
+  %v2 = insertelement <4 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <4 x double> %a0, i32 3
+  %e1_3 = extractelement <4 x double> %a1, i32 3
+  %r3 = call double @_Z5hypotdd(double %e0_3, double %e1_3)
+  %v3 = insertelement <4 x double> %v2, double %r3, i32 3
+  ret <4 x double> %v3
+}
+
+define <8 x double> @_Z5hypotDv8_dS_(<8 x double> %a0, <8 x double> %a1) alwaysinline {
+  %e0_0 = extractelement <8 x double> %a0, i32 0
+  %e1_0 = extractelement <8 x double> %a1, i32 0
+  %r0 = call double @_Z5hypotdd(double %e0_0, double %e1_0)
+  %v0 = insertelement <8 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <8 x double> %a0, i32 1
+  %e1_1 = extractelement <8 x double> %a1, i32 1
+  %r1 = call double @_Z5hypotdd(double %e0_1, double %e1_1)
+  %v1 = insertelement <8 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <8 x double> %a0, i32 2
+  %e1_2 = extractelement <8 x double> %a1, i32 2
+  %r2 = call double @_Z5hypotdd(double %e0_2, double %e1_2)
+  %v2 = insertelement <8 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <8 x double> %a0, i32 3
+  %e1_3 = extractelement <8 x double> %a1, i32 3
+  %r3 = call double @_Z5hypotdd(double %e0_3, double %e1_3)
+  %v3 = insertelement <8 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <8 x double> %a0, i32 4
+  %e1_4 = extractelement <8 x double> %a1, i32 4
+  %r4 = call double @_Z5hypotdd(double %e0_4, double %e1_4)
+  %v4 = insertelement <8 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <8 x double> %a0, i32 5
+  %e1_5 = extractelement <8 x double> %a1, i32 5
+  %r5 = call double @_Z5hypotdd(double %e0_5, double %e1_5)
+  %v5 = insertelement <8 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <8 x double> %a0, i32 6
+  %e1_6 = extractelement <8 x double> %a1, i32 6
+  %r6 = call double @_Z5hypotdd(double %e0_6, double %e1_6)
+  %v6 = insertelement <8 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <8 x double> %a0, i32 7
+  %e1_7 = extractelement <8 x double> %a1, i32 7
+  %r7 = call double @_Z5hypotdd(double %e0_7, double %e1_7)
+  %v7 = insertelement <8 x double> %v6, double %r7, i32 7
+  ret <8 x double> %v7
+}
+
+define <16 x double> @_Z5hypotDv16_dS_(<16 x double> %a0, <16 x double> %a1) alwaysinline {
+  %e0_0 = extractelement <16 x double> %a0, i32 0
+  %e1_0 = extractelement <16 x double> %a1, i32 0
+  %r0 = call double @_Z5hypotdd(double %e0_0, double %e1_0)
+  %v0 = insertelement <16 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <16 x double> %a0, i32 1
+  %e1_1 = extractelement <16 x double> %a1, i32 1
+  %r1 = call double @_Z5hypotdd(double %e0_1, double %e1_1)
+  %v1 = insertelement <16 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <16 x double> %a0, i32 2
+  %e1_2 = extractelement <16 x double> %a1, i32 2
+  %r2 = call double @_Z5hypotdd(double %e0_2, double %e1_2)
+  %v2 = insertelement <16 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <16 x double> %a0, i32 3
+  %e1_3 = extractelement <16 x double> %a1, i32 3
+  %r3 = call double @_Z5hypotdd(double %e0_3, double %e1_3)
+  %v3 = insertelement <16 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <16 x double> %a0, i32 4
+  %e1_4 = extractelement <16 x double> %a1, i32 4
+  %r4 = call double @_Z5hypotdd(double %e0_4, double %e1_4)
+  %v4 = insertelement <16 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <16 x double> %a0, i32 5
+  %e1_5 = extractelement <16 x double> %a1, i32 5
+  %r5 = call double @_Z5hypotdd(double %e0_5, double %e1_5)
+  %v5 = insertelement <16 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <16 x double> %a0, i32 6
+  %e1_6 = extractelement <16 x double> %a1, i32 6
+  %r6 = call double @_Z5hypotdd(double %e0_6, double %e1_6)
+  %v6 = insertelement <16 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <16 x double> %a0, i32 7
+  %e1_7 = extractelement <16 x double> %a1, i32 7
+  %r7 = call double @_Z5hypotdd(double %e0_7, double %e1_7)
+  %v7 = insertelement <16 x double> %v6, double %r7, i32 7
+  %e0_8 = extractelement <16 x double> %a0, i32 8
+  %e1_8 = extractelement <16 x double> %a1, i32 8
+  %r8 = call double @_Z5hypotdd(double %e0_8, double %e1_8)
+  %v8 = insertelement <16 x double> %v7, double %r8, i32 8
+  %e0_9 = extractelement <16 x double> %a0, i32 9
+  %e1_9 = extractelement <16 x double> %a1, i32 9
+  %r9 = call double @_Z5hypotdd(double %e0_9, double %e1_9)
+  %v9 = insertelement <16 x double> %v8, double %r9, i32 9
+  %e0_10 = extractelement <16 x double> %a0, i32 10
+  %e1_10 = extractelement <16 x double> %a1, i32 10
+  %r10 = call double @_Z5hypotdd(double %e0_10, double %e1_10)
+  %v10 = insertelement <16 x double> %v9, double %r10, i32 10
+  %e0_11 = extractelement <16 x double> %a0, i32 11
+  %e1_11 = extractelement <16 x double> %a1, i32 11
+  %r11 = call double @_Z5hypotdd(double %e0_11, double %e1_11)
+  %v11 = insertelement <16 x double> %v10, double %r11, i32 11
+  %e0_12 = extractelement <16 x double> %a0, i32 12
+  %e1_12 = extractelement <16 x double> %a1, i32 12
+  %r12 = call double @_Z5hypotdd(double %e0_12, double %e1_12)
+  %v12 = insertelement <16 x double> %v11, double %r12, i32 12
+  %e0_13 = extractelement <16 x double> %a0, i32 13
+  %e1_13 = extractelement <16 x double> %a1, i32 13
+  %r13 = call double @_Z5hypotdd(double %e0_13, double %e1_13)
+  %v13 = insertelement <16 x double> %v12, double %r13, i32 13
+  %e0_14 = extractelement <16 x double> %a0, i32 14
+  %e1_14 = extractelement <16 x double> %a1, i32 14
+  %r14 = call double @_Z5hypotdd(double %e0_14, double %e1_14)
+  %v14 = insertelement <16 x double> %v13, double %r14, i32 14
+  %e0_15 = extractelement <16 x double> %a0, i32 15
+  %e1_15 = extractelement <16 x double> %a1, i32 15
+  %r15 = call double @_Z5hypotdd(double %e0_15, double %e1_15)
+  %v15 = insertelement <16 x double> %v14, double %r15, i32 15
+  ret <16 x double> %v15
+}
+
 define double @_Z6acospid(double %x) alwaysinline {
   %a = call double @__nv_acos(double %x)
   %r = fmul double %a, 0x3FD45F306DC9C883
@@ -8647,7 +8788,9 @@ define <16 x double> @_Z6atanpiDv16_d(<16 x double> %a0) alwaysinline {
 }
 
 define float @_Z5ldexpfi(float %x, i32 %n) alwaysinline {
-  %r = call float @__nv_ldexpf(float %x, i32 %n)
+  %l = call float @__nv_ldexpf(float %x, i32 %n)
+  %nan = fcmp uno float %x, %x
+  %r = select i1 %nan, float %x, float %l
   ret float %r
 }
 
@@ -9095,19 +9238,42 @@ define <16 x float> @_Z5rootnDv16_fDv16_i(<16 x float> %a0, <16 x i32> %a1) alwa
 }
 
 define float @_Z6remquoffPi(float %x, float %y, ptr %q) alwaysinline {
-  %r = call float @__nv_remquof(float %x, float %y, ptr %q)
+  %t = alloca i32
+  %r = call float @__nv_remquof(float %x, float %y, ptr %t)
+  %xd = fpext float %x to double
+  %yd = fpext float %y to double
+  %ay = call double @llvm.fabs.f64(double %yd)
+  %m = fmul double %ay, 128.0
+  %f = call double @__nv_fmod(double %xd, double %m)
+  %rd = fpext float %r to double
+  %df = fsub double %f, %rd
+  %dq = fdiv double %df, %ay
+  %dn = call double @__nv_rint(double %dq)
+  %sx = call double @llvm.copysign.f64(double 1.0, double %xd)
+  %u = fmul double %dn, %sx
+  %ok = fcmp ord double %u, 0.0
+  %uc = select i1 %ok, double %u, double 0.0
+  %ui = fptosi double %uc to i32
+  %bits = and i32 %ui, 127
+  %xb = bitcast float %x to i32
+  %yb = bitcast float %y to i32
+  %sb = xor i32 %xb, %yb
+  %neg = icmp slt i32 %sb, 0
+  %nbits = sub i32 0, %bits
+  %quo = select i1 %neg, i32 %nbits, i32 %bits
+  store i32 %quo, ptr %q
   ret float %r
 }
 
 define float @_Z6remquoffPU3AS1i(float %x, float %y, ptr addrspace(1) %q) alwaysinline {
   %g = addrspacecast ptr addrspace(1) %q to ptr
-  %r = call float @__nv_remquof(float %x, float %y, ptr %g)
+  %r = call float @_Z6remquoffPi(float %x, float %y, ptr %g)
   ret float %r
 }
 
 define float @_Z6remquoffPU3AS3i(float %x, float %y, ptr addrspace(3) %q) alwaysinline {
   %g = addrspacecast ptr addrspace(3) %q to ptr
-  %r = call float @__nv_remquof(float %x, float %y, ptr %g)
+  %r = call float @_Z6remquoffPi(float %x, float %y, ptr %g)
   ret float %r
 }
 
@@ -9116,12 +9282,12 @@ define <2 x float> @_Z6remquoDv2_fS_PDv2_i(<2 x float> %x, <2 x float> %y, ptr %
   %x0 = extractelement <2 x float> %x, i32 0
   %y0 = extractelement <2 x float> %y, i32 0
   %p0 = getelementptr [2 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <2 x float> undef, float %r0, i32 0
   %x1 = extractelement <2 x float> %x, i32 1
   %y1 = extractelement <2 x float> %y, i32 1
   %p1 = getelementptr [2 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <2 x float> %v0, float %r1, i32 1
   %quo = load <2 x i32>, ptr %t
   store <2 x i32> %quo, ptr %q
@@ -9133,12 +9299,12 @@ define <2 x float> @_Z6remquoDv2_fS_PU3AS1Dv2_i(<2 x float> %x, <2 x float> %y, 
   %x0 = extractelement <2 x float> %x, i32 0
   %y0 = extractelement <2 x float> %y, i32 0
   %p0 = getelementptr [2 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <2 x float> undef, float %r0, i32 0
   %x1 = extractelement <2 x float> %x, i32 1
   %y1 = extractelement <2 x float> %y, i32 1
   %p1 = getelementptr [2 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <2 x float> %v0, float %r1, i32 1
   %quo = load <2 x i32>, ptr %t
   store <2 x i32> %quo, ptr addrspace(1) %q
@@ -9150,12 +9316,12 @@ define <2 x float> @_Z6remquoDv2_fS_PU3AS3Dv2_i(<2 x float> %x, <2 x float> %y, 
   %x0 = extractelement <2 x float> %x, i32 0
   %y0 = extractelement <2 x float> %y, i32 0
   %p0 = getelementptr [2 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <2 x float> undef, float %r0, i32 0
   %x1 = extractelement <2 x float> %x, i32 1
   %y1 = extractelement <2 x float> %y, i32 1
   %p1 = getelementptr [2 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <2 x float> %v0, float %r1, i32 1
   %quo = load <2 x i32>, ptr %t
   store <2 x i32> %quo, ptr addrspace(3) %q
@@ -9167,17 +9333,17 @@ define <3 x float> @_Z6remquoDv3_fS_PDv3_i(<3 x float> %x, <3 x float> %y, ptr %
   %x0 = extractelement <3 x float> %x, i32 0
   %y0 = extractelement <3 x float> %y, i32 0
   %p0 = getelementptr [3 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <3 x float> undef, float %r0, i32 0
   %x1 = extractelement <3 x float> %x, i32 1
   %y1 = extractelement <3 x float> %y, i32 1
   %p1 = getelementptr [3 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <3 x float> %v0, float %r1, i32 1
   %x2 = extractelement <3 x float> %x, i32 2
   %y2 = extractelement <3 x float> %y, i32 2
   %p2 = getelementptr [3 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <3 x float> %v1, float %r2, i32 2
   %quo = load <3 x i32>, ptr %t
   store <3 x i32> %quo, ptr %q
@@ -9189,17 +9355,17 @@ define <3 x float> @_Z6remquoDv3_fS_PU3AS1Dv3_i(<3 x float> %x, <3 x float> %y, 
   %x0 = extractelement <3 x float> %x, i32 0
   %y0 = extractelement <3 x float> %y, i32 0
   %p0 = getelementptr [3 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <3 x float> undef, float %r0, i32 0
   %x1 = extractelement <3 x float> %x, i32 1
   %y1 = extractelement <3 x float> %y, i32 1
   %p1 = getelementptr [3 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <3 x float> %v0, float %r1, i32 1
   %x2 = extractelement <3 x float> %x, i32 2
   %y2 = extractelement <3 x float> %y, i32 2
   %p2 = getelementptr [3 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <3 x float> %v1, float %r2, i32 2
   %quo = load <3 x i32>, ptr %t
   store <3 x i32> %quo, ptr addrspace(1) %q
@@ -9211,17 +9377,17 @@ define <3 x float> @_Z6remquoDv3_fS_PU3AS3Dv3_i(<3 x float> %x, <3 x float> %y, 
   %x0 = extractelement <3 x float> %x, i32 0
   %y0 = extractelement <3 x float> %y, i32 0
   %p0 = getelementptr [3 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <3 x float> undef, float %r0, i32 0
   %x1 = extractelement <3 x float> %x, i32 1
   %y1 = extractelement <3 x float> %y, i32 1
   %p1 = getelementptr [3 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <3 x float> %v0, float %r1, i32 1
   %x2 = extractelement <3 x float> %x, i32 2
   %y2 = extractelement <3 x float> %y, i32 2
   %p2 = getelementptr [3 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <3 x float> %v1, float %r2, i32 2
   %quo = load <3 x i32>, ptr %t
   store <3 x i32> %quo, ptr addrspace(3) %q
@@ -9233,22 +9399,22 @@ define <4 x float> @_Z6remquoDv4_fS_PDv4_i(<4 x float> %x, <4 x float> %y, ptr %
   %x0 = extractelement <4 x float> %x, i32 0
   %y0 = extractelement <4 x float> %y, i32 0
   %p0 = getelementptr [4 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <4 x float> undef, float %r0, i32 0
   %x1 = extractelement <4 x float> %x, i32 1
   %y1 = extractelement <4 x float> %y, i32 1
   %p1 = getelementptr [4 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <4 x float> %v0, float %r1, i32 1
   %x2 = extractelement <4 x float> %x, i32 2
   %y2 = extractelement <4 x float> %y, i32 2
   %p2 = getelementptr [4 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <4 x float> %v1, float %r2, i32 2
   %x3 = extractelement <4 x float> %x, i32 3
   %y3 = extractelement <4 x float> %y, i32 3
   %p3 = getelementptr [4 x i32], ptr %t, i32 0, i32 3
-  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %r3 = call float @_Z6remquoffPi(float %x3, float %y3, ptr %p3)
   %v3 = insertelement <4 x float> %v2, float %r3, i32 3
   %quo = load <4 x i32>, ptr %t
   store <4 x i32> %quo, ptr %q
@@ -9260,22 +9426,22 @@ define <4 x float> @_Z6remquoDv4_fS_PU3AS1Dv4_i(<4 x float> %x, <4 x float> %y, 
   %x0 = extractelement <4 x float> %x, i32 0
   %y0 = extractelement <4 x float> %y, i32 0
   %p0 = getelementptr [4 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <4 x float> undef, float %r0, i32 0
   %x1 = extractelement <4 x float> %x, i32 1
   %y1 = extractelement <4 x float> %y, i32 1
   %p1 = getelementptr [4 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <4 x float> %v0, float %r1, i32 1
   %x2 = extractelement <4 x float> %x, i32 2
   %y2 = extractelement <4 x float> %y, i32 2
   %p2 = getelementptr [4 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <4 x float> %v1, float %r2, i32 2
   %x3 = extractelement <4 x float> %x, i32 3
   %y3 = extractelement <4 x float> %y, i32 3
   %p3 = getelementptr [4 x i32], ptr %t, i32 0, i32 3
-  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %r3 = call float @_Z6remquoffPi(float %x3, float %y3, ptr %p3)
   %v3 = insertelement <4 x float> %v2, float %r3, i32 3
   %quo = load <4 x i32>, ptr %t
   store <4 x i32> %quo, ptr addrspace(1) %q
@@ -9287,22 +9453,22 @@ define <4 x float> @_Z6remquoDv4_fS_PU3AS3Dv4_i(<4 x float> %x, <4 x float> %y, 
   %x0 = extractelement <4 x float> %x, i32 0
   %y0 = extractelement <4 x float> %y, i32 0
   %p0 = getelementptr [4 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <4 x float> undef, float %r0, i32 0
   %x1 = extractelement <4 x float> %x, i32 1
   %y1 = extractelement <4 x float> %y, i32 1
   %p1 = getelementptr [4 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <4 x float> %v0, float %r1, i32 1
   %x2 = extractelement <4 x float> %x, i32 2
   %y2 = extractelement <4 x float> %y, i32 2
   %p2 = getelementptr [4 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <4 x float> %v1, float %r2, i32 2
   %x3 = extractelement <4 x float> %x, i32 3
   %y3 = extractelement <4 x float> %y, i32 3
   %p3 = getelementptr [4 x i32], ptr %t, i32 0, i32 3
-  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %r3 = call float @_Z6remquoffPi(float %x3, float %y3, ptr %p3)
   %v3 = insertelement <4 x float> %v2, float %r3, i32 3
   %quo = load <4 x i32>, ptr %t
   store <4 x i32> %quo, ptr addrspace(3) %q
@@ -9314,42 +9480,42 @@ define <8 x float> @_Z6remquoDv8_fS_PDv8_i(<8 x float> %x, <8 x float> %y, ptr %
   %x0 = extractelement <8 x float> %x, i32 0
   %y0 = extractelement <8 x float> %y, i32 0
   %p0 = getelementptr [8 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <8 x float> undef, float %r0, i32 0
   %x1 = extractelement <8 x float> %x, i32 1
   %y1 = extractelement <8 x float> %y, i32 1
   %p1 = getelementptr [8 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <8 x float> %v0, float %r1, i32 1
   %x2 = extractelement <8 x float> %x, i32 2
   %y2 = extractelement <8 x float> %y, i32 2
   %p2 = getelementptr [8 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <8 x float> %v1, float %r2, i32 2
   %x3 = extractelement <8 x float> %x, i32 3
   %y3 = extractelement <8 x float> %y, i32 3
   %p3 = getelementptr [8 x i32], ptr %t, i32 0, i32 3
-  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %r3 = call float @_Z6remquoffPi(float %x3, float %y3, ptr %p3)
   %v3 = insertelement <8 x float> %v2, float %r3, i32 3
   %x4 = extractelement <8 x float> %x, i32 4
   %y4 = extractelement <8 x float> %y, i32 4
   %p4 = getelementptr [8 x i32], ptr %t, i32 0, i32 4
-  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %r4 = call float @_Z6remquoffPi(float %x4, float %y4, ptr %p4)
   %v4 = insertelement <8 x float> %v3, float %r4, i32 4
   %x5 = extractelement <8 x float> %x, i32 5
   %y5 = extractelement <8 x float> %y, i32 5
   %p5 = getelementptr [8 x i32], ptr %t, i32 0, i32 5
-  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %r5 = call float @_Z6remquoffPi(float %x5, float %y5, ptr %p5)
   %v5 = insertelement <8 x float> %v4, float %r5, i32 5
   %x6 = extractelement <8 x float> %x, i32 6
   %y6 = extractelement <8 x float> %y, i32 6
   %p6 = getelementptr [8 x i32], ptr %t, i32 0, i32 6
-  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %r6 = call float @_Z6remquoffPi(float %x6, float %y6, ptr %p6)
   %v6 = insertelement <8 x float> %v5, float %r6, i32 6
   %x7 = extractelement <8 x float> %x, i32 7
   %y7 = extractelement <8 x float> %y, i32 7
   %p7 = getelementptr [8 x i32], ptr %t, i32 0, i32 7
-  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %r7 = call float @_Z6remquoffPi(float %x7, float %y7, ptr %p7)
   %v7 = insertelement <8 x float> %v6, float %r7, i32 7
   %quo = load <8 x i32>, ptr %t
   store <8 x i32> %quo, ptr %q
@@ -9361,42 +9527,42 @@ define <8 x float> @_Z6remquoDv8_fS_PU3AS1Dv8_i(<8 x float> %x, <8 x float> %y, 
   %x0 = extractelement <8 x float> %x, i32 0
   %y0 = extractelement <8 x float> %y, i32 0
   %p0 = getelementptr [8 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <8 x float> undef, float %r0, i32 0
   %x1 = extractelement <8 x float> %x, i32 1
   %y1 = extractelement <8 x float> %y, i32 1
   %p1 = getelementptr [8 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <8 x float> %v0, float %r1, i32 1
   %x2 = extractelement <8 x float> %x, i32 2
   %y2 = extractelement <8 x float> %y, i32 2
   %p2 = getelementptr [8 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <8 x float> %v1, float %r2, i32 2
   %x3 = extractelement <8 x float> %x, i32 3
   %y3 = extractelement <8 x float> %y, i32 3
   %p3 = getelementptr [8 x i32], ptr %t, i32 0, i32 3
-  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %r3 = call float @_Z6remquoffPi(float %x3, float %y3, ptr %p3)
   %v3 = insertelement <8 x float> %v2, float %r3, i32 3
   %x4 = extractelement <8 x float> %x, i32 4
   %y4 = extractelement <8 x float> %y, i32 4
   %p4 = getelementptr [8 x i32], ptr %t, i32 0, i32 4
-  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %r4 = call float @_Z6remquoffPi(float %x4, float %y4, ptr %p4)
   %v4 = insertelement <8 x float> %v3, float %r4, i32 4
   %x5 = extractelement <8 x float> %x, i32 5
   %y5 = extractelement <8 x float> %y, i32 5
   %p5 = getelementptr [8 x i32], ptr %t, i32 0, i32 5
-  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %r5 = call float @_Z6remquoffPi(float %x5, float %y5, ptr %p5)
   %v5 = insertelement <8 x float> %v4, float %r5, i32 5
   %x6 = extractelement <8 x float> %x, i32 6
   %y6 = extractelement <8 x float> %y, i32 6
   %p6 = getelementptr [8 x i32], ptr %t, i32 0, i32 6
-  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %r6 = call float @_Z6remquoffPi(float %x6, float %y6, ptr %p6)
   %v6 = insertelement <8 x float> %v5, float %r6, i32 6
   %x7 = extractelement <8 x float> %x, i32 7
   %y7 = extractelement <8 x float> %y, i32 7
   %p7 = getelementptr [8 x i32], ptr %t, i32 0, i32 7
-  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %r7 = call float @_Z6remquoffPi(float %x7, float %y7, ptr %p7)
   %v7 = insertelement <8 x float> %v6, float %r7, i32 7
   %quo = load <8 x i32>, ptr %t
   store <8 x i32> %quo, ptr addrspace(1) %q
@@ -9408,42 +9574,42 @@ define <8 x float> @_Z6remquoDv8_fS_PU3AS3Dv8_i(<8 x float> %x, <8 x float> %y, 
   %x0 = extractelement <8 x float> %x, i32 0
   %y0 = extractelement <8 x float> %y, i32 0
   %p0 = getelementptr [8 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <8 x float> undef, float %r0, i32 0
   %x1 = extractelement <8 x float> %x, i32 1
   %y1 = extractelement <8 x float> %y, i32 1
   %p1 = getelementptr [8 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <8 x float> %v0, float %r1, i32 1
   %x2 = extractelement <8 x float> %x, i32 2
   %y2 = extractelement <8 x float> %y, i32 2
   %p2 = getelementptr [8 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <8 x float> %v1, float %r2, i32 2
   %x3 = extractelement <8 x float> %x, i32 3
   %y3 = extractelement <8 x float> %y, i32 3
   %p3 = getelementptr [8 x i32], ptr %t, i32 0, i32 3
-  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %r3 = call float @_Z6remquoffPi(float %x3, float %y3, ptr %p3)
   %v3 = insertelement <8 x float> %v2, float %r3, i32 3
   %x4 = extractelement <8 x float> %x, i32 4
   %y4 = extractelement <8 x float> %y, i32 4
   %p4 = getelementptr [8 x i32], ptr %t, i32 0, i32 4
-  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %r4 = call float @_Z6remquoffPi(float %x4, float %y4, ptr %p4)
   %v4 = insertelement <8 x float> %v3, float %r4, i32 4
   %x5 = extractelement <8 x float> %x, i32 5
   %y5 = extractelement <8 x float> %y, i32 5
   %p5 = getelementptr [8 x i32], ptr %t, i32 0, i32 5
-  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %r5 = call float @_Z6remquoffPi(float %x5, float %y5, ptr %p5)
   %v5 = insertelement <8 x float> %v4, float %r5, i32 5
   %x6 = extractelement <8 x float> %x, i32 6
   %y6 = extractelement <8 x float> %y, i32 6
   %p6 = getelementptr [8 x i32], ptr %t, i32 0, i32 6
-  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %r6 = call float @_Z6remquoffPi(float %x6, float %y6, ptr %p6)
   %v6 = insertelement <8 x float> %v5, float %r6, i32 6
   %x7 = extractelement <8 x float> %x, i32 7
   %y7 = extractelement <8 x float> %y, i32 7
   %p7 = getelementptr [8 x i32], ptr %t, i32 0, i32 7
-  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %r7 = call float @_Z6remquoffPi(float %x7, float %y7, ptr %p7)
   %v7 = insertelement <8 x float> %v6, float %r7, i32 7
   %quo = load <8 x i32>, ptr %t
   store <8 x i32> %quo, ptr addrspace(3) %q
@@ -9455,82 +9621,82 @@ define <16 x float> @_Z6remquoDv16_fS_PDv16_i(<16 x float> %x, <16 x float> %y, 
   %x0 = extractelement <16 x float> %x, i32 0
   %y0 = extractelement <16 x float> %y, i32 0
   %p0 = getelementptr [16 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <16 x float> undef, float %r0, i32 0
   %x1 = extractelement <16 x float> %x, i32 1
   %y1 = extractelement <16 x float> %y, i32 1
   %p1 = getelementptr [16 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <16 x float> %v0, float %r1, i32 1
   %x2 = extractelement <16 x float> %x, i32 2
   %y2 = extractelement <16 x float> %y, i32 2
   %p2 = getelementptr [16 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <16 x float> %v1, float %r2, i32 2
   %x3 = extractelement <16 x float> %x, i32 3
   %y3 = extractelement <16 x float> %y, i32 3
   %p3 = getelementptr [16 x i32], ptr %t, i32 0, i32 3
-  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %r3 = call float @_Z6remquoffPi(float %x3, float %y3, ptr %p3)
   %v3 = insertelement <16 x float> %v2, float %r3, i32 3
   %x4 = extractelement <16 x float> %x, i32 4
   %y4 = extractelement <16 x float> %y, i32 4
   %p4 = getelementptr [16 x i32], ptr %t, i32 0, i32 4
-  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %r4 = call float @_Z6remquoffPi(float %x4, float %y4, ptr %p4)
   %v4 = insertelement <16 x float> %v3, float %r4, i32 4
   %x5 = extractelement <16 x float> %x, i32 5
   %y5 = extractelement <16 x float> %y, i32 5
   %p5 = getelementptr [16 x i32], ptr %t, i32 0, i32 5
-  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %r5 = call float @_Z6remquoffPi(float %x5, float %y5, ptr %p5)
   %v5 = insertelement <16 x float> %v4, float %r5, i32 5
   %x6 = extractelement <16 x float> %x, i32 6
   %y6 = extractelement <16 x float> %y, i32 6
   %p6 = getelementptr [16 x i32], ptr %t, i32 0, i32 6
-  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %r6 = call float @_Z6remquoffPi(float %x6, float %y6, ptr %p6)
   %v6 = insertelement <16 x float> %v5, float %r6, i32 6
   %x7 = extractelement <16 x float> %x, i32 7
   %y7 = extractelement <16 x float> %y, i32 7
   %p7 = getelementptr [16 x i32], ptr %t, i32 0, i32 7
-  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %r7 = call float @_Z6remquoffPi(float %x7, float %y7, ptr %p7)
   %v7 = insertelement <16 x float> %v6, float %r7, i32 7
   %x8 = extractelement <16 x float> %x, i32 8
   %y8 = extractelement <16 x float> %y, i32 8
   %p8 = getelementptr [16 x i32], ptr %t, i32 0, i32 8
-  %r8 = call float @__nv_remquof(float %x8, float %y8, ptr %p8)
+  %r8 = call float @_Z6remquoffPi(float %x8, float %y8, ptr %p8)
   %v8 = insertelement <16 x float> %v7, float %r8, i32 8
   %x9 = extractelement <16 x float> %x, i32 9
   %y9 = extractelement <16 x float> %y, i32 9
   %p9 = getelementptr [16 x i32], ptr %t, i32 0, i32 9
-  %r9 = call float @__nv_remquof(float %x9, float %y9, ptr %p9)
+  %r9 = call float @_Z6remquoffPi(float %x9, float %y9, ptr %p9)
   %v9 = insertelement <16 x float> %v8, float %r9, i32 9
   %x10 = extractelement <16 x float> %x, i32 10
   %y10 = extractelement <16 x float> %y, i32 10
   %p10 = getelementptr [16 x i32], ptr %t, i32 0, i32 10
-  %r10 = call float @__nv_remquof(float %x10, float %y10, ptr %p10)
+  %r10 = call float @_Z6remquoffPi(float %x10, float %y10, ptr %p10)
   %v10 = insertelement <16 x float> %v9, float %r10, i32 10
   %x11 = extractelement <16 x float> %x, i32 11
   %y11 = extractelement <16 x float> %y, i32 11
   %p11 = getelementptr [16 x i32], ptr %t, i32 0, i32 11
-  %r11 = call float @__nv_remquof(float %x11, float %y11, ptr %p11)
+  %r11 = call float @_Z6remquoffPi(float %x11, float %y11, ptr %p11)
   %v11 = insertelement <16 x float> %v10, float %r11, i32 11
   %x12 = extractelement <16 x float> %x, i32 12
   %y12 = extractelement <16 x float> %y, i32 12
   %p12 = getelementptr [16 x i32], ptr %t, i32 0, i32 12
-  %r12 = call float @__nv_remquof(float %x12, float %y12, ptr %p12)
+  %r12 = call float @_Z6remquoffPi(float %x12, float %y12, ptr %p12)
   %v12 = insertelement <16 x float> %v11, float %r12, i32 12
   %x13 = extractelement <16 x float> %x, i32 13
   %y13 = extractelement <16 x float> %y, i32 13
   %p13 = getelementptr [16 x i32], ptr %t, i32 0, i32 13
-  %r13 = call float @__nv_remquof(float %x13, float %y13, ptr %p13)
+  %r13 = call float @_Z6remquoffPi(float %x13, float %y13, ptr %p13)
   %v13 = insertelement <16 x float> %v12, float %r13, i32 13
   %x14 = extractelement <16 x float> %x, i32 14
   %y14 = extractelement <16 x float> %y, i32 14
   %p14 = getelementptr [16 x i32], ptr %t, i32 0, i32 14
-  %r14 = call float @__nv_remquof(float %x14, float %y14, ptr %p14)
+  %r14 = call float @_Z6remquoffPi(float %x14, float %y14, ptr %p14)
   %v14 = insertelement <16 x float> %v13, float %r14, i32 14
   %x15 = extractelement <16 x float> %x, i32 15
   %y15 = extractelement <16 x float> %y, i32 15
   %p15 = getelementptr [16 x i32], ptr %t, i32 0, i32 15
-  %r15 = call float @__nv_remquof(float %x15, float %y15, ptr %p15)
+  %r15 = call float @_Z6remquoffPi(float %x15, float %y15, ptr %p15)
   %v15 = insertelement <16 x float> %v14, float %r15, i32 15
   %quo = load <16 x i32>, ptr %t
   store <16 x i32> %quo, ptr %q
@@ -9542,82 +9708,82 @@ define <16 x float> @_Z6remquoDv16_fS_PU3AS1Dv16_i(<16 x float> %x, <16 x float>
   %x0 = extractelement <16 x float> %x, i32 0
   %y0 = extractelement <16 x float> %y, i32 0
   %p0 = getelementptr [16 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <16 x float> undef, float %r0, i32 0
   %x1 = extractelement <16 x float> %x, i32 1
   %y1 = extractelement <16 x float> %y, i32 1
   %p1 = getelementptr [16 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <16 x float> %v0, float %r1, i32 1
   %x2 = extractelement <16 x float> %x, i32 2
   %y2 = extractelement <16 x float> %y, i32 2
   %p2 = getelementptr [16 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <16 x float> %v1, float %r2, i32 2
   %x3 = extractelement <16 x float> %x, i32 3
   %y3 = extractelement <16 x float> %y, i32 3
   %p3 = getelementptr [16 x i32], ptr %t, i32 0, i32 3
-  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %r3 = call float @_Z6remquoffPi(float %x3, float %y3, ptr %p3)
   %v3 = insertelement <16 x float> %v2, float %r3, i32 3
   %x4 = extractelement <16 x float> %x, i32 4
   %y4 = extractelement <16 x float> %y, i32 4
   %p4 = getelementptr [16 x i32], ptr %t, i32 0, i32 4
-  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %r4 = call float @_Z6remquoffPi(float %x4, float %y4, ptr %p4)
   %v4 = insertelement <16 x float> %v3, float %r4, i32 4
   %x5 = extractelement <16 x float> %x, i32 5
   %y5 = extractelement <16 x float> %y, i32 5
   %p5 = getelementptr [16 x i32], ptr %t, i32 0, i32 5
-  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %r5 = call float @_Z6remquoffPi(float %x5, float %y5, ptr %p5)
   %v5 = insertelement <16 x float> %v4, float %r5, i32 5
   %x6 = extractelement <16 x float> %x, i32 6
   %y6 = extractelement <16 x float> %y, i32 6
   %p6 = getelementptr [16 x i32], ptr %t, i32 0, i32 6
-  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %r6 = call float @_Z6remquoffPi(float %x6, float %y6, ptr %p6)
   %v6 = insertelement <16 x float> %v5, float %r6, i32 6
   %x7 = extractelement <16 x float> %x, i32 7
   %y7 = extractelement <16 x float> %y, i32 7
   %p7 = getelementptr [16 x i32], ptr %t, i32 0, i32 7
-  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %r7 = call float @_Z6remquoffPi(float %x7, float %y7, ptr %p7)
   %v7 = insertelement <16 x float> %v6, float %r7, i32 7
   %x8 = extractelement <16 x float> %x, i32 8
   %y8 = extractelement <16 x float> %y, i32 8
   %p8 = getelementptr [16 x i32], ptr %t, i32 0, i32 8
-  %r8 = call float @__nv_remquof(float %x8, float %y8, ptr %p8)
+  %r8 = call float @_Z6remquoffPi(float %x8, float %y8, ptr %p8)
   %v8 = insertelement <16 x float> %v7, float %r8, i32 8
   %x9 = extractelement <16 x float> %x, i32 9
   %y9 = extractelement <16 x float> %y, i32 9
   %p9 = getelementptr [16 x i32], ptr %t, i32 0, i32 9
-  %r9 = call float @__nv_remquof(float %x9, float %y9, ptr %p9)
+  %r9 = call float @_Z6remquoffPi(float %x9, float %y9, ptr %p9)
   %v9 = insertelement <16 x float> %v8, float %r9, i32 9
   %x10 = extractelement <16 x float> %x, i32 10
   %y10 = extractelement <16 x float> %y, i32 10
   %p10 = getelementptr [16 x i32], ptr %t, i32 0, i32 10
-  %r10 = call float @__nv_remquof(float %x10, float %y10, ptr %p10)
+  %r10 = call float @_Z6remquoffPi(float %x10, float %y10, ptr %p10)
   %v10 = insertelement <16 x float> %v9, float %r10, i32 10
   %x11 = extractelement <16 x float> %x, i32 11
   %y11 = extractelement <16 x float> %y, i32 11
   %p11 = getelementptr [16 x i32], ptr %t, i32 0, i32 11
-  %r11 = call float @__nv_remquof(float %x11, float %y11, ptr %p11)
+  %r11 = call float @_Z6remquoffPi(float %x11, float %y11, ptr %p11)
   %v11 = insertelement <16 x float> %v10, float %r11, i32 11
   %x12 = extractelement <16 x float> %x, i32 12
   %y12 = extractelement <16 x float> %y, i32 12
   %p12 = getelementptr [16 x i32], ptr %t, i32 0, i32 12
-  %r12 = call float @__nv_remquof(float %x12, float %y12, ptr %p12)
+  %r12 = call float @_Z6remquoffPi(float %x12, float %y12, ptr %p12)
   %v12 = insertelement <16 x float> %v11, float %r12, i32 12
   %x13 = extractelement <16 x float> %x, i32 13
   %y13 = extractelement <16 x float> %y, i32 13
   %p13 = getelementptr [16 x i32], ptr %t, i32 0, i32 13
-  %r13 = call float @__nv_remquof(float %x13, float %y13, ptr %p13)
+  %r13 = call float @_Z6remquoffPi(float %x13, float %y13, ptr %p13)
   %v13 = insertelement <16 x float> %v12, float %r13, i32 13
   %x14 = extractelement <16 x float> %x, i32 14
   %y14 = extractelement <16 x float> %y, i32 14
   %p14 = getelementptr [16 x i32], ptr %t, i32 0, i32 14
-  %r14 = call float @__nv_remquof(float %x14, float %y14, ptr %p14)
+  %r14 = call float @_Z6remquoffPi(float %x14, float %y14, ptr %p14)
   %v14 = insertelement <16 x float> %v13, float %r14, i32 14
   %x15 = extractelement <16 x float> %x, i32 15
   %y15 = extractelement <16 x float> %y, i32 15
   %p15 = getelementptr [16 x i32], ptr %t, i32 0, i32 15
-  %r15 = call float @__nv_remquof(float %x15, float %y15, ptr %p15)
+  %r15 = call float @_Z6remquoffPi(float %x15, float %y15, ptr %p15)
   %v15 = insertelement <16 x float> %v14, float %r15, i32 15
   %quo = load <16 x i32>, ptr %t
   store <16 x i32> %quo, ptr addrspace(1) %q
@@ -9629,82 +9795,82 @@ define <16 x float> @_Z6remquoDv16_fS_PU3AS3Dv16_i(<16 x float> %x, <16 x float>
   %x0 = extractelement <16 x float> %x, i32 0
   %y0 = extractelement <16 x float> %y, i32 0
   %p0 = getelementptr [16 x i32], ptr %t, i32 0, i32 0
-  %r0 = call float @__nv_remquof(float %x0, float %y0, ptr %p0)
+  %r0 = call float @_Z6remquoffPi(float %x0, float %y0, ptr %p0)
   %v0 = insertelement <16 x float> undef, float %r0, i32 0
   %x1 = extractelement <16 x float> %x, i32 1
   %y1 = extractelement <16 x float> %y, i32 1
   %p1 = getelementptr [16 x i32], ptr %t, i32 0, i32 1
-  %r1 = call float @__nv_remquof(float %x1, float %y1, ptr %p1)
+  %r1 = call float @_Z6remquoffPi(float %x1, float %y1, ptr %p1)
   %v1 = insertelement <16 x float> %v0, float %r1, i32 1
   %x2 = extractelement <16 x float> %x, i32 2
   %y2 = extractelement <16 x float> %y, i32 2
   %p2 = getelementptr [16 x i32], ptr %t, i32 0, i32 2
-  %r2 = call float @__nv_remquof(float %x2, float %y2, ptr %p2)
+  %r2 = call float @_Z6remquoffPi(float %x2, float %y2, ptr %p2)
   %v2 = insertelement <16 x float> %v1, float %r2, i32 2
   %x3 = extractelement <16 x float> %x, i32 3
   %y3 = extractelement <16 x float> %y, i32 3
   %p3 = getelementptr [16 x i32], ptr %t, i32 0, i32 3
-  %r3 = call float @__nv_remquof(float %x3, float %y3, ptr %p3)
+  %r3 = call float @_Z6remquoffPi(float %x3, float %y3, ptr %p3)
   %v3 = insertelement <16 x float> %v2, float %r3, i32 3
   %x4 = extractelement <16 x float> %x, i32 4
   %y4 = extractelement <16 x float> %y, i32 4
   %p4 = getelementptr [16 x i32], ptr %t, i32 0, i32 4
-  %r4 = call float @__nv_remquof(float %x4, float %y4, ptr %p4)
+  %r4 = call float @_Z6remquoffPi(float %x4, float %y4, ptr %p4)
   %v4 = insertelement <16 x float> %v3, float %r4, i32 4
   %x5 = extractelement <16 x float> %x, i32 5
   %y5 = extractelement <16 x float> %y, i32 5
   %p5 = getelementptr [16 x i32], ptr %t, i32 0, i32 5
-  %r5 = call float @__nv_remquof(float %x5, float %y5, ptr %p5)
+  %r5 = call float @_Z6remquoffPi(float %x5, float %y5, ptr %p5)
   %v5 = insertelement <16 x float> %v4, float %r5, i32 5
   %x6 = extractelement <16 x float> %x, i32 6
   %y6 = extractelement <16 x float> %y, i32 6
   %p6 = getelementptr [16 x i32], ptr %t, i32 0, i32 6
-  %r6 = call float @__nv_remquof(float %x6, float %y6, ptr %p6)
+  %r6 = call float @_Z6remquoffPi(float %x6, float %y6, ptr %p6)
   %v6 = insertelement <16 x float> %v5, float %r6, i32 6
   %x7 = extractelement <16 x float> %x, i32 7
   %y7 = extractelement <16 x float> %y, i32 7
   %p7 = getelementptr [16 x i32], ptr %t, i32 0, i32 7
-  %r7 = call float @__nv_remquof(float %x7, float %y7, ptr %p7)
+  %r7 = call float @_Z6remquoffPi(float %x7, float %y7, ptr %p7)
   %v7 = insertelement <16 x float> %v6, float %r7, i32 7
   %x8 = extractelement <16 x float> %x, i32 8
   %y8 = extractelement <16 x float> %y, i32 8
   %p8 = getelementptr [16 x i32], ptr %t, i32 0, i32 8
-  %r8 = call float @__nv_remquof(float %x8, float %y8, ptr %p8)
+  %r8 = call float @_Z6remquoffPi(float %x8, float %y8, ptr %p8)
   %v8 = insertelement <16 x float> %v7, float %r8, i32 8
   %x9 = extractelement <16 x float> %x, i32 9
   %y9 = extractelement <16 x float> %y, i32 9
   %p9 = getelementptr [16 x i32], ptr %t, i32 0, i32 9
-  %r9 = call float @__nv_remquof(float %x9, float %y9, ptr %p9)
+  %r9 = call float @_Z6remquoffPi(float %x9, float %y9, ptr %p9)
   %v9 = insertelement <16 x float> %v8, float %r9, i32 9
   %x10 = extractelement <16 x float> %x, i32 10
   %y10 = extractelement <16 x float> %y, i32 10
   %p10 = getelementptr [16 x i32], ptr %t, i32 0, i32 10
-  %r10 = call float @__nv_remquof(float %x10, float %y10, ptr %p10)
+  %r10 = call float @_Z6remquoffPi(float %x10, float %y10, ptr %p10)
   %v10 = insertelement <16 x float> %v9, float %r10, i32 10
   %x11 = extractelement <16 x float> %x, i32 11
   %y11 = extractelement <16 x float> %y, i32 11
   %p11 = getelementptr [16 x i32], ptr %t, i32 0, i32 11
-  %r11 = call float @__nv_remquof(float %x11, float %y11, ptr %p11)
+  %r11 = call float @_Z6remquoffPi(float %x11, float %y11, ptr %p11)
   %v11 = insertelement <16 x float> %v10, float %r11, i32 11
   %x12 = extractelement <16 x float> %x, i32 12
   %y12 = extractelement <16 x float> %y, i32 12
   %p12 = getelementptr [16 x i32], ptr %t, i32 0, i32 12
-  %r12 = call float @__nv_remquof(float %x12, float %y12, ptr %p12)
+  %r12 = call float @_Z6remquoffPi(float %x12, float %y12, ptr %p12)
   %v12 = insertelement <16 x float> %v11, float %r12, i32 12
   %x13 = extractelement <16 x float> %x, i32 13
   %y13 = extractelement <16 x float> %y, i32 13
   %p13 = getelementptr [16 x i32], ptr %t, i32 0, i32 13
-  %r13 = call float @__nv_remquof(float %x13, float %y13, ptr %p13)
+  %r13 = call float @_Z6remquoffPi(float %x13, float %y13, ptr %p13)
   %v13 = insertelement <16 x float> %v12, float %r13, i32 13
   %x14 = extractelement <16 x float> %x, i32 14
   %y14 = extractelement <16 x float> %y, i32 14
   %p14 = getelementptr [16 x i32], ptr %t, i32 0, i32 14
-  %r14 = call float @__nv_remquof(float %x14, float %y14, ptr %p14)
+  %r14 = call float @_Z6remquoffPi(float %x14, float %y14, ptr %p14)
   %v14 = insertelement <16 x float> %v13, float %r14, i32 14
   %x15 = extractelement <16 x float> %x, i32 15
   %y15 = extractelement <16 x float> %y, i32 15
   %p15 = getelementptr [16 x i32], ptr %t, i32 0, i32 15
-  %r15 = call float @__nv_remquof(float %x15, float %y15, ptr %p15)
+  %r15 = call float @_Z6remquoffPi(float %x15, float %y15, ptr %p15)
   %v15 = insertelement <16 x float> %v14, float %r15, i32 15
   %quo = load <16 x i32>, ptr %t
   store <16 x i32> %quo, ptr addrspace(3) %q
@@ -9770,7 +9936,6 @@ declare double @__nv_atan2(double, double)
 declare float @__nv_powf(float, float)
 declare double @__nv_pow(double, double)
 declare float @__nv_hypotf(float, float)
-declare double @__nv_hypot(double, double)
 declare float @__nv_fmodf(float, float)
 declare double @__nv_fmod(double, double)
 declare float @__nv_remainderf(float, float)
@@ -9779,3 +9944,8 @@ declare float @__nv_ldexpf(float, i32)
 declare float @__nv_remquof(float, float, ptr)
 declare double @llvm.fabs.f64(double)
 declare double @llvm.copysign.f64(double, double)
+declare double @__nv_rint(double)
+declare double @llvm.maxnum.f64(double, double)
+declare double @llvm.minnum.f64(double, double)
+declare double @llvm.fma.f64(double, double, double)
+declare double @llvm.sqrt.f64(double)
