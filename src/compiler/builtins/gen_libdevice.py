@@ -67,7 +67,8 @@ for fn in UNARY + BINARY:
 # - acospi double: acospi(NaN) gave 0.5; atanpi double: atanpi(-0) gave +0. As acos(x) * (1/pi)
 #   and atan(x) * (1/pi) (libdevice's 2 ulp and one rounding; the spec allows 5).
 # - ldexp float: denormal results flushed to zero: libdevice's, exact, but for NaN (libdevice's
-#   ldexpf(-NaN, 1) is -inf): x itself.
+#   ldexpf(-NaN, 1) is -inf): x itself. ldexp double: libclc's ldexp(-NaN, 1) is -inf too:
+#   libdevice's with the same guard.
 # - remquo float: denormal remainders flushed to zero: libdevice's remainder, exact; the quotient's
 #   seven low bits (libdevice keeps three, the CTS checks seven) from the exact
 #   (fmod(x, 128|y|) - r) / |y| in double; through a generic pointer (global and local ones
@@ -151,6 +152,12 @@ fix += ["define float @_Z5ldexpfi(float %x, i32 %n) alwaysinline {",
         "  %r = select i1 %nan, float %x, float %l", "  ret float %r", "}", ""]
 fix += vectors("_Z5ldexpfi", "float", "f", "xn", "_Z5ldexp")
 fix += vectors("_Z5ldexpfi", "float", "f", "xs", "_Z5ldexp")
+fix += ["define double @_Z5ldexpdi(double %x, i32 %n) alwaysinline {",
+        "  %l = call double @__nv_ldexp(double %x, i32 %n)",
+        "  %nan = fcmp uno double %x, %x",
+        "  %r = select i1 %nan, double %x, double %l", "  ret double %r", "}", ""]
+fix += vectors("_Z5ldexpdi", "double", "d", "xn", "_Z5ldexp")
+fix += vectors("_Z5ldexpdi", "double", "d", "xs", "_Z5ldexp")
 fix += ["define float @_Z5rootnfi(float %x, i32 %n) alwaysinline {",
         "  %xd = fpext float %x to double",
         "  %ax = call double @llvm.fabs.f64(double %xd)",
@@ -222,7 +229,7 @@ for n in (2, 3, 4, 8, 16):
                 "  ret %s %s" % (vt, prev), "}", ""]
 for d in ("declare float @__nv_sinpif(float)", "declare float @__nv_cospif(float)",
           "declare double @__nv_acos(double)", "declare double @__nv_atan(double)",
-          "declare float @__nv_ldexpf(float, i32)", "declare float @__nv_remquof(float, float, ptr)",
+          "declare float @__nv_ldexpf(float, i32)", "declare double @__nv_ldexp(double, i32)", "declare float @__nv_remquof(float, float, ptr)",
           "declare double @__nv_pow(double, double)", "declare double @llvm.fabs.f64(double)",
           "declare double @llvm.copysign.f64(double, double)", "declare double @__nv_sinpi(double)",
           "declare double @__nv_cospi(double)", "declare double @__nv_fmod(double, double)",

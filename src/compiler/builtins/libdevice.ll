@@ -9065,6 +9065,284 @@ define <16 x float> @_Z5ldexpDv16_fi(<16 x float> %a0, i32 %a1) alwaysinline {
   ret <16 x float> %v15
 }
 
+define double @_Z5ldexpdi(double %x, i32 %n) alwaysinline {
+  %l = call double @__nv_ldexp(double %x, i32 %n)
+  %nan = fcmp uno double %x, %x
+  %r = select i1 %nan, double %x, double %l
+  ret double %r
+}
+
+define <2 x double> @_Z5ldexpDv2_dDv2_i(<2 x double> %a0, <2 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <2 x double> %a0, i32 0
+  %e1_0 = extractelement <2 x i32> %a1, i32 0
+  %r0 = call double @_Z5ldexpdi(double %e0_0, i32 %e1_0)
+  %v0 = insertelement <2 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <2 x double> %a0, i32 1
+  %e1_1 = extractelement <2 x i32> %a1, i32 1
+  %r1 = call double @_Z5ldexpdi(double %e0_1, i32 %e1_1)
+  %v1 = insertelement <2 x double> %v0, double %r1, i32 1
+  ret <2 x double> %v1
+}
+
+define <3 x double> @_Z5ldexpDv3_dDv3_i(<3 x double> %a0, <3 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <3 x double> %a0, i32 0
+  %e1_0 = extractelement <3 x i32> %a1, i32 0
+  %r0 = call double @_Z5ldexpdi(double %e0_0, i32 %e1_0)
+  %v0 = insertelement <3 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <3 x double> %a0, i32 1
+  %e1_1 = extractelement <3 x i32> %a1, i32 1
+  %r1 = call double @_Z5ldexpdi(double %e0_1, i32 %e1_1)
+  %v1 = insertelement <3 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <3 x double> %a0, i32 2
+  %e1_2 = extractelement <3 x i32> %a1, i32 2
+  %r2 = call double @_Z5ldexpdi(double %e0_2, i32 %e1_2)
+  %v2 = insertelement <3 x double> %v1, double %r2, i32 2
+  ret <3 x double> %v2
+}
+
+define <4 x double> @_Z5ldexpDv4_dDv4_i(<4 x double> %a0, <4 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <4 x double> %a0, i32 0
+  %e1_0 = extractelement <4 x i32> %a1, i32 0
+  %r0 = call double @_Z5ldexpdi(double %e0_0, i32 %e1_0)
+  %v0 = insertelement <4 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <4 x double> %a0, i32 1
+  %e1_1 = extractelement <4 x i32> %a1, i32 1
+  %r1 = call double @_Z5ldexpdi(double %e0_1, i32 %e1_1)
+  %v1 = insertelement <4 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <4 x double> %a0, i32 2
+  %e1_2 = extractelement <4 x i32> %a1, i32 2
+  %r2 = call double @_Z5ldexpdi(double %e0_2, i32 %e1_2)
+  %v2 = insertelement <4 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <4 x double> %a0, i32 3
+  %e1_3 = extractelement <4 x i32> %a1, i32 3
+  %r3 = call double @_Z5ldexpdi(double %e0_3, i32 %e1_3)
+  %v3 = insertelement <4 x double> %v2, double %r3, i32 3
+  ret <4 x double> %v3
+}
+
+define <8 x double> @_Z5ldexpDv8_dDv8_i(<8 x double> %a0, <8 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <8 x double> %a0, i32 0
+  %e1_0 = extractelement <8 x i32> %a1, i32 0
+  %r0 = call double @_Z5ldexpdi(double %e0_0, i32 %e1_0)
+  %v0 = insertelement <8 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <8 x double> %a0, i32 1
+  %e1_1 = extractelement <8 x i32> %a1, i32 1
+  %r1 = call double @_Z5ldexpdi(double %e0_1, i32 %e1_1)
+  %v1 = insertelement <8 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <8 x double> %a0, i32 2
+  %e1_2 = extractelement <8 x i32> %a1, i32 2
+  %r2 = call double @_Z5ldexpdi(double %e0_2, i32 %e1_2)
+  %v2 = insertelement <8 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <8 x double> %a0, i32 3
+  %e1_3 = extractelement <8 x i32> %a1, i32 3
+  %r3 = call double @_Z5ldexpdi(double %e0_3, i32 %e1_3)
+  %v3 = insertelement <8 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <8 x double> %a0, i32 4
+  %e1_4 = extractelement <8 x i32> %a1, i32 4
+  %r4 = call double @_Z5ldexpdi(double %e0_4, i32 %e1_4)
+  %v4 = insertelement <8 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <8 x double> %a0, i32 5
+  %e1_5 = extractelement <8 x i32> %a1, i32 5
+  %r5 = call double @_Z5ldexpdi(double %e0_5, i32 %e1_5)
+  %v5 = insertelement <8 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <8 x double> %a0, i32 6
+  %e1_6 = extractelement <8 x i32> %a1, i32 6
+  %r6 = call double @_Z5ldexpdi(double %e0_6, i32 %e1_6)
+  %v6 = insertelement <8 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <8 x double> %a0, i32 7
+  %e1_7 = extractelement <8 x i32> %a1, i32 7
+  %r7 = call double @_Z5ldexpdi(double %e0_7, i32 %e1_7)
+  %v7 = insertelement <8 x double> %v6, double %r7, i32 7
+  ret <8 x double> %v7
+}
+
+define <16 x double> @_Z5ldexpDv16_dDv16_i(<16 x double> %a0, <16 x i32> %a1) alwaysinline {
+  %e0_0 = extractelement <16 x double> %a0, i32 0
+  %e1_0 = extractelement <16 x i32> %a1, i32 0
+  %r0 = call double @_Z5ldexpdi(double %e0_0, i32 %e1_0)
+  %v0 = insertelement <16 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <16 x double> %a0, i32 1
+  %e1_1 = extractelement <16 x i32> %a1, i32 1
+  %r1 = call double @_Z5ldexpdi(double %e0_1, i32 %e1_1)
+  %v1 = insertelement <16 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <16 x double> %a0, i32 2
+  %e1_2 = extractelement <16 x i32> %a1, i32 2
+  %r2 = call double @_Z5ldexpdi(double %e0_2, i32 %e1_2)
+  %v2 = insertelement <16 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <16 x double> %a0, i32 3
+  %e1_3 = extractelement <16 x i32> %a1, i32 3
+  %r3 = call double @_Z5ldexpdi(double %e0_3, i32 %e1_3)
+  %v3 = insertelement <16 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <16 x double> %a0, i32 4
+  %e1_4 = extractelement <16 x i32> %a1, i32 4
+  %r4 = call double @_Z5ldexpdi(double %e0_4, i32 %e1_4)
+  %v4 = insertelement <16 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <16 x double> %a0, i32 5
+  %e1_5 = extractelement <16 x i32> %a1, i32 5
+  %r5 = call double @_Z5ldexpdi(double %e0_5, i32 %e1_5)
+  %v5 = insertelement <16 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <16 x double> %a0, i32 6
+  %e1_6 = extractelement <16 x i32> %a1, i32 6
+  %r6 = call double @_Z5ldexpdi(double %e0_6, i32 %e1_6)
+  %v6 = insertelement <16 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <16 x double> %a0, i32 7
+  %e1_7 = extractelement <16 x i32> %a1, i32 7
+  %r7 = call double @_Z5ldexpdi(double %e0_7, i32 %e1_7)
+  %v7 = insertelement <16 x double> %v6, double %r7, i32 7
+  %e0_8 = extractelement <16 x double> %a0, i32 8
+  %e1_8 = extractelement <16 x i32> %a1, i32 8
+  %r8 = call double @_Z5ldexpdi(double %e0_8, i32 %e1_8)
+  %v8 = insertelement <16 x double> %v7, double %r8, i32 8
+  %e0_9 = extractelement <16 x double> %a0, i32 9
+  %e1_9 = extractelement <16 x i32> %a1, i32 9
+  %r9 = call double @_Z5ldexpdi(double %e0_9, i32 %e1_9)
+  %v9 = insertelement <16 x double> %v8, double %r9, i32 9
+  %e0_10 = extractelement <16 x double> %a0, i32 10
+  %e1_10 = extractelement <16 x i32> %a1, i32 10
+  %r10 = call double @_Z5ldexpdi(double %e0_10, i32 %e1_10)
+  %v10 = insertelement <16 x double> %v9, double %r10, i32 10
+  %e0_11 = extractelement <16 x double> %a0, i32 11
+  %e1_11 = extractelement <16 x i32> %a1, i32 11
+  %r11 = call double @_Z5ldexpdi(double %e0_11, i32 %e1_11)
+  %v11 = insertelement <16 x double> %v10, double %r11, i32 11
+  %e0_12 = extractelement <16 x double> %a0, i32 12
+  %e1_12 = extractelement <16 x i32> %a1, i32 12
+  %r12 = call double @_Z5ldexpdi(double %e0_12, i32 %e1_12)
+  %v12 = insertelement <16 x double> %v11, double %r12, i32 12
+  %e0_13 = extractelement <16 x double> %a0, i32 13
+  %e1_13 = extractelement <16 x i32> %a1, i32 13
+  %r13 = call double @_Z5ldexpdi(double %e0_13, i32 %e1_13)
+  %v13 = insertelement <16 x double> %v12, double %r13, i32 13
+  %e0_14 = extractelement <16 x double> %a0, i32 14
+  %e1_14 = extractelement <16 x i32> %a1, i32 14
+  %r14 = call double @_Z5ldexpdi(double %e0_14, i32 %e1_14)
+  %v14 = insertelement <16 x double> %v13, double %r14, i32 14
+  %e0_15 = extractelement <16 x double> %a0, i32 15
+  %e1_15 = extractelement <16 x i32> %a1, i32 15
+  %r15 = call double @_Z5ldexpdi(double %e0_15, i32 %e1_15)
+  %v15 = insertelement <16 x double> %v14, double %r15, i32 15
+  ret <16 x double> %v15
+}
+
+define <2 x double> @_Z5ldexpDv2_di(<2 x double> %a0, i32 %a1) alwaysinline {
+  %e0_0 = extractelement <2 x double> %a0, i32 0
+  %r0 = call double @_Z5ldexpdi(double %e0_0, i32 %a1)
+  %v0 = insertelement <2 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <2 x double> %a0, i32 1
+  %r1 = call double @_Z5ldexpdi(double %e0_1, i32 %a1)
+  %v1 = insertelement <2 x double> %v0, double %r1, i32 1
+  ret <2 x double> %v1
+}
+
+define <3 x double> @_Z5ldexpDv3_di(<3 x double> %a0, i32 %a1) alwaysinline {
+  %e0_0 = extractelement <3 x double> %a0, i32 0
+  %r0 = call double @_Z5ldexpdi(double %e0_0, i32 %a1)
+  %v0 = insertelement <3 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <3 x double> %a0, i32 1
+  %r1 = call double @_Z5ldexpdi(double %e0_1, i32 %a1)
+  %v1 = insertelement <3 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <3 x double> %a0, i32 2
+  %r2 = call double @_Z5ldexpdi(double %e0_2, i32 %a1)
+  %v2 = insertelement <3 x double> %v1, double %r2, i32 2
+  ret <3 x double> %v2
+}
+
+define <4 x double> @_Z5ldexpDv4_di(<4 x double> %a0, i32 %a1) alwaysinline {
+  %e0_0 = extractelement <4 x double> %a0, i32 0
+  %r0 = call double @_Z5ldexpdi(double %e0_0, i32 %a1)
+  %v0 = insertelement <4 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <4 x double> %a0, i32 1
+  %r1 = call double @_Z5ldexpdi(double %e0_1, i32 %a1)
+  %v1 = insertelement <4 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <4 x double> %a0, i32 2
+  %r2 = call double @_Z5ldexpdi(double %e0_2, i32 %a1)
+  %v2 = insertelement <4 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <4 x double> %a0, i32 3
+  %r3 = call double @_Z5ldexpdi(double %e0_3, i32 %a1)
+  %v3 = insertelement <4 x double> %v2, double %r3, i32 3
+  ret <4 x double> %v3
+}
+
+define <8 x double> @_Z5ldexpDv8_di(<8 x double> %a0, i32 %a1) alwaysinline {
+  %e0_0 = extractelement <8 x double> %a0, i32 0
+  %r0 = call double @_Z5ldexpdi(double %e0_0, i32 %a1)
+  %v0 = insertelement <8 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <8 x double> %a0, i32 1
+  %r1 = call double @_Z5ldexpdi(double %e0_1, i32 %a1)
+  %v1 = insertelement <8 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <8 x double> %a0, i32 2
+  %r2 = call double @_Z5ldexpdi(double %e0_2, i32 %a1)
+  %v2 = insertelement <8 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <8 x double> %a0, i32 3
+  %r3 = call double @_Z5ldexpdi(double %e0_3, i32 %a1)
+  %v3 = insertelement <8 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <8 x double> %a0, i32 4
+  %r4 = call double @_Z5ldexpdi(double %e0_4, i32 %a1)
+  %v4 = insertelement <8 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <8 x double> %a0, i32 5
+  %r5 = call double @_Z5ldexpdi(double %e0_5, i32 %a1)
+  %v5 = insertelement <8 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <8 x double> %a0, i32 6
+  %r6 = call double @_Z5ldexpdi(double %e0_6, i32 %a1)
+  %v6 = insertelement <8 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <8 x double> %a0, i32 7
+  %r7 = call double @_Z5ldexpdi(double %e0_7, i32 %a1)
+  %v7 = insertelement <8 x double> %v6, double %r7, i32 7
+  ret <8 x double> %v7
+}
+
+define <16 x double> @_Z5ldexpDv16_di(<16 x double> %a0, i32 %a1) alwaysinline {
+  %e0_0 = extractelement <16 x double> %a0, i32 0
+  %r0 = call double @_Z5ldexpdi(double %e0_0, i32 %a1)
+  %v0 = insertelement <16 x double> undef, double %r0, i32 0
+  %e0_1 = extractelement <16 x double> %a0, i32 1
+  %r1 = call double @_Z5ldexpdi(double %e0_1, i32 %a1)
+  %v1 = insertelement <16 x double> %v0, double %r1, i32 1
+  %e0_2 = extractelement <16 x double> %a0, i32 2
+  %r2 = call double @_Z5ldexpdi(double %e0_2, i32 %a1)
+  %v2 = insertelement <16 x double> %v1, double %r2, i32 2
+  %e0_3 = extractelement <16 x double> %a0, i32 3
+  %r3 = call double @_Z5ldexpdi(double %e0_3, i32 %a1)
+  %v3 = insertelement <16 x double> %v2, double %r3, i32 3
+  %e0_4 = extractelement <16 x double> %a0, i32 4
+  %r4 = call double @_Z5ldexpdi(double %e0_4, i32 %a1)
+  %v4 = insertelement <16 x double> %v3, double %r4, i32 4
+  %e0_5 = extractelement <16 x double> %a0, i32 5
+  %r5 = call double @_Z5ldexpdi(double %e0_5, i32 %a1)
+  %v5 = insertelement <16 x double> %v4, double %r5, i32 5
+  %e0_6 = extractelement <16 x double> %a0, i32 6
+  %r6 = call double @_Z5ldexpdi(double %e0_6, i32 %a1)
+  %v6 = insertelement <16 x double> %v5, double %r6, i32 6
+  %e0_7 = extractelement <16 x double> %a0, i32 7
+  %r7 = call double @_Z5ldexpdi(double %e0_7, i32 %a1)
+  %v7 = insertelement <16 x double> %v6, double %r7, i32 7
+  %e0_8 = extractelement <16 x double> %a0, i32 8
+  %r8 = call double @_Z5ldexpdi(double %e0_8, i32 %a1)
+  %v8 = insertelement <16 x double> %v7, double %r8, i32 8
+  %e0_9 = extractelement <16 x double> %a0, i32 9
+  %r9 = call double @_Z5ldexpdi(double %e0_9, i32 %a1)
+  %v9 = insertelement <16 x double> %v8, double %r9, i32 9
+  %e0_10 = extractelement <16 x double> %a0, i32 10
+  %r10 = call double @_Z5ldexpdi(double %e0_10, i32 %a1)
+  %v10 = insertelement <16 x double> %v9, double %r10, i32 10
+  %e0_11 = extractelement <16 x double> %a0, i32 11
+  %r11 = call double @_Z5ldexpdi(double %e0_11, i32 %a1)
+  %v11 = insertelement <16 x double> %v10, double %r11, i32 11
+  %e0_12 = extractelement <16 x double> %a0, i32 12
+  %r12 = call double @_Z5ldexpdi(double %e0_12, i32 %a1)
+  %v12 = insertelement <16 x double> %v11, double %r12, i32 12
+  %e0_13 = extractelement <16 x double> %a0, i32 13
+  %r13 = call double @_Z5ldexpdi(double %e0_13, i32 %a1)
+  %v13 = insertelement <16 x double> %v12, double %r13, i32 13
+  %e0_14 = extractelement <16 x double> %a0, i32 14
+  %r14 = call double @_Z5ldexpdi(double %e0_14, i32 %a1)
+  %v14 = insertelement <16 x double> %v13, double %r14, i32 14
+  %e0_15 = extractelement <16 x double> %a0, i32 15
+  %r15 = call double @_Z5ldexpdi(double %e0_15, i32 %a1)
+  %v15 = insertelement <16 x double> %v14, double %r15, i32 15
+  ret <16 x double> %v15
+}
+
 define float @_Z5rootnfi(float %x, i32 %n) alwaysinline {
   %xd = fpext float %x to double
   %ax = call double @llvm.fabs.f64(double %xd)
@@ -9941,6 +10219,7 @@ declare double @__nv_fmod(double, double)
 declare float @__nv_remainderf(float, float)
 declare double @__nv_remainder(double, double)
 declare float @__nv_ldexpf(float, i32)
+declare double @__nv_ldexp(double, i32)
 declare float @__nv_remquof(float, float, ptr)
 declare double @llvm.fabs.f64(double)
 declare double @llvm.copysign.f64(double, double)
