@@ -22,7 +22,7 @@ static const ct_section *const sections[] = {
     &ct_extensions_section, &ct_host_value_section,
     &ct_atomics_section,    &ct_subgroup_ext_section,
     &ct_work_group_section, &ct_generic_address_space_section,
-    &ct_builtins_section,
+    &ct_builtins_section,   &ct_svm_section,
 };
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
 
