@@ -1,5 +1,6 @@
 #include "core/mem_transfer.h"
 #include "core/transfer.h"
+#include "core/usm.h"
 #include "core/command.h"
 #include "core/platform.h"
 #include "core/backend.h"
@@ -76,6 +77,13 @@ cl_int cv_transfer_end(cv_command *cmd, cl_int status, bool blocking, bool lean,
     return err;
 }
 
+/* A host pointer into an SVM or USM allocation of the queue's context is a device address to
+ * the copy: USM device memory is no host memory (a staged copy would touch it on the host), and
+ * the others copy faster as what they are. */
+static bool cv_usm_side(cl_command_queue q, const void *ptr) {
+    return cv_usm_find(q->context, ptr).type != CV_USM_NONE;
+}
+
 cl_int cv_enqueue_read(cl_command_queue q, cl_mem m, bool blocking, size_t offset, size_t size,
                        void *ptr, const cv_waits *w) {
     cv_command cmd;
@@ -85,7 +93,9 @@ cl_int cv_enqueue_read(cl_command_queue q, cl_mem m, bool blocking, size_t offse
         bool lean = cv_transfer_lean(&cmd, blocking), done = false;
         err = cv_use(&cmd, m, false, lean, &a);
         cvcu_host_copy c = cv_transfer_host_copy(&cmd, blocking, &done);
-        if (err == CL_SUCCESS)
+        if (err == CL_SUCCESS && cv_usm_side(q, ptr))
+            err = cvcu_copy_device(cmd.stream, (cl_ulong)(uintptr_t)ptr, a + offset, size);
+        else if (err == CL_SUCCESS)
             err = cvcu_copy_to_host(&c, ptr, a + offset, size);
         err = cv_transfer_end(&cmd, err, blocking, lean, done, CL_COMMAND_READ_BUFFER, size,
                               w->event);
@@ -102,7 +112,9 @@ cl_int cv_enqueue_write(cl_command_queue q, cl_mem m, bool blocking, size_t offs
         bool lean = cv_transfer_lean(&cmd, blocking), done = false;
         err = cv_use(&cmd, m, true, lean, &a);
         cvcu_host_copy c = cv_transfer_host_copy(&cmd, blocking, &done);
-        if (err == CL_SUCCESS)
+        if (err == CL_SUCCESS && cv_usm_side(q, ptr))
+            err = cvcu_copy_device(cmd.stream, a + offset, (cl_ulong)(uintptr_t)ptr, size);
+        else if (err == CL_SUCCESS)
             err = cvcu_copy_to_device(&c, a + offset, ptr, size);
         err = cv_transfer_end(&cmd, err, blocking, lean, done, CL_COMMAND_WRITE_BUFFER, size,
                               w->event);
@@ -149,6 +161,11 @@ cl_int cv_enqueue_rect(cl_command_queue q, cl_command_type type, bool blocking, 
             err = cv_use(&cmd, src, false, lean, &s);
         if (err == CL_SUCCESS && dst)
             err = cv_use(&cmd, dst, true, lean, &d);
+        /* Host memory of an SVM or USM allocation: its device address. */
+        if (host && cv_usm_side(q, host)) {
+            *(src ? &d : &s) = (cl_ulong)(uintptr_t)host;
+            host = NULL;
+        }
         cv_rect_side(&ss, src ? src_rect : host_rect, s, src ? NULL : host);
         cv_rect_side(&sd, dst ? dst_rect : host_rect, d, dst ? NULL : host);
         cvcu_host_copy c = cv_transfer_host_copy(&cmd, blocking, &done);

@@ -243,6 +243,35 @@ int main(void) {
     CHECK(memcmp(h, s, bytes) == 0);
     free(back);
 
+    /* Buffer reads and writes with a USM pointer as the host side: device memory is copied as
+     * device memory (a staged copy would touch it on the host). */
+    cl_mem buf = clCreateBuffer(ctx, CL_MEM_READ_WRITE, bytes, NULL, &err);
+    REQUIRE(buf != NULL);
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, buf, CL_TRUE, 0, bytes, d, 0, NULL, NULL));
+    int *d2 = device_alloc(ctx, dev, NULL, bytes, 0, &err);
+    REQUIRE(d2 != NULL);
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, buf, CL_TRUE, 0, bytes, d2, 0, NULL, NULL));
+    int *check = calloc(N, sizeof *check);
+    REQUIRE(check);
+    CHECK_ERR(CL_SUCCESS, copy(q, CL_TRUE, check, d2, bytes, 0, NULL, NULL));
+    int wrong = 0;
+    for (int i = 0; i < N; i++)
+        wrong += check[i] != i;
+    CHECK(wrong == 0);
+    /* A rectangle of 16 rows of 64 bytes into the device allocation. */
+    size_t origin[3] = {0, 0, 0}, region[3] = {64, 16, 1};
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBufferRect(q, buf, CL_TRUE, origin, origin, region, 128, 0,
+                                                  64, 0, d2, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, copy(q, CL_TRUE, check, d2, 64 * 16, 0, NULL, NULL));
+    wrong = 0;
+    for (int row = 0; row < 16; row++)
+        for (int i = 0; i < 16; i++)
+            wrong += check[row * 16 + i] != row * 32 + i;
+    CHECK(wrong == 0);
+    free(check);
+    clReleaseMemObject(buf);
+    CHECK_ERR(CL_SUCCESS, mem_free(ctx, d2));
+
     clReleaseKernel(k);
     clReleaseProgram(prog);
     CHECK_ERR(CL_SUCCESS, mem_free(ctx, d));
