@@ -550,47 +550,96 @@ static cl_int cvc_codegen_source(const char *text, size_t len, const char *optio
     return err;
 }
 
-/* clLinkProgram: linked objects (an LLVM bitcode file) -> PTX, every library linked whole. */
-static cl_int cvc_codegen_ir(const cvc_tmp *tmp, const char *input, const cvc_options *o,
-                             const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
-                             cvc_output *out) {
-    int sm = cvc_sm(target, tools);
+/* The OpenCL C names an NVPTX module calls, as the link plan's scan reads a source: the base
+ * name of each mangled callee (@_Z13get_global_idj: get_global_id), other callees as they are,
+ * and `half` where a mangled name takes one (Dh: culvert's half builtins). NULL when out of
+ * memory. */
+static char *cvc_ir_names(const char *ir) {
+    cvc_buf b = {0};
+    for (const char *p = strchr(ir, '@'); p; p = strchr(p + 1, '@')) {
+        const char *q = p + 1;
+        if (q[0] == '_' && q[1] == 'Z' && q[2] >= '0' && q[2] <= '9') {
+            char *end;
+            unsigned long n = strtoul(q + 2, &end, 10);
+            size_t left = strcspn(end, " (),\n");
+            if (n <= left) {
+                cvc_buf_add(&b, end, n);
+                cvc_buf_str(&b, memmem(end + n, left - n, "Dh", 2) ? " half\n" : "\n");
+            }
+        } else {
+            size_t n = strcspn(q, " (),\n");
+            cvc_buf_add(&b, q, n);
+            cvc_buf_str(&b, "\n");
+        }
+    }
+    if (b.failed)
+        free(b.data);
+    return b.failed ? NULL : b.data ? b.data : strdup("");
+}
+
+/* llvm-link of input with the plan's libraries, then clang's optimization: the module's text. */
+static char *cvc_link_opt(const cvc_tmp *tmp, const char *input, const cvc_link_plan *plan,
+                          const cvc_options *o, int sm, const cvc_tools *tools, cvc_buf *log) {
     char ll_path[4096], full[4096];
     cvc_tmp_path(tmp, "program.ll", ll_path);
     cvc_tmp_path(tmp, "program-full.bc", full);
+    cvc_argv *a = cvc_argvs(2);
+    char *ll = NULL;
+    size_t ll_len = 0;
+    if (!a)
+        return NULL;
+    /* clang links libraries only into source input: llvm-link does it for IR. */
+    cvc_arg(&a[0], tools->llvm_link);
+    cvc_arg(&a[0], input);
+    cvc_arg(&a[0], "--only-needed");
+    cvc_arg(&a[0], "--internalize");
+    cvc_arg(&a[0], "--suppress-warnings");
+    cvc_libs_args(&a[0], plan);
+    cvc_arg(&a[0], "-o");
+    cvc_arg(&a[0], full);
+    cvc_clang_common(&a[1], tools, o, sm, false);
+    cvc_clang_tail(&a[1], NULL, "-emit-llvm", ll_path, full);
+    if (cvc_run_args(&a[0], log) == 0 && cvc_run_args(&a[1], log) == 0)
+        ll = (char *)cvc_read_file(ll_path, &ll_len);
+    cvc_argvs_free(a, 2);
+    return ll;
+}
+
+/* IR -> PTX: clLinkProgram's linked objects (names NULL: every library linked whole), or a
+ * SPIR-V build's module, whose callees (names: cvc_ir_names) pick the part of the libraries to
+ * link, as a source build's names do (a callee the part lacks: again, libraries whole). */
+static cl_int cvc_codegen_ir(const cvc_tmp *tmp, const char *input, const char *names,
+                             const cvc_options *o, const cvc_target *target, const cvc_tools *tools,
+                             cvc_buf *log, cvc_output *out) {
+    int sm = cvc_sm(target, tools);
     /* llc (where code generators do not work) starts now: its start-up overlaps llvm-link's and
      * clang's work. */
-    cvc_argv *a = cvc_argvs(3);
+    cvc_argv *a = cvc_argvs(1);
     cvc_child llc = {0};
     if (!a)
         return CL_OUT_OF_HOST_MEMORY;
     cvc_llc_argv(&a[0], tmp->dir, o, sm, tools);
     if (!cvc_codegen_works() && (a[0].overflow || !cvc_child_start(a[0].v, true, &llc, log))) {
-        cvc_argvs_free(a, 3);
+        cvc_argvs_free(a, 1);
         return CL_BUILD_PROGRAM_FAILURE;
     }
+    cvc_argvs_free(a, 1);
     cvc_link_plan plan;
     char *ll = NULL;
-    size_t ll_len = 0;
-    if (!cvc_link_plan_make(&plan, NULL, 0, NULL, o, tools, tmp))
+    if (!cvc_link_plan_make(&plan, names, names ? strlen(names) : 0, NULL, o, tools, tmp))
         cvc_buf_str(log, cvc_no_tmp);
     else {
-        /* clang links libraries only into source input: llvm-link does it for IR. */
-        cvc_arg(&a[1], tools->llvm_link);
-        cvc_arg(&a[1], input);
-        cvc_arg(&a[1], "--only-needed");
-        cvc_arg(&a[1], "--internalize");
-        cvc_arg(&a[1], "--suppress-warnings");
-        cvc_libs_args(&a[1], &plan);
-        cvc_arg(&a[1], "-o");
-        cvc_arg(&a[1], full);
-        cvc_clang_common(&a[2], tools, o, sm, false);
-        cvc_clang_tail(&a[2], NULL, "-emit-llvm", ll_path, full);
-        if (cvc_run_args(&a[1], log) == 0 && cvc_run_args(&a[2], log) == 0)
-            ll = (char *)cvc_read_file(ll_path, &ll_len);
+        size_t log_mark = log->len;
+        ll = cvc_link_opt(tmp, input, &plan, o, sm, tools, log);
+        if (plan.partial && (!ll || cvc_undefined_functions(ll, NULL) > 0)) {
+            /* The names missed a callee (or the part was unreadable): every library whole. */
+            free(ll);
+            cvc_buf_truncate(log, log_mark);
+            ll = cvc_link_plan_missed(&plan) ? cvc_link_opt(tmp, input, &plan, o, sm, tools, log)
+                                             : (cvc_buf_str(log, cvc_no_tmp), NULL);
+        }
     }
     cvc_link_plan_end(&plan);
-    cvc_argvs_free(a, 3);
     if (!ll) {
         cvc_child_cancel(&llc);
         return CL_BUILD_PROGRAM_FAILURE;
@@ -813,10 +862,12 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
 }
 
 /* SPIR-V -> LLVM IR (llvm-spirv, as OpenCL C 2.0 builtin calls, specialized) -> NVPTX IR
- * (cvc_ir_from_spir) -> bitcode, written to obj (in tmp). Every later step is clLinkProgram's. */
+ * (cvc_ir_from_spir), written to obj (in tmp): bitcode for an object (clCompileProgram), the text
+ * for a build, whose next step (llvm-link, clLinkProgram's) reads it as it is (one process less
+ * of a cold build); *names: the names it calls, for a build's library part (cvc_ir_names). */
 static cl_int cvc_il_to_object(const cvc_tmp *tmp, const unsigned char *il, size_t len,
-                               const char *spec, const cvc_tools *tools, cvc_buf *log,
-                               char obj[4096]) {
+                               const char *spec, const cvc_tools *tools, bool text_ok, cvc_buf *log,
+                               char obj[4096], char **names) {
     char spv[4096], spir[4096], ll[4096], spec_arg[4200];
     cvc_tmp_path(tmp, "program.spv", spv);
     cvc_tmp_path(tmp, "spir.bc", spir);
@@ -858,13 +909,19 @@ static cl_int cvc_il_to_object(const cvc_tmp *tmp, const unsigned char *il, size
         nvptx = cvc_ir_from_spir(text);
         err = nvptx ? CL_COMPILE_PROGRAM_FAILURE : CL_OUT_OF_HOST_MEMORY;
     }
-    /* llvm-link reads the text and writes bitcode. */
+    /* llvm-link reads the text and writes bitcode (an object's); a build takes the text. */
     if (nvptx && cvc_write_file(ll, nvptx, strlen(nvptx))) {
         cvc_arg(&a[2], tools->llvm_link);
         cvc_arg(&a[2], ll);
         cvc_arg(&a[2], "-o");
         cvc_arg(&a[2], obj);
-        if (cvc_run_args(&a[2], log) == 0)
+        if (text_ok) {
+            snprintf(obj, 4096, "%s", ll);
+            *names = cvc_ir_names(nvptx);
+        }
+        if (text_ok)
+            err = *names ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+        else if (cvc_run_args(&a[2], log) == 0)
             err = CL_SUCCESS;
     }
     free(text);
@@ -898,23 +955,24 @@ static cl_int cvc_il_step(const unsigned char *il, size_t len, const char *optio
         return CL_SUCCESS;
     tools = cvc_get_probed_tools();
     cvc_tmp tmp = {{0}};
-    char obj[4096];
+    char obj[4096], *names = NULL;
     err = CL_COMPILE_PROGRAM_FAILURE;
     if (!cvc_tmp_create(&tmp))
         cvc_buf_str(&log, "culvert: cannot create a temporary directory\n");
     else
-        err = cvc_il_to_object(&tmp, il, len, spec, tools, &log, obj);
+        err = cvc_il_to_object(&tmp, il, len, spec, tools, build, &log, obj, &names);
     if (err == CL_SUCCESS) {
         if (build) {
             /* IL follows OpenCL 3.0's rules: non-uniform work-groups unless
              * -cl-uniform-work-group-size (-cl-std is OpenCL C's). */
             o.cl_std = 300;
-            err = cvc_codegen_ir(&tmp, obj, &o, target, tools, &log, out);
+            err = cvc_codegen_ir(&tmp, obj, names, &o, target, tools, &log, out);
         } else {
             out->data = cvc_read_file(obj, &out->size);
             err = out->data ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
         }
     }
+    free(names);
     cvc_tmp_remove(&tmp);
     cvc_options_free(&o);
     if (build && err == CL_COMPILE_PROGRAM_FAILURE)
@@ -1027,7 +1085,7 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
                     out->data = cvc_wrap_library(cvc_read_file(linked, &out->size), &out->size);
                     err = out->data ? CL_SUCCESS : CL_LINK_PROGRAM_FAILURE;
                 } else {
-                    err = cvc_codegen_ir(&tmp, linked, &o, target, tools, &log, out);
+                    err = cvc_codegen_ir(&tmp, linked, NULL, &o, target, tools, &log, out);
                     if (err == CL_BUILD_PROGRAM_FAILURE)
                         err = CL_LINK_PROGRAM_FAILURE;
                 }

@@ -269,6 +269,53 @@ static void build_float_spec(void) {
     free(il);
 }
 
+/* A build of a module links the part of the libraries its callees name (the first build of a
+ * set extracts it, the next link it): the PTX is the same as with the libraries whole (no cache:
+ * no parts). */
+static void build_part(const char *dir) {
+    size_t len = 0;
+    unsigned char *il = read_module(CV_IL_SPV, "library part", &len);
+    if (!il)
+        return;
+    char *ptx[3] = {NULL, NULL, NULL};
+    for (int round = 0; round < 3; round++) {
+        /* round 0: no cache (the libraries whole); 1: extracts the part; 2: links it. A new
+         * value each round: never a cache hit. */
+        char spec[32];
+        snprintf(spec, sizeof spec, "7:i32:%d", 100 + round);
+        if (round == 0)
+            setenv("CULVERT_CACHE", "0", 1);
+        cvc_output out = {0};
+        cl_int err = cvc_build_il(il, len, NULL, spec, &cvt_sm90, &out);
+        unsetenv("CULVERT_CACHE");
+        CVT_CHECK(err == CL_SUCCESS, "round %d: %d\n%s", round, (int)err, out.log ? out.log : "");
+        /* the constant differs: compare what follows its line */
+        const char *text = err == CL_SUCCESS ? strstr((char *)out.data, ".entry") : NULL;
+        ptx[round] = text ? strdup(text) : NULL;
+        if (ptx[round]) {
+            char value[16];
+            snprintf(value, sizeof value, "%d", 100 + round);
+            char *v = strstr(ptx[round], value);
+            if (v)
+                memset(v, 'X', strlen(value));
+        }
+        cvc_output_free(&out);
+    }
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int parts = 0;
+    while (d && (e = readdir(d)) != NULL)
+        parts += !strncmp(e->d_name, "libpart-", 8) && strstr(e->d_name, ".bc") != NULL;
+    if (d)
+        closedir(d);
+    CVT_CHECK(parts >= 1, "a library part for the module: %d", parts);
+    CVT_CHECK(ptx[0] && ptx[1] && !strcmp(ptx[0], ptx[1]), "extracting round: the same PTX");
+    CVT_CHECK(ptx[0] && ptx[2] && !strcmp(ptx[0], ptx[2]), "part round: the same PTX");
+    for (int i = 0; i < 3; i++)
+        free(ptx[i]);
+    free(il);
+}
+
 int main(void) {
     spec_constants();
     spec_text();
@@ -278,6 +325,7 @@ int main(void) {
     cvt_private_cache(dir, sizeof dir);
     build();
     build_float_spec();
+    build_part(dir);
     printf("%s\n", cvt_failures ? "FAILED" : "PASSED");
     return cvt_failures ? 1 : 0;
 }
