@@ -232,47 +232,66 @@ void cv_program_twins_free(cv_program_twins *t) {
         }
         pthread_mutex_destroy(&t->lock);
         free(t->text);
+        free(t->alone);
+        if (t->stats)
+            free(t->stats->timed);
+        free(t->stats);
         free(t);
     }
+}
+
+/* Makes the twins' module text once, under t->lock (a load put off by a closed gate is tried
+ * again without it); false when out of memory. */
+static bool cv_program_twins_text(cv_program_twins *t) {
+    if (t->stats)
+        return t->alone != NULL;
+    t->stats = calloc(1, sizeof *t->stats);
+    size_t len = 0;
+    if (t->stats)
+        t->alone = cv_ptx_add_timing(t->text, strlen(t->text), CV_PTX_TIMING_ALONE, &len, t->stats);
+    free(t->text);
+    t->text = NULL;
+    if (t->alone && t->stats->module_refused)
+        cvu_log(CVU_LOG_INFO,
+                "no kernel timing (%s): profiling queues time these kernels with CUDA events",
+                t->stats->module_refused);
+    return t->alone != NULL;
 }
 
 /* Loads the twins apart, under t->lock; a function whose twin the driver refuses keeps none
  * (CUDA events time it). False while a gate is closed: nothing was tried, a later launch tries
  * again (the load would wait for whoever opens the gate, maybe this very thread). */
 static bool cv_program_twins_load(cv_program_twins *t) {
-    cv_ptx_timing_stats st = {0};
-    size_t len = 0;
-    char *text = cv_ptx_add_timing(t->text, strlen(t->text), CV_PTX_TIMING_ALONE, &len, &st);
+    bool made = cv_program_twins_text(t);
+    const cv_ptx_timing_stats *st = t->stats;
     char *log = NULL;
     bool later = false;
-    cl_int err = text ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
-    if (err == CL_SUCCESS && st.module_refused)
-        cvu_log(CVU_LOG_INFO,
-                "no kernel timing (%s): profiling queues time these kernels with CUDA events",
-                st.module_refused);
-    if (err == CL_SUCCESS && st.twins) {
+    cl_int err = made ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+    if (err == CL_SUCCESS && st->twins) {
         uint64_t t0 = cvu_host_time_ns();
         err = cvcu_device_bind(t->device->cu);
         if (err == CL_SUCCESS)
-            err = cvcu_module_load_unblocked(text, &t->jit, &t->module, &log, &later);
+            err = cvcu_module_load_unblocked(t->alone, &t->jit, &t->module, &log, &later);
         if (!later)
             cvu_log(err == CL_SUCCESS ? CVU_LOG_INFO : CVU_LOG_ERROR,
-                    "timed twins of %u kernels: CUDA module load %.1f ms (%d)%s%s", st.twins,
+                    "timed twins of %u kernels: CUDA module load %.1f ms (%d)%s%s", st->twins,
                     (double)(cvu_host_time_ns() - t0) / 1e6, err, log && log[0] ? ": " : "",
                     log ? log : "");
     }
-    for (uint32_t i = 0; t->module && i < t->num_functions && i < st.entries; i++) {
+    for (uint32_t i = 0; t->module && i < t->num_functions && i < st->entries; i++) {
         cv_program_function *f = &t->functions[i];
-        if (st.timed[i])
+        if (st->timed[i])
             cv_program_timed_twin(t->module, f);
         atomic_store(&f->timed_smem_optin, f->timed_attrs.max_dynamic_smem);
     }
     free(log);
-    free(text);
-    free(st.timed);
     if (!later) {
-        free(t->text);
-        t->text = NULL;
+        free(t->alone);
+        t->alone = NULL;
+        if (t->stats)
+            free(t->stats->timed);
+        free(t->stats);
+        t->stats = NULL;
     }
     return !later;
 }

@@ -15,9 +15,11 @@
  * variables keeps its twins beside its entries instead (one copy of each variable). */
 typedef struct cv_program_twins {
     pthread_mutex_t lock;
-    _Atomic bool tried;   /* the load was tried: each function's timed is final */
-    char *text;           /* the entries' PTX as loaded, until tried */
-    cvcu_jit_options jit; /* the entries' */
+    _Atomic bool tried; /* the load was tried: each function's timed is final */
+    char *text;         /* the entries' PTX as loaded, until the twins' text is made */
+    char *alone;        /* the twins' module text (made once), until tried */
+    struct cv_ptx_timing_stats *stats; /* what making it found, until tried */
+    cvcu_jit_options jit;              /* the entries' */
     cl_device_id device;
     struct cvcu_module *module; /* NULL until loaded, or where the driver refused it */
     cv_program_function *functions;

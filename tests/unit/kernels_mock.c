@@ -725,6 +725,36 @@ static void test_timed_launches(cl_program p) {
     cv_test_check_profiled(e);
     clReleaseKernel(k);
     clReleaseProgram(li);
+
+    /* A profiled launch while a gate is closed (a user event in another queue's wait list) runs
+     * the entry, timed by CUDA events: the twins' module load would wait for whoever opens the
+     * gate. The twins' text is made once; later launches retry only the load, and the first one
+     * after the gate opened loads it, once. */
+    loaded = fake->modules_loaded;
+    li = build("launch_info.ptx", NULL);
+    CHECK(fake->modules_loaded == loaded + 1);
+    k = kernel(li, "li_ids");
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
+    cl_command_queue other = clCreateCommandQueue(ctx, dev, 0, &err);
+    cl_event gate = clCreateUserEvent(ctx, &err);
+    REQUIRE(other && gate);
+    size_t one = 8;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(other, k, 1, NULL, &one, &one, 1, &gate, NULL));
+    CHECK_ERR(CL_SUCCESS, clFlush(other));
+    for (int round = 0; round < 2; round++) {
+        CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 2, NULL, g2, l2, 0, NULL, &e));
+        CHECK(fake->modules_loaded == loaded + 1 && strcmp(last()->func, "li_ids") == 0);
+        cv_test_check_profiled(e);
+    }
+    CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(gate, CL_COMPLETE));
+    CHECK_ERR(CL_SUCCESS, clFinish(other));
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 2, NULL, g2, l2, 0, NULL, &e));
+    CHECK(fake->modules_loaded == loaded + 2 && strcmp(last()->func, "li_ids__cv_timed") == 0);
+    cv_test_check_profiled(e);
+    clReleaseEvent(gate);
+    clReleaseCommandQueue(other);
+    clReleaseKernel(k);
+    clReleaseProgram(li);
     clReleaseCommandQueue(qp);
 }
 
