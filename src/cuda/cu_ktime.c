@@ -25,7 +25,6 @@
 #include "cuda/cu_clock.h"
 #include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
-#include "cuda/cu_gates.h"
 #include "util/clock.h"
 #include "util/log.h"
 
@@ -185,12 +184,15 @@ static cvcu_kclock *cvcu_kt_find(struct cvcu_device *dev, bool create) {
 /* The probe's module (only while no gate is closed), its stream of the greatest priority and
  * the ping-pong page. c->lock held, the device bound. */
 static cl_int cvcu_kt_load(cvcu_kclock *c) {
-    static const _Atomic bool now_or_never = true;
-    if (!cvcu_gates_quiet_begin(&now_or_never))
+    static const cvcu_jit_options defaults = {0, -1, false, 0};
+    cvcu_module *module = NULL;
+    char *log = NULL;
+    bool later = false;
+    cl_int err = cvcu_module_load_unblocked(cvcu_probe_ptx, &defaults, &module, &log, &later);
+    free(log);
+    if (later)
         return CL_OUT_OF_RESOURCES;
-    cl_int err = CVCU_CALL(cvcu.cuModuleLoadDataEx(&c->module, cvcu_probe_ptx, 0, NULL, NULL),
-                           CL_OUT_OF_RESOURCES);
-    cvcu_gates_quiet_end();
+    c->module = (CUmodule)module;
     int least = 0, greatest = 0;
     void *page = NULL;
     if (err == CL_SUCCESS)
