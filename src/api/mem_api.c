@@ -35,6 +35,14 @@ static size_t cv_mem_props_len(const cl_mem_properties *props) {
     return props ? n + 1 : 0;
 }
 
+bool cv_fits_devices(cl_context ctx, cl_device_id dev, size_t size) {
+    bool fits = true;
+    for (cl_uint i = 0; i < ctx->num_devices && fits; i++)
+        if (!dev || ctx->devices[i] == dev)
+            fits = size <= cv_device_max_alloc(ctx->devices[i]);
+    return fits;
+}
+
 static bool cv_fits_some_device(cl_context ctx, size_t size) {
     bool fits = false;
     for (cl_uint i = 0; i < ctx->num_devices && !fits; i++)

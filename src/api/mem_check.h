@@ -48,6 +48,9 @@ cl_int cv_ptr_copy(cl_command_queue q, bool svm, cl_command_type type, bool bloc
 cl_int cv_ptr_fill(cl_command_queue q, bool svm, cl_command_type type, void *dst,
                    const void *pattern, size_t pattern_size, size_t size, const cv_waits *w);
 
+/* Is size within CL_DEVICE_MAX_MEM_ALLOC_SIZE of dev, or of every device of ctx (dev NULL)? */
+bool cv_fits_devices(cl_context ctx, cl_device_id dev, size_t size);
+
 /* The flags of clCreateBuffer (and the flags argument of clCreateSubBuffer). */
 cl_int cv_check_mem_flags(cl_mem_flags flags);
 

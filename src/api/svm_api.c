@@ -9,21 +9,6 @@
 
 #define CV_SVM_KNOWN_FLAGS (CV_MEM_ACCESS_FLAGS | CL_MEM_SVM_FINE_GRAIN_BUFFER | CL_MEM_SVM_ATOMICS)
 
-/* What every device of the context can do: an allocation serves them all. */
-static cl_device_svm_capabilities cv_context_svm_caps(cl_context ctx) {
-    cl_device_svm_capabilities caps = ~(cl_device_svm_capabilities)0;
-    for (cl_uint i = 0; i < ctx->num_devices; i++)
-        caps &= cv_usm_svm_caps(ctx->devices[i]);
-    return ctx->num_devices ? caps : 0;
-}
-
-static bool cv_fits_every_device(cl_context ctx, size_t size) {
-    bool fits = true;
-    for (cl_uint i = 0; i < ctx->num_devices && fits; i++)
-        fits = size <= cv_device_max_alloc(ctx->devices[i]);
-    return fits;
-}
-
 void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t size,
                              unsigned int alignment) {
     void *p = NULL;
@@ -33,7 +18,7 @@ void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t 
      * support SVM." */
     if (!cv_is_context(context))
         err = CL_INVALID_CONTEXT;
-    else if (!((caps = cv_context_svm_caps(context)) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+    else if (!((caps = cv_usm_context_svm_caps(context)) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
         err = CL_INVALID_OPERATION;
     /* "The values specified in flags do not follow rules described for supported values in the
      * SVM Memory Flags table" (one access flag at most; no other bits) */
@@ -51,7 +36,7 @@ void *CL_API_CALL clSVMAlloc(cl_context context, cl_svm_mem_flags flags, size_t 
              ((flags & CL_MEM_SVM_ATOMICS) && !(caps & CL_DEVICE_SVM_ATOMICS)))
         err = CL_INVALID_VALUE;
     /* "size is 0 or > CL_DEVICE_MAX_MEM_ALLOC_SIZE value for any device in context." */
-    else if (size == 0 || !cv_fits_every_device(context, size))
+    else if (size == 0 || !cv_fits_devices(context, NULL, size))
         err = CL_INVALID_BUFFER_SIZE;
     /* "alignment is not a power of two or the OpenCL implementation cannot support the
      * specified alignment for at least one device in context." */
@@ -262,7 +247,7 @@ cl_int CL_API_CALL clSetKernelArgSVMPointer(cl_kernel kernel, cl_uint arg_index,
     if (!cv_is_kernel(kernel))
         err = CL_INVALID_KERNEL;
     /* "CL_INVALID_OPERATION if no devices in the context associated with kernel support SVM." */
-    else if (!(cv_context_svm_caps(kernel->context) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+    else if (!(cv_usm_context_svm_caps(kernel->context) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
         err = CL_INVALID_OPERATION;
     /* "CL_INVALID_ARG_INDEX if arg_index is not a valid argument index." / "CL_INVALID_ARG_VALUE
      * if arg_value specified is not a valid value." */

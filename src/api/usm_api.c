@@ -47,14 +47,6 @@ static bool cv_usm_supported(cl_context ctx, cl_device_id dev, cv_usm_type type)
     return ok;
 }
 
-static bool cv_usm_fits(cl_context ctx, cl_device_id dev, size_t size) {
-    bool fits = true;
-    for (cl_uint i = 0; i < ctx->num_devices && fits; i++)
-        if (!dev || ctx->devices[i] == dev)
-            fits = size <= cv_device_max_alloc(ctx->devices[i]);
-    return fits;
-}
-
 /* The size of the largest data type a device supports (long16, double16): the largest
  * alignment a USM allocation may ask for, and the default one (which culvert's allocators give
  * anyway). */
@@ -87,7 +79,7 @@ static void *cv_usm_alloc_api(cl_context context, cl_device_id device, cv_usm_ty
         err = cv_usm_props(properties, type, &flags);
     /* "CL_INVALID_BUFFER_SIZE if size is zero or greater than CL_DEVICE_MAX_MEM_ALLOC_SIZE for
      * [the device(s)]" */
-    if (err == CL_SUCCESS && (size == 0 || !cv_usm_fits(context, device, size)))
+    if (err == CL_SUCCESS && (size == 0 || !cv_fits_devices(context, device, size)))
         err = CL_INVALID_BUFFER_SIZE;
     if (err == CL_SUCCESS)
         p = cv_usm_alloc_new(context, type, device, flags, size, alignment, &err);

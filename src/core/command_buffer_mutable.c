@@ -65,8 +65,8 @@ static cl_int cv_cb_check_fields(const cl_mutable_dispatch_config_khr *cfg,
         err = CL_INVALID_VALUE;
     /* SVM arguments: "the errors defined by clSetKernelArgSVMPointer": "CL_INVALID_OPERATION if
      * no devices in the context associated with kernel support SVM." */
-    else if (cfg->num_svm_args && !(cv_usm_svm_caps(kc->kernel->context->devices[0]) &
-                                    CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
+    else if (cfg->num_svm_args &&
+             !(cv_usm_context_svm_caps(kc->kernel->context) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER))
         err = CL_INVALID_OPERATION;
     return err;
 }

@@ -61,7 +61,9 @@ struct _cl_context {
     cl_context live_prev, live_next;    /* the live contexts (context.c) */
     _Atomic uint32_t parts[CV_CONTEXT_PARTS]; /* objects holding the context, by kind */
     _Atomic uint64_t released_ns; /* the application's last release, on a lost device; else 0 */
-    /* SVM and USM allocations, sorted by address (core/usm.c). */
+    /* SVM and USM allocations, sorted by address (core/usm.c); usm_any: there has been one, so
+     * lookups (every buffer read and write asks) take the lock only then. */
+    _Atomic bool usm_any;
     pthread_mutex_t usm_lock;
     struct cv_usm_alloc *usm;
     size_t num_usm, cap_usm;

@@ -500,11 +500,11 @@ cl_int cv_kernel_sub_group_info(cl_kernel k, cl_device_id device, cl_kernel_sub_
 cl_int cv_kernel_exec_info(cl_kernel k, cl_kernel_exec_info param, size_t size, const void *value) {
     cl_int err = CL_SUCCESS;
     cl_context ctx = k->context;
-    bool clusters = true, cooperative = true, svm = true;
+    bool clusters = true, cooperative = true;
+    bool svm = cv_usm_context_svm_caps(ctx) & CL_DEVICE_SVM_COARSE_GRAIN_BUFFER;
     for (cl_uint i = 0; i < ctx->num_devices; i++) {
         clusters &= ctx->devices[i]->props->cluster_launch;
         cooperative &= ctx->devices[i]->props->cooperative_launch;
-        svm &= ctx->devices[i]->props->managed_memory;
     }
     switch (param) {
     case CL_KERNEL_EXEC_INFO_SVM_PTRS:

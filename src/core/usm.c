@@ -18,6 +18,13 @@ cl_device_svm_capabilities cv_usm_svm_caps(cl_device_id dev) {
     return caps;
 }
 
+cl_device_svm_capabilities cv_usm_context_svm_caps(cl_context ctx) {
+    cl_device_svm_capabilities caps = ~(cl_device_svm_capabilities)0;
+    for (cl_uint i = 0; i < ctx->num_devices; i++)
+        caps &= cv_usm_svm_caps(ctx->devices[i]);
+    return ctx->num_devices ? caps : 0;
+}
+
 /* The device whose context allocates: the one named, else the context's first (managed and
  * pinned memory serve every device of the process). */
 static cl_device_id cv_usm_owner(cl_context ctx, const cv_usm_alloc *a) {
@@ -61,6 +68,7 @@ static cl_int cv_usm_insert(cl_context ctx, const cv_usm_alloc *a) {
         }
     }
     if (err == CL_SUCCESS) {
+        atomic_store_explicit(&ctx->usm_any, true, memory_order_relaxed);
         size_t i = cv_usm_upper(ctx, (uintptr_t)a->ptr);
         memmove(&ctx->usm[i + 1], &ctx->usm[i], (ctx->num_usm - i) * sizeof *ctx->usm);
         ctx->usm[i] = *a;
@@ -153,11 +161,15 @@ bool cv_usm_free(cl_context ctx, void *ptr, bool blocking) {
 
 cv_usm_alloc cv_usm_find(cl_context ctx, const void *ptr) {
     cv_usm_alloc a = {0};
-    pthread_mutex_lock(&ctx->usm_lock);
-    size_t i = cv_usm_upper(ctx, (uintptr_t)ptr);
-    if (i > 0 && (uintptr_t)ptr - (uintptr_t)ctx->usm[i - 1].ptr < ctx->usm[i - 1].size)
-        a = ctx->usm[i - 1];
-    pthread_mutex_unlock(&ctx->usm_lock);
+    /* An application uses a pointer after the call that returned it: no allocation made on another
+     * thread since can be the one it names. */
+    if (atomic_load_explicit(&ctx->usm_any, memory_order_relaxed)) {
+        pthread_mutex_lock(&ctx->usm_lock);
+        size_t i = cv_usm_upper(ctx, (uintptr_t)ptr);
+        if (i > 0 && (uintptr_t)ptr - (uintptr_t)ctx->usm[i - 1].ptr < ctx->usm[i - 1].size)
+            a = ctx->usm[i - 1];
+        pthread_mutex_unlock(&ctx->usm_lock);
+    }
     return a;
 }
 

@@ -43,6 +43,8 @@ typedef struct cv_usm_alloc {
  * the same time lose none, tests/gpu/svm.c, and the CTS's atomic SVM tests pass); no fine-grained
  * system SVM (malloc'ed memory is no GPU's to touch). */
 cl_device_svm_capabilities cv_usm_svm_caps(cl_device_id dev);
+/* What every device of the context can do (an allocation serves them all). */
+cl_device_svm_capabilities cv_usm_context_svm_caps(cl_context ctx);
 
 /* A new allocation (size, alignment and flags validated by the API; dev: USM device and shared
  * allocations, else NULL). *err: CL_OUT_OF_RESOURCES / CL_MEM_OBJECT_ALLOCATION_FAILURE /

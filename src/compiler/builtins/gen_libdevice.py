@@ -114,14 +114,12 @@ def vectors(name, t, c, args, ret):
 
 
 fix = []
-fix += ["define float @_Z5tanpif(float %x) alwaysinline {",
-        "  %s = call float @__nv_sinpif(float %x)", "  %c = call float @__nv_cospif(float %x)",
-        "  %r = fdiv float %s, %c", "  ret float %r", "}", ""]
-fix += vectors("_Z5tanpif", "float", "f", "x", "_Z5tanpi")
-fix += ["define double @_Z5tanpid(double %x) alwaysinline {",
-        "  %s = call double @__nv_sinpi(double %x)", "  %c = call double @__nv_cospi(double %x)",
-        "  %r = fdiv double %s, %c", "  ret double %r", "}", ""]
-fix += vectors("_Z5tanpid", "double", "d", "x", "_Z5tanpi")
+for t, c, nv in (("float", "f", "__nv_%spif"), ("double", "d", "__nv_%spi")):
+    fix += ["define %s @_Z5tanpi%s(%s %%x) alwaysinline {" % (t, c, t),
+            "  %%s = call %s @%s(%s %%x)" % (t, nv % "sin", t),
+            "  %%c = call %s @%s(%s %%x)" % (t, nv % "cos", t),
+            "  %%r = fdiv %s %%s, %%c" % t, "  ret %s %%r" % t, "}", ""]
+    fix += vectors("_Z5tanpi" + c, t, c, "x", "_Z5tanpi")
 fix += ["define double @_Z5hypotdd(double %x, double %y) alwaysinline {",
         "  %a = call double @llvm.fabs.f64(double %x)",
         "  %b = call double @llvm.fabs.f64(double %y)",
@@ -146,18 +144,13 @@ for fn, nv in (("acospi", "__nv_acos"), ("atanpi", "__nv_atan")):
             "  %%a = call double @%s(double %%x)" % nv,
             "  %%r = fmul double %%a, %s" % INV_PI, "  ret double %r", "}", ""]
     fix += vectors("_Z6%sd" % fn, "double", "d", "x", "_Z6%s" % fn)
-fix += ["define float @_Z5ldexpfi(float %x, i32 %n) alwaysinline {",
-        "  %l = call float @__nv_ldexpf(float %x, i32 %n)",
-        "  %nan = fcmp uno float %x, %x",
-        "  %r = select i1 %nan, float %x, float %l", "  ret float %r", "}", ""]
-fix += vectors("_Z5ldexpfi", "float", "f", "xn", "_Z5ldexp")
-fix += vectors("_Z5ldexpfi", "float", "f", "xs", "_Z5ldexp")
-fix += ["define double @_Z5ldexpdi(double %x, i32 %n) alwaysinline {",
-        "  %l = call double @__nv_ldexp(double %x, i32 %n)",
-        "  %nan = fcmp uno double %x, %x",
-        "  %r = select i1 %nan, double %x, double %l", "  ret double %r", "}", ""]
-fix += vectors("_Z5ldexpdi", "double", "d", "xn", "_Z5ldexp")
-fix += vectors("_Z5ldexpdi", "double", "d", "xs", "_Z5ldexp")
+for t, c, nv in (("float", "f", "__nv_ldexpf"), ("double", "d", "__nv_ldexp")):
+    fix += ["define %s @_Z5ldexp%si(%s %%x, i32 %%n) alwaysinline {" % (t, c, t),
+            "  %%l = call %s @%s(%s %%x, i32 %%n)" % (t, nv, t),
+            "  %%nan = fcmp uno %s %%x, %%x" % t,
+            "  %%r = select i1 %%nan, %s %%x, %s %%l" % (t, t), "  ret %s %%r" % t, "}", ""]
+    fix += vectors("_Z5ldexp%si" % c, t, c, "xn", "_Z5ldexp")
+    fix += vectors("_Z5ldexp%si" % c, t, c, "xs", "_Z5ldexp")
 fix += ["define float @_Z5rootnfi(float %x, i32 %n) alwaysinline {",
         "  %xd = fpext float %x to double",
         "  %ax = call double @llvm.fabs.f64(double %xd)",
