@@ -1,6 +1,7 @@
 /* cv-bench: the figures through OpenCL, the same code for every platform. */
 #include "bench_cl.h"
 #include "bench_cl_source.h"
+#include "bench_double_source.h"
 #include "bench_half_source.h"
 #include "bench_il_spv.h"
 
@@ -114,6 +115,16 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
             b->k_half_fma = clCreateKernel(b->half_prog, "half_fma", NULL);
         else
             fprintf(stderr, "cv-bench: %s: building half_fma.cl failed\n", b->name);
+    }
+    b->fp64 = strstr(dev_ext, "cl_khr_fp64") != NULL;
+    if (b->fp64) {
+        const char *dsrc = bench_double_source;
+        b->double_prog = clCreateProgramWithSource(b->ctx, 1, &dsrc, NULL, &e);
+        if (b->double_prog &&
+            clBuildProgram(b->double_prog, 1, &b->dev, NULL, NULL, NULL) == CL_SUCCESS)
+            b->k_math_double = clCreateKernel(b->double_prog, "math_double", NULL);
+        else
+            fprintf(stderr, "cv-bench: %s: building math_double.cl failed\n", b->name);
     }
     clb_open_command_buffers(b);
     char ext[4096] = "";
@@ -758,6 +769,16 @@ static double kernel_rate(cl_backend *b, int figure) {
             clSetKernelArg(b->k_math, 0, sizeof(m1), &m1);
             g[0] = g_opts.math_n;
             us = median_profiled(b, b->k_math, 1, g, l);
+            res = (double)g_opts.math_n / us / 1e3;
+        }
+    } else if (figure == F_K_MATH_DOUBLE && !b->fp64) {
+        res = BENCH_NOT_CLAIMED;
+    } else if (figure == F_K_MATH_DOUBLE && b->k_math_double) {
+        m1 = filled(b, g_opts.math_n * 8, 0.0f); /* 0.0f's bits are 0.0 as a double */
+        if (m1) {
+            clSetKernelArg(b->k_math_double, 0, sizeof(m1), &m1);
+            g[0] = g_opts.math_n;
+            us = median_profiled(b, b->k_math_double, 1, g, l);
             res = (double)g_opts.math_n / us / 1e3;
         }
     }

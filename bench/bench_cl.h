@@ -35,6 +35,9 @@ struct cl_backend {
     bool il_version;      /* the device takes SPIR-V (CL_DEVICE_IL_VERSION not empty) */
     cl_program half_prog; /* bench/kernels/half_fma.cl, only with cl_khr_fp16 */
     cl_kernel k_half_fma;
+    cl_program double_prog; /* bench/kernels/math_double.cl, only with cl_khr_fp64 */
+    cl_kernel k_math_double;
+    bool fp64;
     bool nv;
     bool timer;          /* bench_spin reads %globaltimer */
     double turns_per_ns; /* without the timer: bench_spin's loop turns per ns, once measured */

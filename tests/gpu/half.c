@@ -35,6 +35,14 @@ static const char *source =
     "  vstore4(as_ushort4(convert_half4_rtp(x)), 5 * i + 3, out);\\\n"
     "  vstore4(as_ushort4(convert_half4_rtn(x)), 5 * i + 4, out); }\n"
     "TO_HALF4(float) TO_HALF4(int) TO_HALF4(ulong)\n"
+    /* the same roundings through vstore_half (the CTS's test_half: rtp/rtn of a double below
+     * half's smallest denormal) */
+    "#define VSTORE_HALF(T) kernel void vstore_half_##T(global const T *in, global half *out) {\\\n"
+    "  size_t i = get_global_id(0); T x = in[i];\\\n"
+    "  vstore_half(x, 5 * i, out); vstore_half_rte(x, 5 * i + 1, out);\\\n"
+    "  vstore_half_rtz(x, 5 * i + 2, out); vstore_half_rtp(x, 5 * i + 3, out);\\\n"
+    "  vstore_half_rtn(x, 5 * i + 4, out); }\n"
+    "VSTORE_HALF(float) VSTORE_HALF(double)\n"
     /* from half: default, rte, rtz, rtp, rtn, then the same with _sat */
     "#define FROM_HALF(T) kernel void from_half_##T(global const ushort *in, global T *out) {\\\n"
     "  size_t i = get_global_id(0); half x = as_half(in[i]); global T *o = out + 10 * i;\\\n"
@@ -280,11 +288,19 @@ static void test_to_half(void) {
     for (size_t ti = 0; ti < sizeof types / sizeof types[0]; ti++) {
         const src_type *t = &types[ti];
         fill_source(t, in, NR);
-        for (int vec = 0; vec < 2; vec++) {
+        /* vec 0: convert_half scalars, 1: convert_half4, 2: vstore_half scalars */
+        for (int form = 0; form < 3; form++) {
+            bool vec = form == 1;
             char name[64];
-            snprintf(name, sizeof name, vec ? "to_half4_%s" : "to_half_%s", t->name);
+            snprintf(name, sizeof name,
+                     form == 2 ? "vstore_half_%s"
+                     : vec     ? "to_half4_%s"
+                               : "to_half_%s",
+                     t->name);
             if (vec && strcmp(t->name, "float") && strcmp(t->name, "int") &&
                 strcmp(t->name, "ulong"))
+                continue;
+            if (form == 2 && !t->is_float)
                 continue;
             size_t items = vec ? NR / 4 : NR;
             cl_mem args[2] = {buffer(NR * t->size, in), buffer(NR * 5 * sizeof(uint16_t), NULL)};

@@ -14,7 +14,7 @@ static inline double half_value(uint16_t h) {
     int e = (h >> 10) & 31, m = h & 1023;
     double s = (h & 0x8000) ? -1.0 : 1.0;
     if (e == 31)
-        return m ? NAN : s * INFINITY;
+        return m ? copysign(NAN, s) : s * INFINITY; /* a NaN keeps its sign (copysign) */
     if (e == 0)
         return s * ldexp(m, -24);
     return s * ldexp(m + 1024, e - 25);

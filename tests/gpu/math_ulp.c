@@ -83,6 +83,28 @@ static long double ref_cospi(long double x, long double y, long double z) {
     long double c = sinl((0.5L - f) * PI_L); /* cos(pi f) = sin(pi (1/2 - f)) */
     return fmodl(fabsl(n), 2.0L) == 1 ? -c : c;
 }
+/* tanpi: x = n + f with |f| <= 1/2 exact; past |f| = 1/4 through tan(pi f) = 1 / tan(pi (1/2 -
+ * |f|)) (the sign of f's), so no argument near pi/2 loses bits. At n + 1/2: +inf for even n, -inf
+ * for odd (OpenCL C spec). */
+static long double ref_tanpi(long double x, long double y, long double z) {
+    (void)y, (void)z;
+    if (isinf(x) || isnan(x))
+        return NAN;
+    long double m = floorl(x);
+    if (x - m == 0.5L)
+        return fmodl(fabsl(m), 2.0L) == 0 ? INFINITY : -INFINITY;
+    long double f = x - roundl(x);
+    if (fabsl(f) <= 0.25L)
+        return tanl(f * PI_L);
+    return copysignl(1.0L, f) / tanl((0.5L - fabsl(f)) * PI_L);
+}
+R1(asinpi, asinl(x) / PI_L)
+R1(acospi, acosl(x) / PI_L)
+R1(atanpi, atanl(x) / PI_L)
+R1(logb, logbl(x))
+R2(atan2pi, atan2l(x, y) / PI_L)
+R2(remainder, remainderl(x, y))
+R2(copysign, copysignl(x, y))
 /* powr: pow for x >= 0, with the OpenCL C special cases (NaN for 0^0, inf^0, 1^inf). */
 static long double ref_powr(long double x, long double y, long double z) {
     (void)z;
@@ -147,6 +169,24 @@ static const fn_case cases[] = {
     {"fdim", 2, 0, 0, ref_fdim, -1e6, 1e6, 0},
     {"divide", 2, 2.5, 0, ref_divide, -1e15, 1e15, 1},
     {"fma", 3, 0, 0, ref_fma, -1e6, 1e6, 0},
+    {"asinpi", 1, 4, 4, ref_asinpi, -1, 1, 2},
+    {"acospi", 1, 5, 5, ref_acospi, -1, 1, 2},
+    {"atanpi", 1, 5, 5, ref_atanpi, -100, 100, 2},
+    {"tanpi", 1, 6, 6, ref_tanpi, -100, 100, 2},
+    {"logb", 1, 0, 0, ref_logb, -1e30, 1e30, 0},
+    {"atan2pi", 2, 6, 6, ref_atan2pi, -100, 100, 2},
+    {"remainder", 2, 0, 0, ref_remainder, -1e6, 1e6, 0},
+    {"copysign", 2, 0, 0, ref_copysign, -1e6, 1e6, 0},
+    /* Huge arguments of the trigonometric functions (the CTS found cos(-0x1p+122) 5.3e8 ulp
+     * off: argument reduction), sign times a log-uniform magnitude up to 3e38. */
+    {"sin", 1, 4, 4, ref_sin, -3e38, 3e38, 2},
+    {"cos", 1, 4, 4, ref_cos, -3e38, 3e38, 2},
+    {"tan", 1, 5, 5, ref_tan, -3e38, 3e38, 2},
+    /* Denormal float results (exp(-64) was 10 ulp off; CL_FP_DENORM is claimed, so none may be
+     * flushed); double and half get small normal ones from the same inputs. */
+    {"exp", 1, 3, 3, ref_exp, -103, -64, 2},
+    {"exp2", 1, 3, 3, ref_exp2, -149, -100, 2},
+    {"exp10", 1, 3, 3, ref_exp10, -44, -30, 2},
 };
 
 /* Error of got against the reference, in ULPs of the result type at the reference
@@ -181,8 +221,9 @@ static double rnd(void) {
 
 /* Inputs: special values first, then random ones spread logarithmically for wide ranges. */
 static double input(const fn_case *c, size_t i, int which) {
-    static const double special[] = {0.0,      -0.0,      1.0, -1.0,  0.5, 2.0,
-                                     INFINITY, -INFINITY, NAN, 1e-40, 3.0, 10.0};
+    /* denormal inputs too: 1e-40, -3e-39 and 0x1p-149 for float, 1e-310 for double */
+    static const double special[] = {0.0, -0.0,  1.0, -1.0, 0.5,    2.0,      INFINITY, -INFINITY,
+                                     NAN, 1e-40, 3.0, 10.0, -3e-39, 0x1p-149, 1e-310,   -0x1p-1074};
     if (i < sizeof special / sizeof special[0] * 3)
         return special[(i + (size_t)which * 5) % (sizeof special / sizeof special[0])];
     double lo = c->lo, hi = c->hi, r = rnd();
@@ -318,6 +359,115 @@ static void check_exact(cl_context ctx, cl_device_id dev, cl_command_queue q) {
     clReleaseProgram(p);
 }
 
+/* Vector relationals with NaN operands (the CTS found isnotequal, isgreater... of half8 and half16
+ * wrong where an operand is NaN): each of the nine on 8- and 16-wide float, double and half
+ * vectors from a buffer, each lane -1 (true) or 0 against the host's answer. */
+static const char *relational_src =
+    "#ifdef FP64\n#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n#endif\n"
+    "#ifdef FP16\n#pragma OPENCL EXTENSION cl_khr_fp16 : enable\n#endif\n"
+    "kernel void rel(global const T *a, global const T *b, global R *r) {\n"
+    "    T x = a[0], y = b[0];\n"
+    "    r[0] = isequal(x, y); r[1] = isnotequal(x, y); r[2] = isgreater(x, y);\n"
+    "    r[3] = isgreaterequal(x, y); r[4] = isless(x, y); r[5] = islessequal(x, y);\n"
+    "    r[6] = islessgreater(x, y); r[7] = isordered(x, y); r[8] = isunordered(x, y);\n"
+    "}\n";
+
+static bool relational_want(int fn, double x, double y) {
+    switch (fn) {
+    case 0:
+        return x == y;
+    case 1:
+        return x != y;
+    case 2:
+        return x > y;
+    case 3:
+        return x >= y;
+    case 4:
+        return x < y;
+    case 5:
+        return x <= y;
+    case 6:
+        return x < y || x > y;
+    case 7:
+        return !isnan(x) && !isnan(y);
+    default:
+        return isnan(x) || isnan(y);
+    }
+}
+
+static void check_relationals(cl_context ctx, cl_device_id dev, cl_command_queue q, bool fp64,
+                              bool fp16) {
+    static const double a[16] = {NAN, 1,   1,   2,  NAN, -0.0,     INFINITY, -INFINITY,
+                                 3,   NAN, 0.5, -2, 7,   INFINITY, 1,        -NAN};
+    static const double b[16] = {1,   NAN, 1,   1,  NAN, 0.0, INFINITY, 5,
+                                 3.5, 0,   0.5, -3, 7,   NAN, 2,        4};
+    static const char *names[9] = {"isequal",        "isnotequal", "isgreater",
+                                   "isgreaterequal", "isless",     "islessequal",
+                                   "islessgreater",  "isordered",  "isunordered"};
+    for (int prec = 0; prec < 3; prec++) {
+        if ((prec == 1 && !fp64) || (prec == 2 && !fp16))
+            continue;
+        size_t es = prec == 1 ? 8 : prec == 2 ? 2 : 4;
+        for (int n = 8; n <= 16; n += 8) {
+            char opts[96];
+            snprintf(opts, sizeof opts, "-DT=%s%d -DR=%s%d%s", type_name[prec], n,
+                     prec == 1   ? "long"
+                     : prec == 2 ? "short"
+                                 : "int",
+                     n,
+                     prec == 1   ? " -DFP64"
+                     : prec == 2 ? " -DFP16"
+                                 : "");
+            unsigned char in_a[16 * 8], in_b[16 * 8], out[9 * 16 * 8];
+            for (int i = 0; i < n; i++) {
+                if (prec == 0) {
+                    float fa = (float)a[i], fb = (float)b[i];
+                    memcpy(in_a + 4 * i, &fa, 4), memcpy(in_b + 4 * i, &fb, 4);
+                } else if (prec == 1) {
+                    memcpy(in_a + 8 * i, &a[i], 8), memcpy(in_b + 8 * i, &b[i], 8);
+                } else {
+                    uint16_t ha = half_from(a[i], HR_RTE), hb = half_from(b[i], HR_RTE);
+                    memcpy(in_a + 2 * i, &ha, 2), memcpy(in_b + 2 * i, &hb, 2);
+                }
+            }
+            cl_int err = 0;
+            cl_program p = cv_test_build(ctx, dev, 1, &relational_src, opts, "relationals", &err);
+            REQUIRE(p != NULL);
+            cl_kernel k = clCreateKernel(p, "rel", &err);
+            REQUIRE(k != NULL);
+            cl_mem ma = cv_test_buffer(ctx, es * (size_t)n, in_a);
+            cl_mem mb = cv_test_buffer(ctx, es * (size_t)n, in_b);
+            cl_mem mr = cv_test_buffer(ctx, 9 * es * (size_t)n, NULL);
+            cl_mem args[3] = {ma, mb, mr};
+            for (cl_uint i = 0; i < 3; i++)
+                CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, i, sizeof(cl_mem), &args[i]));
+            size_t one = 1;
+            CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, k, 1, NULL, &one, &one, 0, NULL, NULL));
+            CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, mr, CL_TRUE, 0, 9 * es * (size_t)n, out, 0,
+                                                      NULL, NULL));
+            int bad = 0;
+            for (int fn = 0; fn < 9; fn++)
+                for (int i = 0; i < n; i++) {
+                    const unsigned char *e = out + ((size_t)fn * (size_t)n + (size_t)i) * es;
+                    long long v = es == 8   ? *(const int64_t *)e
+                                  : es == 4 ? *(const int32_t *)e
+                                            : *(const int16_t *)e;
+                    long long want = relational_want(fn, a[i], b[i]) ? -1 : 0;
+                    if (v != want && bad++ < 4)
+                        fprintf(stderr, "  %s(%s%d) lane %d (%g, %g): got %lld, want %lld\n",
+                                names[fn], type_name[prec], n, i, a[i], b[i], v, want);
+                }
+            printf("relationals %s%d: %d lanes wrong\n", type_name[prec], n, bad);
+            CHECK(bad == 0);
+            clReleaseMemObject(ma);
+            clReleaseMemObject(mb);
+            clReleaseMemObject(mr);
+            clReleaseKernel(k);
+            clReleaseProgram(p);
+        }
+    }
+}
+
 int main(void) {
     cl_platform_id platform;
     cl_device_id dev = cv_test_gpu_device_or_skip(&platform);
@@ -403,17 +553,17 @@ int main(void) {
                  * (a reference past FLT_MAX is infinity, as the spec's rounding says). */
                 if (!dbl && !hlf && fabsl(ref) > (long double)FLT_MAX * (1 + 0x1p-25L))
                     ref = ref > 0 ? INFINITY : -INFINITY;
+                if (dbl && fabsl(ref) > (long double)DBL_MAX * (1 + 0x1p-54L))
+                    ref = ref > 0 ? INFINITY : -INFINITY;
                 /* half: past 65520 rounds to infinity */
                 if (hlf && fabsl(ref) >= 65520)
                     ref = ref > 0 ? INFINITY : -INFINITY;
-                /* Denormal float inputs and results may be flushed (CL_FP_DENORM is claimed, so
-                 * only exact zero is accepted for a tiny reference, besides the ulp check). */
-                /* Half denormals are never flushed (CL_DEVICE_HALF_FP_CONFIG has CL_FP_DENORM). */
+                /* Denormal inputs and results are never flushed:
+                 * CL_DEVICE_{SINGLE,DOUBLE,HALF}_FP_CONFIG have CL_FP_DENORM. */
                 double e = dbl   ? ulp_error(ref, got, 53, -1021)
                            : hlf ? ulp_error(ref, got, 11, -13)
                                  : ulp_error(ref, got, 24, -125);
-                if (e > limit + 1e-9 &&
-                    !(!hlf && got == 0 && fabsl(ref) < (dbl ? DBL_MIN : FLT_MIN) && limit > 0)) {
+                if (e > limit + 1e-9) {
                     if (bad < 3)
                         fprintf(
                             stderr,
@@ -426,15 +576,16 @@ int main(void) {
                     worst_i = i;
                 }
             }
-            printf(
-                "%-8s %-6s worst %8.3f ulp (limit %4.1f) at input %zu; %zu of %d over the limit\n",
-                c->name, type_name[prec], worst, limit, worst_i, bad, N);
+            printf("%-9s %-6s [%g, %g] worst %8.3f ulp (limit %4.1f) at input %zu; %zu of %d over "
+                   "the limit\n",
+                   c->name, type_name[prec], c->lo, c->hi, worst, limit, worst_i, bad, N);
             CHECK(bad == 0);
             clReleaseKernel(kern);
             clReleaseProgram(p);
         }
     }
     check_exact(ctx, dev, q);
+    check_relationals(ctx, dev, q, strstr(ext, "cl_khr_fp64") != NULL, precisions == 3);
     for (int k = 0; k < 4; k++)
         clReleaseMemObject(buf[k]);
     for (int k = 0; k < 3; k++)

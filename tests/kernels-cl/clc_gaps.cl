@@ -5,12 +5,17 @@
 // and double test for NaN (0; PTX cvt of NaN gives INT_MIN, LONG_MIN ... on the H100); mul24
 // and mad24 are one PTX mul.lo/mad.lo of all 32 bits each, as inline asm (libclc bfe'd each
 // operand's low 24 bits first; plain IR would let LLVM turn mad24_chain's y * x + y into
-// y * (x + 1), a mul.lo and an add).
+// y * (x + 1), a mul.lo and an add); vstore_half and vstorea_half with a rounding mode convert
+// each element once with that rounding (cvt.rp.f16.f64 ...; libclc rounded in the source type
+// first and lost values below half's smallest denormal).
 // expect: st.shared.v4.f32
 // expect: 9221120237041090560
 // expect: setp.nan.f64
 // expect: setp.nan.f32
 // expect: begin inline asm
+// expect: cvt.rp.f16.f64
+// expect: cvt.rm.f16.f32
+// expect: cvt.rz.f16.f64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #define COPIES(T)                                                                                  \
@@ -92,4 +97,16 @@ kernel void saturated(global const double *d, global const float *f, global int 
     l[0] = convert_long_sat(f[0]);
     u[0] = convert_uchar4_sat_rte(vload4(0, f));
     ul[0] = convert_ulong_sat(d[1]);
+}
+
+kernel void vstore_half_rounding(global const double4 *d, global const float3 *f, global half *h,
+                                 local half *l) {
+    size_t i = get_global_id(0);
+    vstore_half_rtp(d[i].x, i, h);
+    vstore_half4_rtn(d[i], i + 1, h);
+    vstorea_half3_rtn(f[i], i, l);
+    vstore_half_rtz(d[i].y, i + 2, l);
+    vstorea_half4_rte(convert_float4(d[i]), i, h + 64);
+    barrier(CLK_LOCAL_MEM_FENCE);
+    vstore_half(vload_half(i, l), 128 + i, h);
 }

@@ -69,6 +69,222 @@ define i32 @_Z15convert_int_satf(float %p0) alwaysinline {
   ret i32 %v
 }
 
+define void @_Z15vstore_half_rtedmPDh(double %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtedmPU3AS1Dh(double %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtedmPU3AS3Dh(double %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtefmPDh(float %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtefmPU3AS1Dh(float %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtefmPU3AS3Dh(float %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtndmPDh(double %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtndmPU3AS1Dh(double %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtndmPU3AS3Dh(double %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtnfmPDh(float %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtnfmPU3AS1Dh(float %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtnfmPU3AS3Dh(float %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtpdmPDh(double %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtpdmPU3AS1Dh(double %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtpdmPU3AS3Dh(double %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtpfmPDh(float %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtpfmPU3AS1Dh(float %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtpfmPU3AS3Dh(float %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtzdmPDh(double %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtzdmPU3AS1Dh(double %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtzdmPU3AS3Dh(double %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtzfmPDh(float %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtzfmPU3AS1Dh(float %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  ret void
+}
+
+define void @_Z15vstore_half_rtzfmPU3AS3Dh(float %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 1
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %p0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  ret void
+}
+
 define i8 @_Z16convert_char_satd(double %p0) alwaysinline {
   %r = call double @llvm.trunc.f64(double %p0)
   %a = call double @llvm.maxnum.f64(double %r, double -128.0)
@@ -221,6 +437,2526 @@ define i32 @_Z16convert_uint_satf(float %p0) alwaysinline {
   %nan = fcmp uno float %p0, %p0
   %v = select i1 %nan, i32 0, i32 %s
   ret i32 %v
+}
+
+define void @_Z16vstore_half2_rteDv2_dmPDh(<2 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rteDv2_dmPU3AS1Dh(<2 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rteDv2_dmPU3AS3Dh(<2 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rteDv2_fmPDh(<2 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rteDv2_fmPU3AS1Dh(<2 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rteDv2_fmPU3AS3Dh(<2 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtnDv2_dmPDh(<2 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtnDv2_dmPU3AS1Dh(<2 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtnDv2_dmPU3AS3Dh(<2 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtnDv2_fmPDh(<2 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtnDv2_fmPU3AS1Dh(<2 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtnDv2_fmPU3AS3Dh(<2 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtpDv2_dmPDh(<2 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtpDv2_dmPU3AS1Dh(<2 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtpDv2_dmPU3AS3Dh(<2 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtpDv2_fmPDh(<2 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtpDv2_fmPU3AS1Dh(<2 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtpDv2_fmPU3AS3Dh(<2 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtzDv2_dmPDh(<2 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtzDv2_dmPU3AS1Dh(<2 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtzDv2_dmPU3AS3Dh(<2 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtzDv2_fmPDh(<2 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtzDv2_fmPU3AS1Dh(<2 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half2_rtzDv2_fmPU3AS3Dh(<2 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rteDv3_dmPDh(<3 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rteDv3_dmPU3AS1Dh(<3 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rteDv3_dmPU3AS3Dh(<3 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rteDv3_fmPDh(<3 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rteDv3_fmPU3AS1Dh(<3 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rteDv3_fmPU3AS3Dh(<3 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtnDv3_dmPDh(<3 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtnDv3_dmPU3AS1Dh(<3 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtnDv3_dmPU3AS3Dh(<3 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtnDv3_fmPDh(<3 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtnDv3_fmPU3AS1Dh(<3 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtnDv3_fmPU3AS3Dh(<3 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtpDv3_dmPDh(<3 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtpDv3_dmPU3AS1Dh(<3 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtpDv3_dmPU3AS3Dh(<3 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtpDv3_fmPDh(<3 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtpDv3_fmPU3AS1Dh(<3 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtpDv3_fmPU3AS3Dh(<3 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtzDv3_dmPDh(<3 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtzDv3_dmPU3AS1Dh(<3 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtzDv3_dmPU3AS3Dh(<3 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtzDv3_fmPDh(<3 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtzDv3_fmPU3AS1Dh(<3 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half3_rtzDv3_fmPU3AS3Dh(<3 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 3
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rteDv4_dmPDh(<4 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rteDv4_dmPU3AS1Dh(<4 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rteDv4_dmPU3AS3Dh(<4 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rteDv4_fmPDh(<4 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rteDv4_fmPU3AS1Dh(<4 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rteDv4_fmPU3AS3Dh(<4 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtnDv4_dmPDh(<4 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtnDv4_dmPU3AS1Dh(<4 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtnDv4_dmPU3AS3Dh(<4 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtnDv4_fmPDh(<4 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtnDv4_fmPU3AS1Dh(<4 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtnDv4_fmPU3AS3Dh(<4 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtpDv4_dmPDh(<4 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtpDv4_dmPU3AS1Dh(<4 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtpDv4_dmPU3AS3Dh(<4 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtpDv4_fmPDh(<4 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtpDv4_fmPU3AS1Dh(<4 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtpDv4_fmPU3AS3Dh(<4 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtzDv4_dmPDh(<4 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtzDv4_dmPU3AS1Dh(<4 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtzDv4_dmPU3AS3Dh(<4 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtzDv4_fmPDh(<4 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtzDv4_fmPU3AS1Dh(<4 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half4_rtzDv4_fmPU3AS3Dh(<4 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rteDv8_dmPDh(<8 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rteDv8_dmPU3AS1Dh(<8 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rteDv8_dmPU3AS3Dh(<8 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rteDv8_fmPDh(<8 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rteDv8_fmPU3AS1Dh(<8 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rteDv8_fmPU3AS3Dh(<8 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtnDv8_dmPDh(<8 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtnDv8_dmPU3AS1Dh(<8 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtnDv8_dmPU3AS3Dh(<8 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtnDv8_fmPDh(<8 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtnDv8_fmPU3AS1Dh(<8 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtnDv8_fmPU3AS3Dh(<8 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtpDv8_dmPDh(<8 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtpDv8_dmPU3AS1Dh(<8 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtpDv8_dmPU3AS3Dh(<8 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtpDv8_fmPDh(<8 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtpDv8_fmPU3AS1Dh(<8 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtpDv8_fmPU3AS3Dh(<8 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtzDv8_dmPDh(<8 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtzDv8_dmPU3AS1Dh(<8 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtzDv8_dmPU3AS3Dh(<8 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtzDv8_fmPDh(<8 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtzDv8_fmPU3AS1Dh(<8 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z16vstore_half8_rtzDv8_fmPU3AS3Dh(<8 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
 }
 
 define <2 x i8> @_Z17convert_char2_satDv2_d(<2 x double> %p0) alwaysinline {
@@ -573,6 +3309,4566 @@ define i64 @_Z17convert_ulong_satf(float %p0) alwaysinline {
   ret i64 %v
 }
 
+define void @_Z17vstore_half16_rteDv16_dmPDh(<16 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rteDv16_dmPU3AS1Dh(<16 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rteDv16_dmPU3AS3Dh(<16 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rteDv16_fmPDh(<16 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rteDv16_fmPU3AS1Dh(<16 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rteDv16_fmPU3AS3Dh(<16 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtnDv16_dmPDh(<16 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtnDv16_dmPU3AS1Dh(<16 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtnDv16_dmPU3AS3Dh(<16 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtnDv16_fmPDh(<16 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtnDv16_fmPU3AS1Dh(<16 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtnDv16_fmPU3AS3Dh(<16 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtpDv16_dmPDh(<16 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtpDv16_dmPU3AS1Dh(<16 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtpDv16_dmPU3AS3Dh(<16 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtpDv16_fmPDh(<16 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtpDv16_fmPU3AS1Dh(<16 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtpDv16_fmPU3AS3Dh(<16 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtzDv16_dmPDh(<16 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtzDv16_dmPU3AS1Dh(<16 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtzDv16_dmPU3AS3Dh(<16 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtzDv16_fmPDh(<16 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtzDv16_fmPU3AS1Dh(<16 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstore_half16_rtzDv16_fmPU3AS3Dh(<16 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rteDv2_dmPDh(<2 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rteDv2_dmPU3AS1Dh(<2 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rteDv2_dmPU3AS3Dh(<2 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rteDv2_fmPDh(<2 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rteDv2_fmPU3AS1Dh(<2 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rteDv2_fmPU3AS3Dh(<2 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtnDv2_dmPDh(<2 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtnDv2_dmPU3AS1Dh(<2 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtnDv2_dmPU3AS3Dh(<2 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtnDv2_fmPDh(<2 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtnDv2_fmPU3AS1Dh(<2 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtnDv2_fmPU3AS3Dh(<2 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtpDv2_dmPDh(<2 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtpDv2_dmPU3AS1Dh(<2 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtpDv2_dmPU3AS3Dh(<2 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtpDv2_fmPDh(<2 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtpDv2_fmPU3AS1Dh(<2 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtpDv2_fmPU3AS3Dh(<2 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtzDv2_dmPDh(<2 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtzDv2_dmPU3AS1Dh(<2 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtzDv2_dmPU3AS3Dh(<2 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtzDv2_fmPDh(<2 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtzDv2_fmPU3AS1Dh(<2 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half2_rtzDv2_fmPU3AS3Dh(<2 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 2
+  %x.0 = extractelement <2 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <2 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rteDv3_dmPDh(<3 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rteDv3_dmPU3AS1Dh(<3 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rteDv3_dmPU3AS3Dh(<3 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rteDv3_fmPDh(<3 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rteDv3_fmPU3AS1Dh(<3 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rteDv3_fmPU3AS3Dh(<3 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtnDv3_dmPDh(<3 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtnDv3_dmPU3AS1Dh(<3 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtnDv3_dmPU3AS3Dh(<3 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtnDv3_fmPDh(<3 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtnDv3_fmPU3AS1Dh(<3 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtnDv3_fmPU3AS3Dh(<3 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtpDv3_dmPDh(<3 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtpDv3_dmPU3AS1Dh(<3 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtpDv3_dmPU3AS3Dh(<3 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtpDv3_fmPDh(<3 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtpDv3_fmPU3AS1Dh(<3 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtpDv3_fmPU3AS3Dh(<3 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtzDv3_dmPDh(<3 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtzDv3_dmPU3AS1Dh(<3 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtzDv3_dmPU3AS3Dh(<3 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtzDv3_fmPDh(<3 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtzDv3_fmPU3AS1Dh(<3 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half3_rtzDv3_fmPU3AS3Dh(<3 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <3 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <3 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <3 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rteDv4_dmPDh(<4 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rteDv4_dmPU3AS1Dh(<4 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rteDv4_dmPU3AS3Dh(<4 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rteDv4_fmPDh(<4 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rteDv4_fmPU3AS1Dh(<4 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rteDv4_fmPU3AS3Dh(<4 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtnDv4_dmPDh(<4 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtnDv4_dmPU3AS1Dh(<4 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtnDv4_dmPU3AS3Dh(<4 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtnDv4_fmPDh(<4 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtnDv4_fmPU3AS1Dh(<4 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtnDv4_fmPU3AS3Dh(<4 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtpDv4_dmPDh(<4 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtpDv4_dmPU3AS1Dh(<4 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtpDv4_dmPU3AS3Dh(<4 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtpDv4_fmPDh(<4 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtpDv4_fmPU3AS1Dh(<4 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtpDv4_fmPU3AS3Dh(<4 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtzDv4_dmPDh(<4 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtzDv4_dmPU3AS1Dh(<4 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtzDv4_dmPU3AS3Dh(<4 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtzDv4_fmPDh(<4 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtzDv4_fmPU3AS1Dh(<4 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half4_rtzDv4_fmPU3AS3Dh(<4 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 4
+  %x.0 = extractelement <4 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <4 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <4 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <4 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rteDv8_dmPDh(<8 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rteDv8_dmPU3AS1Dh(<8 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rteDv8_dmPU3AS3Dh(<8 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rteDv8_fmPDh(<8 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rteDv8_fmPU3AS1Dh(<8 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rteDv8_fmPU3AS3Dh(<8 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtnDv8_dmPDh(<8 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtnDv8_dmPU3AS1Dh(<8 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtnDv8_dmPU3AS3Dh(<8 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtnDv8_fmPDh(<8 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtnDv8_fmPU3AS1Dh(<8 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtnDv8_fmPU3AS3Dh(<8 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtpDv8_dmPDh(<8 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtpDv8_dmPU3AS1Dh(<8 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtpDv8_dmPU3AS3Dh(<8 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtpDv8_fmPDh(<8 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtpDv8_fmPU3AS1Dh(<8 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtpDv8_fmPU3AS3Dh(<8 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtzDv8_dmPDh(<8 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtzDv8_dmPU3AS1Dh(<8 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtzDv8_dmPU3AS3Dh(<8 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtzDv8_fmPDh(<8 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtzDv8_fmPU3AS1Dh(<8 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  ret void
+}
+
+define void @_Z17vstorea_half8_rtzDv8_fmPU3AS3Dh(<8 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 8
+  %x.0 = extractelement <8 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <8 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <8 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <8 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <8 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <8 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <8 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <8 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  ret void
+}
+
 define <16 x i8> @_Z18convert_char16_satDv16_d(<16 x double> %p0) alwaysinline {
   %r = call <16 x double> @llvm.trunc.v16f64(<16 x double> %p0)
   %a = call <16 x double> @llvm.maxnum.v16f64(<16 x double> %r, <16 x double> <double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0, double -128.0>)
@@ -913,6 +8209,2046 @@ define i16 @_Z18convert_ushort_satf(float %p0) alwaysinline {
   %nan = fcmp uno float %p0, %p0
   %v = select i1 %nan, i16 0, i16 %i
   ret i16 %v
+}
+
+define void @_Z18vstorea_half16_rteDv16_dmPDh(<16 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rteDv16_dmPU3AS1Dh(<16 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rteDv16_dmPU3AS3Dh(<16 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rteDv16_fmPDh(<16 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rteDv16_fmPU3AS1Dh(<16 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rteDv16_fmPU3AS3Dh(<16 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rn.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtnDv16_dmPDh(<16 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtnDv16_dmPU3AS1Dh(<16 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtnDv16_dmPU3AS3Dh(<16 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtnDv16_fmPDh(<16 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtnDv16_fmPU3AS1Dh(<16 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtnDv16_fmPU3AS3Dh(<16 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rm.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtpDv16_dmPDh(<16 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtpDv16_dmPU3AS1Dh(<16 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtpDv16_dmPU3AS3Dh(<16 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtpDv16_fmPDh(<16 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtpDv16_fmPU3AS1Dh(<16 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtpDv16_fmPU3AS3Dh(<16 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rp.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtzDv16_dmPDh(<16 x double> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtzDv16_dmPU3AS1Dh(<16 x double> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtzDv16_dmPU3AS3Dh(<16 x double> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x double> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x double> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x double> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x double> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x double> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x double> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x double> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x double> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x double> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x double> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x double> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x double> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x double> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x double> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x double> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x double> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f64 $0, $1;", "=h,d"(double %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtzDv16_fmPDh(<16 x float> %p0, i64 %p1, ptr addrspace(0) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(0) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(0) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(0) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(0) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(0) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(0) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(0) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(0) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(0) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(0) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(0) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(0) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(0) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(0) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(0) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(0) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(0) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtzDv16_fmPU3AS1Dh(<16 x float> %p0, i64 %p1, ptr addrspace(1) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(1) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(1) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(1) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(1) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(1) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(1) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(1) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(1) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(1) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(1) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(1) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(1) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(1) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(1) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(1) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(1) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(1) %a.15, align 2
+  ret void
+}
+
+define void @_Z18vstorea_half16_rtzDv16_fmPU3AS3Dh(<16 x float> %p0, i64 %p1, ptr addrspace(3) %p2) alwaysinline {
+  %base = mul i64 %p1, 16
+  %x.0 = extractelement <16 x float> %p0, i32 0
+  %h.0 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.0)
+  %i.0 = add i64 %base, 0
+  %a.0 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.0
+  store i16 %h.0, ptr addrspace(3) %a.0, align 2
+  %x.1 = extractelement <16 x float> %p0, i32 1
+  %h.1 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.1)
+  %i.1 = add i64 %base, 1
+  %a.1 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.1
+  store i16 %h.1, ptr addrspace(3) %a.1, align 2
+  %x.2 = extractelement <16 x float> %p0, i32 2
+  %h.2 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.2)
+  %i.2 = add i64 %base, 2
+  %a.2 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.2
+  store i16 %h.2, ptr addrspace(3) %a.2, align 2
+  %x.3 = extractelement <16 x float> %p0, i32 3
+  %h.3 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.3)
+  %i.3 = add i64 %base, 3
+  %a.3 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.3
+  store i16 %h.3, ptr addrspace(3) %a.3, align 2
+  %x.4 = extractelement <16 x float> %p0, i32 4
+  %h.4 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.4)
+  %i.4 = add i64 %base, 4
+  %a.4 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.4
+  store i16 %h.4, ptr addrspace(3) %a.4, align 2
+  %x.5 = extractelement <16 x float> %p0, i32 5
+  %h.5 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.5)
+  %i.5 = add i64 %base, 5
+  %a.5 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.5
+  store i16 %h.5, ptr addrspace(3) %a.5, align 2
+  %x.6 = extractelement <16 x float> %p0, i32 6
+  %h.6 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.6)
+  %i.6 = add i64 %base, 6
+  %a.6 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.6
+  store i16 %h.6, ptr addrspace(3) %a.6, align 2
+  %x.7 = extractelement <16 x float> %p0, i32 7
+  %h.7 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.7)
+  %i.7 = add i64 %base, 7
+  %a.7 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.7
+  store i16 %h.7, ptr addrspace(3) %a.7, align 2
+  %x.8 = extractelement <16 x float> %p0, i32 8
+  %h.8 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.8)
+  %i.8 = add i64 %base, 8
+  %a.8 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.8
+  store i16 %h.8, ptr addrspace(3) %a.8, align 2
+  %x.9 = extractelement <16 x float> %p0, i32 9
+  %h.9 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.9)
+  %i.9 = add i64 %base, 9
+  %a.9 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.9
+  store i16 %h.9, ptr addrspace(3) %a.9, align 2
+  %x.10 = extractelement <16 x float> %p0, i32 10
+  %h.10 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.10)
+  %i.10 = add i64 %base, 10
+  %a.10 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.10
+  store i16 %h.10, ptr addrspace(3) %a.10, align 2
+  %x.11 = extractelement <16 x float> %p0, i32 11
+  %h.11 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.11)
+  %i.11 = add i64 %base, 11
+  %a.11 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.11
+  store i16 %h.11, ptr addrspace(3) %a.11, align 2
+  %x.12 = extractelement <16 x float> %p0, i32 12
+  %h.12 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.12)
+  %i.12 = add i64 %base, 12
+  %a.12 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.12
+  store i16 %h.12, ptr addrspace(3) %a.12, align 2
+  %x.13 = extractelement <16 x float> %p0, i32 13
+  %h.13 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.13)
+  %i.13 = add i64 %base, 13
+  %a.13 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.13
+  store i16 %h.13, ptr addrspace(3) %a.13, align 2
+  %x.14 = extractelement <16 x float> %p0, i32 14
+  %h.14 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.14)
+  %i.14 = add i64 %base, 14
+  %a.14 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.14
+  store i16 %h.14, ptr addrspace(3) %a.14, align 2
+  %x.15 = extractelement <16 x float> %p0, i32 15
+  %h.15 = call i16 asm "cvt.rz.f16.f32 $0, $1;", "=h,f"(float %x.15)
+  %i.15 = add i64 %base, 15
+  %a.15 = getelementptr i16, ptr addrspace(3) %p2, i64 %i.15
+  store i16 %h.15, ptr addrspace(3) %a.15, align 2
+  ret void
 }
 
 define i32 @_Z19convert_int_sat_rted(double %p0) alwaysinline {
