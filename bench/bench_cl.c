@@ -25,6 +25,18 @@ const char *clb_device(const cl_backend *b) {
     return b->device_name;
 }
 
+/* A kernel of its own program, for an optional feature (cl_khr_fp16, cl_khr_fp64) that a device
+ * without it cannot build; NULL (and a message) when it does not build. */
+static cl_kernel optional_kernel(cl_backend *b, cl_program *prog, const char *src,
+                                 const char *name) {
+    cl_int e = CL_SUCCESS;
+    *prog = clCreateProgramWithSource(b->ctx, 1, &src, NULL, &e);
+    if (*prog && clBuildProgram(*prog, 1, &b->dev, NULL, NULL, NULL) == CL_SUCCESS)
+        return clCreateKernel(*prog, name, NULL);
+    fprintf(stderr, "cv-bench: %s: building %s failed\n", b->name, name);
+    return NULL;
+}
+
 cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
     cl_backend *b = calloc(1, sizeof(*b));
     b->platform = platform;
@@ -107,25 +119,11 @@ cl_backend *clb_open(cl_platform_id platform, char *err, size_t err_size) {
     char il[256] = "";
     clGetDeviceInfo(b->dev, CL_DEVICE_IL_VERSION, sizeof(il) - 1, il, NULL);
     b->il_version = il[0] != '\0';
-    if (b->fp16) {
-        const char *hsrc = bench_half_source;
-        b->half_prog = clCreateProgramWithSource(b->ctx, 1, &hsrc, NULL, &e);
-        if (b->half_prog &&
-            clBuildProgram(b->half_prog, 1, &b->dev, NULL, NULL, NULL) == CL_SUCCESS)
-            b->k_half_fma = clCreateKernel(b->half_prog, "half_fma", NULL);
-        else
-            fprintf(stderr, "cv-bench: %s: building half_fma.cl failed\n", b->name);
-    }
     b->fp64 = strstr(dev_ext, "cl_khr_fp64") != NULL;
-    if (b->fp64) {
-        const char *dsrc = bench_double_source;
-        b->double_prog = clCreateProgramWithSource(b->ctx, 1, &dsrc, NULL, &e);
-        if (b->double_prog &&
-            clBuildProgram(b->double_prog, 1, &b->dev, NULL, NULL, NULL) == CL_SUCCESS)
-            b->k_math_double = clCreateKernel(b->double_prog, "math_double", NULL);
-        else
-            fprintf(stderr, "cv-bench: %s: building math_double.cl failed\n", b->name);
-    }
+    if (b->fp16)
+        b->k_half_fma = optional_kernel(b, &b->half_prog, bench_half_source, "half_fma");
+    if (b->fp64)
+        b->k_math_double = optional_kernel(b, &b->double_prog, bench_double_source, "math_double");
     clb_open_command_buffers(b);
     char ext[4096] = "";
     clGetPlatformInfo(platform, CL_PLATFORM_EXTENSIONS, sizeof(ext), ext, NULL);
@@ -764,9 +762,11 @@ static double kernel_rate(cl_backend *b, int figure) {
             res = first == 256.0f * per ? (double)g_opts.reduce_n * 4 / us / 1e3 : NAN;
         }
     } else if (figure == F_K_MATH && b->k_math) {
-        m1 = filled(b, g_opts.math_n * 4, 0.5f);
-        if (m1) {
+        m1 = filled(b, g_opts.math_n * 4, 0.0f);
+        m2 = filled(b, g_opts.math_n * 4, 0.0f);
+        if (m1 && m2) {
             clSetKernelArg(b->k_math, 0, sizeof(m1), &m1);
+            clSetKernelArg(b->k_math, 1, sizeof(m2), &m2);
             g[0] = g_opts.math_n;
             us = median_profiled(b, b->k_math, 1, g, l);
             res = (double)g_opts.math_n / us / 1e3;
@@ -775,8 +775,10 @@ static double kernel_rate(cl_backend *b, int figure) {
         res = BENCH_NOT_CLAIMED;
     } else if (figure == F_K_MATH_DOUBLE && b->k_math_double) {
         m1 = filled(b, g_opts.math_n * 8, 0.0f); /* 0.0f's bits are 0.0 as a double */
-        if (m1) {
+        m2 = filled(b, g_opts.math_n * 8, 0.0f);
+        if (m1 && m2) {
             clSetKernelArg(b->k_math_double, 0, sizeof(m1), &m1);
+            clSetKernelArg(b->k_math_double, 1, sizeof(m2), &m2);
             g[0] = g_opts.math_n;
             us = median_profiled(b, b->k_math_double, 1, g, l);
             res = (double)g_opts.math_n / us / 1e3;

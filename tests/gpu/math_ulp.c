@@ -468,6 +468,117 @@ static void check_relationals(cl_context ctx, cl_device_id dev, cl_command_queue
     }
 }
 
+/* Rounded conversions that can round: int, uint, long, ulong and double to float, long and ulong
+ * to double, in each mode (the CTS's test_conversions found convert_float_rtz(0xffffffff) 2^32:
+ * libclc stepped back from the nearest value by converting it back, which saturates). The host
+ * rounds from long double, which holds every source exactly. */
+#define CONV_N 4096
+static const char *conversion_src =
+    "#pragma OPENCL EXTENSION cl_khr_fp64 : enable\n"
+    "#define ALL(T, R) kernel void from_##T##_to_##R(global const T *x, global R *r) {\\\n"
+    "    size_t i = get_global_id(0); r[4 * i] = convert_##R##_rte(x[i]);\\\n"
+    "    r[4 * i + 1] = convert_##R##_rtz(x[i]); r[4 * i + 2] = convert_##R##_rtp(x[i]);\\\n"
+    "    r[4 * i + 3] = convert_##R##2_rtn((T##2)(x[i])).y; }\n"
+    "ALL(int, float) ALL(uint, float) ALL(long, float) ALL(ulong, float) ALL(double, float)\n"
+    "ALL(long, double) ALL(ulong, double)\n";
+
+static long double round_to(long double x, int mode, bool dbl) {
+    long double r = dbl ? (long double)(double)x : (long double)(float)x;
+    long double up = dbl ? (long double)nextafter((double)r, INFINITY)
+                         : (long double)nextafterf((float)r, INFINITY);
+    long double down = dbl ? (long double)nextafter((double)r, -INFINITY)
+                           : (long double)nextafterf((float)r, -INFINITY);
+    if ((mode == HR_RTZ && fabsl(r) > fabsl(x)) || (mode == HR_RTN && r > x))
+        return r > x ? down : up;
+    if (mode == HR_RTP && r < x)
+        return up;
+    return r;
+}
+
+static void check_rounded_conversions(cl_context ctx, cl_device_id dev, cl_command_queue q) {
+    static const struct {
+        const char *from, *to;
+        int size; /* of the source; 0: double */
+        bool is_signed;
+    } pairs[] = {{"int", "float", 4, true},    {"uint", "float", 4, false},
+                 {"long", "float", 8, true},   {"ulong", "float", 8, false},
+                 {"double", "float", 0, true}, {"long", "double", 8, true},
+                 {"ulong", "double", 8, false}};
+    static const int modes[4] = {HR_RTE, HR_RTZ, HR_RTP, HR_RTN};
+    cl_int err = 0;
+    cl_program p = cv_test_build(ctx, dev, 1, &conversion_src, NULL, "conversions", &err);
+    REQUIRE(p != NULL);
+    uint64_t *in = malloc(CONV_N * 8);
+    unsigned char *out = malloc(CONV_N * 4 * 8);
+    for (size_t pi = 0; pi < sizeof pairs / sizeof pairs[0]; pi++) {
+        bool dbl = !strcmp(pairs[pi].to, "double");
+        size_t in_size = pairs[pi].size ? (size_t)pairs[pi].size : 8, out_size = dbl ? 8 : 4;
+        static const uint64_t edges[] = {
+            0xffffffffULL,         0x80000001ULL,         0x7fffffffULL,
+            0xfffffffeULL,         0x1000001ULL,          ~0ULL,
+            0x7fffffffffffffffULL, 0x8000000000000001ULL, 0x20000000000001ULL,
+            0xfffffffffffff7ffULL, 0xc000000000000400ULL};
+        for (size_t i = 0; i < CONV_N; i++) {
+            uint64_t v = i < sizeof edges / sizeof edges[0] ? edges[i] : rng;
+            rng ^= rng << 13, rng ^= rng >> 7, rng ^= rng << 17;
+            if (!pairs[pi].size) { /* a finite double: random bits, then edges near float's top */
+                double d;
+                memcpy(&d, &v, 8);
+                if (!isfinite(d) || i % 3 == 0)
+                    d = ldexp((double)(v >> 11) / 9007199254740992.0 + 0.5, (int)(v % 300) - 150);
+                memcpy(&v, &d, 8);
+            }
+            memcpy((unsigned char *)in + i * in_size, &v, in_size);
+        }
+        char name[64];
+        snprintf(name, sizeof name, "from_%s_to_%s", pairs[pi].from, pairs[pi].to);
+        cl_kernel k = clCreateKernel(p, name, &err);
+        REQUIRE(k != NULL);
+        cl_mem mi = cv_test_buffer(ctx, CONV_N * in_size, in);
+        cl_mem mo = cv_test_buffer(ctx, CONV_N * 4 * out_size, NULL);
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof mi, &mi));
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof mo, &mo));
+        size_t global = CONV_N;
+        CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, k, 1, NULL, &global, NULL, 0, NULL, NULL));
+        CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, mo, CL_TRUE, 0, CONV_N * 4 * out_size, out, 0,
+                                                  NULL, NULL));
+        int bad = 0;
+        for (size_t i = 0; i < CONV_N; i++) {
+            const unsigned char *src = (const unsigned char *)in + i * in_size;
+            long double x;
+            if (!pairs[pi].size) {
+                double d;
+                memcpy(&d, src, 8);
+                x = d;
+            } else if (in_size == 4) {
+                uint32_t u;
+                memcpy(&u, src, 4);
+                x = pairs[pi].is_signed ? (long double)(int32_t)u : (long double)u;
+            } else {
+                uint64_t u;
+                memcpy(&u, src, 8);
+                x = pairs[pi].is_signed ? (long double)(int64_t)u : (long double)u;
+            }
+            for (int m = 0; m < 4; m++) {
+                const unsigned char *o = out + (i * 4 + (size_t)m) * out_size;
+                long double got = dbl ? (long double)*(const double *)o : *(const float *)o;
+                long double want = round_to(x, modes[m], dbl);
+                if (got != want && bad++ < 4)
+                    fprintf(stderr, "  %s mode %d of %La: got %La, want %La\n", name, m, x, got,
+                            want);
+            }
+        }
+        printf("%-22s %d wrong of %d\n", name, bad, CONV_N * 4);
+        CHECK(bad == 0);
+        clReleaseMemObject(mi);
+        clReleaseMemObject(mo);
+        clReleaseKernel(k);
+    }
+    free(in);
+    free(out);
+    clReleaseProgram(p);
+}
+
 int main(void) {
     cl_platform_id platform;
     cl_device_id dev = cv_test_gpu_device_or_skip(&platform);
@@ -585,6 +696,7 @@ int main(void) {
         }
     }
     check_exact(ctx, dev, q);
+    check_rounded_conversions(ctx, dev, q);
     check_relationals(ctx, dev, q, strstr(ext, "cl_khr_fp64") != NULL, precisions == 3);
     for (int k = 0; k < 4; k++)
         clReleaseMemObject(buf[k]);

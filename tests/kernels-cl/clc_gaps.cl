@@ -7,7 +7,9 @@
 // operand's low 24 bits first; plain IR would let LLVM turn mad24_chain's y * x + y into
 // y * (x + 1), a mul.lo and an add); vstore_half and vstorea_half with a rounding mode convert
 // each element once with that rounding (cvt.rp.f16.f64 ...; libclc rounded in the source type
-// first and lost values below half's smallest denormal).
+// first and lost values below half's smallest denormal); convert_float_rtz(uint) and the other
+// rounded conversions to float and double that can round are one cvt with that rounding each
+// (libclc's overshot at the top: convert_float_rtz(0xffffffff) was 2^32).
 // expect: st.shared.v4.f32
 // expect: 9221120237041090560
 // expect: setp.nan.f64
@@ -16,6 +18,9 @@
 // expect: cvt.rp.f16.f64
 // expect: cvt.rm.f16.f32
 // expect: cvt.rz.f16.f64
+// expect: cvt.rz.f32.u32
+// expect: cvt.rm.f64.s64
+// expect: cvt.rp.f32.f64
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 
 #define COPIES(T)                                                                                  \
@@ -109,4 +114,13 @@ kernel void vstore_half_rounding(global const double4 *d, global const float3 *f
     vstorea_half4_rte(convert_float4(d[i]), i, h + 64);
     barrier(CLK_LOCAL_MEM_FENCE);
     vstore_half(vload_half(i, l), 128 + i, h);
+}
+
+kernel void rounded_conversions(global const uint *u, global const long4 *l, global const double *d,
+                                global float *f, global double4 *o) {
+    size_t i = get_global_id(0);
+    f[i] = convert_float_rtz(u[i]);
+    o[i] = convert_double4_rtn(l[i]);
+    f[i + 1] = convert_float_rtp(d[i]);
+    vstore4(convert_float4_rtn(l[i]), i + 1, f);
 }
