@@ -129,6 +129,7 @@ enum {
     F_K_SGEMM,
     F_K_REDUCE,
     F_K_MATH,
+    F_K_MATH_PLAIN,
     F_K_MATH_DOUBLE,
     F_K_COPY4_SVM,
     F_BUILD_FIRST,

@@ -123,6 +123,9 @@ static const figure_info figures[F_COUNT] = {
     [F_K_SGEMM] = {"kernel: tiled SGEMM", "GFLOP/s", true},
     [F_K_REDUCE] = {"kernel: parallel reduction (input read)", "GB/s", true},
     [F_K_MATH] = {"kernel: sin/exp/log/pow", "Gelem/s", true},
+    [F_K_MATH_PLAIN] = {"kernel: sin/exp/log/pow, 20 launches back to back on a queue without "
+                        "profiling (host clock)",
+                        "Gelem/s", true},
     [F_K_MATH_DOUBLE] = {"kernel: sin/exp/log/pow on double (cl_khr_fp64)", "Gelem/s", true},
     [F_K_COPY4_SVM] = {"kernel: float4 copy on fine-grained SVM buffers (moved to the GPU "
                        "first) ÷ the same on cl_mem buffers",
