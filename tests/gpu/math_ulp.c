@@ -105,6 +105,9 @@ R1(logb, logbl(x))
 R2(atan2pi, atan2l(x, y) / PI_L)
 R2(remainder, remainderl(x, y))
 R2(copysign, copysignl(x, y))
+R1(rint, rintl(x))
+R2(maxmag, fabsl(x) > fabsl(y) ? x : fabsl(y) > fabsl(x) ? y : fmaxl(x, y))
+R2(minmag, fabsl(x) < fabsl(y) ? x : fabsl(y) < fabsl(x) ? y : fminl(x, y))
 /* powr: pow for x >= 0, with the OpenCL C special cases (NaN for 0^0, inf^0, 1^inf). */
 static long double ref_powr(long double x, long double y, long double z) {
     (void)z;
@@ -177,6 +180,9 @@ static const fn_case cases[] = {
     {"atan2pi", 2, 6, 6, ref_atan2pi, -100, 100, 2},
     {"remainder", 2, 0, 0, ref_remainder, -1e6, 1e6, 0},
     {"copysign", 2, 0, 0, ref_copysign, -1e6, 1e6, 0},
+    {"rint", 1, 0, 0, ref_rint, -1e7, 1e7, 0},
+    {"maxmag", 2, 0, 0, ref_maxmag, -1e6, 1e6, 0},
+    {"minmag", 2, 0, 0, ref_minmag, -1e6, 1e6, 0},
     /* Huge arguments of the trigonometric functions (the CTS found cos(-0x1p+122) 5.3e8 ulp
      * off: argument reduction), sign times a log-uniform magnitude up to 3e38. */
     {"sin", 1, 4, 4, ref_sin, -3e38, 3e38, 2},
