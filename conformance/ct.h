@@ -151,6 +151,6 @@ extern const ct_section ct_platform_section, ct_device_section, ct_context_secti
     ct_queue_section, ct_buffer_section, ct_program_section, ct_kernel_section, ct_enqueue_section,
     ct_event_section, ct_profiling_section, ct_extensions_section, ct_host_value_section,
     ct_atomics_section, ct_subgroup_ext_section, ct_work_group_section,
-    ct_generic_address_space_section, ct_builtins_section, ct_svm_section;
+    ct_generic_address_space_section, ct_builtins_section, ct_svm_section, ct_image_section;
 
 #endif

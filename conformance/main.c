@@ -23,6 +23,7 @@ static const ct_section *const sections[] = {
     &ct_atomics_section,    &ct_subgroup_ext_section,
     &ct_work_group_section, &ct_generic_address_space_section,
     &ct_builtins_section,   &ct_svm_section,
+    &ct_image_section,
 };
 #define NSECTIONS (sizeof(sections) / sizeof(sections[0]))
 
