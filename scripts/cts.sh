@@ -15,8 +15,10 @@
 # point elsewhere. apt's spirv-tools gives spirv-as / spirv-val. Nothing of the CTS is committed.
 #
 # A JOB is BINARY[%K/N][:SUBTEST[,SUBTEST...]][@ARGS]: `api`, `basic:async_copy_global_to_local`,
-# `basic%2/4` (the 2nd of 4 shards of the binary's --list), `bruteforce:sin,cos@-w` (ARGS go before
-# the sub-tests; '+' stands for a space: `@-w+-1`). BINARY is the name after test_.
+# `basic%2/4` (the 2nd of 4 shards of the binary's --list), `half%each@-w` (a process for each
+# sub-test of its --list: long binaries run to their end across many processes),
+# `bruteforce:sin,cos@-w` (ARGS go before the sub-tests; '+' stands for a space: `@-w+-1`).
+# BINARY is the name after test_.
 # Run options: --platforms "culvert,NVIDIA CUDA" --jobs N --timeout S --out DIR; CTS_DEVICE_TYPE
 # (default gpu) picks the device type, e.g. cpu for PoCL.
 set -euo pipefail
@@ -134,6 +136,26 @@ run_one() { # root platform_index platform_tag job outdir timeout
   echo "exit=$rc time=$((t1 - t0))" >>"$log"
 }
 
+# The sub-tests of a binary's --list, one a line.
+list_subtests() { # root binary
+  local exe
+  exe=$(find_binary "$1" "$2")
+  [ -n "$exe" ] || return 0
+  (cd "$(dirname "$exe")" && "$exe" --list 2>/dev/null) | awk 'NF == 1 && $1 ~ /^[A-Za-z0-9_]+$/ { print $1 }'
+}
+
+# A job as the jobs it stands for: BINARY%each[@ARGS] becomes BINARY:SUB[@ARGS] for each sub-test.
+expand_job() { # root job
+  local job=$2 spec args=""
+  spec=${job%%@*}
+  [ "$spec" != "$job" ] && args="@${job#*@}"
+  if [ "${spec#*%}" = each ]; then
+    list_subtests "$1" "${spec%%%*}" | while read -r sub; do echo "${spec%%%*}:$sub$args"; done
+  else
+    echo "$job"
+  fi
+}
+
 cmd_run() {
   local platforms="culvert,NVIDIA CUDA" jobs=8 limit=540 out=${OUT:-$PWD/cts-out}
   while [ $# -gt 0 ]; do
@@ -151,10 +173,13 @@ cmd_run() {
   # Platform indices as the loader lists them.
   local -a names=()
   mapfile -t names < <(clinfo -l 2>/dev/null | sed -n 's/^Platform #[0-9]*: //p')
-  local -a tasks=()
-  local p i tag
-  IFS=, read -r -a plats <<<"$platforms"
+  local -a tasks=() jobs_all=()
+  local p i tag job
   for job in "$@"; do
+    mapfile -t -O "${#jobs_all[@]}" jobs_all < <(expand_job "$root" "$job")
+  done
+  IFS=, read -r -a plats <<<"$platforms"
+  for job in "${jobs_all[@]}"; do
     for p in "${plats[@]}"; do
       for i in "${!names[@]}"; do
         [ "${names[$i]}" = "$p" ] || continue
