@@ -1,5 +1,5 @@
-/* The tool servers (server/tool_server.c): clang, llc, llvm-link and llvm-nm loaded once per
- * process and forked for each run, instead of a new process per run.
+/* The tool servers (server/tool_server.c): clang, llc, llvm-link, llvm-nm and llvm-spirv loaded
+ * once per process and forked for each run, instead of a new process per run.
  *
  * Why: a new process of one of LLVM's tools spends more CPU loading libLLVM and libclang-cpp
  * than compiling a small program (src/compiler/README.md has the numbers); when many programs
@@ -41,8 +41,8 @@ extern char **environ;
 #define CVC_TOOL_SERVER_INSTALLED ""
 #endif
 
-/* clang, llc, llvm-link, llvm-nm. */
-#define CVC_SERVERS 4
+/* clang, llc, llvm-link, llvm-nm and llvm-spirv (SPIR-V input). */
+#define CVC_SERVERS 5
 /* Starts of one tool's server per process: one that keeps dying is given up. */
 #define CVC_SERVER_STARTS 8
 /* How long a new server may take to load (a loaded machine), in milliseconds. */
