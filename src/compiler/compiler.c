@@ -954,6 +954,11 @@ static cl_int cvc_il_step(const unsigned char *il, size_t len, const char *optio
     if (cvc_cache_hit(key, &o, &log, out))
         return CL_SUCCESS;
     tools = cvc_get_probed_tools();
+    /* The servers of its steps start together, the first time (cvc_server.c): the translator,
+     * clang's disassembly, the library part's and the code generator's. */
+    const char *const tools_used[] = {cvc_llvm_spirv(), tools->clang, tools->llvm_link, tools->llc,
+                                      tools->llvm_nm};
+    cvc_servers_prepare(tools_used, tools->llvm_nm[0] ? 5 : 4);
     cvc_tmp tmp = {{0}};
     char obj[4096], *names = NULL;
     err = CL_COMPILE_PROGRAM_FAILURE;
