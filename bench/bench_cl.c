@@ -780,27 +780,21 @@ static double kernel_rate(cl_backend *b, int figure) {
             clEnqueueReadBuffer(b->q, m2, CL_TRUE, 0, 4, &first, 0, NULL, NULL);
             res = first == 256.0f * per ? (double)g_opts.reduce_n * 4 / us / 1e3 : NAN;
         }
-    } else if ((figure == F_K_MATH || figure == F_K_MATH_PLAIN) && b->k_math) {
-        m1 = filled(b, g_opts.math_n * 4, 0.0f);
-        m2 = filled(b, g_opts.math_n * 4, 0.0f);
-        if (m1 && m2) {
-            clSetKernelArg(b->k_math, 0, sizeof(m1), &m1);
-            clSetKernelArg(b->k_math, 1, sizeof(m2), &m2);
-            g[0] = g_opts.math_n;
-            us = figure == F_K_MATH ? median_profiled(b, b->k_math, 1, g, l)
-                                    : median_plain(b, b->k_math, g, l);
-            res = (double)g_opts.math_n / us / 1e3;
-        }
     } else if (figure == F_K_MATH_DOUBLE && !b->fp64) {
         res = BENCH_NOT_CLAIMED;
-    } else if (figure == F_K_MATH_DOUBLE && b->k_math_double) {
-        m1 = filled(b, g_opts.math_n * 8, 0.0f); /* 0.0f's bits are 0.0 as a double */
-        m2 = filled(b, g_opts.math_n * 8, 0.0f);
+    } else if (figure == F_K_MATH || figure == F_K_MATH_PLAIN || figure == F_K_MATH_DOUBLE) {
+        bool dbl = figure == F_K_MATH_DOUBLE;
+        cl_kernel k = dbl ? b->k_math_double : b->k_math;
+        size_t bytes = g_opts.math_n * (dbl ? 8 : 4);
+        /* zeros: 0.0f's bits are 0.0 as a double too */
+        m1 = k ? filled(b, bytes, 0.0f) : NULL;
+        m2 = k ? filled(b, bytes, 0.0f) : NULL;
         if (m1 && m2) {
-            clSetKernelArg(b->k_math_double, 0, sizeof(m1), &m1);
-            clSetKernelArg(b->k_math_double, 1, sizeof(m2), &m2);
+            clSetKernelArg(k, 0, sizeof(m1), &m1);
+            clSetKernelArg(k, 1, sizeof(m2), &m2);
             g[0] = g_opts.math_n;
-            us = median_profiled(b, b->k_math_double, 1, g, l);
+            us = figure == F_K_MATH_PLAIN ? median_plain(b, k, g, l)
+                                          : median_profiled(b, k, 1, g, l);
             res = (double)g_opts.math_n / us / 1e3;
         }
     }

@@ -8030,1341 +8030,1341 @@ define double @_Z18convert_double_rtzm(i64 %p0) alwaysinline {
 }
 
 define <2 x float> @_Z18convert_float2_rteDv2_d(<2 x double> %p0) alwaysinline {
-  %x.0 = extractelement <2 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <2 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <2 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rteDv2_i(<2 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rteDv2_j(<2 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rteDv2_l(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rteDv2_m(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtnDv2_d(<2 x double> %p0) alwaysinline {
-  %x.0 = extractelement <2 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <2 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <2 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtnDv2_i(<2 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtnDv2_j(<2 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtnDv2_l(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtnDv2_m(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtpDv2_d(<2 x double> %p0) alwaysinline {
-  %x.0 = extractelement <2 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <2 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <2 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtpDv2_i(<2 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtpDv2_j(<2 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtpDv2_l(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtpDv2_m(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtzDv2_d(<2 x double> %p0) alwaysinline {
-  %x.0 = extractelement <2 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <2 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <2 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtzDv2_i(<2 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtzDv2_j(<2 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <2 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <2 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtzDv2_l(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <2 x float> @_Z18convert_float2_rtzDv2_m(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <2 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <2 x float> %v.0, float %r.1, i32 1
   ret <2 x float> %v.1
 }
 
 define <3 x float> @_Z18convert_float3_rteDv3_d(<3 x double> %p0) alwaysinline {
-  %x.0 = extractelement <3 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <3 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <3 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <3 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rteDv3_i(<3 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rteDv3_j(<3 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rteDv3_l(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rteDv3_m(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtnDv3_d(<3 x double> %p0) alwaysinline {
-  %x.0 = extractelement <3 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <3 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <3 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <3 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtnDv3_i(<3 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtnDv3_j(<3 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtnDv3_l(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtnDv3_m(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtpDv3_d(<3 x double> %p0) alwaysinline {
-  %x.0 = extractelement <3 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <3 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <3 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <3 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtpDv3_i(<3 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtpDv3_j(<3 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtpDv3_l(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtpDv3_m(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtzDv3_d(<3 x double> %p0) alwaysinline {
-  %x.0 = extractelement <3 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <3 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <3 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <3 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtzDv3_i(<3 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtzDv3_j(<3 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <3 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <3 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <3 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtzDv3_l(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <3 x float> @_Z18convert_float3_rtzDv3_m(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <3 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <3 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <3 x float> %v.1, float %r.2, i32 2
   ret <3 x float> %v.2
 }
 
 define <4 x float> @_Z18convert_float4_rteDv4_d(<4 x double> %p0) alwaysinline {
-  %x.0 = extractelement <4 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <4 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <4 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <4 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <4 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rteDv4_i(<4 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rteDv4_j(<4 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rteDv4_l(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rteDv4_m(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtnDv4_d(<4 x double> %p0) alwaysinline {
-  %x.0 = extractelement <4 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <4 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <4 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <4 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <4 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtnDv4_i(<4 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtnDv4_j(<4 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtnDv4_l(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtnDv4_m(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtpDv4_d(<4 x double> %p0) alwaysinline {
-  %x.0 = extractelement <4 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <4 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <4 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <4 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <4 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtpDv4_i(<4 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtpDv4_j(<4 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtpDv4_l(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtpDv4_m(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtzDv4_d(<4 x double> %p0) alwaysinline {
-  %x.0 = extractelement <4 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <4 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <4 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <4 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <4 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtzDv4_i(<4 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtzDv4_j(<4 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <4 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <4 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <4 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <4 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtzDv4_l(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <4 x float> @_Z18convert_float4_rtzDv4_m(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <4 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <4 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <4 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <4 x float> %v.2, float %r.3, i32 3
   ret <4 x float> %v.3
 }
 
 define <8 x float> @_Z18convert_float8_rteDv8_d(<8 x double> %p0) alwaysinline {
-  %x.0 = extractelement <8 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <8 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <8 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <8 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <8 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x double> %p0, i32 4
-  %r.4 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.4)
+  %p0.4 = extractelement <8 x double> %p0, i32 4
+  %r.4 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x double> %p0, i32 5
-  %r.5 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.5)
+  %p0.5 = extractelement <8 x double> %p0, i32 5
+  %r.5 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x double> %p0, i32 6
-  %r.6 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.6)
+  %p0.6 = extractelement <8 x double> %p0, i32 6
+  %r.6 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x double> %p0, i32 7
-  %r.7 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.7)
+  %p0.7 = extractelement <8 x double> %p0, i32 7
+  %r.7 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rteDv8_i(<8 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rteDv8_j(<8 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rteDv8_l(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rteDv8_m(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtnDv8_d(<8 x double> %p0) alwaysinline {
-  %x.0 = extractelement <8 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <8 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <8 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <8 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <8 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x double> %p0, i32 4
-  %r.4 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.4)
+  %p0.4 = extractelement <8 x double> %p0, i32 4
+  %r.4 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x double> %p0, i32 5
-  %r.5 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.5)
+  %p0.5 = extractelement <8 x double> %p0, i32 5
+  %r.5 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x double> %p0, i32 6
-  %r.6 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.6)
+  %p0.6 = extractelement <8 x double> %p0, i32 6
+  %r.6 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x double> %p0, i32 7
-  %r.7 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.7)
+  %p0.7 = extractelement <8 x double> %p0, i32 7
+  %r.7 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtnDv8_i(<8 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtnDv8_j(<8 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtnDv8_l(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtnDv8_m(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtpDv8_d(<8 x double> %p0) alwaysinline {
-  %x.0 = extractelement <8 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <8 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <8 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <8 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <8 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x double> %p0, i32 4
-  %r.4 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.4)
+  %p0.4 = extractelement <8 x double> %p0, i32 4
+  %r.4 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x double> %p0, i32 5
-  %r.5 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.5)
+  %p0.5 = extractelement <8 x double> %p0, i32 5
+  %r.5 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x double> %p0, i32 6
-  %r.6 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.6)
+  %p0.6 = extractelement <8 x double> %p0, i32 6
+  %r.6 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x double> %p0, i32 7
-  %r.7 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.7)
+  %p0.7 = extractelement <8 x double> %p0, i32 7
+  %r.7 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtpDv8_i(<8 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtpDv8_j(<8 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtpDv8_l(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtpDv8_m(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtzDv8_d(<8 x double> %p0) alwaysinline {
-  %x.0 = extractelement <8 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <8 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <8 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <8 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <8 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x double> %p0, i32 4
-  %r.4 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.4)
+  %p0.4 = extractelement <8 x double> %p0, i32 4
+  %r.4 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x double> %p0, i32 5
-  %r.5 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.5)
+  %p0.5 = extractelement <8 x double> %p0, i32 5
+  %r.5 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x double> %p0, i32 6
-  %r.6 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.6)
+  %p0.6 = extractelement <8 x double> %p0, i32 6
+  %r.6 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x double> %p0, i32 7
-  %r.7 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.7)
+  %p0.7 = extractelement <8 x double> %p0, i32 7
+  %r.7 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtzDv8_i(<8 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtzDv8_j(<8 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <8 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <8 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <8 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <8 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <8 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <8 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <8 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <8 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtzDv8_l(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
 
 define <8 x float> @_Z18convert_float8_rtzDv8_m(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <8 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <8 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <8 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <8 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <8 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <8 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <8 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <8 x float> %v.6, float %r.7, i32 7
   ret <8 x float> %v.7
 }
@@ -11732,1577 +11732,1577 @@ define void @_Z18vstorea_half16_rtzDv16_fmPU3AS3Dh(<16 x float> %p0, i64 %p1, pt
 }
 
 define <2 x double> @_Z19convert_double2_rteDv2_l(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <2 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <2 x double> %v.0, double %r.1, i32 1
   ret <2 x double> %v.1
 }
 
 define <2 x double> @_Z19convert_double2_rteDv2_m(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <2 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <2 x double> %v.0, double %r.1, i32 1
   ret <2 x double> %v.1
 }
 
 define <2 x double> @_Z19convert_double2_rtnDv2_l(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <2 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <2 x double> %v.0, double %r.1, i32 1
   ret <2 x double> %v.1
 }
 
 define <2 x double> @_Z19convert_double2_rtnDv2_m(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <2 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <2 x double> %v.0, double %r.1, i32 1
   ret <2 x double> %v.1
 }
 
 define <2 x double> @_Z19convert_double2_rtpDv2_l(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <2 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <2 x double> %v.0, double %r.1, i32 1
   ret <2 x double> %v.1
 }
 
 define <2 x double> @_Z19convert_double2_rtpDv2_m(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <2 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <2 x double> %v.0, double %r.1, i32 1
   ret <2 x double> %v.1
 }
 
 define <2 x double> @_Z19convert_double2_rtzDv2_l(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <2 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <2 x double> %v.0, double %r.1, i32 1
   ret <2 x double> %v.1
 }
 
 define <2 x double> @_Z19convert_double2_rtzDv2_m(<2 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <2 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <2 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <2 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <2 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <2 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <2 x double> %v.0, double %r.1, i32 1
   ret <2 x double> %v.1
 }
 
 define <3 x double> @_Z19convert_double3_rteDv3_l(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <3 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <3 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <3 x double> %v.1, double %r.2, i32 2
   ret <3 x double> %v.2
 }
 
 define <3 x double> @_Z19convert_double3_rteDv3_m(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <3 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <3 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <3 x double> %v.1, double %r.2, i32 2
   ret <3 x double> %v.2
 }
 
 define <3 x double> @_Z19convert_double3_rtnDv3_l(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <3 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <3 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <3 x double> %v.1, double %r.2, i32 2
   ret <3 x double> %v.2
 }
 
 define <3 x double> @_Z19convert_double3_rtnDv3_m(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <3 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <3 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <3 x double> %v.1, double %r.2, i32 2
   ret <3 x double> %v.2
 }
 
 define <3 x double> @_Z19convert_double3_rtpDv3_l(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <3 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <3 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <3 x double> %v.1, double %r.2, i32 2
   ret <3 x double> %v.2
 }
 
 define <3 x double> @_Z19convert_double3_rtpDv3_m(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <3 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <3 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <3 x double> %v.1, double %r.2, i32 2
   ret <3 x double> %v.2
 }
 
 define <3 x double> @_Z19convert_double3_rtzDv3_l(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <3 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <3 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <3 x double> %v.1, double %r.2, i32 2
   ret <3 x double> %v.2
 }
 
 define <3 x double> @_Z19convert_double3_rtzDv3_m(<3 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <3 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <3 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <3 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <3 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <3 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <3 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <3 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <3 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <3 x double> %v.1, double %r.2, i32 2
   ret <3 x double> %v.2
 }
 
 define <4 x double> @_Z19convert_double4_rteDv4_l(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <4 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <4 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <4 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <4 x double> %v.2, double %r.3, i32 3
   ret <4 x double> %v.3
 }
 
 define <4 x double> @_Z19convert_double4_rteDv4_m(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <4 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <4 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <4 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <4 x double> %v.2, double %r.3, i32 3
   ret <4 x double> %v.3
 }
 
 define <4 x double> @_Z19convert_double4_rtnDv4_l(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <4 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <4 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <4 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <4 x double> %v.2, double %r.3, i32 3
   ret <4 x double> %v.3
 }
 
 define <4 x double> @_Z19convert_double4_rtnDv4_m(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <4 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <4 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <4 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <4 x double> %v.2, double %r.3, i32 3
   ret <4 x double> %v.3
 }
 
 define <4 x double> @_Z19convert_double4_rtpDv4_l(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <4 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <4 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <4 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <4 x double> %v.2, double %r.3, i32 3
   ret <4 x double> %v.3
 }
 
 define <4 x double> @_Z19convert_double4_rtpDv4_m(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <4 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <4 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <4 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <4 x double> %v.2, double %r.3, i32 3
   ret <4 x double> %v.3
 }
 
 define <4 x double> @_Z19convert_double4_rtzDv4_l(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <4 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <4 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <4 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <4 x double> %v.2, double %r.3, i32 3
   ret <4 x double> %v.3
 }
 
 define <4 x double> @_Z19convert_double4_rtzDv4_m(<4 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <4 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <4 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <4 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <4 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <4 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <4 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <4 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <4 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <4 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <4 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <4 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <4 x double> %v.2, double %r.3, i32 3
   ret <4 x double> %v.3
 }
 
 define <8 x double> @_Z19convert_double8_rteDv8_l(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <8 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <8 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <8 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <8 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <8 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <8 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <8 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <8 x double> %v.6, double %r.7, i32 7
   ret <8 x double> %v.7
 }
 
 define <8 x double> @_Z19convert_double8_rteDv8_m(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <8 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <8 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <8 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <8 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <8 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <8 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <8 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <8 x double> %v.6, double %r.7, i32 7
   ret <8 x double> %v.7
 }
 
 define <8 x double> @_Z19convert_double8_rtnDv8_l(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <8 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <8 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <8 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <8 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <8 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <8 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <8 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <8 x double> %v.6, double %r.7, i32 7
   ret <8 x double> %v.7
 }
 
 define <8 x double> @_Z19convert_double8_rtnDv8_m(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <8 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <8 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <8 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <8 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <8 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <8 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <8 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <8 x double> %v.6, double %r.7, i32 7
   ret <8 x double> %v.7
 }
 
 define <8 x double> @_Z19convert_double8_rtpDv8_l(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <8 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <8 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <8 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <8 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <8 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <8 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <8 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <8 x double> %v.6, double %r.7, i32 7
   ret <8 x double> %v.7
 }
 
 define <8 x double> @_Z19convert_double8_rtpDv8_m(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <8 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <8 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <8 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <8 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <8 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <8 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <8 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <8 x double> %v.6, double %r.7, i32 7
   ret <8 x double> %v.7
 }
 
 define <8 x double> @_Z19convert_double8_rtzDv8_l(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <8 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <8 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <8 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <8 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <8 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <8 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <8 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <8 x double> %v.6, double %r.7, i32 7
   ret <8 x double> %v.7
 }
 
 define <8 x double> @_Z19convert_double8_rtzDv8_m(<8 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <8 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <8 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <8 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <8 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <8 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <8 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <8 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <8 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <8 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <8 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <8 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <8 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <8 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <8 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <8 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <8 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <8 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <8 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <8 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <8 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <8 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <8 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <8 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <8 x double> %v.6, double %r.7, i32 7
   ret <8 x double> %v.7
 }
 
 define <16 x float> @_Z19convert_float16_rteDv16_d(<16 x double> %p0) alwaysinline {
-  %x.0 = extractelement <16 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <16 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <16 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <16 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <16 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x double> %p0, i32 4
-  %r.4 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.4)
+  %p0.4 = extractelement <16 x double> %p0, i32 4
+  %r.4 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x double> %p0, i32 5
-  %r.5 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.5)
+  %p0.5 = extractelement <16 x double> %p0, i32 5
+  %r.5 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x double> %p0, i32 6
-  %r.6 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.6)
+  %p0.6 = extractelement <16 x double> %p0, i32 6
+  %r.6 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x double> %p0, i32 7
-  %r.7 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.7)
+  %p0.7 = extractelement <16 x double> %p0, i32 7
+  %r.7 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x double> %p0, i32 8
-  %r.8 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.8)
+  %p0.8 = extractelement <16 x double> %p0, i32 8
+  %r.8 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x double> %p0, i32 9
-  %r.9 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.9)
+  %p0.9 = extractelement <16 x double> %p0, i32 9
+  %r.9 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x double> %p0, i32 10
-  %r.10 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.10)
+  %p0.10 = extractelement <16 x double> %p0, i32 10
+  %r.10 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x double> %p0, i32 11
-  %r.11 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.11)
+  %p0.11 = extractelement <16 x double> %p0, i32 11
+  %r.11 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x double> %p0, i32 12
-  %r.12 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.12)
+  %p0.12 = extractelement <16 x double> %p0, i32 12
+  %r.12 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x double> %p0, i32 13
-  %r.13 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.13)
+  %p0.13 = extractelement <16 x double> %p0, i32 13
+  %r.13 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x double> %p0, i32 14
-  %r.14 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.14)
+  %p0.14 = extractelement <16 x double> %p0, i32 14
+  %r.14 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x double> %p0, i32 15
-  %r.15 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %x.15)
+  %p0.15 = extractelement <16 x double> %p0, i32 15
+  %r.15 = call float asm "cvt.rn.f32.f64 $0, $1;", "=f,d"(double %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rteDv16_i(<16 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i32> %p0, i32 8
-  %r.8 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.8)
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %r.8 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i32> %p0, i32 9
-  %r.9 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.9)
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %r.9 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i32> %p0, i32 10
-  %r.10 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.10)
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %r.10 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i32> %p0, i32 11
-  %r.11 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.11)
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %r.11 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i32> %p0, i32 12
-  %r.12 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.12)
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %r.12 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i32> %p0, i32 13
-  %r.13 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.13)
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %r.13 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i32> %p0, i32 14
-  %r.14 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.14)
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %r.14 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i32> %p0, i32 15
-  %r.15 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %x.15)
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %r.15 = call float asm "cvt.rn.f32.s32 $0, $1;", "=f,r"(i32 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rteDv16_j(<16 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i32> %p0, i32 8
-  %r.8 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.8)
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %r.8 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i32> %p0, i32 9
-  %r.9 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.9)
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %r.9 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i32> %p0, i32 10
-  %r.10 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.10)
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %r.10 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i32> %p0, i32 11
-  %r.11 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.11)
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %r.11 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i32> %p0, i32 12
-  %r.12 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.12)
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %r.12 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i32> %p0, i32 13
-  %r.13 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.13)
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %r.13 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i32> %p0, i32 14
-  %r.14 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.14)
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %r.14 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i32> %p0, i32 15
-  %r.15 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %x.15)
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %r.15 = call float asm "cvt.rn.f32.u32 $0, $1;", "=f,r"(i32 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rteDv16_l(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call float asm "cvt.rn.f32.s64 $0, $1;", "=f,l"(i64 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rteDv16_m(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call float asm "cvt.rn.f32.u64 $0, $1;", "=f,l"(i64 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtnDv16_d(<16 x double> %p0) alwaysinline {
-  %x.0 = extractelement <16 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <16 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <16 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <16 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <16 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x double> %p0, i32 4
-  %r.4 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.4)
+  %p0.4 = extractelement <16 x double> %p0, i32 4
+  %r.4 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x double> %p0, i32 5
-  %r.5 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.5)
+  %p0.5 = extractelement <16 x double> %p0, i32 5
+  %r.5 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x double> %p0, i32 6
-  %r.6 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.6)
+  %p0.6 = extractelement <16 x double> %p0, i32 6
+  %r.6 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x double> %p0, i32 7
-  %r.7 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.7)
+  %p0.7 = extractelement <16 x double> %p0, i32 7
+  %r.7 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x double> %p0, i32 8
-  %r.8 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.8)
+  %p0.8 = extractelement <16 x double> %p0, i32 8
+  %r.8 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x double> %p0, i32 9
-  %r.9 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.9)
+  %p0.9 = extractelement <16 x double> %p0, i32 9
+  %r.9 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x double> %p0, i32 10
-  %r.10 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.10)
+  %p0.10 = extractelement <16 x double> %p0, i32 10
+  %r.10 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x double> %p0, i32 11
-  %r.11 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.11)
+  %p0.11 = extractelement <16 x double> %p0, i32 11
+  %r.11 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x double> %p0, i32 12
-  %r.12 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.12)
+  %p0.12 = extractelement <16 x double> %p0, i32 12
+  %r.12 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x double> %p0, i32 13
-  %r.13 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.13)
+  %p0.13 = extractelement <16 x double> %p0, i32 13
+  %r.13 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x double> %p0, i32 14
-  %r.14 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.14)
+  %p0.14 = extractelement <16 x double> %p0, i32 14
+  %r.14 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x double> %p0, i32 15
-  %r.15 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %x.15)
+  %p0.15 = extractelement <16 x double> %p0, i32 15
+  %r.15 = call float asm "cvt.rm.f32.f64 $0, $1;", "=f,d"(double %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtnDv16_i(<16 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i32> %p0, i32 8
-  %r.8 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.8)
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %r.8 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i32> %p0, i32 9
-  %r.9 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.9)
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %r.9 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i32> %p0, i32 10
-  %r.10 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.10)
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %r.10 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i32> %p0, i32 11
-  %r.11 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.11)
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %r.11 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i32> %p0, i32 12
-  %r.12 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.12)
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %r.12 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i32> %p0, i32 13
-  %r.13 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.13)
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %r.13 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i32> %p0, i32 14
-  %r.14 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.14)
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %r.14 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i32> %p0, i32 15
-  %r.15 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %x.15)
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %r.15 = call float asm "cvt.rm.f32.s32 $0, $1;", "=f,r"(i32 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtnDv16_j(<16 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i32> %p0, i32 8
-  %r.8 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.8)
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %r.8 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i32> %p0, i32 9
-  %r.9 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.9)
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %r.9 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i32> %p0, i32 10
-  %r.10 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.10)
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %r.10 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i32> %p0, i32 11
-  %r.11 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.11)
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %r.11 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i32> %p0, i32 12
-  %r.12 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.12)
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %r.12 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i32> %p0, i32 13
-  %r.13 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.13)
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %r.13 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i32> %p0, i32 14
-  %r.14 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.14)
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %r.14 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i32> %p0, i32 15
-  %r.15 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %x.15)
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %r.15 = call float asm "cvt.rm.f32.u32 $0, $1;", "=f,r"(i32 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtnDv16_l(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call float asm "cvt.rm.f32.s64 $0, $1;", "=f,l"(i64 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtnDv16_m(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call float asm "cvt.rm.f32.u64 $0, $1;", "=f,l"(i64 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtpDv16_d(<16 x double> %p0) alwaysinline {
-  %x.0 = extractelement <16 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <16 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <16 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <16 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <16 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x double> %p0, i32 4
-  %r.4 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.4)
+  %p0.4 = extractelement <16 x double> %p0, i32 4
+  %r.4 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x double> %p0, i32 5
-  %r.5 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.5)
+  %p0.5 = extractelement <16 x double> %p0, i32 5
+  %r.5 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x double> %p0, i32 6
-  %r.6 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.6)
+  %p0.6 = extractelement <16 x double> %p0, i32 6
+  %r.6 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x double> %p0, i32 7
-  %r.7 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.7)
+  %p0.7 = extractelement <16 x double> %p0, i32 7
+  %r.7 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x double> %p0, i32 8
-  %r.8 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.8)
+  %p0.8 = extractelement <16 x double> %p0, i32 8
+  %r.8 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x double> %p0, i32 9
-  %r.9 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.9)
+  %p0.9 = extractelement <16 x double> %p0, i32 9
+  %r.9 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x double> %p0, i32 10
-  %r.10 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.10)
+  %p0.10 = extractelement <16 x double> %p0, i32 10
+  %r.10 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x double> %p0, i32 11
-  %r.11 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.11)
+  %p0.11 = extractelement <16 x double> %p0, i32 11
+  %r.11 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x double> %p0, i32 12
-  %r.12 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.12)
+  %p0.12 = extractelement <16 x double> %p0, i32 12
+  %r.12 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x double> %p0, i32 13
-  %r.13 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.13)
+  %p0.13 = extractelement <16 x double> %p0, i32 13
+  %r.13 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x double> %p0, i32 14
-  %r.14 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.14)
+  %p0.14 = extractelement <16 x double> %p0, i32 14
+  %r.14 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x double> %p0, i32 15
-  %r.15 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %x.15)
+  %p0.15 = extractelement <16 x double> %p0, i32 15
+  %r.15 = call float asm "cvt.rp.f32.f64 $0, $1;", "=f,d"(double %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtpDv16_i(<16 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i32> %p0, i32 8
-  %r.8 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.8)
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %r.8 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i32> %p0, i32 9
-  %r.9 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.9)
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %r.9 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i32> %p0, i32 10
-  %r.10 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.10)
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %r.10 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i32> %p0, i32 11
-  %r.11 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.11)
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %r.11 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i32> %p0, i32 12
-  %r.12 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.12)
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %r.12 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i32> %p0, i32 13
-  %r.13 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.13)
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %r.13 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i32> %p0, i32 14
-  %r.14 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.14)
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %r.14 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i32> %p0, i32 15
-  %r.15 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %x.15)
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %r.15 = call float asm "cvt.rp.f32.s32 $0, $1;", "=f,r"(i32 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtpDv16_j(<16 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i32> %p0, i32 8
-  %r.8 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.8)
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %r.8 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i32> %p0, i32 9
-  %r.9 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.9)
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %r.9 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i32> %p0, i32 10
-  %r.10 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.10)
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %r.10 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i32> %p0, i32 11
-  %r.11 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.11)
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %r.11 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i32> %p0, i32 12
-  %r.12 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.12)
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %r.12 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i32> %p0, i32 13
-  %r.13 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.13)
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %r.13 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i32> %p0, i32 14
-  %r.14 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.14)
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %r.14 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i32> %p0, i32 15
-  %r.15 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %x.15)
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %r.15 = call float asm "cvt.rp.f32.u32 $0, $1;", "=f,r"(i32 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtpDv16_l(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call float asm "cvt.rp.f32.s64 $0, $1;", "=f,l"(i64 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtpDv16_m(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call float asm "cvt.rp.f32.u64 $0, $1;", "=f,l"(i64 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtzDv16_d(<16 x double> %p0) alwaysinline {
-  %x.0 = extractelement <16 x double> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.0)
+  %p0.0 = extractelement <16 x double> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x double> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.1)
+  %p0.1 = extractelement <16 x double> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x double> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.2)
+  %p0.2 = extractelement <16 x double> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x double> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.3)
+  %p0.3 = extractelement <16 x double> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x double> %p0, i32 4
-  %r.4 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.4)
+  %p0.4 = extractelement <16 x double> %p0, i32 4
+  %r.4 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x double> %p0, i32 5
-  %r.5 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.5)
+  %p0.5 = extractelement <16 x double> %p0, i32 5
+  %r.5 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x double> %p0, i32 6
-  %r.6 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.6)
+  %p0.6 = extractelement <16 x double> %p0, i32 6
+  %r.6 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x double> %p0, i32 7
-  %r.7 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.7)
+  %p0.7 = extractelement <16 x double> %p0, i32 7
+  %r.7 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x double> %p0, i32 8
-  %r.8 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.8)
+  %p0.8 = extractelement <16 x double> %p0, i32 8
+  %r.8 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x double> %p0, i32 9
-  %r.9 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.9)
+  %p0.9 = extractelement <16 x double> %p0, i32 9
+  %r.9 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x double> %p0, i32 10
-  %r.10 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.10)
+  %p0.10 = extractelement <16 x double> %p0, i32 10
+  %r.10 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x double> %p0, i32 11
-  %r.11 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.11)
+  %p0.11 = extractelement <16 x double> %p0, i32 11
+  %r.11 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x double> %p0, i32 12
-  %r.12 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.12)
+  %p0.12 = extractelement <16 x double> %p0, i32 12
+  %r.12 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x double> %p0, i32 13
-  %r.13 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.13)
+  %p0.13 = extractelement <16 x double> %p0, i32 13
+  %r.13 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x double> %p0, i32 14
-  %r.14 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.14)
+  %p0.14 = extractelement <16 x double> %p0, i32 14
+  %r.14 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x double> %p0, i32 15
-  %r.15 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %x.15)
+  %p0.15 = extractelement <16 x double> %p0, i32 15
+  %r.15 = call float asm "cvt.rz.f32.f64 $0, $1;", "=f,d"(double %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtzDv16_i(<16 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i32> %p0, i32 8
-  %r.8 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.8)
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %r.8 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i32> %p0, i32 9
-  %r.9 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.9)
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %r.9 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i32> %p0, i32 10
-  %r.10 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.10)
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %r.10 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i32> %p0, i32 11
-  %r.11 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.11)
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %r.11 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i32> %p0, i32 12
-  %r.12 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.12)
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %r.12 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i32> %p0, i32 13
-  %r.13 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.13)
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %r.13 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i32> %p0, i32 14
-  %r.14 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.14)
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %r.14 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i32> %p0, i32 15
-  %r.15 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %x.15)
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %r.15 = call float asm "cvt.rz.f32.s32 $0, $1;", "=f,r"(i32 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtzDv16_j(<16 x i32> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i32> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.0)
+  %p0.0 = extractelement <16 x i32> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i32> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.1)
+  %p0.1 = extractelement <16 x i32> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i32> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.2)
+  %p0.2 = extractelement <16 x i32> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i32> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.3)
+  %p0.3 = extractelement <16 x i32> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i32> %p0, i32 4
-  %r.4 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.4)
+  %p0.4 = extractelement <16 x i32> %p0, i32 4
+  %r.4 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i32> %p0, i32 5
-  %r.5 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.5)
+  %p0.5 = extractelement <16 x i32> %p0, i32 5
+  %r.5 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i32> %p0, i32 6
-  %r.6 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.6)
+  %p0.6 = extractelement <16 x i32> %p0, i32 6
+  %r.6 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i32> %p0, i32 7
-  %r.7 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.7)
+  %p0.7 = extractelement <16 x i32> %p0, i32 7
+  %r.7 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i32> %p0, i32 8
-  %r.8 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.8)
+  %p0.8 = extractelement <16 x i32> %p0, i32 8
+  %r.8 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i32> %p0, i32 9
-  %r.9 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.9)
+  %p0.9 = extractelement <16 x i32> %p0, i32 9
+  %r.9 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i32> %p0, i32 10
-  %r.10 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.10)
+  %p0.10 = extractelement <16 x i32> %p0, i32 10
+  %r.10 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i32> %p0, i32 11
-  %r.11 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.11)
+  %p0.11 = extractelement <16 x i32> %p0, i32 11
+  %r.11 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i32> %p0, i32 12
-  %r.12 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.12)
+  %p0.12 = extractelement <16 x i32> %p0, i32 12
+  %r.12 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i32> %p0, i32 13
-  %r.13 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.13)
+  %p0.13 = extractelement <16 x i32> %p0, i32 13
+  %r.13 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i32> %p0, i32 14
-  %r.14 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.14)
+  %p0.14 = extractelement <16 x i32> %p0, i32 14
+  %r.14 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i32> %p0, i32 15
-  %r.15 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %x.15)
+  %p0.15 = extractelement <16 x i32> %p0, i32 15
+  %r.15 = call float asm "cvt.rz.f32.u32 $0, $1;", "=f,r"(i32 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtzDv16_l(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call float asm "cvt.rz.f32.s64 $0, $1;", "=f,l"(i64 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
 
 define <16 x float> @_Z19convert_float16_rtzDv16_m(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.0)
   %v.0 = insertelement <16 x float> undef, float %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.1)
   %v.1 = insertelement <16 x float> %v.0, float %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.2)
   %v.2 = insertelement <16 x float> %v.1, float %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.3)
   %v.3 = insertelement <16 x float> %v.2, float %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.4)
   %v.4 = insertelement <16 x float> %v.3, float %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.5)
   %v.5 = insertelement <16 x float> %v.4, float %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.6)
   %v.6 = insertelement <16 x float> %v.5, float %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.7)
   %v.7 = insertelement <16 x float> %v.6, float %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.8)
   %v.8 = insertelement <16 x float> %v.7, float %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.9)
   %v.9 = insertelement <16 x float> %v.8, float %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.10)
   %v.10 = insertelement <16 x float> %v.9, float %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.11)
   %v.11 = insertelement <16 x float> %v.10, float %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.12)
   %v.12 = insertelement <16 x float> %v.11, float %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.13)
   %v.13 = insertelement <16 x float> %v.12, float %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.14)
   %v.14 = insertelement <16 x float> %v.13, float %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call float asm "cvt.rz.f32.u64 $0, $1;", "=f,l"(i64 %p0.15)
   %v.15 = insertelement <16 x float> %v.14, float %r.15, i32 15
   ret <16 x float> %v.15
 }
@@ -13620,417 +13620,417 @@ define i8 @_Z20convert_char_sat_rtzf(float %p0) alwaysinline {
 }
 
 define <16 x double> @_Z20convert_double16_rteDv16_l(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <16 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <16 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <16 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <16 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <16 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <16 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <16 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <16 x double> %v.6, double %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.8)
   %v.8 = insertelement <16 x double> %v.7, double %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.9)
   %v.9 = insertelement <16 x double> %v.8, double %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.10)
   %v.10 = insertelement <16 x double> %v.9, double %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.11)
   %v.11 = insertelement <16 x double> %v.10, double %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.12)
   %v.12 = insertelement <16 x double> %v.11, double %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.13)
   %v.13 = insertelement <16 x double> %v.12, double %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.14)
   %v.14 = insertelement <16 x double> %v.13, double %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call double asm "cvt.rn.f64.s64 $0, $1;", "=d,l"(i64 %p0.15)
   %v.15 = insertelement <16 x double> %v.14, double %r.15, i32 15
   ret <16 x double> %v.15
 }
 
 define <16 x double> @_Z20convert_double16_rteDv16_m(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <16 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <16 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <16 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <16 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <16 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <16 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <16 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <16 x double> %v.6, double %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.8)
   %v.8 = insertelement <16 x double> %v.7, double %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.9)
   %v.9 = insertelement <16 x double> %v.8, double %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.10)
   %v.10 = insertelement <16 x double> %v.9, double %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.11)
   %v.11 = insertelement <16 x double> %v.10, double %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.12)
   %v.12 = insertelement <16 x double> %v.11, double %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.13)
   %v.13 = insertelement <16 x double> %v.12, double %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.14)
   %v.14 = insertelement <16 x double> %v.13, double %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call double asm "cvt.rn.f64.u64 $0, $1;", "=d,l"(i64 %p0.15)
   %v.15 = insertelement <16 x double> %v.14, double %r.15, i32 15
   ret <16 x double> %v.15
 }
 
 define <16 x double> @_Z20convert_double16_rtnDv16_l(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <16 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <16 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <16 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <16 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <16 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <16 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <16 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <16 x double> %v.6, double %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.8)
   %v.8 = insertelement <16 x double> %v.7, double %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.9)
   %v.9 = insertelement <16 x double> %v.8, double %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.10)
   %v.10 = insertelement <16 x double> %v.9, double %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.11)
   %v.11 = insertelement <16 x double> %v.10, double %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.12)
   %v.12 = insertelement <16 x double> %v.11, double %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.13)
   %v.13 = insertelement <16 x double> %v.12, double %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.14)
   %v.14 = insertelement <16 x double> %v.13, double %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call double asm "cvt.rm.f64.s64 $0, $1;", "=d,l"(i64 %p0.15)
   %v.15 = insertelement <16 x double> %v.14, double %r.15, i32 15
   ret <16 x double> %v.15
 }
 
 define <16 x double> @_Z20convert_double16_rtnDv16_m(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <16 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <16 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <16 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <16 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <16 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <16 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <16 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <16 x double> %v.6, double %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.8)
   %v.8 = insertelement <16 x double> %v.7, double %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.9)
   %v.9 = insertelement <16 x double> %v.8, double %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.10)
   %v.10 = insertelement <16 x double> %v.9, double %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.11)
   %v.11 = insertelement <16 x double> %v.10, double %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.12)
   %v.12 = insertelement <16 x double> %v.11, double %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.13)
   %v.13 = insertelement <16 x double> %v.12, double %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.14)
   %v.14 = insertelement <16 x double> %v.13, double %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call double asm "cvt.rm.f64.u64 $0, $1;", "=d,l"(i64 %p0.15)
   %v.15 = insertelement <16 x double> %v.14, double %r.15, i32 15
   ret <16 x double> %v.15
 }
 
 define <16 x double> @_Z20convert_double16_rtpDv16_l(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <16 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <16 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <16 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <16 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <16 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <16 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <16 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <16 x double> %v.6, double %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.8)
   %v.8 = insertelement <16 x double> %v.7, double %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.9)
   %v.9 = insertelement <16 x double> %v.8, double %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.10)
   %v.10 = insertelement <16 x double> %v.9, double %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.11)
   %v.11 = insertelement <16 x double> %v.10, double %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.12)
   %v.12 = insertelement <16 x double> %v.11, double %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.13)
   %v.13 = insertelement <16 x double> %v.12, double %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.14)
   %v.14 = insertelement <16 x double> %v.13, double %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call double asm "cvt.rp.f64.s64 $0, $1;", "=d,l"(i64 %p0.15)
   %v.15 = insertelement <16 x double> %v.14, double %r.15, i32 15
   ret <16 x double> %v.15
 }
 
 define <16 x double> @_Z20convert_double16_rtpDv16_m(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <16 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <16 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <16 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <16 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <16 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <16 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <16 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <16 x double> %v.6, double %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.8)
   %v.8 = insertelement <16 x double> %v.7, double %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.9)
   %v.9 = insertelement <16 x double> %v.8, double %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.10)
   %v.10 = insertelement <16 x double> %v.9, double %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.11)
   %v.11 = insertelement <16 x double> %v.10, double %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.12)
   %v.12 = insertelement <16 x double> %v.11, double %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.13)
   %v.13 = insertelement <16 x double> %v.12, double %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.14)
   %v.14 = insertelement <16 x double> %v.13, double %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call double asm "cvt.rp.f64.u64 $0, $1;", "=d,l"(i64 %p0.15)
   %v.15 = insertelement <16 x double> %v.14, double %r.15, i32 15
   ret <16 x double> %v.15
 }
 
 define <16 x double> @_Z20convert_double16_rtzDv16_l(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <16 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <16 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <16 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <16 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <16 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <16 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <16 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <16 x double> %v.6, double %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.8)
   %v.8 = insertelement <16 x double> %v.7, double %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.9)
   %v.9 = insertelement <16 x double> %v.8, double %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.10)
   %v.10 = insertelement <16 x double> %v.9, double %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.11)
   %v.11 = insertelement <16 x double> %v.10, double %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.12)
   %v.12 = insertelement <16 x double> %v.11, double %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.13)
   %v.13 = insertelement <16 x double> %v.12, double %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.14)
   %v.14 = insertelement <16 x double> %v.13, double %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call double asm "cvt.rz.f64.s64 $0, $1;", "=d,l"(i64 %p0.15)
   %v.15 = insertelement <16 x double> %v.14, double %r.15, i32 15
   ret <16 x double> %v.15
 }
 
 define <16 x double> @_Z20convert_double16_rtzDv16_m(<16 x i64> %p0) alwaysinline {
-  %x.0 = extractelement <16 x i64> %p0, i32 0
-  %r.0 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.0)
+  %p0.0 = extractelement <16 x i64> %p0, i32 0
+  %r.0 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.0)
   %v.0 = insertelement <16 x double> undef, double %r.0, i32 0
-  %x.1 = extractelement <16 x i64> %p0, i32 1
-  %r.1 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.1)
+  %p0.1 = extractelement <16 x i64> %p0, i32 1
+  %r.1 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.1)
   %v.1 = insertelement <16 x double> %v.0, double %r.1, i32 1
-  %x.2 = extractelement <16 x i64> %p0, i32 2
-  %r.2 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.2)
+  %p0.2 = extractelement <16 x i64> %p0, i32 2
+  %r.2 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.2)
   %v.2 = insertelement <16 x double> %v.1, double %r.2, i32 2
-  %x.3 = extractelement <16 x i64> %p0, i32 3
-  %r.3 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.3)
+  %p0.3 = extractelement <16 x i64> %p0, i32 3
+  %r.3 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.3)
   %v.3 = insertelement <16 x double> %v.2, double %r.3, i32 3
-  %x.4 = extractelement <16 x i64> %p0, i32 4
-  %r.4 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.4)
+  %p0.4 = extractelement <16 x i64> %p0, i32 4
+  %r.4 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.4)
   %v.4 = insertelement <16 x double> %v.3, double %r.4, i32 4
-  %x.5 = extractelement <16 x i64> %p0, i32 5
-  %r.5 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.5)
+  %p0.5 = extractelement <16 x i64> %p0, i32 5
+  %r.5 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.5)
   %v.5 = insertelement <16 x double> %v.4, double %r.5, i32 5
-  %x.6 = extractelement <16 x i64> %p0, i32 6
-  %r.6 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.6)
+  %p0.6 = extractelement <16 x i64> %p0, i32 6
+  %r.6 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.6)
   %v.6 = insertelement <16 x double> %v.5, double %r.6, i32 6
-  %x.7 = extractelement <16 x i64> %p0, i32 7
-  %r.7 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.7)
+  %p0.7 = extractelement <16 x i64> %p0, i32 7
+  %r.7 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.7)
   %v.7 = insertelement <16 x double> %v.6, double %r.7, i32 7
-  %x.8 = extractelement <16 x i64> %p0, i32 8
-  %r.8 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.8)
+  %p0.8 = extractelement <16 x i64> %p0, i32 8
+  %r.8 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.8)
   %v.8 = insertelement <16 x double> %v.7, double %r.8, i32 8
-  %x.9 = extractelement <16 x i64> %p0, i32 9
-  %r.9 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.9)
+  %p0.9 = extractelement <16 x i64> %p0, i32 9
+  %r.9 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.9)
   %v.9 = insertelement <16 x double> %v.8, double %r.9, i32 9
-  %x.10 = extractelement <16 x i64> %p0, i32 10
-  %r.10 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.10)
+  %p0.10 = extractelement <16 x i64> %p0, i32 10
+  %r.10 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.10)
   %v.10 = insertelement <16 x double> %v.9, double %r.10, i32 10
-  %x.11 = extractelement <16 x i64> %p0, i32 11
-  %r.11 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.11)
+  %p0.11 = extractelement <16 x i64> %p0, i32 11
+  %r.11 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.11)
   %v.11 = insertelement <16 x double> %v.10, double %r.11, i32 11
-  %x.12 = extractelement <16 x i64> %p0, i32 12
-  %r.12 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.12)
+  %p0.12 = extractelement <16 x i64> %p0, i32 12
+  %r.12 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.12)
   %v.12 = insertelement <16 x double> %v.11, double %r.12, i32 12
-  %x.13 = extractelement <16 x i64> %p0, i32 13
-  %r.13 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.13)
+  %p0.13 = extractelement <16 x i64> %p0, i32 13
+  %r.13 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.13)
   %v.13 = insertelement <16 x double> %v.12, double %r.13, i32 13
-  %x.14 = extractelement <16 x i64> %p0, i32 14
-  %r.14 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.14)
+  %p0.14 = extractelement <16 x i64> %p0, i32 14
+  %r.14 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.14)
   %v.14 = insertelement <16 x double> %v.13, double %r.14, i32 14
-  %x.15 = extractelement <16 x i64> %p0, i32 15
-  %r.15 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %x.15)
+  %p0.15 = extractelement <16 x i64> %p0, i32 15
+  %r.15 = call double asm "cvt.rz.f64.u64 $0, $1;", "=d,l"(i64 %p0.15)
   %v.15 = insertelement <16 x double> %v.14, double %r.15, i32 15
   ret <16 x double> %v.15
 }
