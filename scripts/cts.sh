@@ -96,6 +96,14 @@ find_binary() { # root name
   if [ -x "$1/bin/test_$2" ]; then echo "$1/bin/test_$2"; else find "$1" -type f -name "test_$2" | head -n1; fi
 }
 
+# The sub-tests of a binary's --list, one a line.
+list_subtests() { # root binary
+  local exe
+  exe=$(find_binary "$1" "$2")
+  [ -n "$exe" ] || return 0
+  (cd "$(dirname "$exe")" && "$exe" --list 2>/dev/null) | awk 'NF == 1 && $1 ~ /^[A-Za-z0-9_]+$/ { print $1 }'
+}
+
 # One CTS process: JOB for one platform, its log and an exit line. The CTS picks the platform
 # with CL_PLATFORM_INDEX; calls without a platform (clCreateContextFromType(NULL, ...)) go where
 # ocl-icd's OCL_ICD_DEFAULT_PLATFORM points, the same platform.
@@ -124,8 +132,8 @@ run_one() { # root platform_index platform_tag job outdir timeout
   [ "$bin" = spirv_new ] && [ -d "$dir/spirv_bin" ] && args="--spirv-binaries-path $dir/spirv_bin $args"
   # Shard K/N: every N-th sub-test of the binary's --list, starting with the K-th.
   if [ -n "$shard" ]; then
-    subs=$(cd "$dir" && "$exe" --list 2>/dev/null | awk -v k="${shard%/*}" -v n="${shard#*/}" \
-      'NF == 1 && $1 ~ /^[A-Za-z0-9_]+$/ { if (i++ % n == k - 1) printf "%s ", $1 }')
+    subs=$(list_subtests "$root" "$bin" | awk -v k="${shard%/*}" -v n="${shard#*/}" \
+      '(NR - 1) % n == k - 1 { printf "%s ", $1 }')
   fi
   local t0 t1 rc
   t0=$(date +%s)
@@ -134,14 +142,6 @@ run_one() { # root platform_index platform_tag job outdir timeout
     >"$log" 2>&1 && rc=0 || rc=$?
   t1=$(date +%s)
   echo "exit=$rc time=$((t1 - t0))" >>"$log"
-}
-
-# The sub-tests of a binary's --list, one a line.
-list_subtests() { # root binary
-  local exe
-  exe=$(find_binary "$1" "$2")
-  [ -n "$exe" ] || return 0
-  (cd "$(dirname "$exe")" && "$exe" --list 2>/dev/null) | awk 'NF == 1 && $1 ~ /^[A-Za-z0-9_]+$/ { print $1 }'
 }
 
 # A job as the jobs it stands for: BINARY%each[@ARGS] becomes BINARY:SUB[@ARGS] for each sub-test.
