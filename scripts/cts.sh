@@ -150,7 +150,11 @@ expand_job() { # root job
   spec=${job%%@*}
   [ "$spec" != "$job" ] && args="@${job#*@}"
   if [ "${spec#*%}" = each ]; then
-    list_subtests "$1" "${spec%%%*}" | while read -r sub; do echo "${spec%%%*}:$sub$args"; done
+    local subs
+    subs=$(list_subtests "$1" "${spec%%%*}")
+    # No list (no such binary): the binary as one job, which then reports what is missing.
+    [ -n "$subs" ] || { echo "${spec%%%*}$args"; return; }
+    echo "$subs" | while read -r sub; do echo "${spec%%%*}:$sub$args"; done
   else
     echo "$job"
   fi
