@@ -212,7 +212,14 @@ static void *worker(void *arg) {
         free_op(o);
         pthread_cond_broadcast(&fake_C);
     }
+    /* A destroyed stream stays listed until its work is done: a context-wide wait waits for it. */
     bool keep = s->reset;
+    if (!keep)
+        for (CUstream *p = &streams; *p; p = &(*p)->next)
+            if (*p == s) {
+                *p = s->next;
+                break;
+            }
     UNLOCK;
     if (!keep)
         free(s);
@@ -351,9 +358,18 @@ void fake_drain(CUstream s) {
         pthread_cond_wait(&fake_C, &fake_L);
 }
 
+/* Every stream idle. The list is walked again after each wait: meanwhile a stream may have been
+ * destroyed, and its thread frees it once it is idle. */
 void fake_drain_all(void) {
-    for (CUstream s = streams; s; s = s->next)
-        fake_drain(s);
+    for (;;) {
+        CUstream busy = NULL;
+        for (CUstream s = streams; s && !busy; s = s->next)
+            if (s->head)
+                busy = s;
+        if (!busy)
+            return;
+        pthread_cond_wait(&fake_C, &fake_L);
+    }
 }
 
 /* Does s hold work that waits for something (an event, a value, a host function)? */
@@ -501,11 +517,6 @@ CUresult cuStreamDestroy(CUstream s) { /* its thread finishes the queued work, t
     FAKE_CALL;
     LOCK;
     fake_stream(s);
-    for (CUstream *p = &streams; *p; p = &(*p)->next)
-        if (*p == s) {
-            *p = s->next;
-            break;
-        }
     s->destroyed = 1;
     pthread_cond_broadcast(&fake_C);
     CUresult r = (CUresult)fake_sticky;
