@@ -17,6 +17,8 @@ static void usage(FILE *f) {
           "  -o FILE           output file (default: the input's name with .ptx, or .bc with -c)\n"
           "  --sm NN           target compute capability, e.g. 90 for sm_90 (default 90);\n"
           "                    also --sm=NN, -arch sm_NN, -arch=sm_NN\n"
+          "  --images          for a device with image support: the image types and builtins\n"
+          "                    (culvert's devices with images; off by default)\n"
           "  -c                compile only: an LLVM bitcode object (clCompileProgram)\n"
           "  --link            link the given .bc objects (clLinkProgram); with\n"
           "                    -create-library the result is a library object again\n"
@@ -95,7 +97,7 @@ static void append(char **s, const char *word) {
 
 int main(int argc, char **argv) {
     const char *output = NULL;
-    cvc_target target = {9, 0};
+    cvc_target target = {.cc_major = 9, .cc_minor = 0};
     char *options = NULL;
     const char **inputs = calloc((size_t)argc, sizeof *inputs);
     int num_inputs = 0, compile_only = 0, link = 0;
@@ -116,6 +118,8 @@ int main(int argc, char **argv) {
                 fprintf(stderr, "culvert-clc: bad target '%s'\n", a);
                 return 2;
             }
+        } else if (!strcmp(a, "--images")) {
+            target.images = true;
         } else if (!strcmp(a, "-c")) {
             compile_only = 1;
         } else if (!strcmp(a, "--link")) {

@@ -5,7 +5,10 @@
 #include "core/event.h"
 #include "util/log.h"
 #include "core/mem_transfer.h"
+#include "core/image.h"
 #include "core/queue.h"
+
+#include <stdlib.h>
 
 #include <stdint.h>
 
@@ -25,8 +28,8 @@ static size_t cv_mem_bytes(cl_mem m) {
 
 cl_int cv_check_mem_on(cl_context ctx, cl_device_id dev, cl_mem m) {
     cl_int err = CL_SUCCESS;
-    /* "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object." */
-    if (!cv_is_mem(m))
+    /* "CL_INVALID_MEM_OBJECT if buffer is not a valid buffer object." (an image is none) */
+    if (!cv_is_mem(m) || m->kind == CV_MEM_IMAGE)
         err = CL_INVALID_MEM_OBJECT;
     /* "CL_INVALID_CONTEXT if the context associated with command_queue and buffer are not the
      * same" */
@@ -467,14 +470,19 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
                                            void *mapped_ptr, cl_uint num_events_in_wait_list,
                                            const cl_event *event_wait_list, cl_event *event) {
     cv_waits w = {num_events_in_wait_list, event_wait_list, event};
-    cl_int err =
-        cv_check_command(command_queue, memobj, false, num_events_in_wait_list, event_wait_list);
+    /* An image's maps are ranges of its pixels' buffer (core/image_transfer.c). */
+    cl_mem target = cv_is_mem(memobj) && memobj->image ? memobj->image->pixels : memobj;
+    cl_int err = cv_is_mem(memobj) && memobj->image && cv_is_queue(command_queue) &&
+                         memobj->context != command_queue->context
+                     ? CL_INVALID_CONTEXT
+                     : cv_check_command(command_queue, target, false, num_events_in_wait_list,
+                                        event_wait_list);
     /* "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by clEnqueueMapBuffer or
      * clEnqueueMapImage for memobj." (checked against the live maps as the command runs) */
     if (err == CL_SUCCESS && !mapped_ptr)
         err = CL_INVALID_VALUE;
     if (err == CL_SUCCESS)
-        err = cv_enqueue_unmap(command_queue, memobj, mapped_ptr, &w);
+        err = cv_enqueue_unmap(command_queue, target, mapped_ptr, &w);
     CV_API_ERROR(err);
     return err;
 }
@@ -501,12 +509,22 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue,
     /* "CL_INVALID_MEM_OBJECT if any of the memory objects in mem_objects is not a valid memory
      * object." / "CL_INVALID_CONTEXT if the context associated with command_queue and memory
      * objects in mem_objects are not the same" */
-    for (cl_uint i = 0; err == CL_SUCCESS && i < num_mem_objects; i++)
-        err = cv_check_queue_mem(command_queue, mem_objects[i]);
+    /* Images move their pixels. */
+    cl_mem *mems = err == CL_SUCCESS ? malloc(num_mem_objects * sizeof *mems) : NULL;
+    if (err == CL_SUCCESS && !mems)
+        err = CL_OUT_OF_HOST_MEMORY;
+    for (cl_uint i = 0; err == CL_SUCCESS && i < num_mem_objects; i++) {
+        cl_mem m = mem_objects[i];
+        mems[i] = cv_is_mem(m) && m->image ? m->image->pixels : m;
+        err = cv_is_mem(m) && m->image && m->context != command_queue->context
+                  ? CL_INVALID_CONTEXT
+                  : cv_check_queue_mem(command_queue, mems[i]);
+    }
     if (err == CL_SUCCESS)
         err = cv_check_waits(command_queue, false, num_events_in_wait_list, event_wait_list);
     if (err == CL_SUCCESS)
-        err = cv_enqueue_migrate(command_queue, num_mem_objects, mem_objects, flags, &w);
+        err = cv_enqueue_migrate(command_queue, num_mem_objects, mems, flags, &w);
+    free(mems);
     CV_API_ERROR(err);
     return err;
 }

@@ -39,6 +39,13 @@
     "+__opencl_c_program_scope_global_variables,+__opencl_c_atomic_order_acq_rel,"                 \
     "+__opencl_c_atomic_order_seq_cst,+__opencl_c_generic_address_space,+" CVC_WG_COLLECTIVES
 
+/* Image support (cvc_target.images; builtins/images.ll): the OpenCL C 3.0 image features, 3D
+ * image writes and depth images (clang 16 declares the depth images' builtins only with
+ * cl_khr_depth_images). clang 16 does not define __IMAGE_SUPPORT__ itself. */
+#define CVC_IMAGE_EXTENSIONS                                                                       \
+    "-cl-ext=+__opencl_c_images,+__opencl_c_read_write_images,+__opencl_c_3d_image_writes,"        \
+    "+cl_khr_3d_image_writes,+cl_khr_depth_images"
+
 /* OpenCL C 3.0 features and the cl_ext_float_atomics macros clang 16 knows only as macros (its
  * header defines them for SPIR alone, and its builtin declarations test the macros): the atomics
  * of builtins/c11_atomics.ll. Only for OpenCL C 2.0+ programs, where the atomic types exist. */
@@ -184,6 +191,10 @@ static void cvc_clang_common(cvc_argv *a, const cvc_tools *tools, const cvc_opti
          * which emits the function: GNU inline semantics do the same. */
         cvc_arg(a, "-fgnu89-inline");
         cvc_arg(a, CVC_EXTENSIONS);
+        if (o->images) {
+            cvc_arg(a, CVC_IMAGE_EXTENSIONS);
+            cvc_arg(a, "-D__IMAGE_SUPPORT__=1");
+        }
         /* "__OPENCL_VERSION__ substitutes an integer reflecting the version number of the OpenCL
          * supported by the OpenCL device" (OpenCL C 3.0, 6.12): clang leaves it to the
          * implementation, and culvert's devices are OpenCL 3.0 whatever -cl-std says. */
@@ -660,6 +671,9 @@ static void cvc_key_common(cvc_hasher *h, const char *step, const cvc_tools *too
     cvc_hash_str(h, options ? options : "");
     int cc[2] = {target ? target->cc_major : 9, target ? target->cc_minor : 0};
     cvc_hash_bytes(h, cc, sizeof cc);
+    /* Image targets build with other flags and libraries (the keys of others stay as they were). */
+    if (target && target->images)
+        cvc_hash_str(h, "images");
 }
 
 /* Common ending: the log handed over, the output cached on success. */
@@ -681,10 +695,11 @@ static cl_int cvc_finish(cl_int err, cvc_buf *log, bool cache, cvc_hash key, cvc
 }
 
 /* Parses options and finds the tools: what every entry point does first. */
-static cl_int cvc_begin(const char *options, cvc_mode mode, cvc_options *o, const cvc_tools **tools,
-                        cvc_buf *log, cvc_output *out) {
+static cl_int cvc_begin(const char *options, cvc_mode mode, const cvc_target *target,
+                        cvc_options *o, const cvc_tools **tools, cvc_buf *log, cvc_output *out) {
     memset(out, 0, sizeof *out);
     cl_int err = cvc_options_parse(options, mode, o, log);
+    o->images = target && target->images;
     *tools = cvc_get_tools();
     if (err == CL_SUCCESS && !(*tools)->found) {
         cvc_buf_str(log, (*tools)->why);
@@ -727,7 +742,7 @@ cl_int cvc_build(const char *source, size_t len, const char *options, const cvc_
     cvc_buf log = {0};
     cvc_options o;
     const cvc_tools *tools;
-    cl_int err = cvc_begin(options, CVC_BUILD, &o, &tools, &log, out);
+    cl_int err = cvc_begin(options, CVC_BUILD, target, &o, &tools, &log, out);
     if (err != CL_SUCCESS)
         return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out, NULL);
     if (o.create_library) {
@@ -808,7 +823,7 @@ cl_int cvc_compile(const char *source, size_t len, const char *options, const cv
     cvc_buf log = {0};
     cvc_options o;
     const cvc_tools *tools;
-    cl_int err = cvc_begin(options, CVC_COMPILE, &o, &tools, &log, out);
+    cl_int err = cvc_begin(options, CVC_COMPILE, target, &o, &tools, &log, out);
     if (err != CL_SUCCESS)
         return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out, NULL);
     cvc_hasher h;
@@ -936,7 +951,7 @@ static cl_int cvc_il_step(const unsigned char *il, size_t len, const char *optio
     cvc_buf log = {0};
     cvc_options o;
     const cvc_tools *tools;
-    cl_int err = cvc_begin(options, build ? CVC_BUILD : CVC_COMPILE, &o, &tools, &log, out);
+    cl_int err = cvc_begin(options, build ? CVC_BUILD : CVC_COMPILE, target, &o, &tools, &log, out);
     if (err != CL_SUCCESS)
         return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out, NULL);
     if (!cvc_llvm_spirv()) {
@@ -1037,7 +1052,7 @@ cl_int cvc_link(const cvc_output *const *objects, size_t num_objects, const char
     const cvc_tools *tools;
     if (is_library)
         *is_library = false;
-    cl_int err = cvc_begin(options, CVC_LINK, &o, &tools, &log, out);
+    cl_int err = cvc_begin(options, CVC_LINK, target, &o, &tools, &log, out);
     if (err != CL_SUCCESS)
         return cvc_finish(err, &log, false, (cvc_hash){0, 0}, out, NULL);
     cvc_hasher h;

@@ -43,10 +43,14 @@ if(CULVERT_LLVM_LINK)
   set(_half_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_half_data.c)
   culvert_embed_ir(cvc_half_bc ${_half_c} "Building culvert's half-precision builtins"
                    ${_builtins_dir}/half.ll)
+  # The image builtins: their own library, linked only for image targets' sources that name images.
+  set(_images_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_images_data.c)
+  culvert_embed_ir(cvc_images_bc ${_images_c} "Building culvert's image builtins"
+                   ${_builtins_dir}/images.ll)
   # The empty module: fills unused library places of a stage started ahead (cvc_spare.c).
   set(_empty_c ${CMAKE_CURRENT_BINARY_DIR}/cvc_empty_data.c)
   culvert_embed_ir(cvc_empty_bc ${_empty_c} "Building the empty module" ${_builtins_dir}/empty.ll)
-  list(APPEND _builtins_c ${_half_c} ${_libdevice_c} ${_libdevice_fast_c} ${_empty_c})
+  list(APPEND _builtins_c ${_half_c} ${_images_c} ${_libdevice_c} ${_libdevice_fast_c} ${_empty_c})
 else()
   message(WARNING "llvm-link not found: culvert is built without its OpenCL C compiler")
   file(WRITE ${_builtins_c} "#include <stddef.h>\nconst unsigned char cvc_builtins_bc[1];\n"
@@ -54,6 +58,7 @@ else()
        "const size_t cvc_libdevice_bc_size = 0;\nconst unsigned char cvc_libdevice_fast_bc[1];\n"
        "const size_t cvc_libdevice_fast_bc_size = 0;\n"
        "const unsigned char cvc_half_bc[1];\nconst size_t cvc_half_bc_size = 0;\n"
+       "const unsigned char cvc_images_bc[1];\nconst size_t cvc_images_bc_size = 0;\n"
        "const unsigned char cvc_empty_bc[1];\nconst size_t cvc_empty_bc_size = 0;\n")
 endif()
 

@@ -18,6 +18,9 @@ typedef struct cvc_header {
 
 typedef struct cvc_target {
     int cc_major, cc_minor; /* the device's compute capability: PTX for sm_<major><minor> */
+    /* The device claims images (CL_DEVICE_IMAGE_SUPPORT): OpenCL C gets the image types, their
+     * builtins (builtins/images.ll) and __IMAGE_SUPPORT__. */
+    bool images;
 } cvc_target;
 
 /* What a step produces: a malloc'ed output (PTX text, 0-terminated, or LLVM bitcode) and the

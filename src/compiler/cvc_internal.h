@@ -142,6 +142,7 @@ typedef struct cvc_options {
     bool denorms_are_zero;
     bool fast_math;           /* -cl-fast-relaxed-math or -cl-unsafe-math-optimizations */
     bool uniform_work_groups; /* -cl-uniform-work-group-size given */
+    bool images;              /* the target claims images (cvc_target.images; not an option) */
 } cvc_options;
 
 /* Parses an OpenCL build option string for `mode`. CL_SUCCESS, or CL_INVALID_BUILD_OPTIONS with
@@ -243,6 +244,9 @@ extern const size_t cvc_libdevice_fast_bc_size;
 /* culvert's half builtins (builtins/half.ll), linked for sources that name half. */
 extern const unsigned char cvc_half_bc[];
 extern const size_t cvc_half_bc_size;
+/* The image builtins (builtins/images.ll), linked for image targets' sources that name images. */
+extern const unsigned char cvc_images_bc[];
+extern const size_t cvc_images_bc_size;
 /* An empty module (builtins/empty.ll): fills a stage's unused library places (cvc_spare.c). */
 extern const unsigned char cvc_empty_bc[];
 extern const size_t cvc_empty_bc_size;
@@ -276,6 +280,7 @@ unsigned long cvc_spares_used(void);
  * libclc's, docs/kernel-abi.md; libdevice's math over libclc's). */
 typedef enum cvc_lib {
     CVC_LIB_HALF,      /* culvert's half builtins: first, they call the float builtins */
+    CVC_LIB_IMAGES,    /* the image builtins (image targets only) */
     CVC_LIB_BUILTINS,  /* culvert's builtins */
     CVC_LIB_FAST,      /* relaxed-math wrappers (with -cl-fast-relaxed-math and the like) */
     CVC_LIB_WRAPPERS,  /* culvert's wrappers of libdevice */
@@ -287,7 +292,8 @@ typedef enum cvc_lib {
 typedef struct cvc_link_plan {
     const char *list[CVC_LIB_COUNT]; /* what to link, in order */
     size_t count;
-    bool partial; /* a library left out, or a part: an undefined function means again */
+    bool partial;     /* a library left out, or a part: an undefined function means again */
+    unsigned allowed; /* the libraries this build may link at all (bits of cvc_lib) */
     char lib[CVC_LIB_COUNT][4096]; /* every library this build may link ("": none) */
     unsigned written;              /* the embedded ones written to the temporary directory (bits) */
     cvc_child maker;  /* llvm-link extracting the part for later builds (pid 0: none) */

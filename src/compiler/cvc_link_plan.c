@@ -27,6 +27,7 @@ static const struct {
     const size_t *size;
 } cvc_embedded[CVC_LIB_LIBDEVICE] = {
     [CVC_LIB_HALF] = {"culvert-half.bc", cvc_half_bc, &cvc_half_bc_size},
+    [CVC_LIB_IMAGES] = {"culvert-images.bc", cvc_images_bc, &cvc_images_bc_size},
     [CVC_LIB_BUILTINS] = {"culvert-builtins.bc", cvc_builtins_bc, &cvc_builtins_bc_size},
     [CVC_LIB_FAST] = {"culvert-libdevice-fast.bc", cvc_libdevice_fast_bc,
                       &cvc_libdevice_fast_bc_size},
@@ -55,8 +56,11 @@ cvc_hash cvc_blobs_hash(void) {
 static void cvc_libs_init(cvc_link_plan *p, const cvc_options *o, const cvc_tools *t,
                           const cvc_tmp *tmp) {
     bool libdevice = t->libdevice[0] != 0;
+    /* The image builtins have a path even where the target has no images: the index of names
+     * (once per process) then has them for the image targets' builds (p->allowed decides). */
     bool usable[CVC_LIB_COUNT] = {
         [CVC_LIB_HALF] = true,
+        [CVC_LIB_IMAGES] = cvc_images_bc_size > 0,
         [CVC_LIB_BUILTINS] = true,
         /* sin, exp, log... approximate, for -cl-fast-relaxed-math and the like */
         [CVC_LIB_FAST] = libdevice && o && o->fast_math && cvc_libdevice_fast_bc_size > 0,
@@ -128,6 +132,8 @@ static const struct {
     {"__to_global", "to_global"},
     {"__to_local", "to_local"},
     {"__to_private", "to_private"},
+    /* A sampler declared in the program (`constant sampler_t s = ...`). */
+    {"__translate_sampler_initializer", "sampler_t"},
 };
 
 /* The OpenCL C name of a library's symbol (inside `symbol`, or cvc_unmangled's), or NULL for the
@@ -159,8 +165,8 @@ static int cvc_name_cmp(const void *a, const void *b) {
 /* "#<lib>" then that library's llvm-nm list, for each library that has C++-mangled names
  * (libdevice has none: it is reached through culvert's wrappers). */
 static char *cvc_index_text(cvc_link_plan *p, const cvc_tools *t, size_t *len) {
-    static const int listed[] = {CVC_LIB_HALF, CVC_LIB_BUILTINS, CVC_LIB_FAST, CVC_LIB_WRAPPERS,
-                                 CVC_LIB_LIBCLC};
+    static const int listed[] = {CVC_LIB_HALF, CVC_LIB_IMAGES,   CVC_LIB_BUILTINS,
+                                 CVC_LIB_FAST, CVC_LIB_WRAPPERS, CVC_LIB_LIBCLC};
     cvc_buf all = {0};
     for (size_t k = 0; k < sizeof listed / sizeof listed[0]; k++) {
         int i = listed[k];
@@ -337,25 +343,44 @@ static void cvc_half_word(const char *word, size_t n, void *arg) {
             *(bool *)arg = true;
 }
 
+/* Does the text name an image type, an image builtin or a sampler? */
+static void cvc_image_word(const char *word, size_t n, void *arg) {
+    static const char *const prefixes[] = {"image1d",     "image2d",   "image3d",  "read_image",
+                                           "write_image", "get_image", "sampler_t"};
+    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
+        if (n >= strlen(prefixes[i]) && !memcmp(prefixes[i], word, strlen(prefixes[i])))
+            *(bool *)arg = true;
+}
+
 #define CVC_ALL_LIBS ((1u << CVC_LIB_COUNT) - 1)
 
 bool cvc_link_plan_make(cvc_link_plan *p, const char *source, size_t len, const char *options,
                         const cvc_options *o, const cvc_tools *t, const cvc_tmp *tmp) {
     memset(p, 0, sizeof *p);
     cvc_libs_init(p, o, t, tmp);
-    /* culvert's half builtins (a sixth of a build's clang time) only for a source that names
-     * half; a call of one the scan cannot see builds again with them. */
-    bool half = !source;
-    cvc_each_ident(source, len, cvc_half_word, &half);
-    cvc_each_ident(options, options ? strlen(options) : 0, cvc_half_word, &half);
-    unsigned libs = half ? CVC_ALL_LIBS : CVC_ALL_LIBS & ~(1u << CVC_LIB_HALF);
     /* Only the libraries this build may link: the part's key (the stub's first line) tells a
      * relaxed-math build's part (sin on __nv_fast_sinf) from the accurate one's, whose names are
-     * the same. */
+     * the same. The image builtins only for a target with images. */
+    p->allowed = CVC_ALL_LIBS;
     for (int i = 0; i < CVC_LIB_COUNT; i++)
         if (!p->lib[i][0])
-            libs &= ~(1u << i);
-    p->partial = !half;
+            p->allowed &= ~(1u << i);
+    if (!o || !o->images)
+        p->allowed &= ~(1u << CVC_LIB_IMAGES);
+    /* culvert's half builtins (a sixth of a build's clang time) only for a source that names
+     * half, the image builtins only for one that names images; a call of one the scan cannot see
+     * builds again with them. */
+    bool half = !source, images = !source;
+    cvc_each_ident(source, len, cvc_half_word, &half);
+    cvc_each_ident(options, options ? strlen(options) : 0, cvc_half_word, &half);
+    cvc_each_ident(source, len, cvc_image_word, &images);
+    cvc_each_ident(options, options ? strlen(options) : 0, cvc_image_word, &images);
+    unsigned libs = p->allowed;
+    if (!half)
+        libs &= ~(1u << CVC_LIB_HALF);
+    if (!images)
+        libs &= ~(1u << CVC_LIB_IMAGES);
+    p->partial = libs != p->allowed;
     pthread_mutex_lock(&cvc_index_lock);
     if (source)
         cvc_index_load(p, t);
@@ -413,5 +438,5 @@ bool cvc_link_plan_missed(cvc_link_plan *p) {
     p->partial = false;
     if (p->whole[0])
         cvc_cache_write(p->whole, "", 0);
-    return cvc_plan_list(p, CVC_ALL_LIBS);
+    return cvc_plan_list(p, p->allowed);
 }

@@ -75,7 +75,7 @@ static const char *const cv_context_part_names[CV_CONTEXT_PARTS] = {
     [CV_PART_QUEUE] = "queue",           [CV_PART_MEM] = "memory object",
     [CV_PART_PROGRAM] = "program",       [CV_PART_KERNEL] = "kernel",
     [CV_PART_EVENT] = "command event",   [CV_PART_USER_EVENT] = "user event",
-    [CV_PART_HOST_VALUE] = "host value",
+    [CV_PART_HOST_VALUE] = "host value", [CV_PART_SAMPLER] = "sampler",
 };
 
 /* What holds ctx, into out: the application's references, its objects by kind, the commands

@@ -37,6 +37,7 @@ typedef enum cv_context_part {
     CV_PART_EVENT, /* commands' events, with the batches of event-less commands */
     CV_PART_USER_EVENT,
     CV_PART_HOST_VALUE,
+    CV_PART_SAMPLER,
     CV_CONTEXT_PARTS
 } cv_context_part;
 

@@ -2,6 +2,7 @@
  * Plain values come from tables; the few computed answers from the switch below. */
 #include "compiler/compiler.h"
 #include "core/extensions.h"
+#include "core/image.h"
 #include "core/backend.h"
 #include "core/command_buffer.h"
 #include "core/nv_ext.h"
@@ -85,21 +86,7 @@ static const struct {
     {CL_DEVICE_NATIVE_VECTOR_WIDTH_FLOAT, CV_UINT, 1},
     {CL_DEVICE_NATIVE_VECTOR_WIDTH_DOUBLE, CV_UINT, 1},
     {CL_DEVICE_ADDRESS_BITS, CV_UINT, 64},
-    /* Images, samplers, pipes and device-side enqueue are not claimed. */
-    {CL_DEVICE_IMAGE_SUPPORT, CV_BOOL, CL_FALSE},
-    {CL_DEVICE_MAX_READ_IMAGE_ARGS, CV_UINT, 0},
-    {CL_DEVICE_MAX_WRITE_IMAGE_ARGS, CV_UINT, 0},
-    {CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, CV_UINT, 0},
-    {CL_DEVICE_IMAGE2D_MAX_WIDTH, CV_SIZE, 0},
-    {CL_DEVICE_IMAGE2D_MAX_HEIGHT, CV_SIZE, 0},
-    {CL_DEVICE_IMAGE3D_MAX_WIDTH, CV_SIZE, 0},
-    {CL_DEVICE_IMAGE3D_MAX_HEIGHT, CV_SIZE, 0},
-    {CL_DEVICE_IMAGE3D_MAX_DEPTH, CV_SIZE, 0},
-    {CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, CV_SIZE, 0},
-    {CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, CV_SIZE, 0},
-    {CL_DEVICE_MAX_SAMPLERS, CV_UINT, 0},
-    {CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CV_UINT, 0},
-    {CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, CV_UINT, 0},
+    /* Pipes and device-side enqueue are not claimed (images: cv_image_queries). */
     {CL_DEVICE_MAX_PIPE_ARGS, CV_UINT, 0},
     {CL_DEVICE_PIPE_MAX_ACTIVE_RESERVATIONS, CV_UINT, 0},
     {CL_DEVICE_PIPE_MAX_PACKET_SIZE, CV_UINT, 0},
@@ -157,6 +144,31 @@ static const struct {
 };
 
 /* Constant strings. */
+/* Images, where claimed (core/image.h: cv_images_enabled); 0 and CL_FALSE otherwise. */
+static const struct {
+    cl_device_info param;
+    cv_kind kind;
+    cl_ulong value;
+} cv_image_queries[] = {
+    {CL_DEVICE_IMAGE_SUPPORT, CV_BOOL, CL_TRUE},
+    /* The OpenCL 3.0 minimums of a device with images. */
+    {CL_DEVICE_MAX_READ_IMAGE_ARGS, CV_UINT, 128},
+    {CL_DEVICE_MAX_WRITE_IMAGE_ARGS, CV_UINT, 64},
+    {CL_DEVICE_MAX_READ_WRITE_IMAGE_ARGS, CV_UINT, 64},
+    {CL_DEVICE_MAX_SAMPLERS, CV_UINT, 16},
+    {CL_DEVICE_IMAGE2D_MAX_WIDTH, CV_SIZE, CV_IMAGE2D_MAX},
+    {CL_DEVICE_IMAGE2D_MAX_HEIGHT, CV_SIZE, CV_IMAGE2D_MAX},
+    {CL_DEVICE_IMAGE3D_MAX_WIDTH, CV_SIZE, CV_IMAGE3D_MAX},
+    {CL_DEVICE_IMAGE3D_MAX_HEIGHT, CV_SIZE, CV_IMAGE3D_MAX},
+    {CL_DEVICE_IMAGE3D_MAX_DEPTH, CV_SIZE, CV_IMAGE3D_MAX},
+    {CL_DEVICE_IMAGE_MAX_BUFFER_SIZE, CV_SIZE, CV_IMAGE_BUF_MAX},
+    {CL_DEVICE_IMAGE_MAX_ARRAY_SIZE, CV_SIZE, CV_IMAGE_LAYERS},
+    /* In pixels: any pitch of whole pixels, any buffer the device can address (pixels are read
+     * with plain loads of their own size). */
+    {CL_DEVICE_IMAGE_PITCH_ALIGNMENT, CV_UINT, 1},
+    {CL_DEVICE_IMAGE_BASE_ADDRESS_ALIGNMENT, CV_UINT, 1},
+};
+
 static const struct {
     cl_device_info param;
     const char *value;
@@ -380,8 +392,13 @@ static cl_int cv_device_info_special(cl_device_id d, cl_device_info param, const
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_ext_fp64_local_atomic_min_max"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_work_group_collective_functions"},
             {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_generic_address_space"},
+            /* Last: where images are claimed (builtins/images.ll). */
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_images"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_read_write_images"},
+            {CL_MAKE_VERSION(3, 0, 0), "__opencl_c_3d_image_writes"},
         };
-        err = cvc_available() ? cv_info_bytes(out, features, sizeof features)
+        size_t n = sizeof features / sizeof features[0] - (cv_images_enabled() ? 0 : 3);
+        err = cvc_available() ? cv_info_bytes(out, features, n * sizeof features[0])
                               : cv_info_bytes(out, NULL, 0);
         break;
     }
@@ -449,6 +466,10 @@ cl_int cv_device_info(cl_device_id d, cl_device_info param, const cv_info *out) 
     for (size_t i = 0; i < sizeof cv_constant_queries / sizeof cv_constant_queries[0]; i++)
         if (cv_constant_queries[i].param == param)
             return cv_write_kind(out, cv_constant_queries[i].kind, cv_constant_queries[i].value);
+    for (size_t i = 0; i < sizeof cv_image_queries / sizeof cv_image_queries[0]; i++)
+        if (cv_image_queries[i].param == param)
+            return cv_write_kind(out, cv_image_queries[i].kind,
+                                 cv_images_enabled() ? cv_image_queries[i].value : 0);
     for (size_t i = 0; i < sizeof cv_string_queries / sizeof cv_string_queries[0]; i++)
         if (cv_string_queries[i].param == param)
             return cv_info_str(out, cv_string_queries[i].value);

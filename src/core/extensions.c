@@ -1,4 +1,5 @@
 #include "core/extensions.h"
+#include "core/image.h"
 #include "compiler/compiler.h"
 
 #include <stdlib.h>
@@ -29,6 +30,12 @@ static bool cv_has_il(const cvcu_device_props *p) {
  * shared ones as each device's capabilities say: core/usm.h). */
 static bool cv_has_usm(const cvcu_device_props *p) {
     return p->unified_addressing;
+}
+
+/* Images (core/image.h). */
+static bool cv_has_images(const cvcu_device_props *p) {
+    (void)p;
+    return cv_images_enabled();
 }
 
 static const cv_extension cv_extension_table[] = {
@@ -73,6 +80,10 @@ static const cv_extension cv_extension_table[] = {
     {"cl_khr_subgroup_non_uniform_vote", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     {"cl_khr_subgroup_non_uniform_arithmetic", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
     {"cl_khr_subgroup_clustered_reduce", CL_MAKE_VERSION(1, 0, 0), false, cv_has_opencl_c},
+    /* Images in linear memory, sampled in software (core/image.h, builtins/images.ll). */
+    {"cl_khr_3d_image_writes", CL_MAKE_VERSION(1, 0, 0), false, cv_has_images},
+    {"cl_khr_image2d_from_buffer", CL_MAKE_VERSION(1, 0, 0), false, cv_has_images},
+    {"cl_khr_depth_images", CL_MAKE_VERSION(1, 0, 0), false, cv_has_images},
     /* Revision 1.2.0: a migration with flags 0 goes to the queue's device. */
     {"cl_intel_unified_shared_memory", CL_MAKE_VERSION(1, 2, 0), false, cv_has_usm},
     /* Listed once the feature lands; the predicate keeps devices without it honest. */

@@ -1,5 +1,6 @@
 /* cl_kernel objects: creation from a built program, arguments, clones, info queries. */
 #include "core/kernel.h"
+#include "core/sampler.h"
 #include "core/usm.h"
 #include "core/mem.h"
 #include "core/backend.h"
@@ -58,7 +59,12 @@ static void cv_kernel_layout_local(cl_kernel k) {
 static cv_arg_kind cv_arg_kind_of(const cv_ptx_kernel *sig, uint32_t i) {
     const cv_ptx_param *p = &sig->params[i];
     cv_arg_kind kind = CV_ARG_VALUE;
-    if (p->space == CV_PTX_PTR_SHARED)
+    const char *type = sig->arg_info ? sig->arg_info[i].type_name : NULL;
+    if (type && strncmp(type, "image", 5) == 0 && p->size == sizeof(uint64_t))
+        kind = CV_ARG_IMAGE;
+    else if (type && strcmp(type, "sampler_t") == 0 && p->size == sizeof(uint64_t))
+        kind = CV_ARG_SAMPLER;
+    else if (p->space == CV_PTX_PTR_SHARED)
         kind = CV_ARG_LOCAL;
     else if (p->space != CV_PTX_NOT_PTR)
         kind = CV_ARG_MEM;
@@ -80,6 +86,7 @@ static cl_int cv_kernel_alloc_args(cl_kernel k, const cv_ptx_kernel *sig, bool l
         cv_kernel_arg *a = &k->args[i];
         const cv_ptx_param *p = &sig->params[i];
         a->kind = cv_arg_kind_of(sig, i);
+        a->access = sig->arg_info ? sig->arg_info[i].access : CL_KERNEL_ARG_ACCESS_NONE;
         a->size = p->size;
         a->offset = cv_align_up32(size, p->align ? p->align : 1);
         a->slice_align = p->ptr_align > 16 ? p->ptr_align : 16;
@@ -276,13 +283,59 @@ cl_int cv_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *va
          * specified arg_value is not a valid memory object" (nor one of this context). A NULL
          * buffer is allowed: "If the argument is a buffer object, the arg_value pointer can be
          * NULL or point to a NULL value". */
-        if (err == CL_SUCCESS && mem && (!cv_is_mem(mem) || mem->context != k->context))
+        if (err == CL_SUCCESS && mem &&
+            (!cv_is_mem(mem) || mem->context != k->context || mem->kind == CV_MEM_IMAGE))
             err = CL_INVALID_MEM_OBJECT;
         if (err == CL_SUCCESS) {
             uint64_t addr = mem ? mem->device_address : 0;
             memcpy(k->values + a->offset, &addr, sizeof addr);
         }
         break;
+    case CV_ARG_IMAGE:
+        /* "CL_INVALID_ARG_SIZE if ... the argument is a memory object and arg_size !=
+         * sizeof(cl_mem)" */
+        if (size != sizeof(cl_mem))
+            err = CL_INVALID_ARG_SIZE;
+        /* "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value": an image argument
+         * needs an image. */
+        else if (!value)
+            err = CL_INVALID_ARG_VALUE;
+        else
+            mem = *(const cl_mem *)value;
+        /* "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the
+         * specified arg_value is not a valid memory object" (an image of this context) */
+        if (err == CL_SUCCESS &&
+            (!cv_is_mem(mem) || mem->context != k->context || mem->kind != CV_MEM_IMAGE))
+            err = CL_INVALID_MEM_OBJECT;
+        /* "CL_INVALID_ARG_VALUE if the argument is an image declared with the read_only
+         * qualifier and arg_value refers to an image object created with cl_mem_flags of
+         * CL_MEM_WRITE_ONLY or if the image argument is declared with the write_only qualifier
+         * and arg_value refers to an image object created with cl_mem_flags of
+         * CL_MEM_READ_ONLY." */
+        else if (err == CL_SUCCESS && ((a->access == CL_KERNEL_ARG_ACCESS_READ_ONLY &&
+                                        (mem->flags & CL_MEM_WRITE_ONLY)) ||
+                                       (a->access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
+                                        (mem->flags & CL_MEM_READ_ONLY))))
+            err = CL_INVALID_ARG_VALUE;
+        if (err == CL_SUCCESS)
+            memcpy(k->values + a->offset, &mem->device_address, sizeof(uint64_t));
+        break;
+    case CV_ARG_SAMPLER: {
+        cl_sampler s = NULL;
+        /* "CL_INVALID_ARG_SIZE if arg_size does not match the size of the data type for an
+         * argument that is not a memory object" (a sampler_t's is sizeof(cl_sampler)) */
+        if (size != sizeof(cl_sampler))
+            err = CL_INVALID_ARG_SIZE;
+        else if (value)
+            s = *(const cl_sampler *)value;
+        /* "CL_INVALID_SAMPLER for an argument declared to be of type sampler_t when the
+         * specified arg_value is not a valid sampler object." */
+        if (err == CL_SUCCESS && (!cv_is_sampler(s) || s->context != k->context))
+            err = CL_INVALID_SAMPLER;
+        if (err == CL_SUCCESS)
+            memcpy(k->values + a->offset, &s->bits, sizeof s->bits);
+        break;
+    }
     default:
         /* "CL_INVALID_ARG_SIZE if arg_size does not match the size of the data type" */
         if (size != a->size)
@@ -311,8 +364,10 @@ cl_int cv_kernel_set_arg_pointer(cl_kernel k, cl_uint index, const void *ptr) {
     if (!a)
         err = CL_INVALID_ARG_INDEX;
     /* "CL_INVALID_ARG_VALUE if arg_value specified is not a valid value": the argument is no
-     * global or constant pointer (a __local one, or a value of another size). */
-    else if (a->kind == CV_ARG_LOCAL || a->size != sizeof v)
+     * global or constant pointer (a __local one, an image, a sampler, or a value of another
+     * size). */
+    else if (a->kind == CV_ARG_LOCAL || a->kind == CV_ARG_IMAGE || a->kind == CV_ARG_SAMPLER ||
+             a->size != sizeof v)
         err = CL_INVALID_ARG_VALUE;
     if (err == CL_SUCCESS) {
         /* The pointer itself, valid on every device (one address: core/usm.h); no buffer. */

@@ -11,6 +11,8 @@ typedef enum cv_arg_kind {
     CV_ARG_MEM,       /* a known pointer (.ptr, //cv:arg global/constant): a cl_mem or NULL */
     CV_ARG_MAYBE_MEM, /* a plain 64-bit value (nvcc's pointers): a cl_mem, NULL, or a value */
     CV_ARG_LOCAL,     /* a __local pointer: a size; the value is its slice's offset */
+    CV_ARG_IMAGE,     /* an image (//cv:arg type image*_t): its descriptor's address */
+    CV_ARG_SAMPLER,   /* a sampler_t: its bits (docs/kernel-abi.md) */
 } cv_arg_kind;
 
 typedef struct cv_kernel_arg {
@@ -20,7 +22,8 @@ typedef struct cv_kernel_arg {
     uint32_t slice_align; /* __local: alignment of the slice */
     bool set;
     size_t local_size; /* __local: bytes asked for */
-    cl_mem mem;        /* the buffer passed, or NULL (not held: the launch holds it) */
+    cl_mem mem;        /* the buffer or image passed, or NULL (not held: the launch holds it) */
+    cl_kernel_arg_access_qualifier access; /* images: how the kernel uses it */
 } cv_kernel_arg;
 
 struct _cl_kernel {

@@ -6,6 +6,7 @@
  * A command on another device allocates there and copies the contents over first
  * (cv_mem_locate). Sub-buffers have no backing: they view their parent's at an offset. */
 #include "core/mem.h"
+#include "core/image.h"
 #include "core/command.h"
 #include "core/usm.h"
 #include "util/log.h"
@@ -39,6 +40,8 @@ static pthread_mutex_t cv_mem_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static void cv_mem_free_parts(cl_mem m) {
     cv_mem_backing *b = m->backing;
+    if (m->image)
+        cv_image_free(m->image);
     if (b) {
         for (cl_uint i = 0; i < m->context->num_devices && b->address; i++)
             cvcu_mem_free(m->context->devices[i]->cu, b->address[i]);
@@ -75,7 +78,7 @@ void cv_mem_release(cl_mem m) {
     cv_unhold(&m->obj);
 }
 
-/* The kind destroy of buffers and sub-buffers. */
+/* The kind destroy of buffers, sub-buffers and images. */
 static void cv_buffer_destroy(cv_object *obj) {
     cl_mem m = (cl_mem)obj;
     cl_context ctx = m->context;
@@ -124,7 +127,7 @@ cl_int cv_mem_add_destructor(cl_mem m, cv_mem_destructor_fn fn, void *user_data)
     return err;
 }
 
-static cl_mem cv_mem_new(cl_context ctx, cv_mem_kind kind, cl_mem_flags flags, size_t size) {
+cl_mem cv_mem_new(cl_context ctx, cv_mem_kind kind, cl_mem_flags flags, size_t size) {
     cl_mem m = calloc(1, sizeof *m);
     if (m) {
         cv_object_init(&m->obj, CV_TAG_MEM, cv_mem_destroy);
@@ -140,7 +143,7 @@ static cl_mem cv_mem_new(cl_context ctx, cv_mem_kind kind, cl_mem_flags flags, s
 
 /* Copies host_ptr into the new buffer's first device copy, synchronously (the buffer is not
  * visible to anyone yet), through the same fast paths as a blocking write. */
-static cl_int cv_buffer_upload(cl_mem m, const void *src) {
+cl_int cv_mem_upload(cl_mem m, const void *src) {
     cl_device_id dev = m->context->devices[0];
     cvcu_host_copy c = {.dev = dev->cu, .blocking = true};
     cl_int err = cvcu_copy_to_device(&c, m->device_address, src, m->size);
@@ -212,7 +215,7 @@ cl_mem cv_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *h
         b->registered = cvcu_host_register(host_ptr, size) == CL_SUCCESS;
     }
     if (*err == CL_SUCCESS && (flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR)))
-        *err = cv_buffer_upload(m, host_ptr);
+        *err = cv_mem_upload(m, host_ptr);
     if (*err != CL_SUCCESS && m) {
         cv_release(&m->obj);
         m = NULL;
@@ -371,7 +374,7 @@ cl_int cv_mem_info(cl_mem m, cl_mem_info param, const cv_info *out) {
     bool host_value = m->kind == CV_MEM_HOST_VALUE;
     switch (param) {
     case CL_MEM_TYPE:
-        err = cv_info_uint(out, CL_MEM_OBJECT_BUFFER);
+        err = cv_info_uint(out, m->image ? m->image->desc.image_type : CL_MEM_OBJECT_BUFFER);
         break;
     case CL_MEM_FLAGS:
         err = cv_info_ulong(out, m->flags);
@@ -384,7 +387,8 @@ cl_int cv_mem_info(cl_mem m, cl_mem_info param, const cv_info *out) {
         break;
     case CL_MEM_MAP_COUNT:
         pthread_mutex_lock(&cv_mem_lock);
-        err = cv_info_uint(out, m->map_count);
+        /* An image's maps are its pixels' (core/image_transfer.c). */
+        err = cv_info_uint(out, m->image ? m->image->pixels->map_count : m->map_count);
         pthread_mutex_unlock(&cv_mem_lock);
         break;
     case CL_MEM_REFERENCE_COUNT:
@@ -394,7 +398,10 @@ cl_int cv_mem_info(cl_mem m, cl_mem_info param, const cv_info *out) {
         err = cv_info_ptr(out, m->context);
         break;
     case CL_MEM_ASSOCIATED_MEMOBJECT:
-        err = cv_info_ptr(out, m->kind == CV_MEM_SUB_BUFFER ? m->parent : NULL);
+        /* Sub-buffers: their buffer; images on a buffer: that buffer. */
+        err = cv_info_ptr(out, m->kind == CV_MEM_SUB_BUFFER ? m->parent
+                               : m->image                   ? m->image->desc.mem_object
+                                                            : NULL);
         break;
     case CL_MEM_OFFSET:
         err = cv_info_size(out, m->kind == CV_MEM_SUB_BUFFER ? m->offset : 0);

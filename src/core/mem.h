@@ -1,4 +1,4 @@
-/* cl_mem: buffers, sub-buffers and host values (cl_culvert_host_value). */
+/* cl_mem: buffers, sub-buffers, images (core/image.h) and host values (cl_culvert_host_value). */
 #ifndef CV_CORE_MEM_H
 #define CV_CORE_MEM_H
 
@@ -8,9 +8,11 @@ typedef enum cv_mem_kind {
     CV_MEM_BUFFER,
     CV_MEM_SUB_BUFFER,
     CV_MEM_HOST_VALUE,
+    CV_MEM_IMAGE,
 } cv_mem_kind;
 
 struct cv_host_value; /* core/host_value.h */
+struct cv_image;      /* core/image.h */
 struct cv_mem_backing;
 struct cv_mapping;
 
@@ -43,6 +45,7 @@ struct _cl_mem {
     bool usm;
     struct cv_mem_backing *backing;   /* buffers: allocations, shadows; owned by core/mem.c */
     struct cv_host_value *host_value; /* CV_MEM_HOST_VALUE only */
+    struct cv_image *image;           /* CV_MEM_IMAGE only; owned by core/image.c */
     /* Owned by core/mem.c; zero in a calloc'ed object is the right start for every kind. */
     cl_mem_properties *properties;  /* clCreateBufferWithProperties' list, 0-terminated */
     size_t num_properties;          /* entries with the terminator; 0: none given */
@@ -72,6 +75,11 @@ static inline bool cv_mem_coherent(cl_mem m) {
     return m->kind == CV_MEM_HOST_VALUE || cv_mem_root(m)->usm;
 }
 
+/* A new cl_mem of the kind with no memory yet (core/image.c builds images on it). */
+cl_mem cv_mem_new(cl_context ctx, cv_mem_kind kind, cl_mem_flags flags, size_t size);
+/* Copies src into the first device's copy of a new buffer, synchronously (nobody else sees the
+ * buffer yet). */
+cl_int cv_mem_upload(cl_mem m, const void *src);
 /* Creates a buffer (flags and host_ptr validated by the API). */
 cl_mem cv_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *host_ptr,
                         const cl_mem_properties *props, size_t num_props, cl_int *err);

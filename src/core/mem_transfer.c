@@ -35,9 +35,7 @@ bool cv_transfer_lean(const cv_command *cmd, bool blocking) {
     return blocking && !cmd->event;
 }
 
-/* Locates m on the command's device and keeps it alive until the command is done (lean
- * commands: the caller's reference does, the call returns after the command). */
-static cl_int cv_use(cv_command *cmd, cl_mem m, bool will_write, bool lean, cl_ulong *address) {
+cl_int cv_transfer_use(cv_command *cmd, cl_mem m, bool will_write, bool lean, cl_ulong *address) {
     cl_int err = cv_mem_locate(m, cmd, will_write, address);
     if (err == CL_SUCCESS && !lean)
         err = cv_command_keep(cmd, &m->obj);
@@ -91,7 +89,7 @@ cl_int cv_enqueue_read(cl_command_queue q, cl_mem m, bool blocking, size_t offse
     cl_int err = cv_command_begin(&cmd, q, CL_COMMAND_READ_BUFFER, w->n, w->list, w->event);
     if (err == CL_SUCCESS) {
         bool lean = cv_transfer_lean(&cmd, blocking), done = false;
-        err = cv_use(&cmd, m, false, lean, &a);
+        err = cv_transfer_use(&cmd, m, false, lean, &a);
         cvcu_host_copy c = cv_transfer_host_copy(&cmd, blocking, &done);
         if (err == CL_SUCCESS && cv_usm_side(q, ptr))
             err = cvcu_copy_device(cmd.stream, (cl_ulong)(uintptr_t)ptr, a + offset, size);
@@ -110,7 +108,7 @@ cl_int cv_enqueue_write(cl_command_queue q, cl_mem m, bool blocking, size_t offs
     cl_int err = cv_command_begin(&cmd, q, CL_COMMAND_WRITE_BUFFER, w->n, w->list, w->event);
     if (err == CL_SUCCESS) {
         bool lean = cv_transfer_lean(&cmd, blocking), done = false;
-        err = cv_use(&cmd, m, true, lean, &a);
+        err = cv_transfer_use(&cmd, m, true, lean, &a);
         cvcu_host_copy c = cv_transfer_host_copy(&cmd, blocking, &done);
         if (err == CL_SUCCESS && cv_usm_side(q, ptr))
             err = cvcu_copy_device(cmd.stream, a + offset, (cl_ulong)(uintptr_t)ptr, size);
@@ -128,9 +126,9 @@ cl_int cv_enqueue_copy(cl_command_queue q, cl_mem src, cl_mem dst, size_t src_of
     cl_ulong s = 0, d = 0;
     cl_int err = cv_command_begin(&cmd, q, CL_COMMAND_COPY_BUFFER, w->n, w->list, w->event);
     if (err == CL_SUCCESS) {
-        err = cv_use(&cmd, src, false, false, &s);
+        err = cv_transfer_use(&cmd, src, false, false, &s);
         if (err == CL_SUCCESS)
-            err = cv_use(&cmd, dst, true, false, &d);
+            err = cv_transfer_use(&cmd, dst, true, false, &d);
         if (err == CL_SUCCESS)
             err = cvcu_copy_device(cmd.stream, d + dst_offset, s + src_offset, size);
         err = cv_command_end(&cmd, err, false, w->event);
@@ -158,9 +156,9 @@ cl_int cv_enqueue_rect(cl_command_queue q, cl_command_type type, bool blocking, 
     if (err == CL_SUCCESS) {
         lean = cv_transfer_lean(&cmd, blocking);
         if (src)
-            err = cv_use(&cmd, src, false, lean, &s);
+            err = cv_transfer_use(&cmd, src, false, lean, &s);
         if (err == CL_SUCCESS && dst)
-            err = cv_use(&cmd, dst, true, lean, &d);
+            err = cv_transfer_use(&cmd, dst, true, lean, &d);
         /* Host memory of an SVM or USM allocation: its device address. */
         if (host && cv_usm_side(q, host)) {
             *(src ? &d : &s) = (cl_ulong)(uintptr_t)host;
@@ -183,7 +181,7 @@ cl_int cv_enqueue_fill(cl_command_queue q, cl_mem m, const void *pattern, size_t
     cl_ulong a = 0;
     cl_int err = cv_command_begin(&cmd, q, CL_COMMAND_FILL_BUFFER, w->n, w->list, w->event);
     if (err == CL_SUCCESS) {
-        err = cv_use(&cmd, m, true, false, &a);
+        err = cv_transfer_use(&cmd, m, true, false, &a);
         if (err == CL_SUCCESS)
             err = cvcu_fill(cmd.stream, a + offset, pattern, pattern_size, size);
         err = cv_command_end(&cmd, err, false, w->event);
@@ -193,23 +191,28 @@ cl_int cv_enqueue_fill(cl_command_queue q, cl_mem m, const void *pattern, size_t
 
 void *cv_enqueue_map(cl_command_queue q, cl_mem m, bool blocking, cl_map_flags flags, size_t offset,
                      size_t size, const cv_waits *w, cl_int *err) {
+    return cv_enqueue_map_as(q, CL_COMMAND_MAP_BUFFER, m, blocking, flags, offset, size, w, err);
+}
+
+void *cv_enqueue_map_as(cl_command_queue q, cl_command_type type, cl_mem m, bool blocking,
+                        cl_map_flags flags, size_t offset, size_t size, const cv_waits *w,
+                        cl_int *err) {
     cv_command cmd;
     cl_ulong a = 0;
     void *ptr = NULL;
     /* Host values and buffers on SVM/USM allocations: the map is the memory itself. */
     bool copy = !(flags & CL_MAP_WRITE_INVALIDATE_REGION) && !cv_mem_coherent(m);
-    *err = cv_command_begin(&cmd, q, CL_COMMAND_MAP_BUFFER, w->n, w->list, w->event);
+    *err = cv_command_begin(&cmd, q, type, w->n, w->list, w->event);
     if (*err == CL_SUCCESS) {
         bool lean = cv_transfer_lean(&cmd, blocking), done = false;
-        *err = cv_use(&cmd, m, false, lean, &a);
+        *err = cv_transfer_use(&cmd, m, false, lean, &a);
         if (*err == CL_SUCCESS)
             *err = cv_mem_map_begin(m, offset, size, flags, &ptr);
         bool mapped = *err == CL_SUCCESS;
         cvcu_host_copy c = cv_transfer_host_copy(&cmd, blocking, &done);
         if (*err == CL_SUCCESS && copy)
             *err = cvcu_copy_to_host(&c, ptr, a + offset, size);
-        *err = cv_transfer_end(&cmd, *err, blocking, lean, done, CL_COMMAND_MAP_BUFFER,
-                               copy ? size : 0, w->event);
+        *err = cv_transfer_end(&cmd, *err, blocking, lean, done, type, copy ? size : 0, w->event);
         /* A map that failed leaves no mapping behind. */
         if (*err != CL_SUCCESS && mapped)
             cv_mem_map_cancel(m, ptr);
@@ -228,7 +231,7 @@ cl_int cv_enqueue_unmap(cl_command_queue q, cl_mem m, void *ptr, const cv_waits 
     if (err == CL_SUCCESS) {
         err = cv_mem_map_end(m, ptr, &offset, &size, &write);
         if (err == CL_SUCCESS)
-            err = cv_use(&cmd, m, write, false, &a);
+            err = cv_transfer_use(&cmd, m, write, false, &a);
         /* The region goes back now: the application may not touch it after the unmap. */
         cvcu_host_copy c = cv_transfer_host_copy(&cmd, false, NULL);
         if (err == CL_SUCCESS && write && !cv_mem_coherent(m))
@@ -248,7 +251,7 @@ cl_int cv_enqueue_migrate(cl_command_queue q, cl_uint n, const cl_mem *mems,
         for (cl_uint i = 0; i < n && err == CL_SUCCESS; i++) {
             cl_ulong a = 0;
             if (!(flags & CL_MIGRATE_MEM_OBJECT_HOST))
-                err = cv_use(&cmd, mems[i], false, false, &a);
+                err = cv_transfer_use(&cmd, mems[i], false, false, &a);
             else
                 err = cv_command_keep(&cmd, &mems[i]->obj);
         }

@@ -39,6 +39,10 @@ cl_int cv_enqueue_fill(cl_command_queue q, cl_mem m, const void *pattern, size_t
                        size_t offset, size_t size, const cv_waits *w);
 void *cv_enqueue_map(cl_command_queue q, cl_mem m, bool blocking, cl_map_flags flags, size_t offset,
                      size_t size, const cv_waits *w, cl_int *err);
+/* The same, for a command of another type (images: CL_COMMAND_MAP_IMAGE). */
+void *cv_enqueue_map_as(cl_command_queue q, cl_command_type type, cl_mem m, bool blocking,
+                        cl_map_flags flags, size_t offset, size_t size, const cv_waits *w,
+                        cl_int *err);
 cl_int cv_enqueue_unmap(cl_command_queue q, cl_mem m, void *ptr, const cv_waits *w);
 cl_int cv_enqueue_migrate(cl_command_queue q, cl_uint n, const cl_mem *mems,
                           cl_mem_migration_flags flags, const cv_waits *w);

@@ -5,6 +5,7 @@
 #include "util/log.h"
 #include "core/platform.h"
 #include "core/program.h"
+#include "core/image.h"
 #include "core/backend.h"
 #include "util/clock.h"
 #include "core/program_function.h"
@@ -466,7 +467,7 @@ static cl_int cv_program_collect_names(cl_program p) {
 }
 
 static cvc_target cv_target_of(cl_device_id d) {
-    cvc_target t = {d->props->cc_major, d->props->cc_minor};
+    cvc_target t = {d->props->cc_major, d->props->cc_minor, cv_images_enabled()};
     return t;
 }
 

@@ -6,6 +6,9 @@
 #include "core/backend.h"
 #include "core/command.h"
 
+/* Locates m on the command's device and keeps it alive until the command is done (lean
+ * commands: the caller's reference does). */
+cl_int cv_transfer_use(cv_command *cmd, cl_mem m, bool will_write, bool lean, cl_ulong *address);
 /* The backend's description of the command's host copies. done: set when the backend finished
  * the copy within the call. */
 cvcu_host_copy cv_transfer_host_copy(cv_command *cmd, bool blocking, bool *done);

@@ -1016,6 +1016,10 @@ size_t cvcu_rect_row_offset(const cvcu_rect_side *r, size_t y, size_t z) {
 /* One cuMemcpy3DAsync; row by row where CUDA refuses the pitches. */
 static cl_int cvcu_rect_direct(const cvcu_host_copy *c, const cvcu_rect_side *dst,
                                const cvcu_rect_side *src, const size_t region[3]) {
+    /* CUDA steps through slices by pitch x height: a slice pitch of no whole number of rows
+     * (images' host sides may have one) goes row by row. */
+    if (region[2] > 1 && (dst->slice_pitch % dst->row_pitch || src->slice_pitch % src->row_pitch))
+        return cvcu_copy_rows(c, dst, src, region);
     CUDA_MEMCPY3D m;
     cvcu_rect_params(&m, dst, src, region);
     CUresult r = cvcu.cuMemcpy3DAsync(&m, CVCU_STREAM(c->stream));

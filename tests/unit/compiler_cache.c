@@ -137,7 +137,7 @@ int main(void) {
     /* Other options or another target: other entries. */
     CVT_CHECK(build("-cl-mad-enable", &cvt_sm90, &again) == CL_SUCCESS, "options");
     cvc_output_free(&again);
-    cvc_target sm80 = {8, 0};
+    cvc_target sm80 = {.cc_major = 8, .cc_minor = 0};
     CVT_CHECK(build("", &sm80, &again) == CL_SUCCESS, "sm_80");
     CVT_CHECK(again.data && strstr((char *)again.data, ".target sm_80"), "sm_80 PTX");
     cvc_output_free(&again);

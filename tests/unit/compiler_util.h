@@ -28,7 +28,7 @@ static int cvt_failures;
         }                                                                                          \
     } while (0)
 
-static const cvc_target cvt_sm90 = {9, 0};
+static const cvc_target cvt_sm90 = {.cc_major = 9, .cc_minor = 0};
 
 __attribute__((unused)) static char *cvt_read(const char *path) {
     FILE *f = fopen(path, "rb");

@@ -1,0 +1,107 @@
+/* The image commands that are no plain buffer rectangle: fills (one pixel repeated over a
+ * region, row by row) and maps (the span of whole rows the region covers, mapped as a range of
+ * the pixels' buffer, with the image's pitches). Reads, writes and copies are buffer rectangles
+ * (core/mem_transfer.c) on the image's pixels (cv_image_rect). */
+#include "core/image.h"
+#include "core/backend.h"
+#include "core/command.h"
+#include "core/transfer.h"
+
+void cv_image_rect(const cv_image *img, const size_t origin[3], cv_rect *out) {
+    const cl_image_desc *d = &img->desc;
+    out->origin[0] = origin[0] * img->element_size;
+    out->origin[1] = origin[1];
+    out->origin[2] = origin[2];
+    out->row_pitch = img->row_pitch;
+    /* The slice pitch spans whole rows of the image (the copies count rows per slice). */
+    switch (d->image_type) {
+    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
+        /* Layers are rows a slice pitch apart. */
+        out->row_pitch = img->slice_pitch;
+        out->slice_pitch = img->slice_pitch * d->image_array_size;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D:
+        out->slice_pitch = img->row_pitch * d->image_height;
+        break;
+    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
+    case CL_MEM_OBJECT_IMAGE3D:
+        out->slice_pitch = img->slice_pitch;
+        break;
+    default:
+        out->slice_pitch = img->row_pitch;
+        break;
+    }
+}
+
+void cv_image_region_bytes(const cv_image *img, const size_t region[3], size_t out[3]) {
+    out[0] = region[0] * img->element_size;
+    out[1] = region[1];
+    out[2] = region[2];
+}
+
+/* Offset of the first byte and the length of the bytes a region touches. */
+static void cv_image_span(const cv_image *img, const size_t origin[3], const size_t region[3],
+                          size_t *offset, size_t *size) {
+    cv_rect r;
+    cv_image_rect(img, origin, &r);
+    *offset = r.origin[2] * r.slice_pitch + r.origin[1] * r.row_pitch + r.origin[0];
+    *size = (region[2] - 1) * r.slice_pitch + (region[1] - 1) * r.row_pitch +
+            region[0] * img->element_size;
+}
+
+cl_int cv_enqueue_fill_image(cl_command_queue q, cl_mem image, const unsigned char *pixel,
+                             const size_t origin[3], const size_t region[3], const cv_waits *w) {
+    cv_image *img = image->image;
+    cv_command cmd;
+    cl_ulong a = 0;
+    cv_rect r;
+    cv_image_rect(img, origin, &r);
+    size_t row = region[0] * img->element_size;
+    cl_int err = cv_command_begin(&cmd, q, CL_COMMAND_FILL_IMAGE, w->n, w->list, w->event);
+    if (err == CL_SUCCESS) {
+        err = cv_transfer_use(&cmd, img->pixels, true, false, &a);
+        if (err == CL_SUCCESS)
+            err = cv_command_keep(&cmd, &image->obj);
+        /* Rows that follow each other without a gap are one fill. */
+        bool whole_rows = row == r.row_pitch;
+        for (size_t z = 0; err == CL_SUCCESS && z < region[2]; z++)
+            for (size_t y = 0; err == CL_SUCCESS && y < region[1];
+                 y += whole_rows ? region[1] : 1) {
+                cl_ulong at = a + (r.origin[2] + z) * r.slice_pitch +
+                              (r.origin[1] + y) * r.row_pitch + r.origin[0];
+                err = cvcu_fill(cmd.stream, at, pixel, img->element_size,
+                                whole_rows ? row * region[1] : row);
+            }
+        err = cv_command_end(&cmd, err, false, w->event);
+    }
+    return err;
+}
+
+void *cv_enqueue_map_image(cl_command_queue q, cl_mem image, bool blocking, cl_map_flags flags,
+                           const size_t origin[3], const size_t region[3], size_t *row_pitch,
+                           size_t *slice_pitch, const cv_waits *w, cl_int *err) {
+    cv_image *img = image->image;
+    size_t offset, size;
+    cv_image_span(img, origin, region, &offset, &size);
+    cv_rect r;
+    cv_image_rect(img, origin, &r);
+    /* The span holds bytes outside the region where rows or slices leave gaps: an invalidating
+     * map must still read them, or its unmap would write stale bytes over them. */
+    bool gaps = region[0] * img->element_size != r.row_pitch ||
+                (region[2] > 1 && region[1] * r.row_pitch != r.slice_pitch);
+    if ((flags & CL_MAP_WRITE_INVALIDATE_REGION) && gaps)
+        flags = CL_MAP_WRITE;
+    void *ptr = cv_enqueue_map_as(q, CL_COMMAND_MAP_IMAGE, img->pixels, blocking, flags, offset,
+                                  size, w, err);
+    if (ptr) {
+        *row_pitch = img->row_pitch;
+        /* "image_slice_pitch ... for a 1D image array ... the size of each 1D image"; 0 for 1D
+         * and 2D images. */
+        cl_mem_object_type t = img->desc.image_type;
+        *slice_pitch = t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+                               t == CL_MEM_OBJECT_IMAGE1D_ARRAY
+                           ? img->slice_pitch
+                           : 0;
+    }
+    return ptr;
+}
