@@ -1099,6 +1099,12 @@ double clb_figure(cl_backend *b, int f) {
                              f == F_BUILD_IL_CACHED || f == F_BUILD_IL_SOURCE_CACHED);
     case F_K_COPY4_SVM:
         return svm_copy_ratio(b);
+    case F_K_IMAGE_BILINEAR:
+    case F_K_IMAGE_WRITE:
+        return clb_image_kernel(b, f == F_K_IMAGE_BILINEAR);
+    case F_IMAGE_UPLOAD:
+    case F_IMAGE_DOWNLOAD:
+        return clb_image_transfer(b, f == F_IMAGE_UPLOAD);
     default:
         return kernel_rate(b, f);
     }

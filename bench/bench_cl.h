@@ -59,4 +59,10 @@ double clb_enqueue_100(cl_backend *b);
 double clb_replay_100(cl_backend *b);
 double clb_host_value_gate_graph(cl_backend *b);
 
+/* The image figures (bench_cl_image.c): a kernel's rate (bilinear: Gsamples/s of 2D bilinear
+ * reads; else Gpixels/s of writes), a blocking image upload or download (GB/s, pageable memory);
+ * BENCH_NOT_CLAIMED on a device without images. */
+double clb_image_kernel(cl_backend *b, bool bilinear);
+double clb_image_transfer(cl_backend *b, bool upload);
+
 #endif

@@ -127,6 +127,12 @@ static const figure_info figures[F_COUNT] = {
                         "profiling (host clock)",
                         "Gelem/s", true},
     [F_K_MATH_DOUBLE] = {"kernel: sin/exp/log/pow on double (cl_khr_fp64)", "Gelem/s", true},
+    [F_K_IMAGE_BILINEAR] = {"kernel: 2D image reads, bilinear, normalized (RGBA8; culvert: "
+                            "CULVERT_IMAGES=1)",
+                            "Gsamples/s", true},
+    [F_K_IMAGE_WRITE] = {"kernel: 2D image writes (RGBA8)", "Gpixels/s", true},
+    [F_IMAGE_UPLOAD] = {"clEnqueueWriteImage, 64 MiB RGBA8 from pageable memory", "GB/s", true},
+    [F_IMAGE_DOWNLOAD] = {"clEnqueueReadImage, 64 MiB RGBA8 to pageable memory", "GB/s", true},
     [F_K_COPY4_SVM] = {"kernel: float4 copy on fine-grained SVM buffers (moved to the GPU "
                        "first) ÷ the same on cl_mem buffers",
                        "×", true},
