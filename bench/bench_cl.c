@@ -399,8 +399,8 @@ static double profiled_us(cl_backend *b, cl_kernel k, cl_uint dims, const size_t
     return e || t < s ? NAN : (double)(t - s) / 1e3;
 }
 
-static double median_profiled(cl_backend *b, cl_kernel k, cl_uint dims, const size_t *g,
-                              const size_t *l) {
+double clb_median_profiled(cl_backend *b, cl_kernel k, cl_uint dims, const size_t *g,
+                           const size_t *l) {
     double v[64];
     profiled_us(b, k, dims, g, l); /* warm-up */
     for (int r = 0; r < g_opts.reps; r++)
@@ -433,7 +433,7 @@ static double spin_100us(cl_backend *b) {
     cl_ulong ns = 100000;
     clSetKernelArg(b->k_spin, 0, sizeof(ns), &ns);
     size_t one = 1;
-    return median_profiled(b, b->k_spin, 1, &one, &one);
+    return clb_median_profiled(b, b->k_spin, 1, &one, &one);
 }
 
 static int spin_wait(void *ctx, int lane) {
@@ -611,7 +611,7 @@ static cl_mem filled(cl_backend *b, size_t bytes, float value) {
 
 /* END - START of an empty kernel: what timing a command adds to nothing. */
 static double empty_profiled(cl_backend *b) {
-    return b->k_empty ? median_profiled(b, b->k_empty, 1, &one32, &one32) : NAN;
+    return b->k_empty ? clb_median_profiled(b, b->k_empty, 1, &one32, &one32) : NAN;
 }
 
 /* Time per kernel of `count` bench_fma kernels of `turns` turns back to back on q, each returning
@@ -672,7 +672,7 @@ static double loop_rate(cl_backend *b, cl_kernel k, size_t elem, cl_int turns, d
     if (m) {
         clSetKernelArg(k, 0, sizeof(m), &m);
         clSetKernelArg(k, 1, sizeof(turns), &turns);
-        res = ops * turns * (double)g_opts.fma_items / median_profiled(b, k, 1, &g, &l) / scale;
+        res = ops * turns * (double)g_opts.fma_items / clb_median_profiled(b, k, 1, &g, &l) / scale;
         clReleaseMemObject(m);
     }
     return res;
@@ -691,7 +691,7 @@ static double chain_rate(cl_backend *b, cl_kernel k, int n, const void *seed, si
         if (!clSetKernelArg(k, 0, sizeof(m), &m) && !clSetKernelArg(k, 1, sizeof(turns), &turns) &&
             !clSetKernelArg(k, 2, seed_size, seed))
             res = 2.0 * 64 * n * turns * (double)g_opts.fma_items /
-                  median_profiled(b, k, 1, &g, &l) / 1e3;
+                  clb_median_profiled(b, k, 1, &g, &l) / 1e3;
         clReleaseMemObject(m);
     }
     return res;
@@ -709,7 +709,7 @@ static double kernel_rate(cl_backend *b, int figure) {
             clSetKernelArg(b->k_copy4, 0, sizeof(m2), &m2);
             clSetKernelArg(b->k_copy4, 1, sizeof(m1), &m1);
             g[0] = n;
-            us = median_profiled(b, b->k_copy4, 1, g, l);
+            us = clb_median_profiled(b, b->k_copy4, 1, g, l);
             res = 2.0 * (double)g_opts.big / us / 1e3;
         }
     } else if (figure == F_K_FMA && b->k_fma) {
@@ -762,7 +762,7 @@ static double kernel_rate(cl_backend *b, int figure) {
             clSetKernelArg(b->k_sgemm, 2, sizeof(m3), &m3);
             clSetKernelArg(b->k_sgemm, 3, sizeof(n), &n);
             size_t gs[2] = {(size_t)n, (size_t)n}, ls[2] = {16, 16};
-            us = median_profiled(b, b->k_sgemm, 2, gs, ls);
+            us = clb_median_profiled(b, b->k_sgemm, 2, gs, ls);
             res = 2.0 * n * (double)n * n / us / 1e3;
         }
     } else if (figure == F_K_REDUCE && b->k_reduce) {
@@ -775,7 +775,7 @@ static double kernel_rate(cl_backend *b, int figure) {
             clSetKernelArg(b->k_reduce, 1, sizeof(m2), &m2);
             clSetKernelArg(b->k_reduce, 2, sizeof(per), &per);
             g[0] = groups * 256;
-            us = median_profiled(b, b->k_reduce, 1, g, l);
+            us = clb_median_profiled(b, b->k_reduce, 1, g, l);
             float first = 0;
             clEnqueueReadBuffer(b->q, m2, CL_TRUE, 0, 4, &first, 0, NULL, NULL);
             res = first == 256.0f * per ? (double)g_opts.reduce_n * 4 / us / 1e3 : NAN;
@@ -794,7 +794,7 @@ static double kernel_rate(cl_backend *b, int figure) {
             clSetKernelArg(k, 1, sizeof(m2), &m2);
             g[0] = g_opts.math_n;
             us = figure == F_K_MATH_PLAIN ? median_plain(b, k, g, l)
-                                          : median_profiled(b, k, 1, g, l);
+                                          : clb_median_profiled(b, k, 1, g, l);
             res = (double)g_opts.math_n / us / 1e3;
         }
     }
@@ -1008,7 +1008,8 @@ static double svm_copy_ratio(cl_backend *b) {
         !clEnqueueSVMMigrateMem(b->q, 2, both, NULL, 0, 0, NULL, NULL) && !clFinish(b->q) &&
         !clSetKernelArgSVMPointer(b->k_copy4, 0, dst) &&
         !clSetKernelArgSVMPointer(b->k_copy4, 1, src))
-        res = 2.0 * (double)g_opts.big / median_profiled(b, b->k_copy4, 1, g, l) / 1e3 / buffers;
+        res =
+            2.0 * (double)g_opts.big / clb_median_profiled(b, b->k_copy4, 1, g, l) / 1e3 / buffers;
     clFinish(b->q);
     if (src)
         clSVMFree(b->ctx, src);

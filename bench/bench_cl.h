@@ -59,6 +59,9 @@ double clb_enqueue_100(cl_backend *b);
 double clb_replay_100(cl_backend *b);
 double clb_host_value_gate_graph(cl_backend *b);
 
+/* Median of reps profiled END - START of the kernel (after one warm-up launch), in µs. */
+double clb_median_profiled(cl_backend *b, cl_kernel k, cl_uint dims, const size_t *g,
+                           const size_t *l);
 /* The image figures (bench_cl_image.c): a kernel's rate (bilinear: Gsamples/s of 2D bilinear
  * reads; else Gpixels/s of writes), a blocking image upload or download (GB/s, pageable memory);
  * BENCH_NOT_CLAIMED on a device without images. */

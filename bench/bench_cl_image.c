@@ -44,28 +44,6 @@ static bool has_images(cl_backend *b) {
     return images == CL_TRUE;
 }
 
-/* Median profiled time of the kernel over the whole image, in µs. */
-static double image_kernel_us(cl_backend *b, cl_kernel k) {
-    size_t g[2] = {image_side(), image_side()}, l[2] = {32, 8};
-    double v[64];
-    for (int r = -1; r < g_opts.reps; r++) { /* r = -1: warm-up */
-        cl_event ev = NULL;
-        cl_ulong s = 0, t = 0;
-        cl_int e = clEnqueueNDRangeKernel(b->qp, k, 2, NULL, g, l, 0, NULL, &ev);
-        if (!e)
-            e = clWaitForEvents(1, &ev);
-        if (!e)
-            e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof s, &s, NULL);
-        if (!e)
-            e = clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t, &t, NULL);
-        if (ev)
-            clReleaseEvent(ev);
-        if (r >= 0)
-            v[r] = e || t < s ? NAN : (double)(t - s) / 1e3;
-    }
-    return bench_median(v, g_opts.reps);
-}
-
 double clb_image_kernel(cl_backend *b, bool bilinear) {
     if (!has_images(b))
         return BENCH_NOT_CLAIMED;
@@ -90,7 +68,8 @@ double clb_image_kernel(cl_backend *b, bool bilinear) {
         } else {
             clSetKernelArg(k, 1, sizeof scale, &scale);
         }
-        double us = image_kernel_us(b, k);
+        size_t g[2] = {image_side(), image_side()}, l[2] = {32, 8};
+        double us = clb_median_profiled(b, k, 2, g, l);
         /* Gsamples/s (four a work-item) or Gpixels/s */
         res = (double)n * (bilinear ? 4.0 : 1.0) / us / 1e3;
     } else {

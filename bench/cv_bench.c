@@ -131,8 +131,10 @@ static const figure_info figures[F_COUNT] = {
                             "CULVERT_IMAGES=1)",
                             "Gsamples/s", true},
     [F_K_IMAGE_WRITE] = {"kernel: 2D image writes (RGBA8)", "Gpixels/s", true},
-    [F_IMAGE_UPLOAD] = {"clEnqueueWriteImage, 64 MiB RGBA8 from pageable memory", "GB/s", true},
-    [F_IMAGE_DOWNLOAD] = {"clEnqueueReadImage, 64 MiB RGBA8 to pageable memory", "GB/s", true},
+    [F_IMAGE_UPLOAD] = {"clEnqueueWriteImage of a 4096 × 4096 RGBA8 image, from pageable memory",
+                        "GB/s", true},
+    [F_IMAGE_DOWNLOAD] = {"clEnqueueReadImage of a 4096 × 4096 RGBA8 image, to pageable memory",
+                          "GB/s", true},
     [F_K_COPY4_SVM] = {"kernel: float4 copy on fine-grained SVM buffers (moved to the GPU "
                        "first) ÷ the same on cl_mem buffers",
                        "×", true},
