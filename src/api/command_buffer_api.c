@@ -5,12 +5,16 @@
  * says. */
 #include "api/command_buffer_props.h"
 #include "api/entry_points.h"
+#include "api/image_check.h"
 #include "api/mem_check.h"
 #include "core/command_buffer.h"
 #include "core/usm.h"
 #include "core/event.h"
 #include "core/host_value.h"
 #include "util/log.h"
+
+#include <stdlib.h>
+#include <string.h>
 
 /* "CL_INVALID_COMMAND_BUFFER_KHR if command_buffer is not a valid command-buffer." */
 static cl_int cv_check_command_buffer(cl_command_buffer_khr cb) {
@@ -285,7 +289,8 @@ cl_int CL_API_CALL clCommandCopyBufferRectKHR(
                                  src_row_pitch, src_slice_pitch, dst_row_pitch, dst_slice_pitch, &s,
                                  &d);
     if (err == CL_SUCCESS)
-        err = cv_cb_record_copy_rect(command_buffer, &rec, src_buffer, dst_buffer, &s, &d, region);
+        err = cv_cb_record_copy_rect(command_buffer, &rec, CL_COMMAND_COPY_BUFFER_RECT, src_buffer,
+                                     dst_buffer, &s, &d, region);
     CV_API_ERROR(err);
     return err;
 }
@@ -312,31 +317,22 @@ cl_int CL_API_CALL clCommandFillBufferKHR(
     return err;
 }
 
-/* Images: after the recording checks, the error their clEnqueue counterparts give on a device
- * without the feature (no culvert device has images): "CL_INVALID_OPERATION if the device
- * associated with command_queue does not support images". */
-static cl_int cv_record_unsupported(cl_command_buffer_khr cb, cl_command_queue q,
-                                    const cl_command_properties_khr *props,
-                                    cl_mutable_command_khr *handle) {
-    cv_cb_record rec;
-    cl_int err = cv_check_record(cb, q, props, false, handle, false, &rec);
+/* --- images: rectangles of the pixels' buffers (the checks of their clEnqueue commands) --- */
+
+/* The recording checks and an image of the command buffer's context (or two). */
+static cl_int cv_check_record_images(cl_command_buffer_khr cb, cl_command_queue q,
+                                     const cl_command_properties_khr *props,
+                                     cl_mutable_command_khr *handle, cl_mem a, cl_mem b,
+                                     cl_uint num_sync, const cl_sync_point_khr *sync_list,
+                                     cl_sync_point_khr *sync_point, cv_cb_record *rec) {
+    cl_int err = cv_check_record(cb, q, props, false, handle, false, rec);
     if (err == CL_SUCCESS)
-        err = CL_INVALID_OPERATION;
-    CV_API_ERROR(err);
+        err = cv_check_image_of(cb->context, a);
+    if (err == CL_SUCCESS && b)
+        err = cv_check_image_of(cb->context, b);
+    if (err == CL_SUCCESS)
+        err = cv_check_sync_points(cb, num_sync, sync_list, sync_point, rec);
     return err;
-}
-
-/* These entry points need only their first arguments. */
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wunused-parameter"
-
-cl_int CL_API_CALL clCommandCopyBufferToImageKHR(
-    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
-    const cl_command_properties_khr *properties, cl_mem src_buffer, cl_mem dst_image,
-    size_t src_offset, const size_t *dst_origin, const size_t *region,
-    cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
-    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-    return cv_record_unsupported(command_buffer, command_queue, properties, mutable_handle);
 }
 
 cl_int CL_API_CALL clCommandCopyImageKHR(
@@ -345,7 +341,60 @@ cl_int CL_API_CALL clCommandCopyImageKHR(
     const size_t *src_origin, const size_t *dst_origin, const size_t *region,
     cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-    return cv_record_unsupported(command_buffer, command_queue, properties, mutable_handle);
+    cv_cb_record rec;
+    cv_rect s, d;
+    size_t bytes[3];
+    cl_int err = cv_check_record_images(command_buffer, command_queue, properties, mutable_handle,
+                                        src_image, dst_image, num_sync_points_in_wait_list,
+                                        sync_point_wait_list, sync_point, &rec);
+    if (err == CL_SUCCESS)
+        err = cv_check_image_copy(src_image, dst_image, src_origin, dst_origin, region, &s, &d,
+                                  bytes);
+    if (err == CL_SUCCESS)
+        err = cv_cb_record_copy_rect(command_buffer, &rec, CL_COMMAND_COPY_IMAGE,
+                                     src_image->image->pixels, dst_image->image->pixels, &s, &d,
+                                     bytes);
+    CV_API_ERROR(err);
+    return err;
+}
+
+/* Both directions between an image and a buffer. */
+static cl_int cv_record_image_buffer(cl_command_buffer_khr cb, cl_command_queue q,
+                                     const cl_command_properties_khr *props,
+                                     cl_mutable_command_khr *handle, cl_command_type type,
+                                     cl_mem image, cl_mem buffer, const size_t *origin,
+                                     const size_t *region, size_t offset, cl_uint num_sync,
+                                     const cl_sync_point_khr *sync_list,
+                                     cl_sync_point_khr *sync_point) {
+    cv_cb_record rec;
+    cv_rect ir, br;
+    size_t bytes[3];
+    cl_int err = cv_check_record_images(cb, q, props, handle, image, NULL, num_sync, sync_list,
+                                        sync_point, &rec);
+    if (err == CL_SUCCESS)
+        err = cv_check_record_mem(cb, buffer);
+    if (err == CL_SUCCESS)
+        err = cv_check_image_buffer(image, buffer, origin, region, offset, &ir, &br, bytes);
+    bool to_buffer = type == CL_COMMAND_COPY_IMAGE_TO_BUFFER;
+    cl_mem pixels = err == CL_SUCCESS ? image->image->pixels : NULL;
+    if (err == CL_SUCCESS)
+        err = cv_cb_record_copy_rect(cb, &rec, type, to_buffer ? pixels : buffer,
+                                     to_buffer ? buffer : pixels, to_buffer ? &ir : &br,
+                                     to_buffer ? &br : &ir, bytes);
+    CV_API_ERROR(err);
+    return err;
+}
+
+cl_int CL_API_CALL clCommandCopyBufferToImageKHR(
+    cl_command_buffer_khr command_buffer, cl_command_queue command_queue,
+    const cl_command_properties_khr *properties, cl_mem src_buffer, cl_mem dst_image,
+    size_t src_offset, const size_t *dst_origin, const size_t *region,
+    cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
+    cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
+    return cv_record_image_buffer(command_buffer, command_queue, properties, mutable_handle,
+                                  CL_COMMAND_COPY_BUFFER_TO_IMAGE, dst_image, src_buffer,
+                                  dst_origin, region, src_offset, num_sync_points_in_wait_list,
+                                  sync_point_wait_list, sync_point);
 }
 
 cl_int CL_API_CALL clCommandCopyImageToBufferKHR(
@@ -354,9 +403,15 @@ cl_int CL_API_CALL clCommandCopyImageToBufferKHR(
     const size_t *src_origin, const size_t *region, size_t dst_offset,
     cl_uint num_sync_points_in_wait_list, const cl_sync_point_khr *sync_point_wait_list,
     cl_sync_point_khr *sync_point, cl_mutable_command_khr *mutable_handle) {
-    return cv_record_unsupported(command_buffer, command_queue, properties, mutable_handle);
+    return cv_record_image_buffer(command_buffer, command_queue, properties, mutable_handle,
+                                  CL_COMMAND_COPY_IMAGE_TO_BUFFER, src_image, dst_buffer,
+                                  src_origin, region, dst_offset, num_sync_points_in_wait_list,
+                                  sync_point_wait_list, sync_point);
 }
 
+/* A fill is a copy from a buffer of the command buffer's own, packed with the colour at
+ * recording (the region's pixels, one graph copy node whatever the pitches); the command holds
+ * that buffer. */
 cl_int CL_API_CALL clCommandFillImageKHR(cl_command_buffer_khr command_buffer,
                                          cl_command_queue command_queue,
                                          const cl_command_properties_khr *properties, cl_mem image,
@@ -365,10 +420,40 @@ cl_int CL_API_CALL clCommandFillImageKHR(cl_command_buffer_khr command_buffer,
                                          const cl_sync_point_khr *sync_point_wait_list,
                                          cl_sync_point_khr *sync_point,
                                          cl_mutable_command_khr *mutable_handle) {
-    return cv_record_unsupported(command_buffer, command_queue, properties, mutable_handle);
+    cv_cb_record rec;
+    cl_int err = cv_check_record_images(command_buffer, command_queue, properties, mutable_handle,
+                                        image, NULL, num_sync_points_in_wait_list,
+                                        sync_point_wait_list, sync_point, &rec);
+    if (err == CL_SUCCESS)
+        err = cv_check_image_fill(image, fill_color, origin, region);
+    unsigned char *packed = NULL;
+    cl_mem scratch = NULL;
+    if (err == CL_SUCCESS) {
+        const cv_image *img = image->image;
+        size_t bytes[3], n = region[0] * region[1] * region[2];
+        unsigned char pixel[16] = {0};
+        cv_image_pack_color(&img->format, fill_color, pixel);
+        cv_image_region_bytes(img, region, bytes);
+        packed = malloc(n * img->element_size);
+        err = packed ? CL_SUCCESS : CL_OUT_OF_HOST_MEMORY;
+        for (size_t i = 0; packed && i < n; i++)
+            memcpy(packed + i * img->element_size, pixel, img->element_size);
+        if (err == CL_SUCCESS)
+            scratch =
+                cv_buffer_create(command_buffer->context, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
+                                 n * img->element_size, packed, NULL, 0, &err);
+        cv_rect ir, sr = {{0, 0, 0}, bytes[0], bytes[0] * bytes[1]};
+        cv_image_rect(img, origin, &ir);
+        if (err == CL_SUCCESS)
+            err = cv_cb_record_copy_rect(command_buffer, &rec, CL_COMMAND_FILL_IMAGE, scratch,
+                                         img->pixels, &sr, &ir, bytes);
+    }
+    if (scratch)
+        cv_mem_release(scratch);
+    free(packed);
+    CV_API_ERROR(err);
+    return err;
 }
-
-#pragma GCC diagnostic pop
 
 /* --- SVM copies and fills (the checks of clEnqueueSVMMemcpy and clEnqueueSVMMemFill) -------- */
 

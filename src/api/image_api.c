@@ -3,6 +3,7 @@
  * rectangles of core/mem_transfer.c run them. Without image support (core/image.h:
  * cv_images_enabled) every one answers the spec's error for a device without images. */
 #include "api/entry_points.h"
+#include "api/image_check.h"
 #include "api/mem_check.h"
 #include "core/event.h"
 #include "core/image.h"
@@ -317,24 +318,26 @@ cl_int CL_API_CALL clGetImageInfo(cl_mem image, cl_image_info param_name, size_t
 
 /* ---- commands ------------------------------------------------------------------------------- */
 
-/* The queue, an image of its context, image support on its device. */
-static cl_int cv_check_image_on(cl_command_queue q, cl_mem image) {
+cl_int cv_check_image_of(cl_context ctx, cl_mem image) {
     cl_int err = CL_SUCCESS;
-    /* "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue." */
-    if (!cv_is_queue(q))
-        err = CL_INVALID_COMMAND_QUEUE;
     /* "CL_INVALID_OPERATION if the device associated with command_queue does not support
      * images" */
-    else if (!cv_images_enabled())
+    if (!cv_images_enabled())
         err = CL_INVALID_OPERATION;
     /* "CL_INVALID_MEM_OBJECT if image is not a valid image object." */
     else if (!cv_is_mem(image) || !cv_mem_image(image))
         err = CL_INVALID_MEM_OBJECT;
     /* "CL_INVALID_CONTEXT if the context associated with command_queue and image are not the
      * same" */
-    else if (image->context != q->context)
+    else if (image->context != ctx)
         err = CL_INVALID_CONTEXT;
     return err;
+}
+
+/* The queue, an image of its context, image support on its device. */
+static cl_int cv_check_image_on(cl_command_queue q, cl_mem image) {
+    /* "CL_INVALID_COMMAND_QUEUE if command_queue is not a valid host command-queue." */
+    return cv_is_queue(q) ? cv_check_image_of(q->context, image) : CL_INVALID_COMMAND_QUEUE;
 }
 
 static cl_int cv_check_image_waits(cl_command_queue q, bool blocking, cl_uint n,
@@ -472,6 +475,31 @@ static bool cv_boxes_meet(const size_t *a, const size_t *b, const size_t *region
     return true;
 }
 
+cl_int cv_check_image_copy(cl_mem src_image, cl_mem dst_image, const size_t *src_origin,
+                           const size_t *dst_origin, const size_t *region, cv_rect *sr, cv_rect *dr,
+                           size_t bytes[3]) {
+    const cv_image *s = src_image->image, *d = dst_image->image;
+    cl_int err = CL_SUCCESS;
+    /* "CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the same image format." */
+    if (memcmp(&s->format, &d->format, sizeof s->format) != 0)
+        err = CL_IMAGE_FORMAT_MISMATCH;
+    if (err == CL_SUCCESS)
+        err = cv_check_image_region(s, src_origin, region);
+    if (err == CL_SUCCESS)
+        err = cv_check_image_region(d, dst_origin, region);
+    /* "CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image object and the source
+     * and destination regions overlap." */
+    if (err == CL_SUCCESS && src_image == dst_image &&
+        cv_boxes_meet(src_origin, dst_origin, region))
+        err = CL_MEM_COPY_OVERLAP;
+    if (err == CL_SUCCESS) {
+        cv_image_rect(s, src_origin, sr);
+        cv_image_rect(d, dst_origin, dr);
+        cv_image_region_bytes(s, region, bytes);
+    }
+    return err;
+}
+
 cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src_image,
                                       cl_mem dst_image, const size_t *src_origin,
                                       const size_t *dst_origin, const size_t *region,
@@ -485,45 +513,25 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
     cv_image *d = err == CL_SUCCESS ? dst_image->image : NULL;
     if (err == CL_SUCCESS)
         err = cv_check_image_waits(command_queue, false, num_events_in_wait_list, event_wait_list);
-    /* "CL_IMAGE_FORMAT_MISMATCH if src_image and dst_image do not use the same image format." */
-    if (err == CL_SUCCESS && memcmp(&s->format, &d->format, sizeof s->format) != 0)
-        err = CL_IMAGE_FORMAT_MISMATCH;
+    cv_rect sr, dr;
+    size_t bytes[3];
     if (err == CL_SUCCESS)
-        err = cv_check_image_region(s, src_origin, region);
+        err = cv_check_image_copy(src_image, dst_image, src_origin, dst_origin, region, &sr, &dr,
+                                  bytes);
     if (err == CL_SUCCESS)
-        err = cv_check_image_region(d, dst_origin, region);
-    /* "CL_MEM_COPY_OVERLAP if src_image and dst_image are the same image object and the source
-     * and destination regions overlap." */
-    if (err == CL_SUCCESS && src_image == dst_image &&
-        cv_boxes_meet(src_origin, dst_origin, region))
-        err = CL_MEM_COPY_OVERLAP;
-    if (err == CL_SUCCESS) {
-        cv_rect sr, dr;
-        size_t bytes[3];
-        cv_image_rect(s, src_origin, &sr);
-        cv_image_rect(d, dst_origin, &dr);
-        cv_image_region_bytes(s, region, bytes);
         err = cv_enqueue_rect(command_queue, CL_COMMAND_COPY_IMAGE, false, d->pixels, &dr,
                               s->pixels, &sr, NULL, NULL, bytes, &w);
-    }
     CV_API_ERROR(err);
     return err;
 }
 
 /* Copies between an image and a buffer: the buffer side is packed rows and slices from
  * offset. */
-static cl_int cv_image_buffer_copy(cl_command_queue q, cl_command_type type, cl_mem image,
-                                   cl_mem buffer, const size_t *origin, const size_t *region,
-                                   size_t offset, const cv_waits *w) {
-    cl_int err = cv_check_image_on(q, image);
-    cv_image *img = err == CL_SUCCESS ? image->image : NULL;
-    if (err == CL_SUCCESS)
-        err = cv_check_mem_on(q->context, q->device, buffer);
-    if (err == CL_SUCCESS)
-        err = cv_check_image_waits(q, false, w->n, w->list);
-    if (err == CL_SUCCESS)
-        err = cv_check_image_region(img, origin, region);
-    size_t bytes[3] = {0, 0, 0};
+cl_int cv_check_image_buffer(cl_mem image, cl_mem buffer, const size_t *origin,
+                             const size_t *region, size_t offset, cv_rect *ir, cv_rect *br,
+                             size_t bytes[3]) {
+    const cv_image *img = image->image;
+    cl_int err = cv_check_image_region(img, origin, region);
     if (err == CL_SUCCESS) {
         cv_image_region_bytes(img, region, bytes);
         size_t total = bytes[0] * bytes[1] * bytes[2];
@@ -533,12 +541,30 @@ static cl_int cv_image_buffer_copy(cl_command_queue q, cl_command_type type, cl_
             err = CL_INVALID_VALUE;
     }
     if (err == CL_SUCCESS) {
-        cv_rect ir, br = {{offset, 0, 0}, bytes[0], bytes[0] * bytes[1]};
-        cv_image_rect(img, origin, &ir);
+        *br = (cv_rect){{offset, 0, 0}, bytes[0], bytes[0] * bytes[1]};
+        cv_image_rect(img, origin, ir);
+    }
+    return err;
+}
+
+static cl_int cv_image_buffer_copy(cl_command_queue q, cl_command_type type, cl_mem image,
+                                   cl_mem buffer, const size_t *origin, const size_t *region,
+                                   size_t offset, const cv_waits *w) {
+    cl_int err = cv_check_image_on(q, image);
+    if (err == CL_SUCCESS)
+        err = cv_check_mem_on(q->context, q->device, buffer);
+    if (err == CL_SUCCESS)
+        err = cv_check_image_waits(q, false, w->n, w->list);
+    cv_rect ir, br;
+    size_t bytes[3];
+    if (err == CL_SUCCESS)
+        err = cv_check_image_buffer(image, buffer, origin, region, offset, &ir, &br, bytes);
+    if (err == CL_SUCCESS) {
+        cl_mem pixels = image->image->pixels;
         bool to_buffer = type == CL_COMMAND_COPY_IMAGE_TO_BUFFER;
-        err = cv_enqueue_rect(q, type, false, to_buffer ? buffer : img->pixels,
-                              to_buffer ? &br : &ir, to_buffer ? img->pixels : buffer,
-                              to_buffer ? &ir : &br, NULL, NULL, bytes, w);
+        err = cv_enqueue_rect(q, type, false, to_buffer ? buffer : pixels, to_buffer ? &br : &ir,
+                              to_buffer ? pixels : buffer, to_buffer ? &ir : &br, NULL, NULL, bytes,
+                              w);
     }
     return err;
 }
@@ -567,6 +593,12 @@ cl_int CL_API_CALL clEnqueueCopyBufferToImage(cl_command_queue command_queue, cl
     return err;
 }
 
+cl_int cv_check_image_fill(cl_mem image, const void *fill_color, const size_t *origin,
+                           const size_t *region) {
+    /* "CL_INVALID_VALUE if fill_color is NULL." */
+    return fill_color ? cv_check_image_region(image->image, origin, region) : CL_INVALID_VALUE;
+}
+
 cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem image,
                                       const void *fill_color, const size_t *origin,
                                       const size_t *region, cl_uint num_events_in_wait_list,
@@ -575,11 +607,8 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem ima
     cl_int err = cv_check_image_on(command_queue, image);
     if (err == CL_SUCCESS)
         err = cv_check_image_waits(command_queue, false, num_events_in_wait_list, event_wait_list);
-    /* "CL_INVALID_VALUE if fill_color is NULL." */
-    if (err == CL_SUCCESS && !fill_color)
-        err = CL_INVALID_VALUE;
     if (err == CL_SUCCESS)
-        err = cv_check_image_region(image->image, origin, region);
+        err = cv_check_image_fill(image, fill_color, origin, region);
     if (err == CL_SUCCESS) {
         unsigned char pixel[16] = {0};
         cv_image_pack_color(&image->image->format, fill_color, pixel);

@@ -357,12 +357,11 @@ static cl_int cv_cb_fill_rect(cl_command_buffer_khr cb, cl_mutable_command_khr c
     return CL_SUCCESS;
 }
 
-cl_int cv_cb_record_copy_rect(cl_command_buffer_khr cb, const cv_cb_record *rec, cl_mem src,
-                              cl_mem dst, const cv_rect *s, const cv_rect *d,
-                              const size_t region[3]) {
+cl_int cv_cb_record_copy_rect(cl_command_buffer_khr cb, const cv_cb_record *rec,
+                              cl_command_type type, cl_mem src, cl_mem dst, const cv_rect *s,
+                              const cv_rect *d, const size_t region[3]) {
     cv_cb_rect_args a = {src, dst, s, d, region};
-    return cv_cb_record_one(cb, rec, CV_CB_COPY_RECT, CL_COMMAND_COPY_BUFFER_RECT, cv_cb_fill_rect,
-                            &a);
+    return cv_cb_record_one(cb, rec, CV_CB_COPY_RECT, type, cv_cb_fill_rect, &a);
 }
 
 typedef struct cv_cb_fill_args {

@@ -178,9 +178,11 @@ bool cv_command_buffer_sync_points_valid(cl_command_buffer_khr cb, cl_uint n,
 cl_int cv_cb_record_barrier(cl_command_buffer_khr cb, const cv_cb_record *rec);
 cl_int cv_cb_record_copy(cl_command_buffer_khr cb, const cv_cb_record *rec, cl_mem src, cl_mem dst,
                          size_t src_offset, size_t dst_offset, size_t size);
-cl_int cv_cb_record_copy_rect(cl_command_buffer_khr cb, const cv_cb_record *rec, cl_mem src,
-                              cl_mem dst, const cv_rect *s, const cv_rect *d,
-                              const size_t region[3]);
+/* Buffer rectangles, and the image copies and fills, which are rectangles of the pixels' buffers
+ * (type: the command's, CL_COMMAND_COPY_BUFFER_RECT, CL_COMMAND_COPY_IMAGE ...). */
+cl_int cv_cb_record_copy_rect(cl_command_buffer_khr cb, const cv_cb_record *rec,
+                              cl_command_type type, cl_mem src, cl_mem dst, const cv_rect *s,
+                              const cv_rect *d, const size_t region[3]);
 /* SVM copies and fills (pointers checked by the API). */
 cl_int cv_cb_record_svm_copy(cl_command_buffer_khr cb, const cv_cb_record *rec, void *dst,
                              const void *src, size_t size);
