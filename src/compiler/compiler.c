@@ -22,10 +22,10 @@
  * (3: GNU inline semantics, one declaration per intrinsic after the __constant rewrite; 4:
  * cl_khr_fp16 always on, half builtins; 5: the ordered atomics and their feature macros; 6: the
  * generic address space; 7: kernels called as functions, casts of null and between named spaces,
- * libraries in the bitcode wrapper, printf's h/hh lengths; 10: __OPENCL_VERSION__), so that PTX
- * cached by an earlier culvert is not served. The builtin libraries are part of the key by their
- * hash. */
-#define CVC_VERSION "culvert-compiler-11"
+ * libraries in the bitcode wrapper, printf's h/hh lengths; 10: __OPENCL_VERSION__; 12: unified
+ * texture mode), so that PTX cached by an earlier culvert is not served. The builtin libraries are
+ * part of the key by their hash. */
+#define CVC_VERSION "culvert-compiler-12"
 
 /* OpenCL C extensions culvert's library implements beyond what clang enables for NVPTX
  * (cl_khr_fp16: builtins/half.ll; clang declares the half overloads only with it). The generic

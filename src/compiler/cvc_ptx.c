@@ -353,7 +353,16 @@ char *cvc_ptx_finish(const char *ptx, const char *metadata, int maxnreg, bool un
     const char *after_header = strstr(ptx, ".address_size");
     const char *split = after_header ? strchr(after_header, '\n') : NULL;
     split = split ? split + 1 : ptx;
-    cvc_buf_add(&b, ptx, (size_t)(split - ptx));
+    /* The header, in unified texture mode: llc writes texmode_independent for the nvcl OS, in
+     * which a texture instruction takes a separate sampler; the image builtins' texture path
+     * (builtins/images.cl) passes CUDA texture objects, which hold their sampling state. */
+    static const char texmode[] = ", texmode_independent";
+    const char *mode = memmem(ptx, (size_t)(split - ptx), texmode, sizeof texmode - 1);
+    if (mode) {
+        cvc_buf_add(&b, ptx, (size_t)(mode - ptx));
+        cvc_buf_add(&b, mode + sizeof texmode - 1, (size_t)(split - mode) - (sizeof texmode - 1));
+    } else
+        cvc_buf_add(&b, ptx, (size_t)(split - ptx));
     if (metadata && *metadata) {
         cvc_buf_str(&b, "\n");
         cvc_buf_str(&b, metadata);

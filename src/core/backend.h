@@ -318,6 +318,26 @@ typedef struct cvcu_jit_options {
     int target;        /* compute capability as major*10+minor for CU_JIT_TARGET; 0: none */
 } cvcu_jit_options;
 
+/* Texture objects over pitched linear device memory (2D images that the texture units sample,
+ * core/image.c). One per sampler state: addressing, filtering and coordinates are the
+ * texture's. */
+typedef enum { CVCU_TEX_U8, CVCU_TEX_U16, CVCU_TEX_HALF, CVCU_TEX_FLOAT } cvcu_tex_format;
+typedef enum { CVCU_TEX_WRAP, CVCU_TEX_CLAMP, CVCU_TEX_MIRROR, CVCU_TEX_BORDER } cvcu_tex_address;
+typedef struct cvcu_texture_desc {
+    cl_ulong address; /* the first pixel */
+    size_t width, height, row_pitch;
+    cvcu_tex_format format; /* 8- and 16-bit integers read as normalized floats */
+    unsigned channels;      /* 1, 2 or 4 */
+    cvcu_tex_address address_mode;
+    bool normalized_coords, linear;
+    float border[4]; /* CVCU_TEX_BORDER's colour */
+} cvcu_texture_desc;
+/* A texture object on dev (bound); CL_INVALID_OPERATION where the driver has none or the memory
+ * does not meet the texture units' alignment and size limits (the caller samples in software). */
+cl_int cvcu_texture_create(cvcu_device *dev, const cvcu_texture_desc *d, uint64_t *handle);
+/* Destroys it on the reaper thread once nothing that may use it is queued (as the frees). */
+void cvcu_texture_destroy(cvcu_device *dev, uint64_t handle);
+
 /* Loads a module (PTX text, 0-terminated, or a cubin/fatbin image) into the current context.
  * *log receives the JIT's error and info logs (malloc'ed, possibly empty; NULL when out of
  * memory). CL_BUILD_PROGRAM_FAILURE / CL_INVALID_BINARY when the driver refuses the image. */

@@ -1,6 +1,8 @@
 /* Images: formats, creation, queries, the fill colour's packing. See core/image.h. */
 #include "core/image.h"
 #include "compiler/compiler.h"
+#include "core/backend.h"
+#include "core/platform.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -121,8 +123,9 @@ typedef struct cv_image_abi {
     uint32_t width, height, depth, array_size;
     uint32_t channel_order, channel_type, image_type, element_size;
     uint32_t reserved[2];
+    uint64_t texture[CV_IMAGE_TEXTURES];
 } cv_image_abi;
-_Static_assert(sizeof(cv_image_abi) == 64, "the kernel ABI's image descriptor is 64 bytes");
+_Static_assert(sizeof(cv_image_abi) == 192, "the kernel ABI's image descriptor is 192 bytes");
 
 /* Rows of the pixels' storage (layers of 1D arrays count as rows) and its size in bytes. */
 static size_t cv_image_storage_size(const cv_image *img) {
@@ -142,17 +145,117 @@ static size_t cv_image_storage_size(const cv_image *img) {
     }
 }
 
-/* Pitches: as given (host memory or a buffer the pixels live in) or packed. */
-static void cv_image_pitches(cv_image *img) {
+/* Rows of a 2D image of its own start at multiples of this (bytes): the texture units' pitch
+ * alignment (32 on the H100), with room for GPUs that ask more. */
+#define CV_IMAGE_ROW_ALIGN 64
+
+/* Pitches: as given where the pixels are the application's (USE_HOST_PTR memory, a buffer), or
+ * packed; a 2D image's own rows padded for the texture units. */
+static void cv_image_pitches(cv_image *img, bool own_layout) {
     const cl_image_desc *d = &img->desc;
-    size_t rows = d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : d->image_height;
-    img->row_pitch = d->image_row_pitch ? d->image_row_pitch : d->image_width * img->element_size;
-    if (d->image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-        img->slice_pitch = d->image_slice_pitch ? d->image_slice_pitch : img->row_pitch;
-    else if (d->image_type == CL_MEM_OBJECT_IMAGE3D || d->image_type == CL_MEM_OBJECT_IMAGE2D_ARRAY)
-        img->slice_pitch = d->image_slice_pitch ? d->image_slice_pitch : img->row_pitch * rows;
+    cl_mem_object_type t = d->image_type;
+    size_t rows = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : d->image_height;
+    size_t packed = d->image_width * img->element_size;
+    if (own_layout && t == CL_MEM_OBJECT_IMAGE2D)
+        packed = (packed + CV_IMAGE_ROW_ALIGN - 1) / CV_IMAGE_ROW_ALIGN * CV_IMAGE_ROW_ALIGN;
+    img->row_pitch = !own_layout && d->image_row_pitch ? d->image_row_pitch : packed;
+    bool given = !own_layout && d->image_slice_pitch;
+    if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        img->slice_pitch = given ? d->image_slice_pitch : img->row_pitch;
+    else if (t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY)
+        img->slice_pitch = given ? d->image_slice_pitch : img->row_pitch * rows;
     else
         img->slice_pitch = 0;
+}
+
+/* CL_MEM_COPY_HOST_PTR: host_ptr, laid out with the descriptor's pitches (or packed), into the
+ * image's own rows, synchronously (nobody else sees the image yet). */
+static cl_int cv_image_upload(cv_image *img, cl_device_id dev, const void *host_ptr) {
+    const cl_image_desc *d = &img->desc;
+    cl_mem_object_type t = d->image_type;
+    size_t origin[3] = {0, 0, 0}, region[3] = {d->image_width, 1, 1}, bytes[3];
+    if (t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
+        t == CL_MEM_OBJECT_IMAGE3D)
+        region[1] = d->image_height;
+    if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
+        region[1] = d->image_array_size;
+    if (t == CL_MEM_OBJECT_IMAGE3D)
+        region[2] = d->image_depth;
+    if (t == CL_MEM_OBJECT_IMAGE2D_ARRAY)
+        region[2] = d->image_array_size;
+    cv_image_region_bytes(img, region, bytes);
+    /* The host's layout: its pitches, or packed; a 1D array's layers a slice pitch apart. */
+    size_t row = d->image_row_pitch ? d->image_row_pitch : bytes[0];
+    size_t slice = d->image_slice_pitch ? d->image_slice_pitch : row * region[1];
+    if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
+        row = d->image_slice_pitch ? d->image_slice_pitch : row;
+        slice = row * region[1];
+    }
+    cv_rect r;
+    cv_image_rect(img, origin, &r);
+    cvcu_rect_side dst = {img->pixels->device_address, NULL, {0, 0, 0}, r.row_pitch, r.slice_pitch};
+    cvcu_rect_side src = {0, (void *)(uintptr_t)host_ptr, {0, 0, 0}, row, slice};
+    cvcu_host_copy c = {.dev = dev->cu, .blocking = true};
+    cl_int err = cvcu_device_bind(dev->cu);
+    if (err == CL_SUCCESS)
+        err = cvcu_copy_rect(&c, &dst, &src, bytes);
+    if (err == CL_SUCCESS)
+        err = cvcu_stream_sync(NULL);
+    return err;
+}
+
+/* The texture objects of a 2D image's sampling (docs/kernel-abi.md): one per sampler state, for
+ * the formats the texture units read as OpenCL does (R, RG, RGBA, BGRA of normalized 8- and
+ * 16-bit integers, half and float). Where the driver or the memory's alignment refuses one, the
+ * image has none and is sampled in software. */
+static void cv_image_textures(cv_image *img, cl_mem_flags flags, cl_device_id dev) {
+    static const struct {
+        cl_channel_type type;
+        cvcu_tex_format format;
+    } types[] = {{CL_UNORM_INT8, CVCU_TEX_U8},
+                 {CL_UNORM_INT16, CVCU_TEX_U16},
+                 {CL_HALF_FLOAT, CVCU_TEX_HALF},
+                 {CL_FLOAT, CVCU_TEX_FLOAT}};
+    /* By the sampler's addressing mode / 2: none, clamp-to-edge, clamp, repeat, mirrored. */
+    static const cvcu_tex_address modes[] = {CVCU_TEX_CLAMP, CVCU_TEX_CLAMP, CVCU_TEX_BORDER,
+                                             CVCU_TEX_WRAP, CVCU_TEX_MIRROR};
+    cl_channel_order o = img->format.image_channel_order;
+    unsigned channels = o == CL_R ? 1 : o == CL_RG ? 2 : o == CL_RGBA || o == CL_BGRA ? 4 : 0;
+    cvcu_texture_desc t = {.address = img->pixels->device_address,
+                           .width = img->desc.image_width,
+                           .height = img->desc.image_height,
+                           .row_pitch = img->row_pitch,
+                           .channels = channels};
+    bool found = false;
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++)
+        if (types[i].type == img->format.image_channel_data_type) {
+            t.format = types[i].format;
+            found = true;
+        }
+    /* A write-only image is never a read-only argument (clSetKernelArg refuses it).
+     * CULVERT_IMAGE_TEXTURES=0: software sampling only (to compare the two). */
+    const char *off = getenv("CULVERT_IMAGE_TEXTURES");
+    if ((off && strcmp(off, "0") == 0) || img->desc.image_type != CL_MEM_OBJECT_IMAGE2D ||
+        (flags & CL_MEM_WRITE_ONLY) || !channels || !found ||
+        cvcu_device_bind(dev->cu) != CL_SUCCESS)
+        return;
+    img->texture_device = dev;
+    for (unsigned slot = 0; slot < CV_IMAGE_TEXTURES; slot++) {
+        /* Slots 0-9: normalized coordinates; 10-15: unnormalized, none to clamp. */
+        unsigned state = slot < 10 ? slot : slot - 10;
+        t.normalized_coords = slot < 10;
+        t.linear = state & 1;
+        t.address_mode = modes[state / 2];
+        /* The border (clamp) is (0, 0, 0, 0): the kernel sets alpha to 1 for R and RG. */
+        if (cvcu_texture_create(dev->cu, &t, &img->texture[slot]) != CL_SUCCESS)
+            break;
+    }
+    /* All or none. */
+    if (!img->texture[CV_IMAGE_TEXTURES - 1])
+        for (unsigned slot = 0; slot < CV_IMAGE_TEXTURES; slot++) {
+            cvcu_texture_destroy(dev->cu, img->texture[slot]);
+            img->texture[slot] = 0;
+        }
 }
 
 static cl_int cv_image_write_descriptor(cv_image *img) {
@@ -175,6 +278,7 @@ static cl_int cv_image_write_descriptor(cv_image *img) {
         .image_type = d->image_type,
         .element_size = (uint32_t)img->element_size,
     };
+    memcpy(abi.texture, img->texture, sizeof abi.texture);
     return cv_mem_upload(img->descriptor, &abi);
 }
 
@@ -188,7 +292,8 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
         img->format = *format;
         img->desc = *desc;
         img->element_size = cv_image_element_size(format);
-        cv_image_pitches(img);
+        /* The pixels keep the application's layout where they are its memory. */
+        cv_image_pitches(img, !desc->mem_object && !(flags & CL_MEM_USE_HOST_PTR));
         m = cv_mem_new(ctx, CV_MEM_IMAGE, flags, cv_image_storage_size(img));
         if (!m) {
             free(img);
@@ -211,14 +316,19 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
         img->pixels = desc->mem_object;
         cv_hold(&img->pixels->obj);
     } else if (*err == CL_SUCCESS) {
-        /* Its own storage, with the host pointer's meaning for the pixels. */
-        cl_mem_flags host_flags =
-            flags & (CL_MEM_USE_HOST_PTR | CL_MEM_COPY_HOST_PTR | CL_MEM_ALLOC_HOST_PTR);
-        img->pixels =
-            cv_buffer_create(ctx, CL_MEM_READ_WRITE | host_flags, m->size, host_ptr, NULL, 0, err);
-        if (img->pixels && (flags & CL_MEM_USE_HOST_PTR))
+        /* Its own storage, with USE_HOST_PTR's and ALLOC_HOST_PTR's meaning for the pixels;
+         * COPY_HOST_PTR's pixels are copied in row by row (their pitches are the host's). */
+        bool use = flags & CL_MEM_USE_HOST_PTR;
+        cl_mem_flags host_flags = flags & (CL_MEM_USE_HOST_PTR | CL_MEM_ALLOC_HOST_PTR);
+        img->pixels = cv_buffer_create(ctx, CL_MEM_READ_WRITE | host_flags, m->size,
+                                       use ? host_ptr : NULL, NULL, 0, err);
+        if (img->pixels && use)
             m->host_ptr = host_ptr;
+        if (*err == CL_SUCCESS && (flags & CL_MEM_COPY_HOST_PTR))
+            *err = cv_image_upload(img, ctx->devices[0], host_ptr);
     }
+    if (*err == CL_SUCCESS)
+        cv_image_textures(img, flags, ctx->devices[0]);
     if (*err == CL_SUCCESS) {
         cv_image_abi zero = {0};
         img->descriptor = cv_buffer_create(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
@@ -236,6 +346,8 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
 }
 
 void cv_image_free(cv_image *img) {
+    for (unsigned slot = 0; img->texture_device && slot < CV_IMAGE_TEXTURES; slot++)
+        cvcu_texture_destroy(img->texture_device->cu, img->texture[slot]);
     if (img->pixels && img->desc.mem_object)
         cv_unhold(&img->pixels->obj);
     else if (img->pixels)
@@ -260,12 +372,20 @@ cl_int cv_image_info(cl_mem m, cl_image_info param, const cv_info *out) {
         err = cv_info_size(out, img->element_size);
         break;
     case CL_IMAGE_ROW_PITCH:
-        err = cv_info_size(out, img->row_pitch);
+    case CL_IMAGE_SLICE_PITCH: {
+        /* The pitches of the image as the application laid it out: those given with its host
+         * memory or buffer, else packed rows and slices (whatever padding its own storage has
+         * for the texture units). "For a 1D image, 1D image buffer and 2D image object"
+         * the slice pitch is 0. */
+        size_t row = d->image_row_pitch ? d->image_row_pitch : d->image_width * img->element_size;
+        size_t slice = d->image_slice_pitch               ? d->image_slice_pitch
+                       : t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row
+                       : t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY
+                           ? row * d->image_height
+                           : 0;
+        err = cv_info_size(out, param == CL_IMAGE_ROW_PITCH ? row : slice);
         break;
-    case CL_IMAGE_SLICE_PITCH:
-        /* "For a 1D image, 1D image buffer and 2D image object return 0." */
-        err = cv_info_size(out, img->slice_pitch);
-        break;
+    }
     case CL_IMAGE_WIDTH:
         err = cv_info_size(out, d->image_width);
         break;

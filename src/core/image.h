@@ -2,7 +2,8 @@
  * row (an internal buffer of the image's own, or the application's buffer for image1d_buffer
  * and cl_khr_image2d_from_buffer), described to kernels by a 64-byte descriptor in an internal
  * buffer of its own (docs/kernel-abi.md, "Images and samplers"). Kernels sample in software
- * (src/compiler/builtins/images.cl); the transfers are the buffer rectangles' copies. */
+ * (src/compiler/builtins/images.cl), or with the texture units for 2D images of the formats they
+ * read; the transfers are the buffer rectangles' copies. */
 #ifndef CV_CORE_IMAGE_H
 #define CV_CORE_IMAGE_H
 
@@ -28,13 +29,20 @@ size_t cv_image_element_size(const cl_image_format *f);
  * for that type: the list does not depend on the flags). Returns how many; writes at most max. */
 cl_uint cv_image_formats(cl_mem_object_type type, cl_image_format *out, cl_uint max);
 
+/* Texture objects an image's descriptor holds: one per sampler state (docs/kernel-abi.md). */
+#define CV_IMAGE_TEXTURES 16
+
 typedef struct cv_image {
     cl_image_format format;
     cl_image_desc desc; /* as given; pitches filled in; mem_object: the buffer it views */
     size_t element_size;
     size_t row_pitch, slice_pitch; /* of the pixels in device memory */
     cl_mem pixels;                 /* internal buffer, or the application's buffer (held) */
-    cl_mem descriptor;             /* internal 64-byte buffer */
+    cl_mem descriptor;             /* internal buffer of the kernels' descriptor */
+    /* Read-only 2D images of the formats the texture units read: a texture object per sampler
+     * state on texture_device (the context's first device), or none (0). */
+    uint64_t texture[CV_IMAGE_TEXTURES];
+    cl_device_id texture_device;
 } cv_image;
 
 static inline cv_image *cv_mem_image(cl_mem m) {

@@ -3,10 +3,12 @@
  * float or integer coordinates and samplerless, on read_only and read_write images; write_image*
  * on write_only and read_write ones; every get_image_* query; a sampler declared in the program)
  * builds for an image target to PTX that ptxas takes, with OpenCL C 3.0 and 1.2, optimized and
- * not, from source and through compile + link, with no texture or surface instruction (the
- * builtins are software); calls the source scan cannot see (macro pasting) still build. Without
- * images an image kernel does not build, a kernel without images builds to the same PTX either
- * way, and __IMAGE_SUPPORT__ is defined only with images, whatever the cache holds. */
+ * not, from source and through compile + link, with no texture or surface instruction but the
+ * read-only 2D reads' tex.2d (the builtins are software, the texture units sampling only where a
+ * read-only 2D image has texture objects); calls the source scan cannot see (macro pasting) still
+ * build. Without images an image kernel does not build, a kernel without images builds to the
+ * same PTX either way, and __IMAGE_SUPPORT__ is defined only with images, whatever the cache
+ * holds. */
 #include "compiler_util.h"
 
 static const cvc_target sm90_images = {.cc_major = 9, .cc_minor = 0, .images = true};
@@ -110,14 +112,24 @@ static char *all_builtins(bool rw) {
     return b;
 }
 
-/* PTX that ptxas takes, one entry per image type, no texture or surface instruction. */
+/* PTX that ptxas takes, one entry per image type, in unified texture mode (the texture objects
+ * of read-only 2D images hold their sampling state): the read-only 2D reads with a sampler and
+ * float coordinates are the texture path's tex.2d, and no other texture or surface instruction
+ * is there. */
 static void check_ptx(const char *ptx, const char *what, int opt) {
     CVT_CHECK(cvt_ptxas_at(ptx, what, opt) == 0, "%s: ptxas", what);
     int entries = 0;
     for (const char *p = ptx; (p = strstr(p, ".entry ")) != NULL; p++)
         entries++;
     CVT_CHECK(entries == (int)(sizeof types / sizeof *types), "%s: %d entries", what, entries);
-    static const char *const hw[] = {"\ttex.", "\ttld4.", "\tsuld.", "\tsust.", "\ttxq.", "\tsuq."};
+    CVT_CHECK(!strstr(ptx, "texmode_independent"), "%s: independent texture mode", what);
+    CVT_CHECK(strstr(ptx, "\ttex.2d.v4.f32.f32") != NULL, "%s: no tex.2d", what);
+    static const char tex2d[] = "\ttex.2d.v4.f32.f32 ";
+    int tex = 0;
+    for (const char *p = ptx; (p = strstr(p, "\ttex.")) != NULL; p++)
+        tex += strncmp(p, tex2d, sizeof tex2d - 1) != 0;
+    CVT_CHECK(tex == 0, "%s: %d other tex instructions", what, tex);
+    static const char *const hw[] = {"\ttld4.", "\tsuld.", "\tsust.", "\ttxq.", "\tsuq."};
     for (size_t i = 0; i < sizeof hw / sizeof *hw; i++)
         CVT_CHECK(!strstr(ptx, hw[i]), "%s: %s in the PTX", what, hw[i] + 1);
 }

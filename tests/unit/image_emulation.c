@@ -27,8 +27,9 @@ typedef struct desc {
     int64_t data_offset;
     uint64_t row_pitch, slice_pitch;
     uint32_t width, height, depth, array_size, order, type, image_type, element_size, reserved[2];
+    uint64_t texture[16]; /* none: the host runs the software path */
 } desc;
-_Static_assert(sizeof(desc) == 64, "the descriptor is 64 bytes");
+_Static_assert(sizeof(desc) == 192, "the descriptor is 192 bytes");
 
 /* The sampler bits of docs/kernel-abi.md (clang's opencl-c-base.h values). */
 enum {
@@ -198,11 +199,12 @@ static image make_image(int kind, cl_channel_order o, cl_channel_type t, int w, 
     int rows = kind == K1DA ? layers : h, slices = kind == K2DA ? layers : dd;
     uint64_t row = (uint64_t)(w + 2) * es, slice = row * rows;
     im.bytes = slice * slices;
-    unsigned char *block = aligned_alloc(64, 64 + ((im.bytes + 63) & ~(size_t)63));
-    memset(block, 0, 64 + im.bytes);
+    unsigned char *block = aligned_alloc(64, sizeof(desc) + ((im.bytes + 63) & ~(size_t)63));
+    memset(block, 0, sizeof(desc) + im.bytes);
     im.d = (desc *)block;
-    im.pixels = block + 64;
-    *im.d = (desc){64, row, slice, w, h, dd, layers, o, t, kinds[kind].type, es, {0, 0}};
+    im.pixels = block + sizeof(desc);
+    *im.d =
+        (desc){sizeof(desc), row, slice, w, h, dd, layers, o, t, kinds[kind].type, es, {0, 0}, {0}};
     im.kind = kind;
     im.n[0] = w;
     im.n[1] = rows;

@@ -6,7 +6,10 @@ __translate_sampler_initializer, for a device that claims images (cvc_target.ima
 The work is images.cl, OpenCL C on the image descriptor of docs/kernel-abi.md: software sampling
 with plain global loads and stores (why: the descriptor is a plain buffer that moves between
 devices like one, and a texture object per image and launch would cost a driver call each; the
-specification's addressing, filtering and conversion rules are then exactly what the code says).
+specification's addressing, filtering and conversion rules are then exactly what the code says),
+except read_imagef/h of a read-only 2D image with a sampler and float coordinates, which the
+texture units sample where the image's descriptor holds a texture object for the sampler's state
+(core/image.c makes them at creation for the formats they read).
 This script adds one wrapper per mangled builtin name, named with an __asm label (clang lowers an
 image argument to `ptr addrspace(1)`, the descriptor's address, and a sampler to
 `ptr addrspace(4)`, whose integer is the sampler's bits), and compiles both with clang for
@@ -78,6 +81,9 @@ def wrapper(idx, mangled, name, ty):
         suffix = "i" if integer else "f"
         if not sampler:
             call = "cv_load_%s(i, %s, %s)" % (suffix, kind, widen("c", types[0], "int"))
+        elif not integer and types[0].startswith("float") and "14ocl_image2d_ro" in mangled:
+            # read-only 2D images: the texture units where the image has a texture
+            call = "cv_read_f_2d_ro(i, %s, %s)" % (smp, widen("c", types[0], "float"))
         elif types[0].startswith("float"):
             call = "cv_read_%s(i, %s, %s, %s)" % (suffix, kind, smp, widen("c", types[0], "float"))
         else:

@@ -25,6 +25,9 @@ struct cv_image_desc {
     uint width, height, depth, array_size;
     uint channel_order, channel_type, image_type, element_size;
     uint reserved[2];
+    /* Texture objects per sampler state (cv_texture_slot), 0 where there is none: 2D images of
+     * a format the texture units read (core/image.c). */
+    ulong texture[16];
 };
 typedef global const struct cv_image_desc cv_image;
 
@@ -470,6 +473,38 @@ CV_INLINE float4 cv_read_f(cv_image *d, int kind, uint smp, float4 c) {
     uint3 n = cv_extent(d, kind);
     int3 t = cv_nearest_xyz(c, kind, smp, n);
     return cv_texel_f(d, t.x, t.y, t.z, n);
+}
+
+/* A sampler state's texture slot (docs/kernel-abi.md): normalized coordinates take slots 0-9,
+ * (addressing mode / 2) * 2 + linear; unnormalized ones 10-15 for none, clamp-to-edge and clamp;
+ * 16 (no texture) for repeat modes on unnormalized coordinates, which are undefined. */
+CV_INLINE uint cv_texture_slot(uint smp) {
+    uint mode = (smp >> 1) & 7, linear = (smp & CV_FILTER_LINEAR) ? 1 : 0;
+    return (smp & CV_NORMALIZED) ? mode * 2 + linear : mode <= 2 ? 10 + mode * 2 + linear : 16;
+}
+
+/* read_imagef of a read-only 2D image with a sampler and float coordinates: the texture units
+ * sample where the image has a texture for the sampler's state (their addressing and filtering
+ * are the sampler's; linear weights have 8 fractional bits), in software otherwise. Read-write
+ * images never take the texture path: the texture cache does not see the kernel's own writes. */
+CV_INLINE float4 cv_read_f_2d_ro(cv_image *d, uint smp, float4 c) {
+#ifdef __NVPTX__
+    uint slot = cv_texture_slot(smp);
+    ulong tex = slot < 16 ? d->texture[slot] : 0;
+    if (tex) {
+        float x, y, z, w;
+        __asm__("tex.2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
+                : "=f"(x), "=f"(y), "=f"(z), "=f"(w)
+                : "l"(tex), "f"(c.x), "f"(c.y));
+        /* The textured orders (R, RG, RGBA, BGRA), channels as the texture holds them. */
+        uint order = d->channel_order;
+        return order == CV_RGBA   ? (float4)(x, y, z, w)
+               : order == CV_BGRA ? (float4)(z, y, x, w)
+               : order == CV_RG   ? (float4)(x, y, 0.0f, 1.0f)
+                                  : (float4)(x, 0.0f, 0.0f, 1.0f);
+    }
+#endif
+    return cv_read_f(d, CV_2D, smp, c);
 }
 
 /* read_imagei / read_imageui with a sampler and float coordinates (always nearest). */

@@ -2,7 +2,7 @@
 target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-nvcl"
 
-%struct.cv_image_desc = type { i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, [2 x i32] }
+%struct.cv_image_desc = type { i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, [2 x i32], [16 x i64] }
 
 define dso_local ptr addrspace(4) @__translate_sampler_initializer(i32 noundef %x) #0 {
 entry:
@@ -1539,8 +1539,177 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x float> @cv_read_f_2d_ro(ptr addrspace(1) noundef %0, i32 noundef %conv, <4 x float> noundef %4) #4
   ret <4 x float> %call
+}
+
+define internal <4 x float> @cv_read_f_2d_ro(ptr addrspace(1) noundef %d, i32 noundef %smp, <4 x float> noundef %c) #0 {
+entry:
+  %retval = alloca <4 x float>, align 16
+  %d.addr = alloca ptr addrspace(1), align 8
+  %smp.addr = alloca i32, align 4
+  %c.addr = alloca <4 x float>, align 16
+  %slot = alloca i32, align 4
+  %tex = alloca i64, align 8
+  %x = alloca float, align 4
+  %y = alloca float, align 4
+  %z = alloca float, align 4
+  %w = alloca float, align 4
+  %order = alloca i32, align 4
+  %.compoundliteral = alloca <4 x float>, align 16
+  %.compoundliteral12 = alloca <4 x float>, align 16
+  %.compoundliteral20 = alloca <4 x float>, align 16
+  %.compoundliteral26 = alloca <4 x float>, align 16
+  %cleanup.dest.slot = alloca i32, align 4
+  store ptr addrspace(1) %d, ptr %d.addr, align 8
+  store i32 %smp, ptr %smp.addr, align 4
+  store <4 x float> %c, ptr %c.addr, align 16
+  call void @llvm.lifetime.start.p0(i64 4, ptr %slot) #5
+  %0 = load i32, ptr %smp.addr, align 4
+  %call = call i32 @cv_texture_slot(i32 noundef %0) #4
+  store i32 %call, ptr %slot, align 4
+  call void @llvm.lifetime.start.p0(i64 8, ptr %tex) #5
+  %1 = load i32, ptr %slot, align 4
+  %cmp = icmp ult i32 %1, 16
+  br i1 %cmp, label %cond.true, label %cond.false
+
+cond.true:                                        ; preds = %entry
+  %2 = load ptr addrspace(1), ptr %d.addr, align 8
+  %texture = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %2, i32 0, i32 12
+  %3 = load i32, ptr %slot, align 4
+  %idxprom = zext i32 %3 to i64
+  %arrayidx = getelementptr inbounds [16 x i64], ptr addrspace(1) %texture, i64 0, i64 %idxprom
+  %4 = load i64, ptr addrspace(1) %arrayidx, align 8
+  br label %cond.end
+
+cond.false:                                       ; preds = %entry
+  br label %cond.end
+
+cond.end:                                         ; preds = %cond.false, %cond.true
+  %cond = phi i64 [ %4, %cond.true ], [ 0, %cond.false ]
+  store i64 %cond, ptr %tex, align 8
+  %5 = load i64, ptr %tex, align 8
+  %tobool = icmp ne i64 %5, 0
+  br i1 %tobool, label %if.then, label %if.end
+
+if.then:                                          ; preds = %cond.end
+  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %w) #5
+  %6 = load i64, ptr %tex, align 8
+  %7 = load <4 x float>, ptr %c.addr, align 16
+  %8 = extractelement <4 x float> %7, i64 0
+  %9 = load <4 x float>, ptr %c.addr, align 16
+  %10 = extractelement <4 x float> %9, i64 1
+  %11 = call { float, float, float, float } asm "tex.2d.v4.f32.f32 {$0, $1, $2, $3}, [$4, {$5, $6}];", "=f,=f,=f,=f,l,f,f"(i64 %6, float %8, float %10) #6
+  %asmresult = extractvalue { float, float, float, float } %11, 0
+  %asmresult1 = extractvalue { float, float, float, float } %11, 1
+  %asmresult2 = extractvalue { float, float, float, float } %11, 2
+  %asmresult3 = extractvalue { float, float, float, float } %11, 3
+  store float %asmresult, ptr %x, align 4
+  store float %asmresult1, ptr %y, align 4
+  store float %asmresult2, ptr %z, align 4
+  store float %asmresult3, ptr %w, align 4
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
+  %12 = load ptr addrspace(1), ptr %d.addr, align 8
+  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %12, i32 0, i32 7
+  %13 = load i32, ptr addrspace(1) %channel_order, align 8
+  store i32 %13, ptr %order, align 4
+  %14 = load i32, ptr %order, align 4
+  %cmp4 = icmp eq i32 %14, 4277
+  br i1 %cmp4, label %cond.true5, label %cond.false9
+
+cond.true5:                                       ; preds = %if.then
+  %15 = load float, ptr %x, align 4
+  %vecinit = insertelement <4 x float> undef, float %15, i32 0
+  %16 = load float, ptr %y, align 4
+  %vecinit6 = insertelement <4 x float> %vecinit, float %16, i32 1
+  %17 = load float, ptr %z, align 4
+  %vecinit7 = insertelement <4 x float> %vecinit6, float %17, i32 2
+  %18 = load float, ptr %w, align 4
+  %vecinit8 = insertelement <4 x float> %vecinit7, float %18, i32 3
+  store <4 x float> %vecinit8, ptr %.compoundliteral, align 16
+  %19 = load <4 x float>, ptr %.compoundliteral, align 16
+  br label %cond.end35
+
+cond.false9:                                      ; preds = %if.then
+  %20 = load i32, ptr %order, align 4
+  %cmp10 = icmp eq i32 %20, 4278
+  br i1 %cmp10, label %cond.true11, label %cond.false17
+
+cond.true11:                                      ; preds = %cond.false9
+  %21 = load float, ptr %z, align 4
+  %vecinit13 = insertelement <4 x float> undef, float %21, i32 0
+  %22 = load float, ptr %y, align 4
+  %vecinit14 = insertelement <4 x float> %vecinit13, float %22, i32 1
+  %23 = load float, ptr %x, align 4
+  %vecinit15 = insertelement <4 x float> %vecinit14, float %23, i32 2
+  %24 = load float, ptr %w, align 4
+  %vecinit16 = insertelement <4 x float> %vecinit15, float %24, i32 3
+  store <4 x float> %vecinit16, ptr %.compoundliteral12, align 16
+  %25 = load <4 x float>, ptr %.compoundliteral12, align 16
+  br label %cond.end33
+
+cond.false17:                                     ; preds = %cond.false9
+  %26 = load i32, ptr %order, align 4
+  %cmp18 = icmp eq i32 %26, 4274
+  br i1 %cmp18, label %cond.true19, label %cond.false25
+
+cond.true19:                                      ; preds = %cond.false17
+  %27 = load float, ptr %x, align 4
+  %vecinit21 = insertelement <4 x float> undef, float %27, i32 0
+  %28 = load float, ptr %y, align 4
+  %vecinit22 = insertelement <4 x float> %vecinit21, float %28, i32 1
+  %vecinit23 = insertelement <4 x float> %vecinit22, float 0.000000e+00, i32 2
+  %vecinit24 = insertelement <4 x float> %vecinit23, float 1.000000e+00, i32 3
+  store <4 x float> %vecinit24, ptr %.compoundliteral20, align 16
+  %29 = load <4 x float>, ptr %.compoundliteral20, align 16
+  br label %cond.end31
+
+cond.false25:                                     ; preds = %cond.false17
+  %30 = load float, ptr %x, align 4
+  %vecinit27 = insertelement <4 x float> undef, float %30, i32 0
+  %vecinit28 = insertelement <4 x float> %vecinit27, float 0.000000e+00, i32 1
+  %vecinit29 = insertelement <4 x float> %vecinit28, float 0.000000e+00, i32 2
+  %vecinit30 = insertelement <4 x float> %vecinit29, float 1.000000e+00, i32 3
+  store <4 x float> %vecinit30, ptr %.compoundliteral26, align 16
+  %31 = load <4 x float>, ptr %.compoundliteral26, align 16
+  br label %cond.end31
+
+cond.end31:                                       ; preds = %cond.false25, %cond.true19
+  %cond32 = phi <4 x float> [ %29, %cond.true19 ], [ %31, %cond.false25 ]
+  br label %cond.end33
+
+cond.end33:                                       ; preds = %cond.end31, %cond.true11
+  %cond34 = phi <4 x float> [ %25, %cond.true11 ], [ %cond32, %cond.end31 ]
+  br label %cond.end35
+
+cond.end35:                                       ; preds = %cond.end33, %cond.true5
+  %cond36 = phi <4 x float> [ %19, %cond.true5 ], [ %cond34, %cond.end33 ]
+  store <4 x float> %cond36, ptr %retval, align 16
+  store i32 1, ptr %cleanup.dest.slot, align 4
+  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %w) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #5
+  br label %cleanup
+
+if.end:                                           ; preds = %cond.end
+  %32 = load ptr addrspace(1), ptr %d.addr, align 8
+  %33 = load i32, ptr %smp.addr, align 4
+  %34 = load <4 x float>, ptr %c.addr, align 16
+  %call37 = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %32, i32 noundef 3, i32 noundef %33, <4 x float> noundef %34) #4
+  store <4 x float> %call37, ptr %retval, align 16
+  store i32 1, ptr %cleanup.dest.slot, align 4
+  br label %cleanup
+
+cleanup:                                          ; preds = %if.end, %cond.end35
+  call void @llvm.lifetime.end.p0(i64 8, ptr %tex) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %slot) #5
+  %35 = load <4 x float>, ptr %retval, align 16
+  ret <4 x float> %35
 }
 
 define dso_local <4 x float> @_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i(ptr addrspace(1) noundef %i, ptr addrspace(4) noundef %s, <2 x i32> noundef %c) #0 {
@@ -2131,7 +2300,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x float> @cv_read_f_2d_ro(ptr addrspace(1) noundef %0, i32 noundef %conv, <4 x float> noundef %4) #4
   %conv3 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv3
 }
@@ -6790,6 +6959,63 @@ cond.end8:                                        ; preds = %cond.false7, %cond.
   ret <3 x i32> %extractVec11
 }
 
+define internal i32 @cv_texture_slot(i32 noundef %smp) #0 {
+entry:
+  %smp.addr = alloca i32, align 4
+  %mode = alloca i32, align 4
+  %linear = alloca i32, align 4
+  store i32 %smp, ptr %smp.addr, align 4
+  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #5
+  %0 = load i32, ptr %smp.addr, align 4
+  %shr = lshr i32 %0, 1
+  %and = and i32 %shr, 7
+  store i32 %and, ptr %mode, align 4
+  call void @llvm.lifetime.start.p0(i64 4, ptr %linear) #5
+  %1 = load i32, ptr %smp.addr, align 4
+  %and1 = and i32 %1, 32
+  %tobool = icmp ne i32 %and1, 0
+  %2 = zext i1 %tobool to i64
+  %cond = select i1 %tobool, i32 1, i32 0
+  store i32 %cond, ptr %linear, align 4
+  %3 = load i32, ptr %smp.addr, align 4
+  %and2 = and i32 %3, 1
+  %tobool3 = icmp ne i32 %and2, 0
+  br i1 %tobool3, label %cond.true, label %cond.false
+
+cond.true:                                        ; preds = %entry
+  %4 = load i32, ptr %mode, align 4
+  %mul = mul i32 %4, 2
+  %5 = load i32, ptr %linear, align 4
+  %add = add i32 %mul, %5
+  br label %cond.end10
+
+cond.false:                                       ; preds = %entry
+  %6 = load i32, ptr %mode, align 4
+  %cmp = icmp ule i32 %6, 2
+  br i1 %cmp, label %cond.true4, label %cond.false8
+
+cond.true4:                                       ; preds = %cond.false
+  %7 = load i32, ptr %mode, align 4
+  %mul5 = mul i32 %7, 2
+  %add6 = add i32 10, %mul5
+  %8 = load i32, ptr %linear, align 4
+  %add7 = add i32 %add6, %8
+  br label %cond.end
+
+cond.false8:                                      ; preds = %cond.false
+  br label %cond.end
+
+cond.end:                                         ; preds = %cond.false8, %cond.true4
+  %cond9 = phi i32 [ %add7, %cond.true4 ], [ 16, %cond.false8 ]
+  br label %cond.end10
+
+cond.end10:                                       ; preds = %cond.end, %cond.true
+  %cond11 = phi i32 [ %add, %cond.true ], [ %cond9, %cond.end ]
+  call void @llvm.lifetime.end.p0(i64 4, ptr %linear) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #5
+  ret i32 %cond11
+}
+
 define internal <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %d, i32 noundef %x, i32 noundef %y, i32 noundef %z, <3 x i32> noundef %n) #0 {
 entry:
   %retval = alloca <4 x i32>, align 16
@@ -7886,3 +8112,4 @@ attributes #2 = { nocallback nofree nosync nounwind willreturn memory(argmem: re
 attributes #3 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
 attributes #4 = { convergent nounwind }
 attributes #5 = { nounwind }
+attributes #6 = { convergent nounwind memory(none) }
