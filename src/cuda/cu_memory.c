@@ -1052,8 +1052,27 @@ static cl_int cvcu_rect_bounced(const cvcu_host_copy *c, const cvcu_rect_side *d
     return err == CL_SUCCESS ? rel : err;
 }
 
+/* Does the side's region lie in one run of bytes (whole rows, whole slices)? */
+static bool cvcu_rect_contiguous(const cvcu_rect_side *r, const size_t region[3]) {
+    return (region[1] == 1 || r->row_pitch == region[0]) &&
+           (region[2] == 1 || r->slice_pitch == region[0] * region[1]);
+}
+
 cl_int cvcu_copy_rect(const cvcu_host_copy *c, const cvcu_rect_side *dst, const cvcu_rect_side *src,
                       const size_t region[3]) {
+    /* One run of bytes on both sides (an image's full rows at its own pitch, a buffer rectangle
+     * of whole rows): the linear copies, whose pageable paths are the staged pipeline's. */
+    if (cvcu_rect_contiguous(dst, region) && cvcu_rect_contiguous(src, region)) {
+        size_t n = region[0] * region[1] * region[2], d = cvcu_rect_offset(dst, 0, 0),
+               s = cvcu_rect_offset(src, 0, 0);
+        if (dst->host && src->host)
+            return cvcu_copy_host_to_host(c, (char *)dst->host + d, (const char *)src->host + s, n);
+        if (dst->host)
+            return cvcu_copy_to_host(c, (char *)dst->host + d, src->device + s, n);
+        if (src->host)
+            return cvcu_copy_to_device(c, dst->device + d, (const char *)src->host + s, n);
+        return cvcu_copy_device(c->stream, dst->device + d, src->device + s, n);
+    }
     const cvcu_rect_side *host = dst->host ? dst : src->host ? src : NULL;
     /* The bytes of the host side the copy touches: a range on its way out is bounced, never
      * handed to CUDA; a non-blocking one is DMA'd only where all of it is pinned. */
