@@ -1,7 +1,7 @@
 /* The image commands that are no plain buffer rectangle: fills (one pixel repeated over a
- * region, row by row) and maps (the span of whole rows the region covers, mapped as a range of
- * the pixels' buffer, with the image's pitches). Reads, writes and copies are buffer rectangles
- * (core/mem_transfer.c) on the image's pixels (cv_image_rect). */
+ * region: the first row, then copies of what is filled) and maps (the span of whole rows the region
+ * covers, mapped as a range of the pixels' buffer, with the image's pitches). Reads, writes and
+ * copies are buffer rectangles (core/mem_transfer.c) on the image's pixels (cv_image_rect). */
 #include "core/image.h"
 #include "core/backend.h"
 #include "core/command.h"
@@ -49,6 +49,24 @@ static void cv_image_span(const cv_image *img, const size_t origin[3], const siz
             region[0] * img->element_size;
 }
 
+/* Copies rows (or slices) [0, n) of the region at `at` to [done, done + n), doubling what is
+ * filled: log2 of the rows copies where a row-by-row fill would take one call per row. */
+static cl_int cv_fill_double(const cvcu_host_copy *c, cl_ulong at, const cv_rect *r, size_t row,
+                             size_t rows, size_t slices, bool by_slice) {
+    cl_int err = CL_SUCCESS;
+    size_t total = by_slice ? slices : rows;
+    for (size_t done = 1; err == CL_SUCCESS && done < total;) {
+        size_t n = done < total - done ? done : total - done;
+        size_t region[3] = {row, by_slice ? rows : n, by_slice ? n : 1};
+        cvcu_rect_side src = {at, NULL, {0, 0, 0}, r->row_pitch, r->slice_pitch};
+        cvcu_rect_side dst = src;
+        dst.origin[by_slice ? 2 : 1] = done;
+        err = cvcu_copy_rect(c, &dst, &src, region);
+        done += n;
+    }
+    return err;
+}
+
 cl_int cv_enqueue_fill_image(cl_command_queue q, cl_mem image, const unsigned char *pixel,
                              const size_t origin[3], const size_t region[3], const cv_waits *w) {
     cv_image *img = image->image;
@@ -62,16 +80,20 @@ cl_int cv_enqueue_fill_image(cl_command_queue q, cl_mem image, const unsigned ch
         err = cv_transfer_use(&cmd, img->pixels, true, false, &a);
         if (err == CL_SUCCESS)
             err = cv_command_keep(&cmd, &image->obj);
-        /* Rows that follow each other without a gap are one fill. */
-        bool whole_rows = row == r.row_pitch;
-        for (size_t z = 0; err == CL_SUCCESS && z < region[2]; z++)
-            for (size_t y = 0; err == CL_SUCCESS && y < region[1];
-                 y += whole_rows ? region[1] : 1) {
-                cl_ulong at = a + (r.origin[2] + z) * r.slice_pitch +
-                              (r.origin[1] + y) * r.row_pitch + r.origin[0];
-                err = cvcu_fill(cmd.stream, at, pixel, img->element_size,
-                                whole_rows ? row * region[1] : row);
-            }
+        cl_ulong at = a + r.origin[2] * r.slice_pitch + r.origin[1] * r.row_pitch + r.origin[0];
+        cvcu_host_copy c = cv_transfer_host_copy(&cmd, false, NULL);
+        if (err == CL_SUCCESS && row == r.row_pitch &&
+            (region[2] == 1 || row * region[1] == r.slice_pitch)) {
+            /* One run of bytes: one fill. */
+            err = cvcu_fill(cmd.stream, at, pixel, img->element_size, row * region[1] * region[2]);
+        } else if (err == CL_SUCCESS) {
+            /* The first row, then rows and slices copied from what is filled. */
+            err = cvcu_fill(cmd.stream, at, pixel, img->element_size, row);
+            if (err == CL_SUCCESS)
+                err = cv_fill_double(&c, at, &r, row, region[1], region[2], false);
+            if (err == CL_SUCCESS)
+                err = cv_fill_double(&c, at, &r, row, region[1], region[2], true);
+        }
         err = cv_command_end(&cmd, err, false, w->event);
     }
     return err;

@@ -361,6 +361,33 @@ static void fill_case(cl_channel_order order, cl_channel_type type, const void *
     clReleaseMemObject(m);
 }
 
+/* A fill of a box inside a 3D image (rows and slices with gaps around it). */
+static void test_fill_3d(void) {
+    enum { W = 6, H = 5, D = 4, E = 4 };
+    cl_int err = 0;
+    cl_mem m = image(CL_MEM_READ_WRITE, CL_RGBA, CL_UNORM_INT8, CL_MEM_OBJECT_IMAGE3D, W, H, D, 1,
+                     0, 0, NULL, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    REQUIRE(m);
+    unsigned char zero[W * H * D * E] = {0}, got[W * H * D * E];
+    size_t o[3] = {0, 0, 0}, all[3] = {W, H, D}, fo[3] = {1, 1, 1}, fr[3] = {3, 3, 2};
+    float c[4] = {1.0f, 0.0f, 0.5f, 1.0f};
+    const unsigned char want[E] = {255, 0, 128, 255};
+    CHECK_ERR(CL_SUCCESS, clEnqueueWriteImage(q, m, CL_TRUE, o, all, 0, 0, zero, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueFillImage(q, m, c, fo, fr, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadImage(q, m, CL_TRUE, o, all, 0, 0, got, 0, NULL, NULL));
+    size_t bad = 0;
+    for (size_t z = 0; z < D; z++)
+        for (size_t y = 0; y < H; y++)
+            for (size_t x = 0; x < W; x++) {
+                bool in = x >= fo[0] && x < fo[0] + fr[0] && y >= fo[1] && y < fo[1] + fr[1] &&
+                          z >= fo[2] && z < fo[2] + fr[2];
+                bad += memcmp(got + ((z * H + y) * W + x) * E, in ? want : zero, E) != 0;
+            }
+    CHECK(bad == 0);
+    clReleaseMemObject(m);
+}
+
 static void test_fills(void) {
     float c[4] = {0.5f, 1.5f, -1.0f, 0.2f};
     /* UNORM_INT8: round(0.5 * 255) = 128 (127.5 to even), 1.5 saturates, -1 to 0, 0.2 -> 51 */
@@ -537,6 +564,7 @@ int main(void) {
     test_read_write(CL_MEM_OBJECT_IMAGE1D_ARRAY);
     test_copies();
     test_fills();
+    test_fill_3d();
     test_map();
     test_on_buffer();
     test_samplers();
