@@ -622,6 +622,196 @@ static void kernel_read_write(ct_env *e) {
     clReleaseMemObject(info);
 }
 
+/* ---- every sampler state, against the specification's formulas ---- */
+
+static const char *states_src =
+    "kernel void at(read_only image2d_t img, sampler_t s, global const float2 *c,\n"
+    "               global float4 *out) {\n"
+    "    out[get_global_id(0)] = read_imagef(img, s, c[get_global_id(0)]);\n"
+    "}\n";
+
+/* The API specification's addressing ("Image Addressing and Filtering") of one coordinate: the
+ * texel index for nearest (*i0), or the two for linear and the weight (*a); -1 or n: outside
+ * (the border). u is the coordinate in texels (s * n where normalized). */
+static void address(cl_addressing_mode mode, bool normalized, bool linear, float s, int n, int *i0,
+                    int *i1, float *a) {
+    float u = normalized ? s * n : s;
+    if (mode == CL_ADDRESS_REPEAT) {
+        u = (s - floorf(s)) * n;
+    } else if (mode == CL_ADDRESS_MIRRORED_REPEAT) {
+        float m = 2.0f * rintf(0.5f * s);
+        u = fabsf(s - m) * n;
+    }
+    if (!linear) {
+        int i = (int)floorf(u);
+        if (mode == CL_ADDRESS_REPEAT && i > n - 1)
+            i -= n;
+        if (mode == CL_ADDRESS_MIRRORED_REPEAT)
+            i = i < n - 1 ? i : n - 1;
+        if (mode == CL_ADDRESS_CLAMP_TO_EDGE || mode == CL_ADDRESS_NONE)
+            i = i < 0 ? 0 : i > n - 1 ? n - 1 : i;
+        if (mode == CL_ADDRESS_CLAMP)
+            i = i < -1 ? -1 : i > n ? n : i;
+        *i0 = *i1 = i;
+        *a = 0;
+        return;
+    }
+    int j0 = (int)floorf(u - 0.5f), j1 = j0 + 1;
+    *a = (u - 0.5f) - floorf(u - 0.5f);
+    if (mode == CL_ADDRESS_REPEAT) {
+        j0 = j0 < 0 ? j0 + n : j0;
+        j1 = j1 > n - 1 ? j1 - n : j1;
+    } else if (mode == CL_ADDRESS_MIRRORED_REPEAT) {
+        j0 = j0 < 0 ? 0 : j0;
+        j1 = j1 > n - 1 ? n - 1 : j1;
+    } else if (mode == CL_ADDRESS_CLAMP) {
+        j0 = j0 < -1 ? -1 : j0 > n ? n : j0;
+        j1 = j1 < -1 ? -1 : j1 > n ? n : j1;
+    } else {
+        j0 = j0 < 0 ? 0 : j0 > n - 1 ? n - 1 : j0;
+        j1 = j1 < 0 ? 0 : j1 > n - 1 ? n - 1 : j1;
+    }
+    *i0 = j0;
+    *i1 = j1;
+}
+
+/* The texel (x, y) of a UNORM_INT8 image of order `order` as read_imagef returns it; outside the
+ * image the border colour ((0, 0, 0, 0), or alpha 1 for an order without alpha). */
+static void texel(const unsigned char *px, cl_channel_order order, int w, int h, int x, int y,
+                  float out[4]) {
+    bool in = x >= 0 && x < w && y >= 0 && y < h;
+    int ch = order == CL_R ? 1 : 4;
+    const unsigned char *p = px + ((size_t)y * w + x) * ch;
+    for (int c = 0; c < 4; c++)
+        out[c] = c == 3 && order == CL_R ? 1.0f : 0.0f;
+    if (!in)
+        return;
+    if (order == CL_R)
+        out[0] = p[0] / 255.0f;
+    for (int c = 0; order != CL_R && c < 4; c++)
+        out[c] = p[order == CL_BGRA && c < 3 ? 2 - c : c] / 255.0f;
+}
+
+/* Every sampler state (normalized coordinates with each addressing mode, unnormalized with none,
+ * clamp-to-edge and clamp; nearest and linear) as an argument, at coordinates inside and outside
+ * a 5 x 4 UNORM_INT8 image of each order given, none of them at a texel's edge, against the
+ * formulas: nearest exactly, linear within 2/255 (the texture units' weights have 8 fractional
+ * bits). CLK_ADDRESS_NONE is read where every texel used is inside (outside it is undefined). */
+static void sampler_states_of(ct_env *e, const cl_channel_order *orders, size_t num_orders) {
+    SETUP_IMAGES();
+    if (!ct_compiler(e))
+        CT_SKIP("no compiler");
+    enum { W = 5, H = 4 };
+    static const float ns[] = {-0.3f, 0.02f, 0.1f, 0.5f, 0.93f, 1.37f};
+    static const float nt[] = {-0.2f, 0.05f, 0.45f, 0.99f, 1.3f};
+    static const float us[] = {-1.3f, 0.25f, 2.5f, 4.9f, 6.2f};
+    static const float ut[] = {-0.6f, 0.7f, 1.5f, 3.9f, 5.1f};
+    static const cl_addressing_mode modes[] = {CL_ADDRESS_NONE, CL_ADDRESS_CLAMP_TO_EDGE,
+                                               CL_ADDRESS_CLAMP, CL_ADDRESS_REPEAT,
+                                               CL_ADDRESS_MIRRORED_REPEAT};
+    enum { N = 6 * 5 };
+    cl_program p = ct_build(e, states_src, NULL);
+    CT_REQUIRE(p != NULL);
+    cl_kernel k = ct_kernel(p, "at");
+    cl_mem cbuf = ct_buffer(e, CL_MEM_READ_WRITE, N * sizeof(cl_float2), NULL);
+    cl_mem obuf = ct_buffer(e, CL_MEM_READ_WRITE, N * sizeof(cl_float4), NULL);
+    CT_REQUIRE(k && cbuf && obuf);
+    int wrong = 0;
+    for (size_t oi = 0; oi < num_orders; oi++) {
+        cl_image_format f = {orders[oi], CL_UNORM_INT8};
+        cl_image_desc d = desc_of(CL_MEM_OBJECT_IMAGE2D, W, H, 0, 0);
+        unsigned char px[W * H * 4];
+        fill_pattern(px, sizeof px, 11 + (unsigned)oi);
+        cl_int err = CL_SUCCESS;
+        cl_mem img =
+            clCreateImage(e->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &f, &d, px, &err);
+        CT_REQUIRE(img != NULL);
+        for (int norm = 1; norm >= 0; norm--)
+            for (size_t mi = 0; mi < sizeof modes / sizeof modes[0]; mi++)
+                for (int lin = 0; lin < 2; lin++) {
+                    cl_addressing_mode mode = modes[mi];
+                    if (!norm && (mode == CL_ADDRESS_REPEAT || mode == CL_ADDRESS_MIRRORED_REPEAT))
+                        continue;
+                    cl_float2 c[N];
+                    int n = 0;
+                    for (int i = 0; i < 6; i++)
+                        for (int j = 0; j < 5; j++) {
+                            float s = norm ? ns[i] : us[i < 5 ? i : 4];
+                            float t = norm ? nt[j] : ut[j];
+                            float smax = norm ? 1.0f : W, tmax = norm ? 1.0f : H;
+                            /* With no addressing, texels outside are undefined: nearest
+                             * reads inside, linear only where both taps are inside. */
+                            float sx = norm ? s * W : s, ty = norm ? t * H : t;
+                            if (mode == CL_ADDRESS_NONE &&
+                                (s < 0 || s >= smax || t < 0 || t >= tmax ||
+                                 (lin &&
+                                  (sx < 0.5f || sx > W - 0.5f || ty < 0.5f || ty > H - 0.5f))))
+                                continue;
+                            c[n].s[0] = s;
+                            c[n++].s[1] = t;
+                        }
+                    cl_sampler smp =
+                        clCreateSampler(e->ctx, norm ? CL_TRUE : CL_FALSE, mode,
+                                        lin ? CL_FILTER_LINEAR : CL_FILTER_NEAREST, &err);
+                    CT_REQUIRE(smp != NULL);
+                    CT_ERR(CL_SUCCESS, clEnqueueWriteBuffer(e->q, cbuf, CL_TRUE, 0, n * sizeof c[0],
+                                                            c, 0, NULL, NULL));
+                    CT_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof img, &img));
+                    CT_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof smp, &smp));
+                    CT_ERR(CL_SUCCESS, clSetKernelArg(k, 2, sizeof cbuf, &cbuf));
+                    CT_ERR(CL_SUCCESS, clSetKernelArg(k, 3, sizeof obuf, &obuf));
+                    size_t g = (size_t)n;
+                    CT_ERR(CL_SUCCESS,
+                           clEnqueueNDRangeKernel(e->q, k, 1, NULL, &g, NULL, 0, NULL, NULL));
+                    cl_float4 got[N];
+                    CT_ERR(CL_SUCCESS, clEnqueueReadBuffer(e->q, obuf, CL_TRUE, 0,
+                                                           n * sizeof got[0], got, 0, NULL, NULL));
+                    for (int q = 0; q < n; q++) {
+                        int x0, x1, y0, y1;
+                        float a, b, t00[4], t10[4], t01[4], t11[4];
+                        address(mode, norm, lin, c[q].s[0], W, &x0, &x1, &a);
+                        address(mode, norm, lin, c[q].s[1], H, &y0, &y1, &b);
+                        texel(px, orders[oi], W, H, x0, y0, t00);
+                        texel(px, orders[oi], W, H, x1, y0, t10);
+                        texel(px, orders[oi], W, H, x0, y1, t01);
+                        texel(px, orders[oi], W, H, x1, y1, t11);
+                        for (int ch = 0; ch < 4; ch++) {
+                            float want = (1 - a) * (1 - b) * t00[ch] + a * (1 - b) * t10[ch] +
+                                         (1 - a) * b * t01[ch] + a * b * t11[ch];
+                            bool bad = fabsf(got[q].s[ch] - want) > (lin ? 2.0f / 255 : 1e-6f);
+                            if (bad && wrong < 8)
+                                fprintf(stderr,
+                                        "    order 0x%x %s %s mode 0x%x at (%g, %g) channel %d: "
+                                        "got %g, want %g\n",
+                                        (unsigned)orders[oi], norm ? "normalized" : "unnormalized",
+                                        lin ? "linear" : "nearest", (unsigned)mode, c[q].s[0],
+                                        c[q].s[1], ch, got[q].s[ch], want);
+                            wrong += bad;
+                        }
+                    }
+                    clReleaseSampler(smp);
+                }
+        clReleaseMemObject(img);
+    }
+    CT_CHECK(wrong == 0);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(cbuf);
+    clReleaseMemObject(obuf);
+}
+
+static void sampler_states(ct_env *e) {
+    static const cl_channel_order orders[] = {CL_RGBA, CL_BGRA};
+    sampler_states_of(e, orders, 2);
+}
+
+/* The same on CL_R: alpha 1, also the border's ("If the image channel order is CL_R, CL_RG, CL_RGB,
+ * or CL_LUMINANCE, the border color is (0.0f, 0.0f, 0.0f, 1.0f)"). */
+static void sampler_states_r(ct_env *e) {
+    static const cl_channel_order orders[] = {CL_R};
+    sampler_states_of(e, orders, 1);
+}
+
 static const ct_case cases[] = {
     {"minimum_formats", minimum_formats},     {"create_and_info", create_and_info},
     {"info_of_a_buffer", info_of_a_buffer},   {"format_errors", format_errors},
@@ -629,7 +819,8 @@ static const ct_case cases[] = {
     {"write_read_2d", write_read_2d},         {"write_read_3d", write_read_3d},
     {"fill_and_copy", fill_and_copy},         {"map_image", map_image},
     {"sampler_info", sampler_info},           {"sampler_value_errors", sampler_value_errors},
-    {"kernel_read_write", kernel_read_write},
+    {"kernel_read_write", kernel_read_write}, {"sampler_states", sampler_states},
+    {"sampler_states_r", sampler_states_r},
 };
 
 CT_SECTION(ct_image_section, "image", cases);
