@@ -235,6 +235,9 @@ static void cv_image_textures(cv_image *img, cl_mem_flags flags, cl_device_id de
     /* A write-only image is never a read-only argument (clSetKernelArg refuses it).
      * CULVERT_IMAGE_TEXTURES=0: software sampling only (to compare the two). */
     const char *off = getenv("CULVERT_IMAGE_TEXTURES");
+    /* A texture object is one device's: contexts of several devices sample in software. */
+    if (img->pixels->context->num_devices > 1)
+        return;
     if ((off && strcmp(off, "0") == 0) || img->desc.image_type != CL_MEM_OBJECT_IMAGE2D ||
         (flags & CL_MEM_WRITE_ONLY) || !channels || !found ||
         cvcu_device_bind(dev->cu) != CL_SUCCESS)
