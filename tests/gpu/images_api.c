@@ -280,6 +280,47 @@ static void test_read_write(cl_mem_object_type type) {
     clReleaseMemObject(m);
 }
 
+/* CL_MEM_COPY_HOST_PTR with the host's own pitches (padded rows and slices), every type with
+ * rows: what is read back (packed) is the host's pixels. */
+static void test_copy_host_ptr(void) {
+    enum { W = 7, H = 5, L = 3, E = 2 };
+    static const cl_mem_object_type types[] = {CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE3D,
+                                               CL_MEM_OBJECT_IMAGE2D_ARRAY,
+                                               CL_MEM_OBJECT_IMAGE1D_ARRAY};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        cl_mem_object_type t = types[i];
+        bool arr1 = t == CL_MEM_OBJECT_IMAGE1D_ARRAY, flat = t == CL_MEM_OBJECT_IMAGE2D;
+        size_t rows = arr1 ? 1 : H, slices = flat ? 1 : L;
+        /* Slice pitches are whole rows ("a multiple of the image_row_pitch"). */
+        size_t row = W * E + 6, slice = arr1 ? 2 * W * E : row * (rows + 1);
+        unsigned char *host = calloc(slice * slices + row, 1), got[W * H * L * E];
+        for (size_t z = 0; z < slices; z++)
+            for (size_t y = 0; y < rows; y++)
+                for (size_t x = 0; x < W * E; x++)
+                    host[z * slice + y * row + x] = byte_at(x, y, z, 9);
+        cl_int err = 0;
+        cl_mem m = image(CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, CL_RG, CL_UNORM_INT8, t, W,
+                         arr1 ? 1 : H, t == CL_MEM_OBJECT_IMAGE3D ? L : 1, flat ? 1 : L,
+                         arr1 ? 0 : row, flat ? 0 : slice, host, NULL, &err);
+        CHECK_ERR(CL_SUCCESS, err);
+        REQUIRE(m);
+        /* The image's own pitches are reported as the host's. */
+        CHECK(info_size(m, CL_IMAGE_ROW_PITCH) == (arr1 ? W * E : row));
+        size_t o[3] = {0, 0, 0}, r[3] = {W, arr1 ? L : H, arr1 || flat ? 1 : L};
+        CHECK_ERR(CL_SUCCESS, clEnqueueReadImage(q, m, CL_TRUE, o, r, 0, 0, got, 0, NULL, NULL));
+        size_t bad = 0;
+        for (size_t z = 0; z < slices; z++)
+            for (size_t y = 0; y < rows; y++)
+                for (size_t x = 0; x < W * E; x++)
+                    bad += got[(z * rows + y) * W * E + x] != byte_at(x, y, z, 9);
+        if (bad)
+            fprintf(stderr, "COPY_HOST_PTR, type 0x%x: %zu wrong bytes\n", (unsigned)t, bad);
+        CHECK(bad == 0);
+        clReleaseMemObject(m);
+        free(host);
+    }
+}
+
 static void test_copies(void) {
     enum { W = 40, H = 20, E = 8 };
     cl_int err = 0;
@@ -562,6 +603,7 @@ int main(void) {
     test_read_write(CL_MEM_OBJECT_IMAGE3D);
     test_read_write(CL_MEM_OBJECT_IMAGE2D_ARRAY);
     test_read_write(CL_MEM_OBJECT_IMAGE1D_ARRAY);
+    test_copy_host_ptr();
     test_copies();
     test_fills();
     test_fill_3d();
