@@ -316,6 +316,35 @@ static void build_part(const char *dir) {
     free(il);
 }
 
+/* A SPIR-V module with image types, samplers and image builtins: for an image target, PTX that
+ * ptxas takes, the read-only 2D reads with a sampler on the texture path (tex.2d); without
+ * images, no build. */
+static void build_images(void) {
+    size_t len = 0;
+    unsigned char *il = read_module(CV_IMAGES_SPV, "images", &len);
+    if (!il)
+        return;
+    cvc_target images = cvt_sm90;
+    images.images = true;
+    cvc_output out = {0};
+    cl_int err = cvc_build_il(il, len, NULL, NULL, &images, &out);
+    CVT_CHECK(err == CL_SUCCESS, "images: %d\n%s", (int)err, out.log ? out.log : "");
+    if (err == CL_SUCCESS) {
+        const char *ptx = (const char *)out.data;
+        CVT_CHECK(strstr(ptx, ".entry images") &&
+                      strstr(ptx, "//cv:arg images 1 private none none sampler_t"),
+                  "image kernel and its sampler argument");
+        CVT_CHECK(strstr(ptx, "\ttex.2d.v4.f32.f32 ") != NULL, "the texture path");
+        CVT_CHECK(cvt_ptxas_at(ptx, "images", 3) == 0, "images: ptxas");
+    }
+    cvc_output_free(&out);
+    cvc_output none = {0};
+    err = cvc_build_il(il, len, NULL, NULL, &cvt_sm90, &none);
+    CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE, "images without image support: %d", (int)err);
+    cvc_output_free(&none);
+    free(il);
+}
+
 int main(void) {
     spec_constants();
     spec_text();
@@ -325,6 +354,7 @@ int main(void) {
     cvt_private_cache(dir, sizeof dir);
     build();
     build_float_spec();
+    build_images();
     build_part(dir);
     printf("%s\n", cvt_failures ? "FAILED" : "PASSED");
     return cvt_failures ? 1 : 0;
