@@ -19,11 +19,6 @@ static bool cv_known_image_type(cl_mem_object_type t) {
            t == CL_MEM_OBJECT_IMAGE2D_ARRAY || t == CL_MEM_OBJECT_IMAGE3D;
 }
 
-/* The flags of an image: a buffer's, and CL_MEM_KERNEL_READ_AND_WRITE (formats queries only). */
-static cl_int cv_check_image_flags(cl_mem_flags flags) {
-    return cv_check_mem_flags(flags);
-}
-
 /* Flags an image on a buffer gets: "If the CL_MEM_READ_WRITE, CL_MEM_READ_ONLY or
  * CL_MEM_WRITE_ONLY values are not specified in flags, they are inherited from the
  * corresponding memory access qualifiers associated with mem_object. The CL_MEM_USE_HOST_PTR,
@@ -129,19 +124,12 @@ static cl_int cv_check_image_on_buffer(cl_context ctx, const cl_image_desc *d, s
     return err;
 }
 
-static size_t cv_props_len(const cl_mem_properties *props) {
-    size_t n = 0;
-    while (props && props[n] != 0)
-        n += 2;
-    return props ? n + 1 : 0;
-}
-
 static cl_mem cv_create_image(cl_context context, const cl_mem_properties *properties,
                               cl_mem_flags flags, const cl_image_format *format,
                               const cl_image_desc *desc, void *host_ptr, cl_int *errcode) {
     cl_mem m = NULL;
     cl_int err = CL_SUCCESS;
-    size_t num_props = cv_props_len(properties), elem = 0;
+    size_t num_props = cv_mem_props_len(properties), elem = 0;
     bool on_buffer = false;
     /* "CL_INVALID_CONTEXT if context is not a valid context." */
     if (!cv_is_context(context))
@@ -154,7 +142,7 @@ static cl_mem cv_create_image(cl_context context, const cl_mem_properties *prope
     else if (num_props > 1)
         err = CL_INVALID_PROPERTY;
     else
-        err = cv_check_image_flags(flags);
+        err = cv_check_mem_flags(flags);
     /* "CL_INVALID_IMAGE_FORMAT_DESCRIPTOR if values specified in image_format are not valid or
      * if image_format is NULL." */
     if (err == CL_SUCCESS && !format)
@@ -292,7 +280,7 @@ cl_int CL_API_CALL clGetSupportedImageFormats(cl_context context, cl_mem_flags f
         err = CL_INVALID_CONTEXT;
     /* "CL_INVALID_VALUE if flags or image_type are not valid, or if num_entries is 0 and
      * image_formats is not NULL." (CL_MEM_KERNEL_READ_AND_WRITE is a flag of this query) */
-    else if (cv_check_image_flags(flags & ~(cl_mem_flags)CL_MEM_KERNEL_READ_AND_WRITE) !=
+    else if (cv_check_mem_flags(flags & ~(cl_mem_flags)CL_MEM_KERNEL_READ_AND_WRITE) !=
                  CL_SUCCESS ||
              !cv_known_image_type(image_type) || (num_entries == 0 && image_formats))
         err = CL_INVALID_VALUE;
@@ -340,18 +328,6 @@ static cl_int cv_check_image_on(cl_command_queue q, cl_mem image) {
     return cv_is_queue(q) ? cv_check_image_of(q->context, image) : CL_INVALID_COMMAND_QUEUE;
 }
 
-static cl_int cv_check_image_waits(cl_command_queue q, bool blocking, cl_uint n,
-                                   const cl_event *list) {
-    cl_int err = cv_check_wait_list(q->context, n, list);
-    /* "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the read and write operations are
-     * blocking and the execution status of any of the events in event_wait_list is a negative
-     * integer value." */
-    for (cl_uint i = 0; err == CL_SUCCESS && blocking && i < n; i++)
-        if (cv_event_status(list[i]) < 0)
-            err = CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST;
-    return err;
-}
-
 /* "CL_INVALID_VALUE if the region being read or written specified by origin and region is out
  * of bounds or if ptr is a NULL value." / "CL_INVALID_VALUE if values in origin and region do
  * not follow rules described in the argument description for origin and region": no zero in
@@ -359,18 +335,8 @@ static cl_int cv_check_image_waits(cl_command_queue q, bool blocking, cl_uint n,
  * the array. */
 static cl_int cv_check_image_region(const cv_image *img, const size_t *origin,
                                     const size_t *region) {
-    const cl_image_desc *d = &img->desc;
-    cl_mem_object_type t = d->image_type;
-    size_t extent[3] = {d->image_width, 1, 1};
-    if (t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-        t == CL_MEM_OBJECT_IMAGE3D)
-        extent[1] = d->image_height;
-    if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-        extent[1] = d->image_array_size;
-    if (t == CL_MEM_OBJECT_IMAGE3D)
-        extent[2] = d->image_depth;
-    if (t == CL_MEM_OBJECT_IMAGE2D_ARRAY)
-        extent[2] = d->image_array_size;
+    size_t extent[3];
+    cv_image_extent(&img->desc, extent);
     if (!origin || !region)
         return CL_INVALID_VALUE;
     for (int i = 0; i < 3; i++)
@@ -411,7 +377,7 @@ static cl_int cv_read_write_image(cl_command_queue q, cl_mem image, bool blockin
     cl_int err = cv_check_image_on(q, image);
     cv_image *img = err == CL_SUCCESS ? image->image : NULL;
     if (err == CL_SUCCESS)
-        err = cv_check_image_waits(q, blocking, w->n, w->list);
+        err = cv_check_waits(q, blocking, w->n, w->list);
     if (err == CL_SUCCESS)
         err = cv_check_image_region(img, origin, region);
     if (err == CL_SUCCESS && !ptr)
@@ -427,13 +393,13 @@ static cl_int cv_read_write_image(cl_command_queue q, cl_mem image, bool blockin
          (CL_MEM_HOST_NO_ACCESS | (to_host ? CL_MEM_HOST_WRITE_ONLY : CL_MEM_HOST_READ_ONLY))))
         err = CL_INVALID_OPERATION;
     if (err == CL_SUCCESS) {
-        cv_rect r, host = {{0, 0, 0}, row, slice};
-        size_t bytes[3];
+        cv_rect r, host;
+        size_t bytes[3], zero[3] = {0, 0, 0};
         cv_image_rect(img, origin, &r);
         cv_image_region_bytes(img, region, bytes);
-        /* The host steps through a 1D array's layers by its slice pitch. */
-        if (img->desc.image_type == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-            host = (cv_rect){{0, 0, 0}, slice, slice * region[1]};
+        /* The host memory holds the region with the host's pitches. */
+        cv_image_layout_rect(img->desc.image_type, row, slice, region, img->element_size, zero,
+                             &host);
         err = cv_enqueue_rect(q, to_host ? CL_COMMAND_READ_IMAGE : CL_COMMAND_WRITE_IMAGE, blocking,
                               to_host ? NULL : img->pixels, &r, to_host ? img->pixels : NULL, &r,
                               ptr, &host, bytes, w);
@@ -512,7 +478,7 @@ cl_int CL_API_CALL clEnqueueCopyImage(cl_command_queue command_queue, cl_mem src
     cv_image *s = err == CL_SUCCESS ? src_image->image : NULL;
     cv_image *d = err == CL_SUCCESS ? dst_image->image : NULL;
     if (err == CL_SUCCESS)
-        err = cv_check_image_waits(command_queue, false, num_events_in_wait_list, event_wait_list);
+        err = cv_check_waits(command_queue, false, num_events_in_wait_list, event_wait_list);
     cv_rect sr, dr;
     size_t bytes[3];
     if (err == CL_SUCCESS)
@@ -554,7 +520,7 @@ static cl_int cv_image_buffer_copy(cl_command_queue q, cl_command_type type, cl_
     if (err == CL_SUCCESS)
         err = cv_check_mem_on(q->context, q->device, buffer);
     if (err == CL_SUCCESS)
-        err = cv_check_image_waits(q, false, w->n, w->list);
+        err = cv_check_waits(q, false, w->n, w->list);
     cv_rect ir, br;
     size_t bytes[3];
     if (err == CL_SUCCESS)
@@ -606,7 +572,7 @@ cl_int CL_API_CALL clEnqueueFillImage(cl_command_queue command_queue, cl_mem ima
     cv_waits w = {num_events_in_wait_list, event_wait_list, event};
     cl_int err = cv_check_image_on(command_queue, image);
     if (err == CL_SUCCESS)
-        err = cv_check_image_waits(command_queue, false, num_events_in_wait_list, event_wait_list);
+        err = cv_check_waits(command_queue, false, num_events_in_wait_list, event_wait_list);
     if (err == CL_SUCCESS)
         err = cv_check_image_fill(image, fill_color, origin, region);
     if (err == CL_SUCCESS) {
@@ -631,8 +597,7 @@ void *CL_API_CALL clEnqueueMapImage(cl_command_queue command_queue, cl_mem image
     cl_int err = cv_check_image_on(command_queue, image);
     cl_mem_object_type t = err == CL_SUCCESS ? image->image->desc.image_type : 0;
     if (err == CL_SUCCESS)
-        err = cv_check_image_waits(command_queue, blocking_map, num_events_in_wait_list,
-                                   event_wait_list);
+        err = cv_check_waits(command_queue, blocking_map, num_events_in_wait_list, event_wait_list);
     if (err == CL_SUCCESS)
         err = cv_check_image_region(image->image, origin, region);
     /* "CL_INVALID_VALUE if image_row_pitch is NULL." / "CL_INVALID_VALUE if image is a 3D image,

@@ -27,8 +27,7 @@ cl_int cv_check_mem_flags(cl_mem_flags flags) {
     return err;
 }
 
-/* Entries of a 0-terminated property list, terminator included; 0 for NULL. */
-static size_t cv_mem_props_len(const cl_mem_properties *props) {
+size_t cv_mem_props_len(const cl_mem_properties *props) {
     size_t n = 0;
     while (props && props[n] != 0)
         n += 2;

@@ -51,6 +51,12 @@ cl_int cv_ptr_fill(cl_command_queue q, bool svm, cl_command_type type, void *dst
 /* Is size within CL_DEVICE_MAX_MEM_ALLOC_SIZE of dev, or of every device of ctx (dev NULL)? */
 bool cv_fits_devices(cl_context ctx, cl_device_id dev, size_t size);
 
+/* The wait list of a command on q; blocking: an event of it that failed is
+ * CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST. */
+cl_int cv_check_waits(cl_command_queue q, bool blocking, cl_uint n, const cl_event *list);
+/* Entries of a 0-terminated memory property list, terminator included; 0 for NULL. */
+size_t cv_mem_props_len(const cl_mem_properties *props);
+
 /* The flags of clCreateBuffer (and the flags argument of clCreateSubBuffer). */
 cl_int cv_check_mem_flags(cl_mem_flags flags);
 

@@ -8,8 +8,6 @@
 #include "core/image.h"
 #include "core/queue.h"
 
-#include <stdlib.h>
-
 #include <stdint.h>
 
 bool cv_mem_offset_aligned(cl_device_id dev, size_t offset) {
@@ -48,7 +46,7 @@ static cl_int cv_check_queue_mem(cl_command_queue q, cl_mem m) {
     return cv_is_queue(q) ? cv_check_mem_on(q->context, q->device, m) : CL_INVALID_COMMAND_QUEUE;
 }
 
-static cl_int cv_check_waits(cl_command_queue q, bool blocking, cl_uint n, const cl_event *list) {
+cl_int cv_check_waits(cl_command_queue q, bool blocking, cl_uint n, const cl_event *list) {
     cl_int err = cv_check_wait_list(q->context, n, list);
     /* "CL_EXEC_STATUS_ERROR_FOR_EVENTS_IN_WAIT_LIST if the read and write operations are
      * blocking and the execution status of any of the events in event_wait_list is a negative
@@ -470,13 +468,11 @@ cl_int CL_API_CALL clEnqueueUnmapMemObject(cl_command_queue command_queue, cl_me
                                            void *mapped_ptr, cl_uint num_events_in_wait_list,
                                            const cl_event *event_wait_list, cl_event *event) {
     cv_waits w = {num_events_in_wait_list, event_wait_list, event};
-    /* An image's maps are ranges of its pixels' buffer (core/image_transfer.c). */
-    cl_mem target = cv_is_mem(memobj) && memobj->image ? memobj->image->pixels : memobj;
-    cl_int err = cv_is_mem(memobj) && memobj->image && cv_is_queue(command_queue) &&
-                         memobj->context != command_queue->context
-                     ? CL_INVALID_CONTEXT
-                     : cv_check_command(command_queue, target, false, num_events_in_wait_list,
-                                        event_wait_list);
+    /* An image's maps are ranges of its pixels' buffer (core/image_transfer.c), a buffer of
+     * the image's context. */
+    cl_mem target = cv_is_mem(memobj) ? cv_mem_storage(memobj) : memobj;
+    cl_int err =
+        cv_check_command(command_queue, target, false, num_events_in_wait_list, event_wait_list);
     /* "CL_INVALID_VALUE if mapped_ptr is not a valid pointer returned by clEnqueueMapBuffer or
      * clEnqueueMapImage for memobj." (checked against the live maps as the command runs) */
     if (err == CL_SUCCESS && !mapped_ptr)
@@ -509,22 +505,15 @@ cl_int CL_API_CALL clEnqueueMigrateMemObjects(cl_command_queue command_queue,
     /* "CL_INVALID_MEM_OBJECT if any of the memory objects in mem_objects is not a valid memory
      * object." / "CL_INVALID_CONTEXT if the context associated with command_queue and memory
      * objects in mem_objects are not the same" */
-    /* Images move their pixels. */
-    cl_mem *mems = err == CL_SUCCESS ? malloc(num_mem_objects * sizeof *mems) : NULL;
-    if (err == CL_SUCCESS && !mems)
-        err = CL_OUT_OF_HOST_MEMORY;
+    /* (An image is checked as the buffer of its pixels, of its context.) */
     for (cl_uint i = 0; err == CL_SUCCESS && i < num_mem_objects; i++) {
         cl_mem m = mem_objects[i];
-        mems[i] = cv_is_mem(m) && m->image ? m->image->pixels : m;
-        err = cv_is_mem(m) && m->image && m->context != command_queue->context
-                  ? CL_INVALID_CONTEXT
-                  : cv_check_queue_mem(command_queue, mems[i]);
+        err = cv_check_queue_mem(command_queue, cv_is_mem(m) ? cv_mem_storage(m) : m);
     }
     if (err == CL_SUCCESS)
         err = cv_check_waits(command_queue, false, num_events_in_wait_list, event_wait_list);
     if (err == CL_SUCCESS)
-        err = cv_enqueue_migrate(command_queue, num_mem_objects, mems, flags, &w);
-    free(mems);
+        err = cv_enqueue_migrate(command_queue, num_mem_objects, mem_objects, flags, &w);
     CV_API_ERROR(err);
     return err;
 }

@@ -42,6 +42,9 @@ typedef struct cvcu_device_props {
     cl_uint async_engines;
     cl_uint pci_domain, pci_bus, pci_device;
     cl_uint mem_bus_width;
+    /* Texture objects over pitched linear memory: the first pixel's and the rows' alignment
+     * (bytes), the largest width, height (pixels) and pitch (bytes). */
+    cl_uint texture_align, texture_pitch_align, texture2d_linear_max[3];
     cl_ulong global_mem; /* total */
     cl_ulong max_alloc;  /* free memory when culvert started: one allocation may take it all */
     cl_ulong l2_size;

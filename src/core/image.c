@@ -5,12 +5,22 @@
 #include "core/backend.h"
 #include "core/platform.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
-bool cv_images_enabled(void) {
+static bool cv_images_on;
+static pthread_once_t cv_images_once = PTHREAD_ONCE_INIT;
+
+static void cv_images_read(void) {
     const char *v = getenv("CULVERT_IMAGES");
-    return v && strcmp(v, "1") == 0 && cvc_available();
+    cv_images_on = v && strcmp(v, "1") == 0 && cvc_available();
+}
+
+/* Read once: every image call, device query and build asks. */
+bool cv_images_enabled(void) {
+    pthread_once(&cv_images_once, cv_images_read);
+    return cv_images_on;
 }
 
 cl_uint cv_image_coord_dims(cl_mem_object_type type) {
@@ -39,74 +49,98 @@ typedef struct cv_image_abi {
 } cv_image_abi;
 _Static_assert(sizeof(cv_image_abi) == 192, "the kernel ABI's image descriptor is 192 bytes");
 
-/* Rows of the pixels' storage (layers of 1D arrays count as rows) and its size in bytes. */
-static size_t cv_image_storage_size(const cv_image *img) {
-    const cl_image_desc *d = &img->desc;
-    switch (d->image_type) {
-    case CL_MEM_OBJECT_IMAGE1D:
-    case CL_MEM_OBJECT_IMAGE1D_BUFFER:
-        return img->row_pitch;
-    case CL_MEM_OBJECT_IMAGE2D:
-        return img->row_pitch * d->image_height;
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-        return img->slice_pitch * d->image_array_size;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-        return img->slice_pitch * d->image_array_size;
-    default:
-        return img->slice_pitch * d->image_depth;
-    }
+/* ---- layout ------------------------------------------------------------------------------ */
+
+void cv_image_extent(const cl_image_desc *d, size_t ext[3]) {
+    cl_mem_object_type t = d->image_type;
+    ext[0] = d->image_width;
+    ext[1] = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? d->image_array_size
+             : cv_image_coord_dims(t) >= 2    ? d->image_height
+                                              : 1;
+    ext[2] = t == CL_MEM_OBJECT_IMAGE3D         ? d->image_depth
+             : t == CL_MEM_OBJECT_IMAGE2D_ARRAY ? d->image_array_size
+                                                : 1;
+}
+
+/* Pitches of rows `row` bytes apart: a 1D array's layers one row apart, the slices of 3D images
+ * and 2D arrays `rows` rows apart, none otherwise. */
+static size_t cv_packed_slice(cl_mem_object_type t, size_t row, size_t rows) {
+    return t == CL_MEM_OBJECT_IMAGE1D_ARRAY                                 ? row
+           : t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ? row * rows
+                                                                            : 0;
+}
+
+void cv_image_given_pitches(const cl_image_desc *d, size_t element_size, size_t *row,
+                            size_t *slice) {
+    *row = d->image_row_pitch ? d->image_row_pitch : d->image_width * element_size;
+    *slice = d->image_slice_pitch ? d->image_slice_pitch
+                                  : cv_packed_slice(d->image_type, *row, d->image_height);
+}
+
+void cv_image_layout_rect(cl_mem_object_type type, size_t row, size_t slice, const size_t ext[3],
+                          size_t element_size, const size_t origin[3], cv_rect *out) {
+    out->origin[0] = origin[0] * element_size;
+    out->origin[1] = origin[1];
+    out->origin[2] = origin[2];
+    /* A 1D array's layers are its rows, a slice pitch apart. */
+    out->row_pitch = type == CL_MEM_OBJECT_IMAGE1D_ARRAY ? slice : row;
+    out->slice_pitch = type == CL_MEM_OBJECT_IMAGE3D || type == CL_MEM_OBJECT_IMAGE2D_ARRAY
+                           ? slice
+                           : out->row_pitch * ext[1];
+}
+
+void cv_image_rect(const cv_image *img, const size_t origin[3], cv_rect *out) {
+    size_t ext[3];
+    cv_image_extent(&img->desc, ext);
+    cv_image_layout_rect(img->desc.image_type, img->row_pitch, img->slice_pitch, ext,
+                         img->element_size, origin, out);
+}
+
+void cv_image_region_bytes(const cv_image *img, const size_t region[3], size_t out[3]) {
+    out[0] = region[0] * img->element_size;
+    out[1] = region[1];
+    out[2] = region[2];
 }
 
 /* Rows of a 2D image of its own start at multiples of this (bytes): the texture units' pitch
  * alignment (32 on the H100), with room for GPUs that ask more. */
 #define CV_IMAGE_ROW_ALIGN 64
 
-/* Pitches: as given where the pixels are the application's (USE_HOST_PTR memory, a buffer), or
- * packed; a 2D image's own rows padded for the texture units. */
-static void cv_image_pitches(cv_image *img, bool own_layout) {
+/* The pixels' pitches: the application's where the pixels are its memory (USE_HOST_PTR memory,
+ * a buffer), else packed, a 2D image's rows padded for the texture units; and the storage's
+ * size. */
+static size_t cv_image_pitches(cv_image *img, bool own_layout) {
     const cl_image_desc *d = &img->desc;
-    cl_mem_object_type t = d->image_type;
-    size_t rows = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : d->image_height;
-    size_t packed = d->image_width * img->element_size;
-    if (own_layout && t == CL_MEM_OBJECT_IMAGE2D)
-        packed = (packed + CV_IMAGE_ROW_ALIGN - 1) / CV_IMAGE_ROW_ALIGN * CV_IMAGE_ROW_ALIGN;
-    img->row_pitch = !own_layout && d->image_row_pitch ? d->image_row_pitch : packed;
-    bool given = !own_layout && d->image_slice_pitch;
-    if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-        img->slice_pitch = given ? d->image_slice_pitch : img->row_pitch;
-    else if (t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY)
-        img->slice_pitch = given ? d->image_slice_pitch : img->row_pitch * rows;
-    else
-        img->slice_pitch = 0;
+    if (own_layout) {
+        img->row_pitch = d->image_width * img->element_size;
+        if (d->image_type == CL_MEM_OBJECT_IMAGE2D)
+            img->row_pitch =
+                (img->row_pitch + CV_IMAGE_ROW_ALIGN - 1) / CV_IMAGE_ROW_ALIGN * CV_IMAGE_ROW_ALIGN;
+        img->slice_pitch = cv_packed_slice(d->image_type, img->row_pitch, d->image_height);
+    } else
+        cv_image_given_pitches(d, img->element_size, &img->row_pitch, &img->slice_pitch);
+    size_t origin[3] = {0, 0, 0}, ext[3];
+    cv_rect r;
+    cv_image_extent(d, ext);
+    cv_image_layout_rect(d->image_type, img->row_pitch, img->slice_pitch, ext, img->element_size,
+                         origin, &r);
+    return r.slice_pitch * ext[2];
 }
 
 /* CL_MEM_COPY_HOST_PTR: host_ptr, laid out with the descriptor's pitches (or packed), into the
  * image's own rows, synchronously (nobody else sees the image yet). */
 static cl_int cv_image_upload(cv_image *img, cl_device_id dev, const void *host_ptr) {
     const cl_image_desc *d = &img->desc;
-    cl_mem_object_type t = d->image_type;
-    size_t origin[3] = {0, 0, 0}, region[3] = {d->image_width, 1, 1}, bytes[3];
-    if (t == CL_MEM_OBJECT_IMAGE2D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY ||
-        t == CL_MEM_OBJECT_IMAGE3D)
-        region[1] = d->image_height;
-    if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY)
-        region[1] = d->image_array_size;
-    if (t == CL_MEM_OBJECT_IMAGE3D)
-        region[2] = d->image_depth;
-    if (t == CL_MEM_OBJECT_IMAGE2D_ARRAY)
-        region[2] = d->image_array_size;
-    cv_image_region_bytes(img, region, bytes);
-    /* The host's layout: its pitches, or packed; a 1D array's layers a slice pitch apart. */
-    size_t row = d->image_row_pitch ? d->image_row_pitch : bytes[0];
-    size_t slice = d->image_slice_pitch ? d->image_slice_pitch : row * region[1];
-    if (t == CL_MEM_OBJECT_IMAGE1D_ARRAY) {
-        row = d->image_slice_pitch ? d->image_slice_pitch : row;
-        slice = row * region[1];
-    }
-    cv_rect r;
+    size_t origin[3] = {0, 0, 0}, ext[3], bytes[3], row, slice;
+    cv_rect r, host;
+    cv_image_extent(d, ext);
+    cv_image_region_bytes(img, ext, bytes);
     cv_image_rect(img, origin, &r);
+    cv_image_given_pitches(d, img->element_size, &row, &slice);
+    cv_image_layout_rect(d->image_type, row, slice, ext, img->element_size, origin, &host);
     cvcu_rect_side dst = {img->pixels->device_address, NULL, {0, 0, 0}, r.row_pitch, r.slice_pitch};
-    cvcu_rect_side src = {0, (void *)(uintptr_t)host_ptr, {0, 0, 0}, row, slice};
+    cvcu_rect_side src = {
+        0, (void *)(uintptr_t)host_ptr, {0, 0, 0}, host.row_pitch, host.slice_pitch};
     cvcu_host_copy c = {.dev = dev->cu, .blocking = true};
     cl_int err = cvcu_device_bind(dev->cu);
     if (err == CL_SUCCESS)
@@ -208,8 +242,8 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
         img->desc = *desc;
         img->element_size = cv_image_element_size(format);
         /* The pixels keep the application's layout where they are its memory. */
-        cv_image_pitches(img, !desc->mem_object && !(flags & CL_MEM_USE_HOST_PTR));
-        m = cv_mem_new(ctx, CV_MEM_IMAGE, flags, cv_image_storage_size(img));
+        size_t size = cv_image_pitches(img, !desc->mem_object && !(flags & CL_MEM_USE_HOST_PTR));
+        m = cv_mem_new(ctx, CV_MEM_IMAGE, flags, size);
         if (!m) {
             free(img);
             *err = CL_OUT_OF_HOST_MEMORY;
@@ -244,11 +278,10 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
     }
     if (*err == CL_SUCCESS)
         cv_image_textures(img, flags, ctx->devices[0]);
-    if (*err == CL_SUCCESS) {
-        cv_image_abi zero = {0};
-        img->descriptor = cv_buffer_create(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR,
-                                           sizeof zero, &zero, NULL, 0, err);
-    }
+    /* Written once its own address is known (data_offset is relative to it). */
+    if (*err == CL_SUCCESS)
+        img->descriptor =
+            cv_buffer_create(ctx, CL_MEM_READ_ONLY, sizeof(cv_image_abi), NULL, NULL, 0, err);
     if (*err == CL_SUCCESS) {
         m->device_address = img->descriptor->device_address;
         *err = cv_image_write_descriptor(img);
@@ -288,16 +321,10 @@ cl_int cv_image_info(cl_mem m, cl_image_info param, const cv_info *out) {
         break;
     case CL_IMAGE_ROW_PITCH:
     case CL_IMAGE_SLICE_PITCH: {
-        /* The pitches of the image as the application laid it out: those given with its host
-         * memory or buffer, else packed rows and slices (whatever padding its own storage has
-         * for the texture units). "For a 1D image, 1D image buffer and 2D image object"
-         * the slice pitch is 0. */
-        size_t row = d->image_row_pitch ? d->image_row_pitch : d->image_width * img->element_size;
-        size_t slice = d->image_slice_pitch               ? d->image_slice_pitch
-                       : t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? row
-                       : t == CL_MEM_OBJECT_IMAGE3D || t == CL_MEM_OBJECT_IMAGE2D_ARRAY
-                           ? row * d->image_height
-                           : 0;
+        /* The application's layout, whatever padding the image's own storage has ("For a 1D
+         * image, 1D image buffer and 2D image object" the slice pitch is 0). */
+        size_t row, slice;
+        cv_image_given_pitches(d, img->element_size, &row, &slice);
         err = cv_info_size(out, param == CL_IMAGE_ROW_PITCH ? row : slice);
         break;
     }

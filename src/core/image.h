@@ -49,6 +49,12 @@ static inline cv_image *cv_mem_image(cl_mem m) {
     return m->kind == CV_MEM_IMAGE ? m->image : NULL;
 }
 
+/* The buffer that holds m's bytes: an image's pixels (its maps and migrations are theirs), m
+ * itself otherwise. */
+static inline cl_mem cv_mem_storage(cl_mem m) {
+    return m->kind == CV_MEM_IMAGE ? m->image->pixels : m;
+}
+
 /* The number of dimensions of the image type's coordinates (1 for 1D and 1D buffers, 2 for 2D
  * and 1D arrays, 3 for 3D and 2D arrays). */
 cl_uint cv_image_coord_dims(cl_mem_object_type type);
@@ -66,8 +72,20 @@ cl_int cv_image_info(cl_mem m, cl_image_info param, const cv_info *out);
 /* Lets go of what an image holds (its buffers); the cl_mem's destroy calls it. */
 void cv_image_free(cv_image *img);
 
-/* A rectangle of the image's pixels as a buffer rectangle of img->pixels (origin in pixels,
- * layers included). */
+/* The image's extent in pixels, rows and slices, as regions count them (a 1D array's layers are
+ * its rows, a 2D array's its slices). */
+void cv_image_extent(const cl_image_desc *d, size_t ext[3]);
+/* The application's layout of the image: the pitches the descriptor gives, else packed rows and
+ * slices (the API's slice pitch: between a 1D array's layers; 0 for 1D and 2D images). What
+ * CL_IMAGE_ROW_PITCH / SLICE_PITCH report and host_ptr holds. */
+void cv_image_given_pitches(const cl_image_desc *d, size_t element_size, size_t *row,
+                            size_t *slice);
+/* A region of memory laid out with the API's pitches of an image of this type and extent, as a
+ * buffer rectangle (origin in pixels; bytes, rows, slices out; a 1D array's layers are rows a
+ * slice pitch apart; slice pitches spanning whole rows, as the copies count them). */
+void cv_image_layout_rect(cl_mem_object_type type, size_t row, size_t slice, const size_t ext[3],
+                          size_t element_size, const size_t origin[3], cv_rect *out);
+/* A rectangle of the image's pixels as a buffer rectangle of img->pixels. */
 void cv_image_rect(const cv_image *img, const size_t origin[3], cv_rect *out);
 /* The region in bytes (region[0] in pixels). */
 void cv_image_region_bytes(const cv_image *img, const size_t region[3], size_t out[3]);

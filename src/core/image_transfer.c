@@ -7,38 +7,6 @@
 #include "core/command.h"
 #include "core/transfer.h"
 
-void cv_image_rect(const cv_image *img, const size_t origin[3], cv_rect *out) {
-    const cl_image_desc *d = &img->desc;
-    out->origin[0] = origin[0] * img->element_size;
-    out->origin[1] = origin[1];
-    out->origin[2] = origin[2];
-    out->row_pitch = img->row_pitch;
-    /* The slice pitch spans whole rows of the image (the copies count rows per slice). */
-    switch (d->image_type) {
-    case CL_MEM_OBJECT_IMAGE1D_ARRAY:
-        /* Layers are rows a slice pitch apart. */
-        out->row_pitch = img->slice_pitch;
-        out->slice_pitch = img->slice_pitch * d->image_array_size;
-        break;
-    case CL_MEM_OBJECT_IMAGE2D:
-        out->slice_pitch = img->row_pitch * d->image_height;
-        break;
-    case CL_MEM_OBJECT_IMAGE2D_ARRAY:
-    case CL_MEM_OBJECT_IMAGE3D:
-        out->slice_pitch = img->slice_pitch;
-        break;
-    default:
-        out->slice_pitch = img->row_pitch;
-        break;
-    }
-}
-
-void cv_image_region_bytes(const cv_image *img, const size_t region[3], size_t out[3]) {
-    out[0] = region[0] * img->element_size;
-    out[1] = region[1];
-    out[2] = region[2];
-}
-
 /* Offset of the first byte and the length of the bytes a region touches. */
 static void cv_image_span(const cv_image *img, const size_t origin[3], const size_t region[3],
                           size_t *offset, size_t *size) {

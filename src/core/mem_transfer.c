@@ -1,4 +1,5 @@
 #include "core/mem_transfer.h"
+#include "core/image.h"
 #include "core/transfer.h"
 #include "core/usm.h"
 #include "core/command.h"
@@ -250,8 +251,9 @@ cl_int cv_enqueue_migrate(cl_command_queue q, cl_uint n, const cl_mem *mems,
          * contexts). To the host: the contents stay where they are; reads and maps fetch them. */
         for (cl_uint i = 0; i < n && err == CL_SUCCESS; i++) {
             cl_ulong a = 0;
+            /* An image moves its pixels. */
             if (!(flags & CL_MIGRATE_MEM_OBJECT_HOST))
-                err = cv_transfer_use(&cmd, mems[i], false, false, &a);
+                err = cv_transfer_use(&cmd, cv_mem_storage(mems[i]), false, false, &a);
             else
                 err = cv_command_keep(&cmd, &mems[i]->obj);
         }

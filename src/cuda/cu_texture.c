@@ -1,6 +1,7 @@
 /* Texture objects over pitched linear memory (core/backend.h). The texture units need the first
  * pixel aligned to CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, rows to TEXTURE_PITCH_ALIGNMENT, and
- * sizes within MAXIMUM_TEXTURE2D_LINEAR_*: memory that does not meet them gets no texture. */
+ * sizes within MAXIMUM_TEXTURE2D_LINEAR_* (the device's properties): memory that does not meet
+ * them gets no texture. */
 #include "core/backend.h"
 #include "cuda/cu_device.h"
 #include "cuda/cu_driver.h"
@@ -10,21 +11,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cvcu_tex_attr(const cvcu_device *dev, CUdevice_attribute a) {
-    int v = 0;
-    return cvcu.cuDeviceGetAttribute(&v, a, dev->dev) == CUDA_SUCCESS ? v : 0;
-}
-
-/* Are the memory's alignment and size what the texture units take? */
-static bool cvcu_tex_fits(const cvcu_device *dev, const cvcu_texture_desc *d, size_t pixel) {
-    int align = cvcu_tex_attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT);
-    int pitch = cvcu_tex_attr(dev, CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT);
-    int max_w = cvcu_tex_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH);
-    int max_h = cvcu_tex_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_HEIGHT);
-    int max_p = cvcu_tex_attr(dev, CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_PITCH);
-    return align > 0 && pitch > 0 && d->address % (unsigned)align == 0 &&
-           d->row_pitch % (unsigned)pitch == 0 && d->width <= (size_t)max_w &&
-           d->height <= (size_t)max_h && d->row_pitch <= (size_t)max_p &&
+/* Are the memory's alignment and size what the texture units take (read at cvcu_device_open)? */
+static bool cvcu_tex_fits(const cvcu_device_props *p, const cvcu_texture_desc *d, size_t pixel) {
+    return p->texture_align && p->texture_pitch_align && d->address % p->texture_align == 0 &&
+           d->row_pitch % p->texture_pitch_align == 0 && d->width <= p->texture2d_linear_max[0] &&
+           d->height <= p->texture2d_linear_max[1] && d->row_pitch <= p->texture2d_linear_max[2] &&
            d->row_pitch >= d->width * pixel;
 }
 
@@ -44,7 +35,7 @@ cl_int cvcu_texture_create(cvcu_device *dev, const cvcu_texture_desc *d, uint64_
     };
     *handle = 0;
     if (!cvcu.cuTexObjectCreate || !cvcu.cuTexObjectDestroy ||
-        !cvcu_tex_fits(dev, d, sizes[d->format] * d->channels))
+        !cvcu_tex_fits(&dev->props, d, sizes[d->format] * d->channels))
         return CL_INVALID_OPERATION;
     CUDA_RESOURCE_DESC res;
     memset(&res, 0, sizeof res);
