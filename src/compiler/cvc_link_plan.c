@@ -334,22 +334,24 @@ static char *cvc_stub(const char *source, size_t len, const char *options, unsig
     return stub.data;
 }
 
-/* Does the text name the half type (or the extension that enables it)? */
-static void cvc_half_word(const char *word, size_t n, void *arg) {
-    static const char *const words[] = {"half",  "half2",  "half3",      "half4",
-                                        "half8", "half16", "cl_khr_fp16"};
-    for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
-        if (strlen(words[i]) == n && !memcmp(words[i], word, n))
-            *(bool *)arg = true;
-}
+/* What a source names that decides its optional libraries. */
+typedef struct cvc_named {
+    bool half;   /* the half type, or the extension that enables it */
+    bool images; /* an image type, an image builtin or a sampler */
+} cvc_named;
 
-/* Does the text name an image type, an image builtin or a sampler? */
-static void cvc_image_word(const char *word, size_t n, void *arg) {
-    static const char *const prefixes[] = {"image1d",     "image2d",   "image3d",  "read_image",
-                                           "write_image", "get_image", "sampler_t"};
-    for (size_t i = 0; i < sizeof prefixes / sizeof prefixes[0]; i++)
-        if (n >= strlen(prefixes[i]) && !memcmp(prefixes[i], word, strlen(prefixes[i])))
-            *(bool *)arg = true;
+static void cvc_named_word(const char *word, size_t n, void *arg) {
+    static const char *const half[] = {"half",  "half2",  "half3",      "half4",
+                                       "half8", "half16", "cl_khr_fp16"};
+    static const char *const image[] = {"image1d",     "image2d",   "image3d",  "read_image",
+                                        "write_image", "get_image", "sampler_t"};
+    cvc_named *named = arg;
+    for (size_t i = 0; i < sizeof half / sizeof half[0]; i++)
+        if (strlen(half[i]) == n && !memcmp(half[i], word, n))
+            named->half = true;
+    for (size_t i = 0; i < sizeof image / sizeof image[0]; i++)
+        if (n >= strlen(image[i]) && !memcmp(image[i], word, strlen(image[i])))
+            named->images = true;
 }
 
 #define CVC_ALL_LIBS ((1u << CVC_LIB_COUNT) - 1)
@@ -370,15 +372,13 @@ bool cvc_link_plan_make(cvc_link_plan *p, const char *source, size_t len, const 
     /* culvert's half builtins (a sixth of a build's clang time) only for a source that names
      * half, the image builtins only for one that names images; a call of one the scan cannot see
      * builds again with them. */
-    bool half = !source, images = !source;
-    cvc_each_ident(source, len, cvc_half_word, &half);
-    cvc_each_ident(options, options ? strlen(options) : 0, cvc_half_word, &half);
-    cvc_each_ident(source, len, cvc_image_word, &images);
-    cvc_each_ident(options, options ? strlen(options) : 0, cvc_image_word, &images);
+    cvc_named named = {!source, !source};
+    cvc_each_ident(source, len, cvc_named_word, &named);
+    cvc_each_ident(options, options ? strlen(options) : 0, cvc_named_word, &named);
     unsigned libs = p->allowed;
-    if (!half)
+    if (!named.half)
         libs &= ~(1u << CVC_LIB_HALF);
-    if (!images)
+    if (!named.images)
         libs &= ~(1u << CVC_LIB_IMAGES);
     p->partial = libs != p->allowed;
     pthread_mutex_lock(&cvc_index_lock);
