@@ -101,6 +101,14 @@ static cl_int cv_check_image_pitches(const cl_image_desc *d, size_t elem, bool p
     else if (d->image_slice_pitch && slices &&
              (d->image_slice_pitch < row * rows || d->image_slice_pitch % row))
         err = CL_INVALID_IMAGE_DESCRIPTOR;
+    /* Pitches so large that the image's bytes pass SIZE_MAX describe no memory:
+     * "CL_INVALID_IMAGE_SIZE if image dimensions specified in image_desc exceed the maximum". */
+    size_t given_row, given_slice, ext[3], bytes;
+    cv_image_given_pitches(d, elem, &given_row, &given_slice);
+    cv_image_extent(d, ext);
+    if (err == CL_SUCCESS && (__builtin_mul_overflow(given_row, ext[1], &bytes) ||
+                              __builtin_mul_overflow(given_slice, ext[2], &bytes)))
+        err = CL_INVALID_IMAGE_SIZE;
     return err;
 }
 
@@ -361,12 +369,18 @@ static cl_int cv_host_pitches(const cv_image *img, const size_t region[3], size_
     if (err == CL_SUCCESS) {
         if (!*row)
             *row = packed_row;
-        /* A 1D array's layers are the host's rows. */
-        size_t rows = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : region[1];
-        if (*slice && *slice < *row * rows)
+        /* A 1D array's layers are the host's rows. Pitches whose span passes SIZE_MAX describe
+         * no host memory. */
+        size_t rows = t == CL_MEM_OBJECT_IMAGE1D_ARRAY ? 1 : region[1], span, all;
+        if (__builtin_mul_overflow(*row, rows, &span) ||
+            __builtin_mul_overflow(*slice ? *slice : span, region[2], &all) ||
+            (t == CL_MEM_OBJECT_IMAGE1D_ARRAY &&
+             __builtin_mul_overflow(*slice ? *slice : span, region[1], &all)))
+            err = CL_INVALID_VALUE;
+        else if (*slice && *slice < span)
             err = CL_INVALID_VALUE;
         else if (!*slice)
-            *slice = *row * rows;
+            *slice = span;
     }
     return err;
 }

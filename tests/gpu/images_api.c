@@ -135,6 +135,10 @@ static void test_create_errors(void) {
     CHECK_ERR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, err);
     CHECK(!image(0, CL_DEPTH, CL_FLOAT, CL_MEM_OBJECT_IMAGE3D, 4, 4, 4, 1, 0, 0, NULL, NULL, &err));
     CHECK_ERR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, err);
+    /* A row pitch whose rows pass SIZE_MAX. */
+    CHECK(!image(CL_MEM_USE_HOST_PTR, CL_RGBA, CL_UNORM_INT8, CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1,
+                 SIZE_MAX / 2 - 7, 0, host, NULL, &err));
+    CHECK_ERR(CL_INVALID_IMAGE_SIZE, err);
     CHECK(!image(CL_MEM_USE_HOST_PTR, CL_RGBA, CL_UNORM_INT8, CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1, 0,
                  0, NULL, NULL, &err));
     CHECK_ERR(CL_INVALID_HOST_PTR, err);
@@ -275,6 +279,10 @@ static void test_read_write(cl_mem_object_type type) {
               clEnqueueReadImage(q, m, CL_TRUE, origin, zero, 0, 0, dst, 0, NULL, NULL));
     CHECK_ERR(CL_INVALID_VALUE,
               clEnqueueReadImage(q, m, CL_TRUE, origin, r, 0, 0, NULL, 0, NULL, NULL));
+    /* Host pitches whose span passes SIZE_MAX. */
+    size_t two[3] = {1, 2, is3 ? 2 : 1};
+    CHECK_ERR(CL_INVALID_VALUE, clEnqueueReadImage(q, m, CL_TRUE, origin, two, SIZE_MAX / 2 + 8, 0,
+                                                   dst, 0, NULL, NULL));
     free(src);
     free(dst);
     clReleaseMemObject(m);
