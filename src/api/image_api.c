@@ -168,17 +168,15 @@ static cl_mem cv_create_image(cl_context context, const cl_mem_properties *prope
     if (err == CL_SUCCESS) {
         on_buffer = desc->mem_object != NULL;
         elem = cv_image_element_size(format);
-        /* "CL_IMAGE_FORMAT_NOT_SUPPORTED if the image_format is not supported." (and an order
-         * or type the API does not define is an invalid descriptor) */
-        if (elem == 0) {
-            cl_image_format any = *format;
-            any.image_channel_data_type = CL_FLOAT;
-            err = cv_image_element_size(&any) || format->image_channel_order == CL_RGB
-                      ? CL_IMAGE_FORMAT_NOT_SUPPORTED
-                      : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
-        } else if (format->image_channel_order == CL_DEPTH &&
-                   desc->image_type != CL_MEM_OBJECT_IMAGE2D &&
-                   desc->image_type != CL_MEM_OBJECT_IMAGE2D_ARRAY)
+        /* "CL_IMAGE_FORMAT_NOT_SUPPORTED if the image_format is not supported." A format the
+         * specification does not define (an unknown order or type, or a type its order's rule
+         * refuses) is no valid image_format: an invalid descriptor. */
+        if (elem == 0)
+            err = cv_image_format_defined(format) ? CL_IMAGE_FORMAT_NOT_SUPPORTED
+                                                  : CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
+        else if (format->image_channel_order == CL_DEPTH &&
+                 desc->image_type != CL_MEM_OBJECT_IMAGE2D &&
+                 desc->image_type != CL_MEM_OBJECT_IMAGE2D_ARRAY)
             err = CL_INVALID_IMAGE_FORMAT_DESCRIPTOR;
     }
     if (err == CL_SUCCESS)

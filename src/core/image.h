@@ -25,6 +25,8 @@ bool cv_images_enabled(void);
 /* Bytes of one pixel of a format culvert holds; 0 for a format it does not (an unknown or
  * disallowed order/type pair). */
 size_t cv_image_element_size(const cl_image_format *f);
+/* Whether the specification defines the format (culvert may still not hold it). */
+bool cv_image_format_defined(const cl_image_format *f);
 /* The formats of clGetSupportedImageFormats for these flags and type (every one culvert holds
  * for that type: the list does not depend on the flags). Returns how many; writes at most max. */
 cl_uint cv_image_formats(cl_mem_object_type type, cl_image_format *out, cl_uint max);

@@ -77,6 +77,56 @@ size_t cv_image_element_size(const cl_image_format *f) {
     return size;
 }
 
+/* Whether a format is one the API specification defines, held or not: its order and type are
+ * named in the specification and the order's rule admits the type. CL_RGB is taken with every
+ * defined type, as implementations offer it with 8-bit and float channels beyond the core rule. */
+bool cv_image_format_defined(const cl_image_format *f) {
+    if (!f)
+        return false;
+    cl_channel_type t = f->image_channel_data_type;
+    bool packed = t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555 || t == CL_UNORM_INT_101010;
+    bool known_type =
+        cv_type_size(t) || packed || t == CL_UNORM_INT24 || t == CL_UNORM_INT_101010_2;
+    bool unorm8 = t == CL_UNORM_INT8;
+    bool byte = unorm8 || t == CL_SNORM_INT8 || t == CL_SIGNED_INT8 || t == CL_UNSIGNED_INT8;
+    bool normalized = t == CL_UNORM_INT8 || t == CL_UNORM_INT16 || t == CL_SNORM_INT8 ||
+                      t == CL_SNORM_INT16 || t == CL_HALF_FLOAT || t == CL_FLOAT;
+    bool plain = cv_type_size(t) != 0;
+    switch (f->image_channel_order) {
+    case CL_R:
+    case CL_A:
+    case CL_RG:
+    case CL_RA:
+    case CL_Rx:
+    case CL_RGx:
+        return plain;
+    case CL_RGBA:
+        return plain || t == CL_UNORM_INT_101010_2;
+    case CL_RGB:
+        return known_type;
+    case CL_RGBx:
+        return packed;
+    case CL_BGRA:
+    case CL_ARGB:
+    case CL_ABGR:
+        return byte;
+    case CL_INTENSITY:
+    case CL_LUMINANCE:
+        return normalized;
+    case CL_DEPTH:
+        return t == CL_UNORM_INT16 || t == CL_FLOAT;
+    case CL_DEPTH_STENCIL:
+        return t == CL_UNORM_INT24 || t == CL_FLOAT;
+    case CL_sRGB:
+    case CL_sRGBx:
+    case CL_sRGBA:
+    case CL_sBGRA:
+        return unorm8;
+    default:
+        return false;
+    }
+}
+
 cl_uint cv_image_formats(cl_mem_object_type type, cl_image_format *out, cl_uint max) {
     cl_uint n = 0;
     for (size_t i = 0; i < sizeof cv_orders / sizeof cv_orders[0]; i++) {

@@ -133,6 +133,16 @@ static void test_create_errors(void) {
     CHECK_ERR(CL_IMAGE_FORMAT_NOT_SUPPORTED, err);
     CHECK(!image(0, 0x1234, CL_FLOAT, CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1, 0, 0, NULL, NULL, &err));
     CHECK_ERR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, err);
+    /* A type the specification does not name, and a packed type on an order that refuses it,
+     * are invalid descriptors; sRGBA is defined but not held. */
+    CHECK(!image(0, CL_RGBA, 0x7fff, CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1, 0, 0, NULL, NULL, &err));
+    CHECK_ERR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, err);
+    CHECK(!image(0, CL_R, CL_UNORM_SHORT_565, CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1, 0, 0, NULL, NULL,
+                 &err));
+    CHECK_ERR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, err);
+    CHECK(!image(0, CL_sRGBA, CL_UNORM_INT8, CL_MEM_OBJECT_IMAGE2D, 4, 4, 1, 1, 0, 0, NULL, NULL,
+                 &err));
+    CHECK_ERR(CL_IMAGE_FORMAT_NOT_SUPPORTED, err);
     CHECK(!image(0, CL_DEPTH, CL_FLOAT, CL_MEM_OBJECT_IMAGE3D, 4, 4, 4, 1, 0, 0, NULL, NULL, &err));
     CHECK_ERR(CL_INVALID_IMAGE_FORMAT_DESCRIPTOR, err);
     /* A row pitch whose rows pass SIZE_MAX. */
