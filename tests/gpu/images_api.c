@@ -3,7 +3,8 @@
  * pointers, on buffers) with its queries, the spec's creation errors, reads and writes with
  * pitches (sub-regions, 1D and 2D arrays, 3D), copies between images and buffers, fills of
  * packed colours, maps, and samplers. Runs on the GPU and on the fake driver (fake.images_api):
- * no kernel runs here (cv-conformance's image section and the CTS run kernels). */
+ * kernels are built and given arguments, none runs here (cv-conformance's image section and the
+ * CTS run kernels). */
 #include "queue_test.h"
 
 #include <stdlib.h>
@@ -610,6 +611,34 @@ static void test_samplers(void) {
               clGetSamplerInfo((cl_sampler)qt_context, CL_SAMPLER_FILTER_MODE, sizeof v, &v, NULL));
 }
 
+/* Kernel arguments: an image parameter takes an image and no buffer; a pointer to a struct whose
+ * name starts like an image type's (the CTS's image_kernel_data) is a buffer argument. */
+static void test_kernel_args(void) {
+    const char *src = "typedef struct { int width; } image_kernel_data;\n"
+                      "kernel void k(read_only image1d_t im, global image_kernel_data *out) {\n"
+                      "    out->width = get_image_width(im);\n"
+                      "}\n";
+    cl_int err = 0;
+    cl_program p = clCreateProgramWithSource(qt_context, 1, &src, NULL, &err);
+    REQUIRE(p);
+    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &qt_device, NULL, NULL, NULL));
+    cl_kernel k = clCreateKernel(p, "k", &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    cl_mem img = image(CL_MEM_READ_ONLY, CL_R, CL_FLOAT, CL_MEM_OBJECT_IMAGE1D, 5, 1, 1, 1, 0, 0,
+                       NULL, NULL, &err);
+    cl_mem buf = clCreateBuffer(qt_context, CL_MEM_READ_WRITE, 16, NULL, &err);
+    if (k && img && buf) {
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof img, &img));
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof buf, &buf));
+        CHECK_ERR(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 0, sizeof buf, &buf));
+        CHECK_ERR(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 1, sizeof img, &img));
+    }
+    clReleaseMemObject(buf);
+    clReleaseMemObject(img);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 int main(void) {
     qt_setup();
     q = qt_queue(0);
@@ -628,6 +657,7 @@ int main(void) {
     test_map();
     test_on_buffer();
     test_samplers();
+    test_kernel_args();
     clReleaseCommandQueue(q);
     clReleaseContext(qt_context);
     return cv_test_report("images_api");

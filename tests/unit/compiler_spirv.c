@@ -334,6 +334,8 @@ static void build_images(void) {
         CVT_CHECK(strstr(ptx, ".entry images") &&
                       strstr(ptx, "//cv:arg images 1 private none none sampler_t"),
                   "image kernel and its sampler argument");
+        CVT_CHECK(strstr(ptx, "//cv:arg images 0 global read_only none image2d_t"),
+                  "image argument: %.300s", strstr(ptx, "//cv:arg"));
         CVT_CHECK(strstr(ptx, "\ttex.2d.v4.f32.f32 ") != NULL, "the texture path");
         CVT_CHECK(cvt_ptxas_at(ptx, "images", 3) == 0, "images: ptxas");
     }
