@@ -1106,6 +1106,8 @@ double clb_figure(cl_backend *b, int f) {
     case F_IMAGE_UPLOAD:
     case F_IMAGE_DOWNLOAD:
         return clb_image_transfer(b, f == F_IMAGE_UPLOAD);
+    case F_IMAGE_CHURN:
+        return clb_image_churn(b);
     default:
         return kernel_rate(b, f);
     }

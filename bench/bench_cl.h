@@ -67,5 +67,6 @@ double clb_median_profiled(cl_backend *b, cl_kernel k, cl_uint dims, const size_
  * BENCH_NOT_CLAIMED on a device without images. */
 double clb_image_kernel(cl_backend *b, bool bilinear);
 double clb_image_transfer(cl_backend *b, bool upload);
+double clb_image_churn(cl_backend *b);
 
 #endif

@@ -117,3 +117,54 @@ double clb_image_transfer(cl_backend *b, bool upload) {
     free(host);
     return res;
 }
+
+/* Images made and let go as applications with many small images do (and as the CTS image suites
+ * do): each round creates a 64 x 64 image from host pixels, samples it in one kernel, waits, and
+ * releases it. Drivers that defer an image's storage until first use pay it in the kernel. */
+double clb_image_churn(cl_backend *b) {
+    if (!has_images(b))
+        return BENCH_NOT_CLAIMED;
+    enum { SIDE = 64 };
+    static unsigned char px[SIDE * SIDE * 4];
+    cl_int e = CL_SUCCESS;
+    cl_program p = clCreateProgramWithSource(b->ctx, 1, &image_src, NULL, &e);
+    cl_kernel k = NULL;
+    if (p && clBuildProgram(p, 1, &b->dev, NULL, NULL, NULL) == CL_SUCCESS)
+        k = clCreateKernel(p, "img_bilinear", NULL);
+    cl_mem out = clCreateBuffer(b->ctx, CL_MEM_WRITE_ONLY, SIDE * SIDE * 16, NULL, &e);
+    cl_image_format f = {CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc d = {
+        .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = SIDE, .image_height = SIDE};
+    float step[2] = {1.0f / SIDE, 1.0f / SIDE};
+    size_t g[2] = {SIDE, SIDE}, l[2] = {32, 8};
+    double v[64], res = NAN;
+    if (k && out) {
+        clSetKernelArg(k, 1, sizeof out, &out);
+        clSetKernelArg(k, 2, sizeof step, step);
+        for (int r = -1; r < g_opts.reps && e == CL_SUCCESS; r++) { /* r = -1: warm-up */
+            double t0 = bench_now_us();
+            for (int i = 0; i < 100 && e == CL_SUCCESS; i++) {
+                cl_mem img =
+                    clCreateImage(b->ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &f, &d, px, &e);
+                if (e == CL_SUCCESS)
+                    e = clSetKernelArg(k, 0, sizeof img, &img);
+                if (e == CL_SUCCESS)
+                    e = clEnqueueNDRangeKernel(b->q, k, 2, NULL, g, l, 0, NULL, NULL);
+                if (e == CL_SUCCESS)
+                    e = clFinish(b->q);
+                if (img)
+                    clReleaseMemObject(img);
+            }
+            if (r >= 0)
+                v[r] = (bench_now_us() - t0) / 100;
+        }
+        res = e ? NAN : bench_median(v, g_opts.reps);
+    }
+    if (out)
+        clReleaseMemObject(out);
+    if (k)
+        clReleaseKernel(k);
+    if (p)
+        clReleaseProgram(p);
+    return res;
+}

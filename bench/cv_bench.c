@@ -135,6 +135,9 @@ static const figure_info figures[F_COUNT] = {
                         "GB/s", true},
     [F_IMAGE_DOWNLOAD] = {"clEnqueueReadImage of a 4096 × 4096 RGBA8 image, to pageable memory",
                           "GB/s", true},
+    [F_IMAGE_CHURN] = {"a new 64 × 64 RGBA8 image (COPY_HOST_PTR) sampled by one kernel, then "
+                       "released: host time of the round",
+                       "µs", false},
     [F_K_COPY4_SVM] = {"kernel: float4 copy on fine-grained SVM buffers (moved to the GPU "
                        "first) ÷ the same on cl_mem buffers",
                        "×", true},

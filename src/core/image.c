@@ -276,8 +276,6 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
         if (*err == CL_SUCCESS && (flags & CL_MEM_COPY_HOST_PTR))
             *err = cv_image_upload(img, ctx->devices[0], host_ptr);
     }
-    if (*err == CL_SUCCESS)
-        cv_image_textures(img, flags, ctx->devices[0]);
     /* Written once its own address is known (data_offset is relative to it). */
     if (*err == CL_SUCCESS)
         img->descriptor =
@@ -291,6 +289,26 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
         m = NULL;
     }
     return m;
+}
+
+/* Texture objects are made once per image, whichever thread binds it first. */
+static pthread_mutex_t cv_image_texture_lock = PTHREAD_MUTEX_INITIALIZER;
+
+void cv_image_prepare_sampling(cl_mem m) {
+    cv_image *img = m->image;
+    pthread_mutex_lock(&cv_image_texture_lock);
+    if (!img->textures_tried) {
+        img->textures_tried = true;
+        cv_image_textures(img, m->flags, m->context->devices[0]);
+        /* A descriptor that cannot take them leaves the image sampled in software. */
+        if (img->texture[0] && cv_image_write_descriptor(img) != CL_SUCCESS) {
+            for (unsigned slot = 0; slot < CV_IMAGE_TEXTURES; slot++) {
+                cvcu_texture_destroy(img->texture_device->cu, img->texture[slot]);
+                img->texture[slot] = 0;
+            }
+        }
+    }
+    pthread_mutex_unlock(&cv_image_texture_lock);
 }
 
 void cv_image_free(cv_image *img) {

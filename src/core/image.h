@@ -42,9 +42,12 @@ typedef struct cv_image {
     cl_mem pixels;                 /* internal buffer, or the application's buffer (held) */
     cl_mem descriptor;             /* internal buffer of the kernels' descriptor */
     /* Read-only 2D images of the formats the texture units read: a texture object per sampler
-     * state on texture_device (the context's first device), or none (0). */
+     * state on texture_device (the context's first device), or none (0). Made when the image
+     * first becomes a read-only kernel argument (cv_image_prepare_sampling): creation stays a
+     * pair of allocations, and images no kernel samples never cost texture objects. */
     uint64_t texture[CV_IMAGE_TEXTURES];
     cl_device_id texture_device;
+    bool textures_tried; /* under cv_image_texture_lock (image.c) */
 } cv_image;
 
 static inline cv_image *cv_mem_image(cl_mem m) {
@@ -71,6 +74,9 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
                        const cl_image_desc *desc, void *host_ptr, const cl_mem_properties *props,
                        size_t num_props, cl_int *err);
 cl_int cv_image_info(cl_mem m, cl_image_info param, const cv_info *out);
+/* Before m is a read-only kernel argument: its texture objects where it can have them, written
+ * into its descriptor (once; kernels already enqueued read either state, both correct). */
+void cv_image_prepare_sampling(cl_mem m);
 /* Lets go of what an image holds (its buffers); the cl_mem's destroy calls it. */
 void cv_image_free(cv_image *img);
 

@@ -1,5 +1,6 @@
 /* cl_kernel objects: creation from a built program, arguments, clones, info queries. */
 #include "core/kernel.h"
+#include "core/image.h"
 #include "core/sampler.h"
 #include "core/usm.h"
 #include "core/mem.h"
@@ -329,6 +330,8 @@ cl_int cv_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *va
                                        (a->access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
                                         (mem->flags & CL_MEM_READ_ONLY))))
             err = CL_INVALID_ARG_VALUE;
+        if (err == CL_SUCCESS && a->access == CL_KERNEL_ARG_ACCESS_READ_ONLY)
+            cv_image_prepare_sampling(mem);
         if (err == CL_SUCCESS)
             memcpy(k->values + a->offset, &mem->device_address, sizeof(uint64_t));
         break;
