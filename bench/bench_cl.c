@@ -412,14 +412,15 @@ double clb_median_profiled(cl_backend *b, cl_kernel k, cl_uint dims, const size_
  * culvert runs no timed twin), by the host clock from the first enqueue to clFinish's return, in
  * µs; the median of reps such bursts. Includes the gaps between launches, as an application
  * that does not profile sees them. */
-static double median_plain(cl_backend *b, cl_kernel k, const size_t *g, const size_t *l) {
+double clb_median_plain(cl_backend *b, cl_kernel k, cl_uint dims, const size_t *g,
+                        const size_t *l) {
     double v[64];
     for (int r = -1; r < g_opts.reps; r++) { /* r = -1: warm-up */
         clFinish(b->q);
         double t0 = bench_now_us();
         cl_int e = CL_SUCCESS;
         for (int i = 0; i < 20 && e == CL_SUCCESS; i++)
-            e = clEnqueueNDRangeKernel(b->q, k, 1, NULL, g, l, 0, NULL, NULL);
+            e = clEnqueueNDRangeKernel(b->q, k, dims, NULL, g, l, 0, NULL, NULL);
         e = e == CL_SUCCESS ? clFinish(b->q) : e;
         if (r >= 0)
             v[r] = e == CL_SUCCESS ? (bench_now_us() - t0) / 20 : NAN;
@@ -793,7 +794,7 @@ static double kernel_rate(cl_backend *b, int figure) {
             clSetKernelArg(k, 0, sizeof(m1), &m1);
             clSetKernelArg(k, 1, sizeof(m2), &m2);
             g[0] = g_opts.math_n;
-            us = figure == F_K_MATH_PLAIN ? median_plain(b, k, g, l)
+            us = figure == F_K_MATH_PLAIN ? clb_median_plain(b, k, 1, g, l)
                                           : clb_median_profiled(b, k, 1, g, l);
             res = (double)g_opts.math_n / us / 1e3;
         }
@@ -1102,7 +1103,8 @@ double clb_figure(cl_backend *b, int f) {
         return svm_copy_ratio(b);
     case F_K_IMAGE_BILINEAR:
     case F_K_IMAGE_WRITE:
-        return clb_image_kernel(b, f == F_K_IMAGE_BILINEAR);
+    case F_K_IMAGE_WRITE_PLAIN:
+        return clb_image_kernel(b, f == F_K_IMAGE_BILINEAR, f == F_K_IMAGE_WRITE_PLAIN);
     case F_IMAGE_UPLOAD:
     case F_IMAGE_DOWNLOAD:
         return clb_image_transfer(b, f == F_IMAGE_UPLOAD);

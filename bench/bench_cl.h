@@ -60,12 +60,14 @@ double clb_replay_100(cl_backend *b);
 double clb_host_value_gate_graph(cl_backend *b);
 
 /* Median of reps profiled END - START of the kernel (after one warm-up launch), in µs. */
+/* Time per kernel of 20 launches back to back on the plain queue, host clock (µs). */
+double clb_median_plain(cl_backend *b, cl_kernel k, cl_uint dims, const size_t *g, const size_t *l);
 double clb_median_profiled(cl_backend *b, cl_kernel k, cl_uint dims, const size_t *g,
                            const size_t *l);
 /* The image figures (bench_cl_image.c): a kernel's rate (bilinear: Gsamples/s of 2D bilinear
  * reads; else Gpixels/s of writes), a blocking image upload or download (GB/s, pageable memory);
  * BENCH_NOT_CLAIMED on a device without images. */
-double clb_image_kernel(cl_backend *b, bool bilinear);
+double clb_image_kernel(cl_backend *b, bool bilinear, bool plain);
 double clb_image_transfer(cl_backend *b, bool upload);
 double clb_image_churn(cl_backend *b);
 

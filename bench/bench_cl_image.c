@@ -44,7 +44,7 @@ static bool has_images(cl_backend *b) {
     return images == CL_TRUE;
 }
 
-double clb_image_kernel(cl_backend *b, bool bilinear) {
+double clb_image_kernel(cl_backend *b, bool bilinear, bool plain) {
     if (!has_images(b))
         return BENCH_NOT_CLAIMED;
     cl_int e = CL_SUCCESS;
@@ -69,7 +69,7 @@ double clb_image_kernel(cl_backend *b, bool bilinear) {
             clSetKernelArg(k, 1, sizeof scale, &scale);
         }
         size_t g[2] = {image_side(), image_side()}, l[2] = {32, 8};
-        double us = clb_median_profiled(b, k, 2, g, l);
+        double us = plain ? clb_median_plain(b, k, 2, g, l) : clb_median_profiled(b, k, 2, g, l);
         /* Gsamples/s (four a work-item) or Gpixels/s */
         res = (double)n * (bilinear ? 4.0 : 1.0) / us / 1e3;
     } else {

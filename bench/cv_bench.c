@@ -131,6 +131,9 @@ static const figure_info figures[F_COUNT] = {
                             "CULVERT_IMAGES=1)",
                             "Gsamples/s", true},
     [F_K_IMAGE_WRITE] = {"kernel: 2D image writes (RGBA8)", "Gpixels/s", true},
+    [F_K_IMAGE_WRITE_PLAIN] = {"kernel: 2D image writes (RGBA8), 20 launches back to back on a "
+                               "queue without profiling (host clock)",
+                               "Gpixels/s", true},
     [F_IMAGE_UPLOAD] = {"clEnqueueWriteImage of a 4096 × 4096 RGBA8 image, from pageable memory",
                         "GB/s", true},
     [F_IMAGE_DOWNLOAD] = {"clEnqueueReadImage of a 4096 × 4096 RGBA8 image, to pageable memory",
