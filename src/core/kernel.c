@@ -73,7 +73,10 @@ static cv_arg_kind cv_arg_kind_of(const cv_ptx_kernel *sig, uint32_t i) {
     const cv_ptx_param *p = &sig->params[i];
     cv_arg_kind kind = CV_ARG_VALUE;
     const char *type = sig->arg_info ? sig->arg_info[i].type_name : NULL;
-    if (cv_is_image_type_name(type) && p->size == sizeof(uint64_t))
+    /* An access qualifier is an image's (or a pipe's, which no culvert device has): it finds
+     * images named by a typedef, whose type name is the typedef's. */
+    bool qualified = sig->arg_info && sig->arg_info[i].access != CL_KERNEL_ARG_ACCESS_NONE;
+    if ((cv_is_image_type_name(type) || qualified) && p->size == sizeof(uint64_t))
         kind = CV_ARG_IMAGE;
     else if (type && strcmp(type, "sampler_t") == 0 && p->size == sizeof(uint64_t))
         kind = CV_ARG_SAMPLER;

@@ -617,6 +617,10 @@ static void test_kernel_args(void) {
     const char *src = "typedef struct { int width; } image_kernel_data;\n"
                       "kernel void k(read_only image1d_t im, global image_kernel_data *out) {\n"
                       "    out->width = get_image_width(im);\n"
+                      "}\n"
+                      "typedef image1d_t my_image;\n"
+                      "kernel void t(my_image im, global int *out) {\n"
+                      "    out[0] = get_image_width(im);\n"
                       "}\n";
     cl_int err = 0;
     cl_program p = clCreateProgramWithSource(qt_context, 1, &src, NULL, &err);
@@ -627,12 +631,22 @@ static void test_kernel_args(void) {
     cl_mem img = image(CL_MEM_READ_ONLY, CL_R, CL_FLOAT, CL_MEM_OBJECT_IMAGE1D, 5, 1, 1, 1, 0, 0,
                        NULL, NULL, &err);
     cl_mem buf = clCreateBuffer(qt_context, CL_MEM_READ_WRITE, 16, NULL, &err);
-    if (k && img && buf) {
+    /* An image type named by a typedef is an image argument too. */
+    cl_kernel t = clCreateKernel(p, "t", &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    if (k && t && img && buf) {
         CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof img, &img));
         CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof buf, &buf));
         CHECK_ERR(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 0, sizeof buf, &buf));
         CHECK_ERR(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 1, sizeof img, &img));
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(t, 0, sizeof img, &img));
+        CHECK_ERR(CL_INVALID_MEM_OBJECT, clSetKernelArg(t, 0, sizeof buf, &buf));
+        char name[32] = "";
+        CHECK_ERR(CL_SUCCESS,
+                  clGetKernelArgInfo(t, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof name, name, NULL));
+        CHECK(strcmp(name, "my_image") == 0);
     }
+    clReleaseKernel(t);
     clReleaseMemObject(buf);
     clReleaseMemObject(img);
     clReleaseKernel(k);
