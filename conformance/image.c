@@ -547,6 +547,46 @@ static const char *kernel_src =
 
 /* Kernels read a UNORM_INT8 image through a constant nearest sampler, a normalized linear
  * sampler argument at pixel centres and without a sampler, query it, and write another. */
+/* An image type named by a typedef is an image argument (its CL_KERNEL_ARG_TYPE_NAME is the
+ * typedef's name), beside a pointer to a struct whose name starts like an image type's. */
+static void typedef_image_arg(ct_env *e) {
+    SETUP_IMAGES();
+    if (!ct_compiler(e))
+        CT_SKIP("no compiler");
+    static const char *src = "typedef image2d_t picture;\n"
+                             "typedef struct { int w, h; } image_dims;\n"
+                             "kernel void dims(picture p, global image_dims *o) {\n"
+                             "    o->w = get_image_width(p);\n"
+                             "    o->h = get_image_height(p);\n"
+                             "}\n";
+    const cl_image_format f = {CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc d = desc_of(CL_MEM_OBJECT_IMAGE2D, 13, 7, 0, 0);
+    cl_int err = CL_SUCCESS;
+    cl_mem img = clCreateImage(e->ctx, CL_MEM_READ_ONLY, &f, &d, NULL, &err);
+    cl_mem out = ct_buffer(e, CL_MEM_READ_WRITE, 2 * sizeof(cl_int), NULL);
+    CT_REQUIRE(img && out);
+    cl_program p = ct_build(e, src, "-cl-kernel-arg-info");
+    CT_REQUIRE(p != NULL);
+    cl_kernel k = ct_kernel(p, "dims");
+    CT_REQUIRE(k);
+    char name[32] = "";
+    CT_ERR(CL_SUCCESS, clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_TYPE_NAME, sizeof name, name, NULL));
+    CT_CHECK(strcmp(name, "picture") == 0);
+    CT_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof img, &img));
+    CT_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof out, &out));
+    size_t one = 1;
+    CT_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(e->q, k, 1, NULL, &one, NULL, 0, NULL, NULL));
+    cl_int got[2] = {0, 0};
+    CT_ERR(CL_SUCCESS, clEnqueueReadBuffer(e->q, out, CL_TRUE, 0, sizeof got, got, 0, NULL, NULL));
+    ct_checks++;
+    if (got[0] != 13 || got[1] != 7)
+        ct_fail(__FILE__, __LINE__, "width %d, height %d: want 13, 7", got[0], got[1]);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    clReleaseMemObject(out);
+    clReleaseMemObject(img);
+}
+
 static void kernel_read_write(ct_env *e) {
     SETUP_IMAGES();
     if (!ct_compiler(e))
@@ -819,8 +859,8 @@ static const ct_case cases[] = {
     {"write_read_2d", write_read_2d},         {"write_read_3d", write_read_3d},
     {"fill_and_copy", fill_and_copy},         {"map_image", map_image},
     {"sampler_info", sampler_info},           {"sampler_value_errors", sampler_value_errors},
-    {"kernel_read_write", kernel_read_write}, {"sampler_states", sampler_states},
-    {"sampler_states_r", sampler_states_r},
+    {"kernel_read_write", kernel_read_write}, {"typedef_image_arg", typedef_image_arg},
+    {"sampler_states", sampler_states},       {"sampler_states_r", sampler_states_r},
 };
 
 CT_SECTION(ct_image_section, "image", cases);
