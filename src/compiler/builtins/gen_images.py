@@ -9,7 +9,8 @@ devices like one, and a texture object per image and launch would cost a driver 
 specification's addressing, filtering and conversion rules are then exactly what the code says),
 except read_imagef/h of a read-only 2D image with a sampler and float coordinates, which the
 texture units sample where the image's descriptor holds a texture object for the sampler's state
-(core/image.c makes them at creation for the formats they read).
+(core/image.c makes them, for the formats they read, when the image first becomes a read-only
+kernel argument).
 This script adds one wrapper per mangled builtin name, named with an __asm label (clang lowers an
 image argument to `ptr addrspace(1)`, the descriptor's address, and a sampler to
 `ptr addrspace(4)`, whose integer is the sampler's bits), and compiles both with clang for
