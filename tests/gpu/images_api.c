@@ -5,6 +5,7 @@
  * packed colours, maps, and samplers. Runs on the GPU and on the fake driver (fake.images_api):
  * kernels are built and given arguments, none runs here (cv-conformance's image section and the
  * CTS run kernels). */
+#include "fake_cuda.h"
 #include "queue_test.h"
 
 #include <stdlib.h>
@@ -621,6 +622,9 @@ static void test_kernel_args(void) {
                       "typedef image1d_t my_image;\n"
                       "kernel void t(my_image im, global int *out) {\n"
                       "    out[0] = get_image_width(im);\n"
+                      "}\n"
+                      "kernel void s(read_only image2d_t im, sampler_t smp, global float4 *o) {\n"
+                      "    o[0] = read_imagef(im, smp, (float2)(0.5f, 0.5f));\n"
                       "}\n";
     cl_int err = 0;
     cl_program p = clCreateProgramWithSource(qt_context, 1, &src, NULL, &err);
@@ -647,6 +651,27 @@ static void test_kernel_args(void) {
         CHECK(strcmp(name, "my_image") == 0);
     }
     clReleaseKernel(t);
+    /* Texture objects wait for the first read-only binding (core/image.h), and are tried once:
+     * on the fake driver, whose cuTexObjectCreate answers CUDA_ERROR_NOT_SUPPORTED, creating the
+     * image asks for none, the first binding for one (the first refusal ends the attempt), a
+     * second binding for none. */
+    fakecuda_state *fake = fakecuda_find();
+    cl_kernel sk = clCreateKernel(p, "s", &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    if (fake && sk) {
+        fake->calls_begin();
+        cl_mem tex = image(CL_MEM_READ_ONLY, CL_RGBA, CL_UNORM_INT8, CL_MEM_OBJECT_IMAGE2D, 8, 8, 1,
+                           1, 0, 0, NULL, NULL, &err);
+        CHECK_ERR(CL_SUCCESS, err);
+        CHECK(fake->calls("cuTexObjectCreate") == 0);
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(sk, 0, sizeof tex, &tex));
+        CHECK(fake->calls("cuTexObjectCreate") == 1);
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(sk, 0, sizeof tex, &tex));
+        CHECK(fake->calls("cuTexObjectCreate") == 1);
+        fake->calls_end();
+        clReleaseMemObject(tex);
+    }
+    clReleaseKernel(sk);
     clReleaseMemObject(buf);
     clReleaseMemObject(img);
     clReleaseKernel(k);
