@@ -235,7 +235,9 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
         r = CUDA_ERROR_INVALID_VALUE;
     else if (!r && n > DEV_FREE - dev_used)
         r = CUDA_ERROR_OUT_OF_MEMORY;
-    void *m = r ? NULL : aligned_alloc(256, (n + 255) / 256 * 256);
+    /* 512 bytes: CUDA's 256 and the texture alignment the fake reports (fake_device.c), so
+     * whether an image's pixels suit a texture object does not depend on the host's malloc. */
+    void *m = r ? NULL : aligned_alloc(512, (n + 511) / 512 * 512);
     if (!r && !m)
         r = CUDA_ERROR_OUT_OF_MEMORY;
     if (m) {
