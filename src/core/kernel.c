@@ -108,7 +108,9 @@ static cl_int cv_kernel_alloc_args(cl_kernel k, const cv_ptx_kernel *sig, bool l
         a->slice_align = p->ptr_align > 16 ? p->ptr_align : 16;
         size = a->offset + p->size;
         k->has_local |= a->kind == CV_ARG_LOCAL;
+        k->ro_images += a->kind == CV_ARG_IMAGE && a->access == CL_KERNEL_ARG_ACCESS_READ_ONLY;
     }
+    k->ro_untextured = k->ro_images;
     k->values = calloc(1, size ? size : 1);
     if (!k->args || !k->params || !k->values)
         return CL_OUT_OF_HOST_MEMORY;
@@ -201,6 +203,7 @@ cl_kernel cv_kernel_clone(cl_kernel src, cl_int *err) {
             size = k->args[i].offset + k->args[i].size;
         memcpy(k->values, src->values, size);
         k->unset = src->unset;
+        k->ro_untextured = src->ro_untextured;
         k->has_local = src->has_local;
         k->smem = src->smem;
         k->extra_smem = src->extra_smem;
@@ -333,8 +336,13 @@ cl_int cv_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *va
                                        (a->access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
                                         (mem->flags & CL_MEM_READ_ONLY))))
             err = CL_INVALID_ARG_VALUE;
-        if (err == CL_SUCCESS && a->access == CL_KERNEL_ARG_ACCESS_READ_ONLY)
+        if (err == CL_SUCCESS && a->access == CL_KERNEL_ARG_ACCESS_READ_ONLY) {
             cv_image_prepare_sampling(mem);
+            bool textured = mem->image->texture[0] != 0;
+            if (textured != a->textured)
+                k->ro_untextured += textured ? (uint32_t)-1 : 1;
+            a->textured = textured;
+        }
         if (err == CL_SUCCESS)
             memcpy(k->values + a->offset, &mem->device_address, sizeof(uint64_t));
         break;

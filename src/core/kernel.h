@@ -24,6 +24,7 @@ typedef struct cv_kernel_arg {
     size_t local_size; /* __local: bytes asked for */
     cl_mem mem;        /* the buffer or image passed, or NULL (not held: the launch holds it) */
     cl_kernel_arg_access_qualifier access; /* images: how the kernel uses it */
+    bool textured; /* a read-only image argument set to an image with texture objects */
 } cv_kernel_arg;
 
 struct _cl_kernel {
@@ -37,7 +38,10 @@ struct _cl_kernel {
     unsigned char *values; /* argument values, each at its offset */
     void **params;         /* num_args + 1 pointers into values (the last: launch info) */
     uint32_t unset;        /* arguments not set yet */
-    bool launch_info;      /* culvert-compiled PTX: takes the launch-information block */
+    /* Read-only image arguments, and those not (yet) set to an image with texture objects: none
+     * such, and the module's textured variant can run the launch (core/ptx_textured.h). */
+    uint32_t ro_images, ro_untextured;
+    bool launch_info; /* culvert-compiled PTX: takes the launch-information block */
     bool has_local;
     size_t smem; /* dynamic shared memory of a launch: extra + __local slices */
     /* Launch attributes (cl_culvert_launch_attributes). */

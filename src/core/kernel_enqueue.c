@@ -200,6 +200,22 @@ static bool cv_kernel_timable(const cv_ndrange *r, cl_device_id dev) {
     return ok;
 }
 
+/* A launch whose read-only image arguments all have texture objects never takes the software
+ * fallback of their sampling: it runs the module's textured variant where there is one and the
+ * launch fits it (core/ptx_textured.h). Command buffers keep the entry (an update may change the
+ * images). */
+static void cv_ndrange_textured(cv_ndrange *r, cl_kernel k, cl_device_id dev) {
+    cv_program_function *tf =
+        k->ro_images && !k->ro_untextured ? cv_program_function_textured(r->function) : NULL;
+    if (tf &&
+        (size_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2] <=
+            (size_t)tf->attrs.max_threads &&
+        cv_kernel_smem(tf, dev, r->launch.smem) == CL_SUCCESS) {
+        r->function = tf;
+        r->launch.func = tf->func;
+    }
+}
+
 /* The chunk of groups each launch takes per dimension: CUDA's grid limit, in whole clusters. */
 static uint64_t cv_ndrange_chunk(const cv_ndrange *r, const cvcu_device_props *props, int d) {
     uint64_t c = props->max_grid_dim[d] ? props->max_grid_dim[d] : 65535;
@@ -352,6 +368,8 @@ cl_int cv_kernel_enqueue(cl_command_queue q, cl_kernel k, cl_command_type type, 
     cl_int err = cv_ndrange_prepare(k, q->device, work_dim, offset, global, local, false, &r);
     if (err != CL_SUCCESS)
         return err;
+    if (!r.empty)
+        cv_ndrange_textured(&r, k, q->device);
     cv_command cmd;
     /* The properties are read again under the queue's lock: this only spares other enqueues
      * the look at the twin. */

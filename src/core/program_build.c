@@ -9,6 +9,7 @@
 #include "core/backend.h"
 #include "util/clock.h"
 #include "core/program_function.h"
+#include "core/ptx_textured.h"
 #include "core/ptx_timing.h"
 
 #include <ctype.h>
@@ -231,6 +232,15 @@ void cv_program_twins_free(cv_program_twins *t) {
             cvcu_device_bind(t->device->cu);
             cvcu_module_unload(t->module);
         }
+        if (t->textured_module) {
+            cvcu_device_bind(t->device->cu);
+            cvcu_module_unload(t->textured_module);
+        }
+        free(t->textured);
+        free(t->textured_text);
+        if (t->textured_stats)
+            free(t->textured_stats->timed);
+        free(t->textured_stats);
         pthread_mutex_destroy(&t->lock);
         free(t->text);
         free(t->alone);
@@ -310,6 +320,80 @@ cvcu_function *cv_program_function_timed(cv_program_function *f) {
     return final ? f->timed : NULL;
 }
 
+/* Loads the textured variant, under t->lock; false while a gate is closed (nothing tried). A
+ * function the driver refuses there has no variant. */
+static bool cv_program_textured_load(cv_program_twins *t) {
+    char *log = NULL;
+    bool later = false;
+    uint64_t t0 = cvu_host_time_ns();
+    cl_int err = cvcu_device_bind(t->device->cu);
+    if (err == CL_SUCCESS)
+        err = cvcu_module_load_unblocked(t->textured_text, &t->jit, &t->textured_module, &log,
+                                         &later);
+    if (later) {
+        free(log);
+        return false;
+    }
+    cvu_log(err == CL_SUCCESS ? CVU_LOG_INFO : CVU_LOG_ERROR,
+            "textured variant of %u kernels: CUDA module load %.1f ms (%d)%s%s", t->num_functions,
+            (double)(cvu_host_time_ns() - t0) / 1e6, err, log && log[0] ? ": " : "",
+            log ? log : "");
+    free(log);
+    if (err == CL_SUCCESS)
+        t->textured = calloc(t->num_functions ? t->num_functions : 1, sizeof *t->textured);
+    const cv_ptx_timing_stats *st = t->textured_stats;
+    for (uint32_t i = 0; t->textured && i < t->num_functions; i++) {
+        cv_program_function *tf = &t->textured[i];
+        const cv_program_function *f = &t->functions[i];
+        tf->sig = f->sig;
+        tf->prints = f->prints;
+        if (cvcu_module_function(t->textured_module, f->sig->name, &tf->func) != CL_SUCCESS ||
+            cvcu_function_attrs(tf->func, &tf->attrs) != CL_SUCCESS)
+            tf->func = NULL;
+        if (tf->func && st && st->timed && i < st->entries && st->timed[i])
+            cv_program_timed_twin(t->textured_module, tf);
+        atomic_init(&tf->smem_optin, tf->attrs.max_dynamic_smem);
+        atomic_init(&tf->timed_smem_optin, tf->timed_attrs.max_dynamic_smem);
+        atomic_init(&tf->default_block, 0);
+    }
+    free(t->textured_text);
+    t->textured_text = NULL;
+    return true;
+}
+
+cv_program_function *cv_program_function_textured(cv_program_function *f) {
+    cv_program_twins *t = f->twins;
+    if (!t || !t->has_textured)
+        return NULL;
+    if (!atomic_load_explicit(&t->textured_tried, memory_order_acquire)) {
+        pthread_mutex_lock(&t->lock);
+        if (!atomic_load_explicit(&t->textured_tried, memory_order_relaxed) &&
+            cv_program_textured_load(t))
+            atomic_store_explicit(&t->textured_tried, true, memory_order_release);
+        pthread_mutex_unlock(&t->lock);
+    }
+    cv_program_function *tf = NULL;
+    /* t->textured is written before textured_tried turns true, and never after. */
+    if (atomic_load_explicit(&t->textured_tried, memory_order_acquire) && t->textured)
+        tf = &t->textured[f - t->functions];
+    return tf && tf->func ? tf : NULL;
+}
+
+/* The textured variant's text (core/ptx_textured.h) of the entries' text, with its own timed
+ * twins beside its entries; NULL where the module has no image sampling to stub out. */
+static void cv_program_textured_text(cv_program_twins *t, const char *text) {
+    size_t len = strlen(text), vlen = 0, wlen = 0;
+    char *v = memmem(text, len, CV_PTX_SOFT_SAMPLING, sizeof CV_PTX_SOFT_SAMPLING - 1)
+                  ? cv_ptx_textured(text, len, &vlen)
+                  : NULL;
+    t->textured_stats = v ? calloc(1, sizeof *t->textured_stats) : NULL;
+    if (t->textured_stats)
+        t->textured_text =
+            cv_ptx_add_timing(v, vlen, CV_PTX_TIMING_BESIDE, &wlen, t->textured_stats);
+    t->has_textured = t->textured_text != NULL;
+    free(v);
+}
+
 /* The twins apart of a module loaded from text (which this takes), for its functions. */
 static cv_program_twins *cv_program_twins_new(cv_program_device *pd, char *text,
                                               const cvcu_jit_options *jit) {
@@ -325,6 +409,8 @@ static cv_program_twins *cv_program_twins_new(cv_program_device *pd, char *text,
         t->device = pd->device;
         t->functions = pd->functions;
         t->num_functions = pd->ptx.num_kernels;
+        atomic_init(&t->textured_tried, false);
+        cv_program_textured_text(t, text);
     } else {
         free(text);
     }

@@ -24,6 +24,15 @@ typedef struct cv_program_twins {
     struct cvcu_module *module; /* NULL until loaded, or where the driver refused it */
     cv_program_function *functions;
     uint32_t num_functions;
+    /* The textured variant of the module with its own timed twins (core/ptx_textured.h), made
+     * where the module has image sampling to stub out, loaded by the first launch that can run
+     * it. Its functions are in the order of functions (NULL: not loaded, or refused). */
+    bool has_textured; /* set once at creation */
+    _Atomic bool textured_tried;
+    char *textured_text;                        /* until loaded */
+    struct cv_ptx_timing_stats *textured_stats; /* its twins, until loaded */
+    struct cvcu_module *textured_module;
+    cv_program_function *textured;
 } cv_program_twins;
 
 struct cv_program_function {
@@ -47,6 +56,9 @@ struct cv_program_function {
 
 /* f's timed twin, NULL where it has none: loads the twins' module on first use (thread-safe). */
 cvcu_function *cv_program_function_timed(cv_program_function *f);
+/* f's textured variant (core/ptx_textured.h), NULL where there is none: loads the variant's
+ * module on first use (thread-safe). */
+cv_program_function *cv_program_function_textured(cv_program_function *f);
 /* Unloads and frees what cv_program_load made of the twins (NULL: nothing). */
 void cv_program_twins_free(cv_program_twins *t);
 

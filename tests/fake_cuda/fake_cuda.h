@@ -90,6 +90,8 @@ typedef struct fakecuda_state {
     _Atomic unsigned long long last_kernel_end_ns;
     /* cuEventRecord calls of timing events (created without CU_EVENT_DISABLE_TIMING) */
     _Atomic unsigned long timing_records;
+    /* texture objects created and not destroyed */
+    _Atomic long live_textures;
 } fakecuda_state;
 
 /* The fake's state when the libcuda.so.1 the process finds is the fake; NULL when it is another

@@ -90,8 +90,8 @@ static const struct {
     {CU_DEVICE_ATTRIBUTE_ASYNC_ENGINE_COUNT, 1},
     {CU_DEVICE_ATTRIBUTE_COOPERATIVE_LAUNCH, 1},
     {CU_DEVICE_ATTRIBUTE_CLUSTER_LAUNCH, 1},
-    /* The H100's texture limits: culvert then asks for texture objects, which the fake refuses
-     * (cuTexObjectCreate is a stub), as a driver without them would. */
+    /* The H100's texture limits: culvert then asks for texture objects (handles only: the fake
+     * runs no kernel). */
     {CU_DEVICE_ATTRIBUTE_TEXTURE_ALIGNMENT, 512},
     {CU_DEVICE_ATTRIBUTE_TEXTURE_PITCH_ALIGNMENT, 32},
     {CU_DEVICE_ATTRIBUTE_MAXIMUM_TEXTURE2D_LINEAR_WIDTH, 131072},

@@ -386,3 +386,27 @@ CUresult cuMemsetD2D32Async(CUdeviceptr d, size_t pitch, unsigned v, size_t w, s
 }
 
 #pragma GCC visibility pop
+
+#pragma GCC visibility push(default)
+/* Texture objects: handles only (the fake runs no kernel that would sample them), counted live
+ * so that a test sees each destroyed. */
+CUresult cuTexObjectCreate(CUtexObject *obj, const CUDA_RESOURCE_DESC *res,
+                           const CUDA_TEXTURE_DESC *tex, const CUDA_RESOURCE_VIEW_DESC *view) {
+    FAKE_CALL;
+    static _Atomic unsigned long long next = 1;
+    (void)view;
+    if (!obj || !res || !tex)
+        return CUDA_ERROR_INVALID_VALUE;
+    *obj = (CUtexObject)atomic_fetch_add(&next, 1);
+    atomic_fetch_add(&fake_state.live_textures, 1);
+    return CUDA_SUCCESS;
+}
+
+CUresult cuTexObjectDestroy(CUtexObject obj) {
+    FAKE_CALL;
+    if (!obj)
+        return CUDA_ERROR_INVALID_VALUE;
+    atomic_fetch_sub(&fake_state.live_textures, 1);
+    return CUDA_SUCCESS;
+}
+#pragma GCC visibility pop

@@ -9,6 +9,7 @@
 #include "queue_test.h"
 
 #include <stdlib.h>
+#include <time.h>
 
 static cl_command_queue q;
 
@@ -651,26 +652,55 @@ static void test_kernel_args(void) {
         CHECK(strcmp(name, "my_image") == 0);
     }
     clReleaseKernel(t);
-    /* Texture objects wait for the first read-only binding (core/image.h), and are tried once:
-     * on the fake driver, whose cuTexObjectCreate answers CUDA_ERROR_NOT_SUPPORTED, creating the
-     * image asks for none, the first binding for one (the first refusal ends the attempt), a
-     * second binding for none. */
+    /* Texture objects wait for the first read-only binding (core/image.h) and are made once
+     * (the fake driver's call counts): creating the image makes none, the first binding 16 (one
+     * per sampler state), a second none. A launch whose read-only images all have them runs the
+     * module's textured variant (core/ptx_textured.h), loaded by the first such launch; an image
+     * without them (a 3D image) keeps the entry. */
     fakecuda_state *fake = fakecuda_find();
     cl_kernel sk = clCreateKernel(p, "s", &err);
     CHECK_ERR(CL_SUCCESS, err);
-    if (fake && sk) {
+    cl_sampler smp = clCreateSampler(qt_context, CL_TRUE, CL_ADDRESS_CLAMP, CL_FILTER_LINEAR, &err);
+    if (fake && sk && smp && buf) {
+        long live = fake->live_textures;
         fake->calls_begin();
         cl_mem tex = image(CL_MEM_READ_ONLY, CL_RGBA, CL_UNORM_INT8, CL_MEM_OBJECT_IMAGE2D, 8, 8, 1,
                            1, 0, 0, NULL, NULL, &err);
         CHECK_ERR(CL_SUCCESS, err);
         CHECK(fake->calls("cuTexObjectCreate") == 0);
         CHECK_ERR(CL_SUCCESS, clSetKernelArg(sk, 0, sizeof tex, &tex));
-        CHECK(fake->calls("cuTexObjectCreate") == 1);
+        CHECK(fake->calls("cuTexObjectCreate") == 16);
         CHECK_ERR(CL_SUCCESS, clSetKernelArg(sk, 0, sizeof tex, &tex));
-        CHECK(fake->calls("cuTexObjectCreate") == 1);
+        CHECK(fake->calls("cuTexObjectCreate") == 16);
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(sk, 1, sizeof smp, &smp));
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(sk, 2, sizeof buf, &buf));
+        size_t one = 1;
+        unsigned long loads = fake->calls("cuModuleLoadDataEx") + fake->calls("cuModuleLoadData");
+        CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, sk, 1, NULL, &one, NULL, 0, NULL, NULL));
+        CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, sk, 1, NULL, &one, NULL, 0, NULL, NULL));
+        CHECK(fake->calls("cuModuleLoadDataEx") + fake->calls("cuModuleLoadData") == loads + 1);
+        /* CL_A: a format the texture units do not read as OpenCL does: no texture objects, the
+         * entry runs (no module is loaded for it); then the textured image again. */
+        cl_mem soft = image(CL_MEM_READ_ONLY, CL_A, CL_UNORM_INT8, CL_MEM_OBJECT_IMAGE2D, 8, 8, 1,
+                            1, 0, 0, NULL, NULL, &err);
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(sk, 0, sizeof soft, &soft));
+        CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, sk, 1, NULL, &one, NULL, 0, NULL, NULL));
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(sk, 0, sizeof tex, &tex));
+        CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, sk, 1, NULL, &one, NULL, 0, NULL, NULL));
+        CHECK(fake->calls("cuModuleLoadDataEx") + fake->calls("cuModuleLoadData") == loads + 1);
+        CHECK(fake->calls("cuTexObjectCreate") == 16);
         fake->calls_end();
+        clReleaseMemObject(soft);
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+        CHECK(fake->live_textures == live + 16);
         clReleaseMemObject(tex);
+        /* The launches held the image: it goes, and its texture objects, once their completion
+         * has been seen (culvert's tracker), within moments. */
+        for (int i = 0; i < 1000 && fake->live_textures != live; i++)
+            nanosleep(&(struct timespec){0, 10000000}, NULL);
+        CHECK(fake->live_textures == live);
     }
+    clReleaseSampler(smp);
     clReleaseKernel(sk);
     clReleaseMemObject(buf);
     clReleaseMemObject(img);

@@ -10,6 +10,7 @@
  * same PTX either way, and __IMAGE_SUPPORT__ is defined only with images, whatever the cache
  * holds. */
 #include "compiler_util.h"
+#include "core/ptx_textured.h"
 
 static const cvc_target sm90_images = {.cc_major = 9, .cc_minor = 0, .images = true};
 
@@ -139,8 +140,78 @@ static cl_int build(const char *src, const char *options, const cvc_target *t, c
     return cvc_build(src, strlen(src), options, t, out);
 }
 
+/* The registers ptxas -O3 gives the entry (ptxas -v), -1 when it fails. */
+static int entry_registers(const char *ptx, const char *entry) {
+    char dir[256], path[512], cmd[2048];
+    cvt_tempdir(dir, sizeof dir);
+    snprintf(path, sizeof path, "%s/k.ptx", dir);
+    cvt_write(path, ptx);
+    snprintf(cmd, sizeof cmd, "'%s' -O3 -v -arch=sm_90 '%s' -o '%s/k.cubin' > '%s/log' 2>&1",
+             CV_PTXAS, path, dir, dir);
+    int regs = -1;
+    if (system(cmd) == 0) {
+        snprintf(path, sizeof path, "%s/log", dir);
+        FILE *f = fopen(path, "r");
+        char line[512];
+        bool in_entry = false;
+        while (f && regs < 0 && fgets(line, sizeof line, f)) {
+            if (strstr(line, "Compiling entry function"))
+                in_entry = strstr(line, entry) != NULL;
+            const char *used = in_entry ? strstr(line, "Used ") : NULL;
+            if (used)
+                regs = atoi(used + 5);
+        }
+        if (f)
+            fclose(f);
+    }
+    cvt_rmdir(dir);
+    return regs;
+}
+
+/* The textured variant (core/ptx_textured.h) of a bilinear kernel: ptxas takes it, and without
+ * the software fallback's body the kernel needs fewer registers, few enough for 8 groups of 256
+ * on an SM (32); a module without read-only 2D sampling has no variant. */
+static void textured_variant(void) {
+    static const char src[] =
+        "constant sampler_t lin = CLK_NORMALIZED_COORDS_TRUE | CLK_ADDRESS_CLAMP_TO_EDGE |\n"
+        "                         CLK_FILTER_LINEAR;\n"
+        "kernel void bil(read_only image2d_t in, global float4 *out, float2 step) {\n"
+        "    int x = get_global_id(0), y = get_global_id(1);\n"
+        "    float2 c = ((float2)(x, y) + 0.37f) * step;\n"
+        "    out[y * get_global_size(0) + x] = read_imagef(in, lin, c) +\n"
+        "        read_imagef(in, lin, c + step * 0.5f) + read_imagef(in, lin, c + step);\n"
+        "}\n";
+    cvc_output out;
+    cl_int err = build(src, "", &sm90_images, &out);
+    CVT_CHECK(err == CL_SUCCESS, "bilinear: %d\n%s", err, out.log ? out.log : "");
+    if (err == CL_SUCCESS) {
+        const char *ptx = (const char *)out.data;
+        size_t len = 0;
+        char *tex = cv_ptx_textured(ptx, strlen(ptx), &len);
+        CVT_CHECK(tex && len == strlen(tex), "no textured variant");
+        if (tex) {
+            int plain = entry_registers(ptx, "bil"), textured = entry_registers(tex, "bil");
+            printf("bilinear kernel: %d registers, textured variant %d\n", plain, textured);
+            CVT_CHECK(plain > 0 && textured > 0 && textured < plain && textured <= 32,
+                      "registers: %d, textured %d", plain, textured);
+        }
+        free(tex);
+    }
+    cvc_output_free(&out);
+    static const char plain_src[] =
+        "kernel void w(write_only image2d_t o) { write_imagef(o, (int2)(0, 0), (float4)(1)); }\n";
+    err = build(plain_src, "", &sm90_images, &out);
+    CVT_CHECK(err == CL_SUCCESS, "write: %d", err);
+    size_t len = 0;
+    CVT_CHECK(err != CL_SUCCESS ||
+                  !cv_ptx_textured((const char *)out.data, strlen((const char *)out.data), &len),
+              "a variant without read-only sampling");
+    cvc_output_free(&out);
+}
+
 int main(void) {
     cvt_require_compiler();
+    textured_variant();
     char dir[256];
     cvt_private_cache(dir, sizeof dir);
     cvc_output out;

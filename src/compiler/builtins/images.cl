@@ -487,6 +487,15 @@ CV_INLINE uint cv_texture_slot(uint smp) {
  * sample where the image has a texture for the sampler's state (their addressing and filtering
  * are the sampler's; linear weights have 8 fractional bits), in software otherwise. Read-write
  * images never take the texture path: the texture cache does not see the kernel's own writes. */
+/* The software sampling of a read-only 2D image where it has no texture object for the sampler's
+ * state: out of line under this name, which the loader's textured variant of a module replaces
+ * with a stub (core/ptx_textured.h) for launches whose read-only images all have them. */
+#ifdef __NVPTX__
+__attribute__((noinline)) static float4 cv_read_f_2d_soft(cv_image *d, uint smp, float4 c) {
+    return cv_read_f(d, CV_2D, smp, c);
+}
+#endif
+
 CV_INLINE float4 cv_read_f_2d_ro(cv_image *d, uint smp, float4 c) {
 #ifdef __NVPTX__
     uint slot = cv_texture_slot(smp);
@@ -503,8 +512,10 @@ CV_INLINE float4 cv_read_f_2d_ro(cv_image *d, uint smp, float4 c) {
                : order == CV_RG   ? (float4)(x, y, 0.0f, 1.0f)
                                   : (float4)(x, 0.0f, 0.0f, 1.0f);
     }
-#endif
+    return cv_read_f_2d_soft(d, smp, c);
+#else
     return cv_read_f(d, CV_2D, smp, c);
+#endif
 }
 
 /* read_imagei / read_imageui with a sampler and float coordinates (always nearest). */

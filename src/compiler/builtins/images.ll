@@ -1700,7 +1700,7 @@ if.end:                                           ; preds = %cond.end
   %32 = load ptr addrspace(1), ptr %d.addr, align 8
   %33 = load i32, ptr %smp.addr, align 4
   %34 = load <4 x float>, ptr %c.addr, align 16
-  %call37 = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %32, i32 noundef 3, i32 noundef %33, <4 x float> noundef %34) #4
+  %call37 = call <4 x float> @cv_read_f_2d_soft(ptr addrspace(1) noundef %32, i32 noundef %33, <4 x float> noundef %34) #4
   store <4 x float> %call37, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
@@ -7014,6 +7014,21 @@ cond.end10:                                       ; preds = %cond.end, %cond.tru
   call void @llvm.lifetime.end.p0(i64 4, ptr %linear) #5
   call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #5
   ret i32 %cond11
+}
+
+define internal <4 x float> @cv_read_f_2d_soft(ptr addrspace(1) noundef %d, i32 noundef %smp, <4 x float> noundef %c) #1 {
+entry:
+  %d.addr = alloca ptr addrspace(1), align 8
+  %smp.addr = alloca i32, align 4
+  %c.addr = alloca <4 x float>, align 16
+  store ptr addrspace(1) %d, ptr %d.addr, align 8
+  store i32 %smp, ptr %smp.addr, align 4
+  store <4 x float> %c, ptr %c.addr, align 16
+  %0 = load ptr addrspace(1), ptr %d.addr, align 8
+  %1 = load i32, ptr %smp.addr, align 4
+  %2 = load <4 x float>, ptr %c.addr, align 16
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %1, <4 x float> noundef %2) #4
+  ret <4 x float> %call
 }
 
 define internal <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %d, i32 noundef %x, i32 noundef %y, i32 noundef %z, <3 x i32> noundef %n) #0 {
