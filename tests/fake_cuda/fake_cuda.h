@@ -31,6 +31,7 @@
 
 typedef struct fakecuda_launch {
     char func[64];
+    unsigned module; /* the serial of the function's module, in load order from 1 */
     unsigned grid[3], block[3], smem, cluster[3];
     bool cooperative, ex;
     bool graph; /* a kernel node's launch (recorded when its graph launch reaches it) */

@@ -14,6 +14,7 @@
 
 typedef struct fake_function {
     const cv_ptx_kernel *sig;
+    unsigned module;     /* its module's serial (launch records carry it) */
     unsigned generation; /* of its module: fake_generation when loaded */
     int max_dynamic_smem;
     int non_portable;
@@ -103,9 +104,12 @@ static CUresult load(CUmodule *out, const char *text, unsigned n, CUjit_option *
         return r;
     }
     m->generation = fake_generation;
+    static _Atomic unsigned serial;
+    unsigned module = atomic_fetch_add(&serial, 1) + 1;
     for (unsigned i = 0; i < m->ptx.num_kernels; i++)
         m->functions[i] = (fake_function){
             .sig = &m->ptx.kernels[i],
+            .module = module,
             .generation = m->generation,
             .max_dynamic_smem = fake_attribute(CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK)};
     if (jit_option(n, keys, values, CU_JIT_LOG_VERBOSE) == 1)
@@ -172,6 +176,7 @@ void fake_launch_fill(fakecuda_launch *l, CUfunction f, const unsigned grid[3],
     const cv_ptx_kernel *k = ((fake_function *)f)->sig;
     memset(l, 0, sizeof *l);
     snprintf(l->func, sizeof l->func, "%s", k->name);
+    l->module = ((fake_function *)f)->module;
     memcpy(l->grid, grid, sizeof l->grid);
     memcpy(l->block, block, sizeof l->block);
     memcpy(l->cluster, cluster, sizeof l->cluster);

@@ -679,14 +679,21 @@ static void test_kernel_args(void) {
         CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, sk, 1, NULL, &one, NULL, 0, NULL, NULL));
         CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, sk, 1, NULL, &one, NULL, 0, NULL, NULL));
         CHECK(fake->calls("cuModuleLoadDataEx") + fake->calls("cuModuleLoadData") == loads + 1);
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+        unsigned variant = fake->num_launches ? fake->launches[fake->num_launches - 1].module : 0;
         /* CL_A: a format the texture units do not read as OpenCL does: no texture objects, the
          * entry runs (no module is loaded for it); then the textured image again. */
         cl_mem soft = image(CL_MEM_READ_ONLY, CL_A, CL_UNORM_INT8, CL_MEM_OBJECT_IMAGE2D, 8, 8, 1,
                             1, 0, 0, NULL, NULL, &err);
         CHECK_ERR(CL_SUCCESS, clSetKernelArg(sk, 0, sizeof soft, &soft));
         CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, sk, 1, NULL, &one, NULL, 0, NULL, NULL));
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+        unsigned entry = fake->num_launches ? fake->launches[fake->num_launches - 1].module : 0;
+        CHECK(variant && entry && variant != entry);
         CHECK_ERR(CL_SUCCESS, clSetKernelArg(sk, 0, sizeof tex, &tex));
         CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, sk, 1, NULL, &one, NULL, 0, NULL, NULL));
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+        CHECK(fake->num_launches && fake->launches[fake->num_launches - 1].module == variant);
         CHECK(fake->calls("cuModuleLoadDataEx") + fake->calls("cuModuleLoadData") == loads + 1);
         CHECK(fake->calls("cuTexObjectCreate") == 16);
         fake->calls_end();
