@@ -483,10 +483,6 @@ CV_INLINE uint cv_texture_slot(uint smp) {
     return (smp & CV_NORMALIZED) ? mode * 2 + linear : mode <= 2 ? 10 + mode * 2 + linear : 16;
 }
 
-/* read_imagef of a read-only 2D image with a sampler and float coordinates: the texture units
- * sample where the image has a texture for the sampler's state (their addressing and filtering
- * are the sampler's; linear weights have 8 fractional bits), in software otherwise. Read-write
- * images never take the texture path: the texture cache does not see the kernel's own writes. */
 /* The software sampling of a read-only 2D image where it has no texture object for the sampler's
  * state: out of line under this name, which the loader's textured variant of a module replaces
  * with a stub (core/ptx_textured.h) for launches whose read-only images all have them. */
@@ -496,6 +492,10 @@ __attribute__((noinline)) static float4 cv_read_f_2d_soft(cv_image *d, uint smp,
 }
 #endif
 
+/* read_imagef of a read-only 2D image with a sampler and float coordinates: the texture units
+ * sample where the image has a texture for the sampler's state (their addressing and filtering
+ * are the sampler's; linear weights have 8 fractional bits), in software otherwise. Read-write
+ * images never take the texture path: the texture cache does not see the kernel's own writes. */
 CV_INLINE float4 cv_read_f_2d_ro(cv_image *d, uint smp, float4 c) {
 #ifdef __NVPTX__
     uint slot = cv_texture_slot(smp);
