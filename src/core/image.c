@@ -6,6 +6,7 @@
 #include "core/platform.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -241,6 +242,7 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
         img->format = *format;
         img->desc = *desc;
         img->element_size = cv_image_element_size(format);
+        atomic_init(&img->textures_tried, false);
         /* The pixels keep the application's layout where they are its memory. */
         size_t size = cv_image_pitches(img, !desc->mem_object && !(flags & CL_MEM_USE_HOST_PTR));
         m = cv_mem_new(ctx, CV_MEM_IMAGE, flags, size);
@@ -296,9 +298,11 @@ static pthread_mutex_t cv_image_texture_lock = PTHREAD_MUTEX_INITIALIZER;
 
 void cv_image_prepare_sampling(cl_mem m) {
     cv_image *img = m->image;
+    /* Every read-only binding asks: after the first, without the lock. */
+    if (atomic_load_explicit(&img->textures_tried, memory_order_acquire))
+        return;
     pthread_mutex_lock(&cv_image_texture_lock);
-    if (!img->textures_tried) {
-        img->textures_tried = true;
+    if (!atomic_load_explicit(&img->textures_tried, memory_order_relaxed)) {
         cv_image_textures(img, m->flags, m->context->devices[0]);
         /* A descriptor that cannot take them leaves the image sampled in software. */
         if (img->texture[0] && cv_image_write_descriptor(img) != CL_SUCCESS) {
@@ -307,6 +311,8 @@ void cv_image_prepare_sampling(cl_mem m) {
                 img->texture[slot] = 0;
             }
         }
+        /* The textures are written before the flag, which readers load with acquire. */
+        atomic_store_explicit(&img->textures_tried, true, memory_order_release);
     }
     pthread_mutex_unlock(&cv_image_texture_lock);
 }

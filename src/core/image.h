@@ -47,7 +47,7 @@ typedef struct cv_image {
      * pair of allocations, and images no kernel samples never cost texture objects. */
     uint64_t texture[CV_IMAGE_TEXTURES];
     cl_device_id texture_device;
-    bool textures_tried; /* under cv_image_texture_lock (image.c) */
+    _Atomic bool textures_tried; /* set under cv_image_texture_lock (image.c) */
 } cv_image;
 
 static inline cv_image *cv_mem_image(cl_mem m) {

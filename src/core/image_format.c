@@ -20,14 +20,17 @@ static const cl_channel_type cv_depth_types[] = {CL_UNORM_INT16, CL_FLOAT};
 
 #define CV_TYPES(a) a, sizeof a / sizeof a[0]
 
-/* The channel orders culvert holds, with their channel counts and the types each takes (the
- * API specification's table of image channel orders and data types). */
-static const struct {
+/* A channel order and the types it takes (the API specification's table of image channel orders
+ * and data types); channels: the order's count. */
+typedef struct cv_order_types {
     cl_channel_order order;
     unsigned channels;
     const cl_channel_type *types;
     size_t num_types;
-} cv_orders[] = {
+} cv_order_types;
+
+/* The channel orders culvert holds. */
+static const cv_order_types cv_orders[] = {
     {CL_R, 1, CV_TYPES(cv_all_types)},           {CL_A, 1, CV_TYPES(cv_all_types)},
     {CL_RG, 2, CV_TYPES(cv_all_types)},          {CL_RA, 2, CV_TYPES(cv_all_types)},
     {CL_RGBA, 4, CV_TYPES(cv_all_types)},        {CL_RGB, 3, CV_TYPES(cv_packed_types)},
@@ -35,6 +38,36 @@ static const struct {
     {CL_ABGR, 4, CV_TYPES(cv_byte_types)},       {CL_INTENSITY, 1, CV_TYPES(cv_float_types)},
     {CL_LUMINANCE, 1, CV_TYPES(cv_float_types)}, {CL_DEPTH, 1, CV_TYPES(cv_depth_types)},
 };
+
+/* Formats the specification defines that culvert does not hold. CL_RGB is taken with every
+ * defined type, as implementations offer it with 8-bit and float channels beyond the core rule. */
+static const cl_channel_type cv_unorm8_type[] = {CL_UNORM_INT8};
+static const cl_channel_type cv_rgba_unheld[] = {CL_UNORM_INT_101010_2};
+static const cl_channel_type cv_rgb_unheld[] = {CL_UNORM_INT24, CL_UNORM_INT_101010_2};
+static const cl_channel_type cv_depth_stencil_types[] = {CL_UNORM_INT24, CL_FLOAT};
+static const cv_order_types cv_unheld_orders[] = {
+    {CL_Rx, 1, CV_TYPES(cv_all_types)},
+    {CL_RGx, 2, CV_TYPES(cv_all_types)},
+    {CL_RGBx, 3, CV_TYPES(cv_packed_types)},
+    {CL_RGBA, 4, CV_TYPES(cv_rgba_unheld)},
+    {CL_RGB, 3, CV_TYPES(cv_all_types)},
+    {CL_RGB, 3, CV_TYPES(cv_rgb_unheld)},
+    {CL_DEPTH_STENCIL, 1, CV_TYPES(cv_depth_stencil_types)},
+    {CL_sRGB, 3, CV_TYPES(cv_unorm8_type)},
+    {CL_sRGBx, 3, CV_TYPES(cv_unorm8_type)},
+    {CL_sRGBA, 4, CV_TYPES(cv_unorm8_type)},
+    {CL_sBGRA, 4, CV_TYPES(cv_unorm8_type)},
+};
+
+/* The row of a table that takes the format, NULL for none. */
+static const cv_order_types *cv_order_row(const cv_order_types *rows, size_t n,
+                                          const cl_image_format *f) {
+    for (size_t i = 0; f && i < n; i++)
+        for (size_t k = 0; rows[i].order == f->image_channel_order && k < rows[i].num_types; k++)
+            if (rows[i].types[k] == f->image_channel_data_type)
+                return &rows[i];
+    return NULL;
+}
 
 static size_t cv_type_size(cl_channel_type t) {
     switch (t) {
@@ -59,72 +92,19 @@ static size_t cv_type_size(cl_channel_type t) {
 }
 
 size_t cv_image_element_size(const cl_image_format *f) {
-    size_t size = 0;
-    for (size_t i = 0; f && i < sizeof cv_orders / sizeof cv_orders[0]; i++) {
-        if (cv_orders[i].order != f->image_channel_order)
-            continue;
-        for (size_t k = 0; k < cv_orders[i].num_types; k++) {
-            cl_channel_type t = cv_orders[i].types[k];
-            if (t != f->image_channel_data_type)
-                continue;
-            /* The packed types hold all three channels in one 16- or 32-bit word. */
-            size = t == CL_UNORM_INT_101010 ? 4
-                   : t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555
-                       ? 2
-                       : cv_orders[i].channels * cv_type_size(t);
-        }
-    }
-    return size;
+    const cv_order_types *row = cv_order_row(cv_orders, sizeof cv_orders / sizeof cv_orders[0], f);
+    cl_channel_type t = row ? f->image_channel_data_type : 0;
+    /* The packed types hold all three channels in one 16- or 32-bit word. */
+    return !row                                                 ? 0
+           : t == CL_UNORM_INT_101010                           ? 4
+           : t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555 ? 2
+                                                                : row->channels * cv_type_size(t);
 }
 
-/* Whether a format is one the API specification defines, held or not: its order and type are
- * named in the specification and the order's rule admits the type. CL_RGB is taken with every
- * defined type, as implementations offer it with 8-bit and float channels beyond the core rule. */
+/* Whether a format is one the API specification defines, held or not. */
 bool cv_image_format_defined(const cl_image_format *f) {
-    if (!f)
-        return false;
-    cl_channel_type t = f->image_channel_data_type;
-    bool packed = t == CL_UNORM_SHORT_565 || t == CL_UNORM_SHORT_555 || t == CL_UNORM_INT_101010;
-    bool known_type =
-        cv_type_size(t) || packed || t == CL_UNORM_INT24 || t == CL_UNORM_INT_101010_2;
-    bool unorm8 = t == CL_UNORM_INT8;
-    bool byte = unorm8 || t == CL_SNORM_INT8 || t == CL_SIGNED_INT8 || t == CL_UNSIGNED_INT8;
-    bool normalized = t == CL_UNORM_INT8 || t == CL_UNORM_INT16 || t == CL_SNORM_INT8 ||
-                      t == CL_SNORM_INT16 || t == CL_HALF_FLOAT || t == CL_FLOAT;
-    bool plain = cv_type_size(t) != 0;
-    switch (f->image_channel_order) {
-    case CL_R:
-    case CL_A:
-    case CL_RG:
-    case CL_RA:
-    case CL_Rx:
-    case CL_RGx:
-        return plain;
-    case CL_RGBA:
-        return plain || t == CL_UNORM_INT_101010_2;
-    case CL_RGB:
-        return known_type;
-    case CL_RGBx:
-        return packed;
-    case CL_BGRA:
-    case CL_ARGB:
-    case CL_ABGR:
-        return byte;
-    case CL_INTENSITY:
-    case CL_LUMINANCE:
-        return normalized;
-    case CL_DEPTH:
-        return t == CL_UNORM_INT16 || t == CL_FLOAT;
-    case CL_DEPTH_STENCIL:
-        return t == CL_UNORM_INT24 || t == CL_FLOAT;
-    case CL_sRGB:
-    case CL_sRGBx:
-    case CL_sRGBA:
-    case CL_sBGRA:
-        return unorm8;
-    default:
-        return false;
-    }
+    return cv_image_element_size(f) ||
+           cv_order_row(cv_unheld_orders, sizeof cv_unheld_orders / sizeof cv_unheld_orders[0], f);
 }
 
 cl_uint cv_image_formats(cl_mem_object_type type, cl_image_format *out, cl_uint max) {

@@ -56,27 +56,18 @@ static void cv_kernel_layout_local(cl_kernel k) {
     k->smem = k->has_local ? off : k->extra_smem;
 }
 
-/* Whether a type name is one of OpenCL C's image types (not a user type whose name starts
- * alike, such as a pointer to a struct named image_data). */
-static bool cv_is_image_type_name(const char *type) {
-    static const char *const names[] = {
-        "image1d_t",       "image1d_array_t", "image1d_buffer_t", "image2d_t",
-        "image2d_array_t", "image3d_t",       "image2d_depth_t",  "image2d_array_depth_t"};
-    for (size_t i = 0; type && i < sizeof names / sizeof names[0]; i++)
-        if (strcmp(type, names[i]) == 0)
-            return true;
-    return false;
-}
-
 /* The argument kinds from the signature: PTX address spaces, then //cv:arg lines. */
 static cv_arg_kind cv_arg_kind_of(const cv_ptx_kernel *sig, uint32_t i) {
     const cv_ptx_param *p = &sig->params[i];
     cv_arg_kind kind = CV_ARG_VALUE;
     const char *type = sig->arg_info ? sig->arg_info[i].type_name : NULL;
-    /* An access qualifier is an image's (or a pipe's, which no culvert device has): it finds
-     * images named by a typedef, whose type name is the typedef's. */
-    bool qualified = sig->arg_info && sig->arg_info[i].access != CL_KERNEL_ARG_ACCESS_NONE;
-    if ((cv_is_image_type_name(type) || qualified) && p->size == sizeof(uint64_t))
+    /* An access qualifier is an image's (or a pipe's, which no culvert device has), whatever the
+     * type's name: a typedef's, or a struct's that starts like an image type's. */
+    cl_kernel_arg_access_qualifier access = sig->arg_info ? sig->arg_info[i].access : 0;
+    bool qualified = access == CL_KERNEL_ARG_ACCESS_READ_ONLY ||
+                     access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY ||
+                     access == CL_KERNEL_ARG_ACCESS_READ_WRITE;
+    if (qualified && p->size == sizeof(uint64_t))
         kind = CV_ARG_IMAGE;
     else if (type && strcmp(type, "sampler_t") == 0 && p->size == sizeof(uint64_t))
         kind = CV_ARG_SAMPLER;

@@ -226,6 +226,21 @@ static void cv_program_timed_twin(cvcu_module *module, cv_program_function *f) {
     free(name);
 }
 
+/* f's function in module, named by its signature, with its attributes and, where the module has
+ * one for it, its timed twin; the launch bookkeeping starts from them. */
+static cl_int cv_program_function_open(struct cvcu_module *module, cv_program_function *f,
+                                       bool timed) {
+    cl_int err = cvcu_module_function(module, f->sig->name, &f->func);
+    if (err == CL_SUCCESS)
+        err = cvcu_function_attrs(f->func, &f->attrs);
+    if (err == CL_SUCCESS && timed)
+        cv_program_timed_twin(module, f);
+    atomic_init(&f->smem_optin, f->attrs.max_dynamic_smem);
+    atomic_init(&f->timed_smem_optin, f->timed_attrs.max_dynamic_smem);
+    atomic_init(&f->default_block, 0);
+    return err;
+}
+
 void cv_program_twins_free(cv_program_twins *t) {
     if (t) {
         if (t->module) {
@@ -344,17 +359,11 @@ static bool cv_program_textured_load(cv_program_twins *t) {
     const cv_ptx_timing_stats *st = t->textured_stats;
     for (uint32_t i = 0; t->textured && i < t->num_functions; i++) {
         cv_program_function *tf = &t->textured[i];
-        const cv_program_function *f = &t->functions[i];
-        tf->sig = f->sig;
-        tf->prints = f->prints;
-        if (cvcu_module_function(t->textured_module, f->sig->name, &tf->func) != CL_SUCCESS ||
-            cvcu_function_attrs(tf->func, &tf->attrs) != CL_SUCCESS)
+        tf->sig = t->functions[i].sig;
+        tf->prints = t->functions[i].prints;
+        bool timed = st && st->timed && i < st->entries && st->timed[i];
+        if (cv_program_function_open(t->textured_module, tf, timed) != CL_SUCCESS)
             tf->func = NULL;
-        if (tf->func && st && st->timed && i < st->entries && st->timed[i])
-            cv_program_timed_twin(t->textured_module, tf);
-        atomic_init(&tf->smem_optin, tf->attrs.max_dynamic_smem);
-        atomic_init(&tf->timed_smem_optin, tf->timed_attrs.max_dynamic_smem);
-        atomic_init(&tf->default_block, 0);
     }
     free(t->textured_text);
     t->textured_text = NULL;
@@ -383,9 +392,7 @@ cv_program_function *cv_program_function_textured(cv_program_function *f) {
  * twins beside its entries; NULL where the module has no image sampling to stub out. */
 static void cv_program_textured_text(cv_program_twins *t, const char *text) {
     size_t len = strlen(text), vlen = 0, wlen = 0;
-    char *v = memmem(text, len, CV_PTX_SOFT_SAMPLING, sizeof CV_PTX_SOFT_SAMPLING - 1)
-                  ? cv_ptx_textured(text, len, &vlen)
-                  : NULL;
+    char *v = cv_ptx_textured(text, len, &vlen);
     t->textured_stats = v ? calloc(1, sizeof *t->textured_stats) : NULL;
     if (t->textured_stats)
         t->textured_text =
@@ -487,11 +494,8 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
         cv_program_function *f = &pd->functions[i];
         f->sig = &pd->ptx.kernels[i];
         f->prints = prints;
-        err = cvcu_module_function(pd->module, f->sig->name, &f->func);
-        if (err == CL_SUCCESS)
-            err = cvcu_function_attrs(f->func, &f->attrs);
-        if (err == CL_SUCCESS && timing.timed && i < timing.entries && timing.timed[i])
-            cv_program_timed_twin(pd->module, f);
+        err = cv_program_function_open(pd->module, f,
+                                       timing.timed && i < timing.entries && timing.timed[i]);
         f->twins = pd->twins;
         /* -cl-nv-verbose: the JIT's info log is empty when the driver takes the module from
          * its compute cache, so each kernel's resources, as the driver reports them, too. */
@@ -504,9 +508,6 @@ static cl_int cv_program_load(cl_program p, cv_program_device *pd, const cvcu_ji
                      f->attrs.max_threads);
             cv_log_append(pd, msg);
         }
-        atomic_init(&f->smem_optin, f->attrs.max_dynamic_smem);
-        atomic_init(&f->timed_smem_optin, f->timed_attrs.max_dynamic_smem);
-        atomic_init(&f->default_block, 0);
         pd->num_functions = i + 1;
     }
     free(timing.timed);

@@ -4,6 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The fallback images.cl keeps out of line for this. */
+#define CV_PTX_SOFT_SAMPLING "cv_read_f_2d_soft"
+
 /* Where a `.func` definition of the name starts its header and body, for the return form
  * `(.param .align 16 .b8 func_retval0[16])` the builtin has (a float4); false if absent. */
 static bool cv_find_soft(const char *s, size_t len, size_t *body, size_t *end) {

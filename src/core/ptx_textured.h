@@ -10,8 +10,6 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#define CV_PTX_SOFT_SAMPLING "cv_read_f_2d_soft"
-
 /* The variant of text (len bytes): 0-terminated, malloc'ed, *out_len bytes; NULL where the text
  * defines no such function in the form expected (or out of memory): no variant. */
 char *cv_ptx_textured(const char *text, size_t len, size_t *out_len);
