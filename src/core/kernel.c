@@ -432,8 +432,9 @@ cl_int cv_kernel_arg_info(cl_kernel k, cl_uint index, cl_kernel_arg_info param,
     if (index >= k->num_args)
         return CL_INVALID_ARG_INDEX;
     /* "CL_KERNEL_ARG_INFO_NOT_AVAILABLE if the argument information is not available for
-     * kernel." */
-    if (!k->sig->arg_info)
+     * kernel." A SPIR-V module's kernels name no parameters: their qualifiers only classify
+     * arguments. */
+    if (!k->sig->arg_info_named)
         return CL_KERNEL_ARG_INFO_NOT_AVAILABLE;
     const cv_ptx_arg_info *a = &k->sig->arg_info[index];
     switch (param) {

@@ -467,9 +467,10 @@ static bool cv_meta_arg(cv_ptx_kernel *k, char w[][256], int n) {
                  {"volatile", CL_KERNEL_ARG_TYPE_VOLATILE},
                  {"pipe", CL_KERNEL_ARG_TYPE_PIPE},
                  {"none", CL_KERNEL_ARG_TYPE_NONE}};
-    /* w: kernel index address access quals type name */
+    /* w: kernel index address access quals type [name]: a SPIR-V module's parameters have no
+     * names (the line ends after the type), and their qualifiers still tell images apart. */
     unsigned long idx = strtoul(w[1], NULL, 10);
-    if (n < 7 || idx >= k->num_params)
+    if (n < 6 || idx >= k->num_params)
         return false;
     if (!k->arg_info) {
         k->arg_info = calloc(k->num_params, sizeof *k->arg_info);
@@ -492,7 +493,7 @@ static bool cv_meta_arg(cv_ptx_kernel *k, char w[][256], int n) {
     free(a->type_name);
     free(a->name);
     a->type_name = strdup(w[5]);
-    a->name = strdup(w[6]);
+    a->name = strdup(n > 6 ? w[6] : "");
     return a->type_name && a->name;
 }
 
@@ -507,7 +508,7 @@ static void cv_apply_meta(cv_parse *ps) {
         cv_ptx_kernel *k = n >= 2 ? cv_find_mut(m, w[1]) : NULL;
         if (!k)
             continue;
-        if (strcmp(w[0], "arg") == 0 && n >= 8) {
+        if (strcmp(w[0], "arg") == 0 && n >= 7) {
             if (!cv_meta_arg(k, w + 1, n - 1))
                 continue;
         } else if ((strcmp(w[0], "reqd_work_group_size") == 0 ||
@@ -552,6 +553,9 @@ static void cv_apply_meta(cv_parse *ps) {
             free(k->arg_info);
             k->arg_info = NULL;
         }
+        k->arg_info_named = complete;
+        for (uint32_t j = 0; complete && j < k->num_params; j++)
+            k->arg_info_named = k->arg_info_named && k->arg_info[j].name[0] != '\0';
         if (!k->attributes)
             k->attributes = strdup("");
         if (!k->attributes)

@@ -53,7 +53,8 @@ typedef struct cv_ptx_kernel {
     uint32_t num_params;
     cv_ptx_param *params;
     cv_ptx_arg_info
-        *arg_info; /* num_params entries when every //cv:arg line was there, else NULL */
+        *arg_info;       /* num_params entries when every //cv:arg line was there, else NULL */
+    bool arg_info_named; /* arg_info with every parameter's name: what clGetKernelArgInfo tells */
     size_t reqd_work_group_size[3]; /* //cv:reqd_work_group_size or .reqntid; 0 0 0 when none */
     size_t work_group_size_hint[3];
     bool uniform_work_groups; /* //cv:uniform-work-groups: no smaller last work-group */

@@ -1,15 +1,16 @@
 /* SPIR-V programs (clCreateProgramWithIL, cl_khr_il_program): tests/kernels-spirv/il_spec.spvasm
  * (a kernel il_add(global int *a, int b): a[i] += b * C, with C specialization constant 7, 1234567
  * by default) built, specialized, compiled and linked, its kernel run and checked (on the GPU;
- * the fake driver runs no kernel: there the PTX is checked); the API's errors. Skips where the
- * device reports no IL (no llvm-spirv found) or the build had no spirv-as. */
+ * the fake driver runs no kernel: there the PTX is checked); the API's errors; on a device with
+ * images, tests/kernels-spirv/images.spvasm's image arguments. Skips where the device reports no
+ * IL (no llvm-spirv found) or the build had no spirv-as. */
 #include "test_util.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-static unsigned char *read_spv(size_t *len) {
-    FILE *f = fopen(CV_IL_SPV, "rb");
+static unsigned char *read_spv(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
     unsigned char *b = NULL;
     if (f && fseek(f, 0, SEEK_END) == 0) {
         long n = ftell(f);
@@ -63,6 +64,72 @@ static void run(cl_context ctx, cl_command_queue q, cl_program p, cl_int b, cl_i
     clReleaseKernel(k);
 }
 
+/* images.spvasm's kernel images(read_only image2d_t a, sampler_t s, write_only image2d_t b,
+ * global float4 *o, read_only image3d_t c) over one work-item, with a and b 1 x 1 of 1.0 and
+ * c 1 x 1 x 1 of 2.0: o[0] = three reads of a + (width, height, depth, 0) + a read of c. A
+ * SPIR-V module names no parameters, so the arguments are told apart by their access qualifiers
+ * (the CTS's spirv14_image_operand_* set an image there), and clGetKernelArgInfo has nothing. */
+static void run_images(cl_context ctx, cl_device_id dev, cl_command_queue q) {
+    size_t len = 0;
+    unsigned char *spv = read_spv(CV_IMAGES_SPV, &len);
+    REQUIRE(spv);
+    cl_int err;
+    cl_program p = clCreateProgramWithIL(ctx, spv, len, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    REQUIRE(p);
+    CHECK_ERR(CL_SUCCESS, clBuildProgram(p, 1, &dev, NULL, NULL, NULL));
+    cl_kernel k = clCreateKernel(p, "images", &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    REQUIRE(k);
+    const cl_image_format rgba = {CL_RGBA, CL_FLOAT};
+    const cl_image_desc d2 = {
+        .image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 1, .image_height = 1};
+    const cl_image_desc d3 = {
+        .image_type = CL_MEM_OBJECT_IMAGE3D, .image_width = 1, .image_height = 1, .image_depth = 1};
+    const cl_float ones[4] = {1, 1, 1, 1}, twos[4] = {2, 2, 2, 2};
+    cl_mem a =
+        clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba, &d2, (void *)ones, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    cl_mem b = clCreateImage(ctx, CL_MEM_WRITE_ONLY, &rgba, &d2, NULL, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    cl_mem c =
+        clCreateImage(ctx, CL_MEM_READ_ONLY | CL_MEM_COPY_HOST_PTR, &rgba, &d3, (void *)twos, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    cl_sampler s = clCreateSampler(ctx, CL_TRUE, CL_ADDRESS_CLAMP_TO_EDGE, CL_FILTER_NEAREST, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    cl_float out[4] = {0};
+    cl_mem o = cv_test_buffer(ctx, sizeof out, out);
+    /* "CL_INVALID_MEM_OBJECT for an argument declared to be a memory object when the specified
+     * arg_value is not a valid memory object": a buffer is no image, an image no buffer. */
+    CHECK_ERR(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 0, sizeof o, &o));
+    CHECK_ERR(CL_INVALID_MEM_OBJECT, clSetKernelArg(k, 3, sizeof a, &a));
+    CHECK_ERR(CL_INVALID_SAMPLER, clSetKernelArg(k, 1, sizeof o, &o));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof a, &a));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 1, sizeof s, &s));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 2, sizeof b, &b));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 3, sizeof o, &o));
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 4, sizeof c, &c));
+    cl_kernel_arg_access_qualifier access = 0;
+    CHECK_ERR(
+        CL_KERNEL_ARG_INFO_NOT_AVAILABLE,
+        clGetKernelArgInfo(k, 0, CL_KERNEL_ARG_ACCESS_QUALIFIER, sizeof access, &access, NULL));
+    size_t global[2] = {1, 1};
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(q, k, 2, NULL, global, NULL, 0, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, o, CL_TRUE, 0, sizeof out, out, 0, NULL, NULL));
+    CHECK(cv_test_fake_cuda() || (out[0] == 6 && out[1] == 6 && out[2] == 6 && out[3] == 5));
+    if (!cv_test_fake_cuda() && !(out[0] == 6 && out[3] == 5))
+        printf("images: o[0] = (%g, %g, %g, %g), expected (6, 6, 6, 5)\n", out[0], out[1], out[2],
+               out[3]);
+    clReleaseMemObject(o);
+    clReleaseSampler(s);
+    clReleaseMemObject(c);
+    clReleaseMemObject(b);
+    clReleaseMemObject(a);
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+    free(spv);
+}
+
 int main(void) {
     cl_platform_id platform;
     cl_device_id dev = cv_test_gpu_device_or_skip(&platform);
@@ -70,7 +137,7 @@ int main(void) {
     CHECK_ERR(CL_SUCCESS,
               clGetDeviceInfo(dev, CL_DEVICE_IL_VERSION, sizeof il_version, il_version, NULL));
     size_t len = 0;
-    unsigned char *spv = read_spv(&len);
+    unsigned char *spv = read_spv(CV_IL_SPV, &len);
     if (!il_version[0] || !spv) {
         printf("il_program: skipped (%s)\n", spv ? "no IL on this device" : "no " CV_IL_SPV);
         return CV_TEST_SKIP;
@@ -158,6 +225,14 @@ int main(void) {
     size_t none_size = 1;
     CHECK_ERR(CL_SUCCESS, clGetProgramInfo(from_source, CL_PROGRAM_IL, 0, NULL, &none_size));
     CHECK(none_size == 0);
+
+    cl_bool images = CL_FALSE;
+    CHECK_ERR(CL_SUCCESS,
+              clGetDeviceInfo(dev, CL_DEVICE_IMAGE_SUPPORT, sizeof images, &images, NULL));
+    if (images)
+        run_images(ctx, dev, q);
+    else
+        printf("il_program: no image support, the image module not run\n");
 
     clReleaseProgram(from_source);
     clReleaseProgram(o);

@@ -390,7 +390,44 @@ static void test_large_params(void) {
     free(text);
 }
 
+/* //cv:arg lines: a source build's name every parameter (clGetKernelArgInfo tells them); a
+ * SPIR-V module's end after the type, and their access qualifiers still mark image arguments. */
+static void test_arg_lines(void) {
+    static const char head[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+                               ".visible .entry k(\n\t.param .u64 .ptr .global .align 16 k_p0,\n"
+                               "\t.param .u64 k_p1\n)\n{\n\tret;\n}\n";
+    static const char *const lines[2] = {
+        "//cv:arg k 0 global none none int4* dst\n//cv:arg k 1 global read_only none image2d_t "
+        "src\n",
+        "//cv:arg k 0 global none none int4* \n//cv:arg k 1 global read_only none image2d_t \n"};
+    for (int named = 1; named >= 0; named--) {
+        char text[1024];
+        snprintf(text, sizeof text, "%s%s", head, lines[named ? 0 : 1]);
+        cv_ptx_module m;
+        char msg[128];
+        CHECK_ERR(CL_SUCCESS, cv_ptx_parse(text, strlen(text), &m, msg, sizeof msg));
+        const cv_ptx_kernel *k = cv_ptx_find(&m, "k");
+        REQUIRE(k != NULL && k->num_params == 2);
+        REQUIRE(k->arg_info != NULL);
+        CHECK(k->arg_info_named == (named != 0));
+        CHECK(k->arg_info[0].address == CL_KERNEL_ARG_ADDRESS_GLOBAL);
+        CHECK(k->arg_info[1].access == CL_KERNEL_ARG_ACCESS_READ_ONLY);
+        CHECK(strcmp(k->arg_info[1].type_name, "image2d_t") == 0);
+        CHECK(strcmp(k->arg_info[1].name, named ? "src" : "") == 0);
+        cv_ptx_free(&m);
+    }
+    /* A parameter without its line: no argument information at all. */
+    char text[1024];
+    snprintf(text, sizeof text, "%s//cv:arg k 0 global none none int4* dst\n", head);
+    cv_ptx_module m;
+    CHECK_ERR(CL_SUCCESS, cv_ptx_parse(text, strlen(text), &m, NULL, 0));
+    const cv_ptx_kernel *k = cv_ptx_find(&m, "k");
+    CHECK(k != NULL && k->arg_info == NULL && !k->arg_info_named);
+    cv_ptx_free(&m);
+}
+
 int main(void) {
+    test_arg_lines();
     test_nvcc();
     test_large_params();
     test_launch_info();
