@@ -295,7 +295,7 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
         /* Not read for kernels known to be short: a clock read is a system call in some
          * sandboxes (gVisor), too dear for every enqueue. */
         q->last_key_ns[bi] =
-            cmd->wait_key && cv_wait_wants_origin(cmd->wait_key) ? cvu_host_time_ns() : 0;
+            cmd->wait_key && cv_wait_wants_origin(cmd->wait_key) ? cvu_wait_time_ns() : 0;
     }
     /* When putting the work on the stream failed, GPU-side waits for the wait list may be in the
      * stream already: the event is still recorded and tracked (with the error as its status once

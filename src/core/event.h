@@ -70,7 +70,7 @@ struct _cl_event {
     unsigned stream_index;         /* of stream in its queue */
     uint64_t op;                   /* the queue's ops[stream_index] after this command */
     uint64_t wait_key;             /* the kernel the command ends with (core/wait.h), or 0 */
-    uint64_t wait_origin_ns;       /* when that kernel was enqueued (host ns) */
+    uint64_t wait_origin_ns;       /* when that kernel was enqueued (cvu_wait_time_ns) */
     bool failure_reported;         /* the context's notify callback was called */
 };
 

@@ -71,7 +71,8 @@ struct _cl_command_queue {
      * enqueued (host ns: the history measures from there), and the op counts of the
      * last command held up by a gate (a user event, a host value wait) and by a wait for
      * another stream's event. seen: every op up to it is known done (a wait saw it). */
-    uint64_t last_key[CV_QUEUE_MAX_STREAMS], last_key_ns[CV_QUEUE_MAX_STREAMS];
+    uint64_t last_key[CV_QUEUE_MAX_STREAMS],
+        last_key_ns[CV_QUEUE_MAX_STREAMS]; /* cvu_wait_time_ns */
     uint64_t gate_op[CV_QUEUE_MAX_STREAMS], cross_op[CV_QUEUE_MAX_STREAMS];
     _Atomic uint64_t seen_op[CV_QUEUE_MAX_STREAMS];
     /* cv_wait_releases when the oldest of those not known done was marked: a release since then

@@ -181,9 +181,9 @@ static cl_int cv_wait_query(const cv_wait *w) {
  * seeing the work pending. */
 static cl_int cv_wait_spin(cv_wait *w, uint64_t until) {
     cl_int r = CL_SUBMITTED;
-    uint64_t asked = cvu_host_time_ns();
+    uint64_t asked = cvu_wait_time_ns();
     w->exact = false;
-    for (uint64_t t = asked; r == CL_SUBMITTED; t = cvu_host_time_ns(), w->exact = true) {
+    for (uint64_t t = asked; r == CL_SUBMITTED; t = cvu_wait_time_ns(), w->exact = true) {
         /* The GPU wrote the token: everything before it on the stream is done, with no driver
          * call. */
         if (cv_wait_flag_met(w))
@@ -307,7 +307,7 @@ static void *cv_poller_main(void *arg) {
         cv_wait *ask[CV_POLLER_BATCH];
         cl_int answer[CV_POLLER_BATCH];
         int n = 0;
-        uint64_t youngest = cv_poller_look(cvu_host_time_ns(), ask, &n);
+        uint64_t youngest = cv_poller_look(cvu_wait_time_ns(), ask, &n);
         pthread_mutex_unlock(&cv_wait_lock);
         /* A device that cannot be bound is lost: its waits end with the error. */
         for (int i = 0; i < n; i++) {
@@ -396,7 +396,7 @@ static void cv_wait_leave(cv_wait *w) {
 /* Sleeps until the polling thread or a release wakes the wait, or until wake_at (0: none), and
  * then spins: until late_until after wake_at, for a first spin's length after a release. */
 static cl_int cv_wait_sleep(cv_wait *w, uint64_t wake_at, uint64_t late_until) {
-    uint64_t now = cvu_host_time_ns();
+    uint64_t now = cvu_wait_time_ns();
     bool predicted = wake_at != 0;
     cv_wait_enter(w, now);
     /* Without a polling thread the wait asks the driver itself, now and then; after a release
@@ -412,7 +412,7 @@ static cl_int cv_wait_sleep(cv_wait *w, uint64_t wake_at, uint64_t late_until) {
         if (r == CL_SUBMITTED && cv_wait_flag_met(w))
             r = CL_COMPLETE;
         w->exact = false;
-        now = cvu_host_time_ns();
+        now = cvu_wait_time_ns();
         /* Past a predicted end (wake_at cleared) with the work pending: no release is to come. */
         bool overdue = predicted && !wake_at;
         uint64_t look = !alone                ? 0
@@ -462,7 +462,7 @@ static cl_int cv_wait_sleep(cv_wait *w, uint64_t wake_at, uint64_t late_until) {
 static cl_int cv_wait_spin_yielding(cv_wait *w) {
     cl_int r = CL_SUBMITTED;
     for (uint64_t asked = 0; r == CL_SUBMITTED; sched_yield()) {
-        uint64_t t = cvu_host_time_ns();
+        uint64_t t = cvu_wait_time_ns();
         if (cv_wait_flag_met(w))
             r = CL_COMPLETE;
         else if (!w->flag || t - asked >= CV_WAIT_QUERY_NS) {
@@ -481,7 +481,7 @@ cl_int cv_wait_run(cv_wait *w) {
     w->pins = 0;
     w->short_predicted = false;
     w->woke_ns = 0;
-    uint64_t t0 = cvu_host_time_ns();
+    uint64_t t0 = cvu_wait_time_ns();
     w->since_ns = t0;
     /* The history counts from the kernel's enqueue, not from the wait's start: a wait that
      * begins late (the application did other work first, or waited before) predicts the same
@@ -507,7 +507,7 @@ cl_int cv_wait_run(cv_wait *w) {
         r = predicted ? cv_wait_sleep(w, origin + predicted - margin, origin + predicted + late)
                       : cv_wait_sleep(w, 0, 0);
     }
-    uint64_t end = cvu_host_time_ns();
+    uint64_t end = cvu_wait_time_ns();
     /* The trade-offs of one wait, for measuring them on a machine (CULVERT_LOG=calls). */
     cvu_log(CVU_LOG_CALLS,
             "culvert: wait %.1f us from its start, %.1f from the kernel's enqueue (key %llx%s): "

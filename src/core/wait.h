@@ -53,7 +53,7 @@ typedef struct cv_wait {
     struct cvcu_stream *stream; /* asked where event is NULL */
     struct cvcu_device *dev;    /* bound by the caller; the polling thread binds it */
     uint64_t key;               /* the kernel the work ends with, for the history; 0: none */
-    uint64_t origin_ns;         /* when that kernel was enqueued (host ns; 0: unknown): the
+    uint64_t origin_ns;         /* when that kernel was enqueued (cvu_wait_time_ns; 0: unknown): the
                                  * history's durations count from there */
     unsigned opened_by;         /* CV_WAIT_GATED | CV_WAIT_CROSS */
     uint64_t releases[2];       /* cv_wait_releases before those were enqueued */
