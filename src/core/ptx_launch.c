@@ -74,11 +74,15 @@ static bool cv_direct_use(const char *s, const cv_ptx_module *m, size_t pos, cv_
     const cv_ptx_kernel *k = cv_entry_at(m, pos);
     if (!k || pos == 0 || s[pos - 1] != '[')
         return false;
+    /* The instruction starts after the line's or the statement's start, and after a scope's
+     * brace there: a vector operand's braces (`ld.shared.v2.u32 {%r3, %r4}, [...]`, what LLVM
+     * makes of two adjacent group offsets) come after its opcode. */
     size_t start = pos;
-    while (start > k->body_open + 1 && s[start - 1] != ';' && s[start - 1] != '{' &&
-           s[start - 1] != '}')
+    while (start > k->body_open + 1 && s[start - 1] != ';' && s[start - 1] != '\n')
         start--;
     size_t p = cv_ptx_skip(s, pos, start);
+    while (p < pos && (s[p] == '{' || s[p] == '}'))
+        p = cv_ptx_skip(s, pos, p + 1);
     /* A label ("$L__BB0_3:") or a guard ("@%p1") may come first. */
     size_t w = cv_ptx_ident_end(s, pos, p);
     if (w > p && w < pos && s[w] == ':')
