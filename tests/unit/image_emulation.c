@@ -250,11 +250,13 @@ static uint16_t float_to_half(float f) {
     return sign | (uint16_t)((e + 15) << 10 | ((int)m - 1024));
 }
 
-/* A float to a normalized integer: f * scale rounded to nearest even, saturated; NaN is 0. */
+/* A float to a normalized integer: convert_T_sat_rte(f * scale), the float product rounded to
+ * nearest even, saturated; NaN is 0. */
 static long to_norm(float f, double scale, long lo, long hi) {
     if (isnan(f))
         return 0;
-    double v = nearbyint((double)f * scale);
+    volatile float product = f * (float)scale;
+    double v = nearbyint((double)product);
     return v < lo ? lo : v > hi ? hi : (long)v;
 }
 

@@ -7434,92 +7434,36 @@ entry:
   %scale.addr = alloca float, align 4
   %lo.addr = alloca float, align 4
   %hi.addr = alloca float, align 4
-  %p = alloca float, align 4
-  %e = alloca float, align 4
   %r = alloca float, align 4
-  %diff = alloca float, align 4
   store float %x, ptr %x.addr, align 4
   store float %scale, ptr %scale.addr, align 4
   store float %lo, ptr %lo.addr, align 4
   store float %hi, ptr %hi.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %p) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %r) #5
   %0 = load float, ptr %x.addr, align 4
   %1 = load float, ptr %scale.addr, align 4
   %mul = fmul float %0, %1
-  store float %mul, ptr %p, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %e) #5
-  %2 = load float, ptr %x.addr, align 4
-  %3 = load float, ptr %scale.addr, align 4
-  %4 = load float, ptr %p, align 4
-  %fneg = fneg float %4
-  %5 = call float @llvm.fma.f32(float %2, float %3, float %fneg)
-  store float %5, ptr %e, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %r) #5
-  %6 = load float, ptr %p, align 4
-  %7 = call float @llvm.rint.f32(float %6)
-  store float %7, ptr %r, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %diff) #5
-  %8 = load float, ptr %p, align 4
-  %9 = load float, ptr %r, align 4
-  %sub = fsub float %8, %9
-  store float %sub, ptr %diff, align 4
-  %10 = load float, ptr %diff, align 4
-  %cmp = fcmp oeq float %10, 5.000000e-01
-  br i1 %cmp, label %land.lhs.true, label %if.else
+  %2 = call float @llvm.rint.f32(float %mul)
+  store float %2, ptr %r, align 4
+  %3 = load float, ptr %x.addr, align 4
+  %4 = load float, ptr %x.addr, align 4
+  %cmp = fcmp une float %3, %4
+  br i1 %cmp, label %cond.true, label %cond.false
 
-land.lhs.true:                                    ; preds = %entry
-  %11 = load float, ptr %e, align 4
-  %cmp1 = fcmp ogt float %11, 0.000000e+00
-  br i1 %cmp1, label %if.then, label %if.else
-
-if.then:                                          ; preds = %land.lhs.true
-  %12 = load float, ptr %r, align 4
-  %add = fadd float %12, 1.000000e+00
-  store float %add, ptr %r, align 4
-  br label %if.end7
-
-if.else:                                          ; preds = %land.lhs.true, %entry
-  %13 = load float, ptr %diff, align 4
-  %cmp2 = fcmp oeq float %13, -5.000000e-01
-  br i1 %cmp2, label %land.lhs.true3, label %if.end
-
-land.lhs.true3:                                   ; preds = %if.else
-  %14 = load float, ptr %e, align 4
-  %cmp4 = fcmp olt float %14, 0.000000e+00
-  br i1 %cmp4, label %if.then5, label %if.end
-
-if.then5:                                         ; preds = %land.lhs.true3
-  %15 = load float, ptr %r, align 4
-  %sub6 = fsub float %15, 1.000000e+00
-  store float %sub6, ptr %r, align 4
-  br label %if.end
-
-if.end:                                           ; preds = %if.then5, %land.lhs.true3, %if.else
-  br label %if.end7
-
-if.end7:                                          ; preds = %if.end, %if.then
-  %16 = load float, ptr %x.addr, align 4
-  %17 = load float, ptr %x.addr, align 4
-  %cmp8 = fcmp une float %16, %17
-  br i1 %cmp8, label %cond.true, label %cond.false
-
-cond.true:                                        ; preds = %if.end7
+cond.true:                                        ; preds = %entry
   br label %cond.end
 
-cond.false:                                       ; preds = %if.end7
-  %18 = load float, ptr %r, align 4
-  %19 = load float, ptr %lo.addr, align 4
-  %20 = call float @llvm.maxnum.f32(float %18, float %19)
-  %21 = load float, ptr %hi.addr, align 4
-  %22 = call float @llvm.minnum.f32(float %20, float %21)
+cond.false:                                       ; preds = %entry
+  %5 = load float, ptr %r, align 4
+  %6 = load float, ptr %lo.addr, align 4
+  %7 = call float @llvm.maxnum.f32(float %5, float %6)
+  %8 = load float, ptr %hi.addr, align 4
+  %9 = call float @llvm.minnum.f32(float %7, float %8)
   br label %cond.end
 
 cond.end:                                         ; preds = %cond.false, %cond.true
-  %cond = phi float [ 0.000000e+00, %cond.true ], [ %22, %cond.false ]
-  call void @llvm.lifetime.end.p0(i64 4, ptr %diff) #5
+  %cond = phi float [ 0.000000e+00, %cond.true ], [ %9, %cond.false ]
   call void @llvm.lifetime.end.p0(i64 4, ptr %r) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %e) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %p) #5
   ret float %cond
 }
 
