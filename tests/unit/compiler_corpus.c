@@ -42,13 +42,39 @@ static bool bad_float_load(const char *ptx, char *line, size_t size) {
     return false;
 }
 
+/* Whether the launch block must be copied into shared memory (docs/kernel-abi.md): a `.func`
+ * reads it, or its address is taken (a use not inside brackets). */
+static bool launch_info_needs_copy(const char *ptx) {
+    static const char name[] = "__cv_launch_info";
+    for (const char *f = strstr(ptx, ".func"); f; f = strstr(f + 1, ".func")) {
+        const char *end = strstr(f, "\n}\n");
+        const char *use = strstr(f, name);
+        if (use && (!end || use < end))
+            return true;
+    }
+    for (const char *u = strstr(ptx, name); u; u = strstr(u + 1, name)) {
+        const char *line = u;
+        while (line > ptx && line[-1] != '\n')
+            line--;
+        if (u[-1] != '[' && strncmp(line, ".shared", 7) != 0)
+            return true;
+    }
+    return false;
+}
+
 /* The loader's rewrite and the timed twins of profiling queues (docs/kernel-abi.md): every
- * kernel of culvert's compiler gets one, and the result is valid PTX (ptxas -O0). */
+ * kernel of culvert's compiler gets one, and the result is valid PTX (ptxas -O0). Where only
+ * entries read the launch block at constant offsets, the rewrite reads it as parameters, with
+ * no per-thread copy into shared memory (a scalar or vector load alike: a missed form costs 2D
+ * kernels a third of their speed on the H100). */
 static void check_timed(const char *ptx, const char *name) {
     cv_ptx_module m;
     size_t len = 0, timed_len = 0;
     CVT_CHECK(cv_ptx_parse(ptx, strlen(ptx), &m, NULL, 0) == CL_SUCCESS, "%s: parse", name);
     char *text = cv_ptx_rewrite(ptx, strlen(ptx), &m, &len);
+    if (text && !launch_info_needs_copy(ptx))
+        CVT_CHECK(strstr(text, "st.shared.b64 [__cv_launch_info") == NULL,
+                  "%s: the launch block copied into shared memory", name);
     cv_ptx_timing_stats st = {0};
     char *timed = text ? cv_ptx_add_timing(text, len, CV_PTX_TIMING_BESIDE, &timed_len, &st) : NULL;
     CVT_CHECK(timed != NULL, "%s: twins", name);
