@@ -292,8 +292,8 @@ cl_int cv_command_end(cv_command *cmd, cl_int status, bool blocking, cl_event *e
      * them ends. */
     if (cmd->wait_key || !cv_command_is_sync_point(cmd)) {
         q->last_key[bi] = cmd->wait_key;
-        /* Not read for kernels known to be short: a clock read is a system call in some
-         * sandboxes (gVisor), too dear for every enqueue. */
+        /* Not read for kernels known to be short: every enqueue would pay for it (the wait
+         * clock, which sandboxes such as gVisor serve without a system call). */
         q->last_key_ns[bi] =
             cmd->wait_key && cv_wait_wants_origin(cmd->wait_key) ? cvu_wait_time_ns() : 0;
     }

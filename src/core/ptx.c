@@ -554,8 +554,8 @@ static void cv_apply_meta(cv_parse *ps) {
             k->arg_info = NULL;
         }
         k->arg_info_named = complete;
-        for (uint32_t j = 0; complete && j < k->num_params; j++)
-            k->arg_info_named = k->arg_info_named && k->arg_info[j].name[0] != '\0';
+        for (uint32_t j = 0; k->arg_info_named && j < k->num_params; j++)
+            k->arg_info_named = k->arg_info[j].name[0] != '\0';
         if (!k->attributes)
             k->attributes = strdup("");
         if (!k->attributes)

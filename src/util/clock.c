@@ -2,14 +2,16 @@
 
 #include <time.h>
 
-uint64_t cvu_host_time_ns(void) {
+static uint64_t cvu_clock_ns(clockid_t clock) {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+    clock_gettime(clock, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
+uint64_t cvu_host_time_ns(void) {
+    return cvu_clock_ns(CLOCK_MONOTONIC_RAW);
+}
+
 uint64_t cvu_wait_time_ns(void) {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+    return cvu_clock_ns(CLOCK_MONOTONIC);
 }
