@@ -390,6 +390,9 @@ cl_int cvcu_launch_kernel(const cvcu_launch *l, cvcu_stream *s, void **params);
 /* The block size with the best occupancy for this much dynamic shared memory (the occupancy
  * calculator, for a default work-group size). */
 cl_int cvcu_occupancy_block_size(cvcu_function *f, size_t smem, int limit, int *block);
+/* How many blocks of this many threads and this much dynamic shared memory one multiprocessor
+ * holds at once (the occupancy calculator). */
+cl_int cvcu_occupancy_blocks_per_sm(cvcu_function *f, int threads, size_t smem, int *blocks);
 
 /* --- graphs: command buffers (core/command_buffer*.c) as CUDA graphs ------------------------- */
 

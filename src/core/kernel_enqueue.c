@@ -179,14 +179,49 @@ static cl_int cv_kernel_smem(cv_program_function *f, cl_device_id dev, size_t sm
     return err;
 }
 
-/* Can this launch run the timed twin (core/ptx_timing.h)? Its resources are the entry's plus the
- * timing's (a few registers, 4 bytes of shared memory): where they do not fit, the entry runs and
- * CUDA events time it. */
+/* The twin slows each block's start and end a little: on the H100 ~0.25 us a turn (a grid's worth
+ * of blocks the multiprocessors hold at once) of blocks that run ~1 us; a CUDA timing event pair
+ * costs a command ~5.5 us whatever its size. Past this many turns the events cost less (a grid
+ * of 65,536 blocks of 256 is 62 turns: the twin +13 us). */
+#define CV_TWIN_MAX_TURNS 20
+
+/* How many turns the launch's grid takes on the device: its blocks over what the multiprocessors
+ * hold at once (the occupancy calculator's answer, cached per function for one block size and
+ * dynamic shared memory size); 0 when the calculator has no answer. */
+static uint64_t cv_kernel_turns(const cv_ndrange *r, cl_device_id dev) {
+    cv_program_function *f = r->function;
+    uint64_t threads = (uint64_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2];
+    uint64_t smem = r->launch.smem;
+    /* (smem << 20) | (threads << 8) | blocks per multiprocessor */
+    uint64_t key = (smem << 20) | (threads << 8);
+    uint64_t cached = atomic_load_explicit(&f->residency, memory_order_relaxed);
+    int per_sm = 0;
+    if (cached && (cached & ~(uint64_t)0xff) == key) {
+        per_sm = (int)(cached & 0xff);
+    } else {
+        /* A refusal (a launch that does not fit) is kept as 0 too: no answer. */
+        if (cvcu_device_bind(dev->cu) != CL_SUCCESS ||
+            cvcu_occupancy_blocks_per_sm(f->func, (int)threads, (size_t)smem, &per_sm) !=
+                CL_SUCCESS ||
+            per_sm < 0 || per_sm > 0xff)
+            per_sm = 0;
+        atomic_store_explicit(&f->residency, key | (uint64_t)per_sm, memory_order_relaxed);
+    }
+    uint64_t at_once = (uint64_t)per_sm * dev->props->compute_units;
+    uint64_t blocks = r->groups[0] * r->groups[1] * r->groups[2];
+    return at_once ? (blocks + at_once - 1) / at_once : 0;
+}
+
+/* Does this launch run the timed twin (core/ptx_timing.h)? Not where its grid takes so many turns
+ * that CUDA events cost less; nor where the twin's resources (the entry's plus the timing's: a few
+ * registers, 4 bytes of shared memory) do not fit. Otherwise the entry runs and CUDA events time
+ * it. */
 static bool cv_kernel_timable(const cv_ndrange *r, cl_device_id dev) {
     cv_program_function *f = r->function;
     const cvcu_device_props *props = dev->props;
     size_t smem = r->launch.smem;
-    cvcu_function *timed = cv_program_function_timed(f);
+    cvcu_function *timed =
+        cv_kernel_turns(r, dev) <= CV_TWIN_MAX_TURNS ? cv_program_function_timed(f) : NULL;
     bool ok = timed &&
               (size_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2] <=
                   (size_t)f->timed_attrs.max_threads &&

@@ -238,6 +238,7 @@ static cl_int cv_program_function_open(struct cvcu_module *module, cv_program_fu
     atomic_init(&f->smem_optin, f->attrs.max_dynamic_smem);
     atomic_init(&f->timed_smem_optin, f->timed_attrs.max_dynamic_smem);
     atomic_init(&f->default_block, 0);
+    atomic_init(&f->residency, 0);
     return err;
 }
 

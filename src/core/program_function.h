@@ -43,6 +43,9 @@ struct cv_program_function {
     _Atomic int smem_optin;
     /* Cached occupancy answer for a NULL local size: (smem << 16) | block, 0 when none. */
     _Atomic uint64_t default_block;
+    /* Cached occupancy answer for kernel timing's choice (core/kernel_enqueue.c):
+     * (dynamic shared memory << 20) | (block size << 8) | blocks per multiprocessor; 0: none. */
+    _Atomic uint64_t residency;
     /* Its module calls CUDA's vprintf: the driver prints the output at synchronizations only,
      * so waits on the queue synchronize once the work is done (core/queue.c). */
     bool prints;

@@ -56,3 +56,10 @@ cl_int cvcu_occupancy_block_size(cvcu_function *f, size_t smem, int limit, int *
                                                            smem, limit),
                      CL_OUT_OF_RESOURCES);
 }
+
+cl_int cvcu_occupancy_blocks_per_sm(cvcu_function *f, int threads, size_t smem, int *blocks) {
+    *blocks = 0;
+    return CVCU_CALL(
+        cvcu.cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, CVCU_FUNCTION(f), threads, smem),
+        CL_OUT_OF_RESOURCES);
+}

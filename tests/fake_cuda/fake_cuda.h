@@ -56,6 +56,9 @@ typedef struct fakecuda_state {
      * (host waits behind it sleep): microseconds, FAKECUDA_LAUNCH_US at the start; 0: launches
      * take no stream time. A timed twin's START and END are that far apart. */
     _Atomic unsigned launch_us;
+    /* What cuOccupancyMaxActiveBlocksPerMultiprocessor answers: blocks per multiprocessor; 0
+     * (the start): an H100's answer for a function of few registers, min(32, 2048 / threads). */
+    _Atomic int blocks_per_sm;
 
     /* Call counting: the driver calls the calling thread makes between calls_begin and
      * calls_end are counted per function name (other threads' calls are not), so a test can

@@ -314,6 +314,16 @@ CUresult cuOccupancyMaxPotentialBlockSize(int *min_grid, int *block, CUfunction 
     return CUDA_SUCCESS;
 }
 
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, CUfunction f, int threads,
+                                                     size_t smem) {
+    FAKE_CALL;
+    (void)f;
+    (void)smem;
+    int set = fake_state.blocks_per_sm, fit = threads > 0 ? 2048 / threads : 0;
+    *blocks = set ? set : fit < 32 ? fit : 32;
+    return threads > 0 && threads <= 1024 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
 CUresult cuLaunchKernel(CUfunction f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                         unsigned by, unsigned bz, unsigned smem, CUstream s, void **params,
                         void **extra) {

@@ -665,6 +665,23 @@ static void test_timed_launches(cl_program p) {
     /* without an event there is nothing to time: the entry itself */
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 3, NULL, g3, l3, 0, NULL, NULL));
     CHECK(strcmp(last()->func, "add_one") == 0 && last()->num_params == 2);
+    /* A grid of more than 20 turns (the blocks the multiprocessors hold at once: the fake's 132
+     * of 32 blocks of 64) runs the entry, timed by CUDA events; 20 turns run the twin. */
+    size_t local64 = 64, turns20 = (size_t)132 * 32 * 64 * 20;
+    size_t turns21 = turns20 + 64;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &turns20, &local64, 0, NULL, &e));
+    CHECK(strcmp(last()->func, "add_one__cv_timed") == 0 && last()->grid[0] == 132 * 32 * 20);
+    cv_test_check_profiled(e);
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &turns21, &local64, 0, NULL, &e));
+    CHECK(strcmp(last()->func, "add_one") == 0 && last()->num_params == 2);
+    cv_test_check_profiled(e);
+    /* the occupancy answer is asked per block size: 8 blocks of 128 at once, 40 turns */
+    fake->blocks_per_sm = 8;
+    size_t local128 = 128, half20 = turns20;
+    CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 1, NULL, &half20, &local128, 0, NULL, &e));
+    CHECK(strcmp(last()->func, "add_one") == 0 && last()->grid[0] == 132 * 16 * 20);
+    cv_test_check_profiled(e);
+    fake->blocks_per_sm = 0;
     clReleaseKernel(k);
 
     k = kernel(p, "cluster_rank"); /* compiled cluster 2x1x1 */
@@ -705,6 +722,8 @@ static void test_timed_launches(cl_program p) {
     cl_mem none = NULL;
     CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
     size_t g2[2] = {8, 140000}, l2[2] = {8, 1};
+    /* 140000 blocks in 5 turns (blocks of 8 work-items, 255 at once on a multiprocessor) */
+    fake->blocks_per_sm = 255;
     CHECK_ERR(CL_SUCCESS, clEnqueueNDRangeKernel(qp, k, 2, NULL, g2, l2, 0, NULL, NULL));
     CHECK(fake->modules_loaded == loaded + 1 && strcmp(last()->func, "li_ids") == 0);
     unsigned before = fake->num_launches;
@@ -755,6 +774,7 @@ static void test_timed_launches(cl_program p) {
     clReleaseCommandQueue(other);
     clReleaseKernel(k);
     clReleaseProgram(li);
+    fake->blocks_per_sm = 0;
     clReleaseCommandQueue(qp);
 }
 
