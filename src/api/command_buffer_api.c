@@ -194,10 +194,9 @@ cl_int CL_API_CALL clEnqueueCommandBufferKHR(cl_uint num_queues, cl_command_queu
                                              const cl_event *event_wait_list, cl_event *event) {
     cl_command_queue q = NULL;
     cl_int err = cv_check_command_buffer(command_buffer);
-    /* "CL_INVALID_OPERATION if command_buffer is not in the Executable state." */
-    if (err == CL_SUCCESS &&
-        cv_command_buffer_state(command_buffer) != CL_COMMAND_BUFFER_STATE_EXECUTABLE_KHR)
-        err = CL_INVALID_OPERATION;
+    /* "CL_INVALID_OPERATION if command_buffer is not in the Executable state.": checked once,
+     * under the command buffer's lock, where the launch begins (cv_command_buffer_enqueue): an
+     * update on another thread may change the state until then, and a replay pays for one lock. */
     if (err == CL_SUCCESS)
         err = cv_check_enqueue_queue(command_buffer, num_queues, queues, &q);
     /* "CL_INVALID_CONTEXT if context associated with command_buffer and events in

@@ -509,8 +509,7 @@ cl_int cv_command_buffer_enqueue(cl_command_buffer_khr cb, cl_command_queue q, c
                                  const cl_event *wait_list, cl_event *event) {
     cv_command cmd;
     pthread_mutex_lock(&cb->lock);
-    /* "CL_INVALID_OPERATION if command_buffer is not in the Executable state." (checked again
-     * under the lock: an update on another thread may have changed it) */
+    /* "CL_INVALID_OPERATION if command_buffer is not in the Executable state." */
     cl_int err = cb->finalized && !cb->unset_commands ? CL_SUCCESS : CL_INVALID_OPERATION;
     if (err == CL_SUCCESS)
         err = cv_command_begin(&cmd, q, CL_COMMAND_COMMAND_BUFFER_KHR, num_wait, wait_list, event);
