@@ -243,6 +243,7 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
         img->desc = *desc;
         img->element_size = cv_image_element_size(format);
         atomic_init(&img->textures_tried, false);
+        atomic_init(&img->bound, false);
         /* The pixels keep the application's layout where they are its memory. */
         size_t size = cv_image_pitches(img, !desc->mem_object && !(flags & CL_MEM_USE_HOST_PTR));
         m = cv_mem_new(ctx, CV_MEM_IMAGE, flags, size);
@@ -278,14 +279,7 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
         if (*err == CL_SUCCESS && (flags & CL_MEM_COPY_HOST_PTR))
             *err = cv_image_upload(img, ctx->devices[0], host_ptr);
     }
-    /* Written once its own address is known (data_offset is relative to it). */
-    if (*err == CL_SUCCESS)
-        img->descriptor =
-            cv_buffer_create(ctx, CL_MEM_READ_ONLY, sizeof(cv_image_abi), NULL, NULL, 0, err);
-    if (*err == CL_SUCCESS) {
-        m->device_address = img->descriptor->device_address;
-        *err = cv_image_write_descriptor(img);
-    }
+    /* The descriptor waits for the first kernel argument (cv_image_bind). */
     if (*err != CL_SUCCESS && m) {
         cv_release(&m->obj);
         m = NULL;
@@ -293,28 +287,55 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
     return m;
 }
 
-/* Texture objects are made once per image, whichever thread binds it first. */
-static pthread_mutex_t cv_image_texture_lock = PTHREAD_MUTEX_INITIALIZER;
+/* Descriptors and texture objects are made once per image, whichever thread binds it first. */
+static pthread_mutex_t cv_image_bind_lock = PTHREAD_MUTEX_INITIALIZER;
 
-void cv_image_prepare_sampling(cl_mem m) {
-    cv_image *img = m->image;
-    /* Every read-only binding asks: after the first, without the lock. */
-    if (atomic_load_explicit(&img->textures_tried, memory_order_acquire))
-        return;
-    pthread_mutex_lock(&cv_image_texture_lock);
-    if (!atomic_load_explicit(&img->textures_tried, memory_order_relaxed)) {
-        cv_image_textures(img, m->flags, m->context->devices[0]);
-        /* A descriptor that cannot take them leaves the image sampled in software. */
-        if (img->texture[0] && cv_image_write_descriptor(img) != CL_SUCCESS) {
-            for (unsigned slot = 0; slot < CV_IMAGE_TEXTURES; slot++) {
-                cvcu_texture_destroy(img->texture_device->cu, img->texture[slot]);
-                img->texture[slot] = 0;
-            }
-        }
-        /* The textures are written before the flag, which readers load with acquire. */
-        atomic_store_explicit(&img->textures_tried, true, memory_order_release);
+/* Destroys the image's texture objects: it is sampled in software. */
+static void cv_image_drop_textures(cv_image *img) {
+    for (unsigned slot = 0; slot < CV_IMAGE_TEXTURES; slot++) {
+        cvcu_texture_destroy(img->texture_device->cu, img->texture[slot]);
+        img->texture[slot] = 0;
     }
-    pthread_mutex_unlock(&cv_image_texture_lock);
+}
+
+cl_int cv_image_bind(cl_mem m, bool sampling) {
+    cv_image *img = m->image;
+    /* After the first binding (the first read-only one for the textures): without the lock. */
+    if (atomic_load_explicit(&img->bound, memory_order_acquire) &&
+        (!sampling || atomic_load_explicit(&img->textures_tried, memory_order_acquire)))
+        return CL_SUCCESS;
+    cl_int err = CL_SUCCESS;
+    pthread_mutex_lock(&cv_image_bind_lock);
+    bool fresh = !atomic_load_explicit(&img->bound, memory_order_relaxed);
+    /* Kernels find the image by its descriptor's address (data_offset is relative to it). */
+    if (!img->descriptor) {
+        img->descriptor = cv_buffer_create(m->context, CL_MEM_READ_ONLY, sizeof(cv_image_abi), NULL,
+                                           NULL, 0, &err);
+        if (img->descriptor)
+            m->device_address = img->descriptor->device_address;
+    }
+    bool textures = err == CL_SUCCESS && sampling &&
+                    !atomic_load_explicit(&img->textures_tried, memory_order_relaxed);
+    if (textures)
+        cv_image_textures(img, m->flags, m->context->devices[0]);
+    if (err == CL_SUCCESS && (fresh || (textures && img->texture[0]))) {
+        err = cv_image_write_descriptor(img);
+        /* A descriptor that cannot take them leaves the image sampled in software; one never
+         * written is written at the next binding. */
+        if (err != CL_SUCCESS && textures && img->texture[0]) {
+            cv_image_drop_textures(img);
+            if (!fresh)
+                err = CL_SUCCESS;
+        }
+    }
+    /* The descriptor and textures are written before the flags, which readers load with
+     * acquire. */
+    if (textures)
+        atomic_store_explicit(&img->textures_tried, true, memory_order_release);
+    if (err == CL_SUCCESS && fresh)
+        atomic_store_explicit(&img->bound, true, memory_order_release);
+    pthread_mutex_unlock(&cv_image_bind_lock);
+    return err;
 }
 
 void cv_image_free(cv_image *img) {

@@ -40,14 +40,18 @@ typedef struct cv_image {
     size_t element_size;
     size_t row_pitch, slice_pitch; /* of the pixels in device memory */
     cl_mem pixels;                 /* internal buffer, or the application's buffer (held) */
-    cl_mem descriptor;             /* internal buffer of the kernels' descriptor */
+    /* Internal buffer of the kernels' descriptor, made and written when the image first becomes
+     * a kernel argument (cv_image_bind; NULL before): creation is one allocation (and the
+     * pixels' upload), and images that only transfers touch never cost a descriptor. */
+    cl_mem descriptor;
+    _Atomic bool bound; /* the descriptor is written; set under cv_image_bind_lock (image.c) */
     /* Read-only 2D images of the formats the texture units read: a texture object per sampler
      * state on texture_device (the context's first device), or none (0). Made when the image
-     * first becomes a read-only kernel argument (cv_image_prepare_sampling): creation stays a
-     * pair of allocations, and images no kernel samples never cost texture objects. */
+     * first becomes a read-only kernel argument (cv_image_bind): images no kernel samples never
+     * cost texture objects. */
     uint64_t texture[CV_IMAGE_TEXTURES];
     cl_device_id texture_device;
-    _Atomic bool textures_tried; /* set under cv_image_texture_lock (image.c) */
+    _Atomic bool textures_tried; /* set under cv_image_bind_lock (image.c) */
 } cv_image;
 
 static inline cv_image *cv_mem_image(cl_mem m) {
@@ -74,9 +78,11 @@ cl_mem cv_image_create(cl_context ctx, cl_mem_flags flags, const cl_image_format
                        const cl_image_desc *desc, void *host_ptr, const cl_mem_properties *props,
                        size_t num_props, cl_int *err);
 cl_int cv_image_info(cl_mem m, cl_image_info param, const cv_info *out);
-/* Before m is a read-only kernel argument: its texture objects where it can have them, written
- * into its descriptor (once; kernels already enqueued read either state, both correct). */
-void cv_image_prepare_sampling(cl_mem m);
+/* Before m is a kernel argument: its descriptor, made and written once, and m->device_address
+ * its address; with sampling (a read-only argument) its texture objects where it can have them,
+ * written into the descriptor (once; kernels already enqueued read either state, both correct).
+ * CL_OUT_OF_RESOURCES (or the allocation's error) where the descriptor cannot be had. */
+cl_int cv_image_bind(cl_mem m, bool sampling);
 /* Lets go of what an image holds (its buffers); the cl_mem's destroy calls it. */
 void cv_image_free(cv_image *img);
 

@@ -327,8 +327,12 @@ cl_int cv_kernel_set_arg(cl_kernel k, cl_uint index, size_t size, const void *va
                                        (a->access == CL_KERNEL_ARG_ACCESS_WRITE_ONLY &&
                                         (mem->flags & CL_MEM_READ_ONLY))))
             err = CL_INVALID_ARG_VALUE;
+        /* "CL_OUT_OF_RESOURCES if there is a failure to allocate resources required by the
+         * OpenCL implementation on the device": the image's descriptor, made at its first
+         * binding. */
+        if (err == CL_SUCCESS)
+            err = cv_image_bind(mem, a->access == CL_KERNEL_ARG_ACCESS_READ_ONLY);
         if (err == CL_SUCCESS && a->access == CL_KERNEL_ARG_ACCESS_READ_ONLY) {
-            cv_image_prepare_sampling(mem);
             bool textured = mem->image->texture[0] != 0;
             if (textured != a->textured)
                 k->ro_untextured += textured ? (uint32_t)-1 : 1;

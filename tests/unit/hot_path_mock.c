@@ -14,6 +14,7 @@
 #include "test_util.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -340,7 +341,51 @@ static void cross_queue_row(void) {
     }
 }
 
+/* Creating an image is one allocation, its pixels' (CL_MEM_COPY_HOST_PTR adds their upload);
+ * the descriptor kernels read is made at its first binding to a kernel argument (one allocation,
+ * one copy), never again: the CTS's image tests create images by the thousand, most of them only
+ * for transfers. */
+static void image_rows(void) {
+    static const char ptx[] =
+        ".version 7.8\n.target sm_90, texmode_independent\n"
+        ".address_size 64\n"
+        "//cv:arg hp_image 0 global write_only none image2d_t out\n"
+        ".entry hp_image(.param .u64 .ptr .global .align 1 p0)\n{\n\tret;\n}\n"
+        "//cv:uniform-work-groups hp_image\n";
+    const unsigned char *bins[1] = {(const unsigned char *)ptx};
+    size_t len = sizeof ptx;
+    cl_int err;
+    cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, NULL, &err);
+    REQUIRE(err == CL_SUCCESS && clBuildProgram(p, 1, &dev, NULL, NULL, NULL) == CL_SUCCESS);
+    cl_kernel ki = clCreateKernel(p, "hp_image", &err);
+    REQUIRE(ki != NULL);
+    cl_image_format f = {CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 16, .image_height = 8};
+    cl_mem img[REPS];
+    calls_begin();
+    for (int i = 0; i < REPS; i++)
+        img[i] = clCreateImage(ctx, CL_MEM_WRITE_ONLY, &f, &d, NULL, &err);
+    CHECK_CALLS("clCreateImage (2D, no host pointer)", REPS, {"cuMemAlloc", 1, false},
+                {"cuCtxGetCurrent", ANY, false}, {"cuCtxSetCurrent", ANY, false});
+    calls_begin();
+    for (int i = 0; i < REPS; i++)
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(ki, 0, sizeof img[i], &img[i]));
+    calls_end();
+    CHECK(calls("cuMemAlloc") == REPS &&
+          calls("cuMemcpyHtoD") + calls("cuMemcpyHtoDAsync") == REPS);
+    calls_begin();
+    for (int i = 0; i < REPS; i++)
+        CHECK_ERR(CL_SUCCESS, clSetKernelArg(ki, 0, sizeof img[i], &img[i]));
+    CHECK_CALLS("clSetKernelArg of an image bound before", REPS, {"cuMemAlloc", 0, false});
+    for (int i = 0; i < REPS; i++)
+        clReleaseMemObject(img[i]);
+    clReleaseKernel(ki);
+    clReleaseProgram(p);
+}
+
 int main(void) {
+    /* Images are claimed only where CULVERT_IMAGES=1 asks (src/core/image.h). */
+    setenv("CULVERT_IMAGES", "1", 1);
     fake = fakecuda_find();
     if (!fake) {
         fprintf(stderr, "the fake libcuda.so.1 is not the one found (LD_LIBRARY_PATH)\n");
@@ -388,6 +433,7 @@ int main(void) {
     wait_behind_row();
     user_event_row();
     cross_queue_row();
+    image_rows();
     clReleaseKernel(k);
     clReleaseProgram(p);
     clReleaseCommandQueue(qp);
