@@ -341,6 +341,18 @@ static void cross_queue_row(void) {
     }
 }
 
+/* A program of one PTX text (len bytes), built, and its kernel `name` in *out. */
+static cl_program build_ptx(const char *ptx, size_t len, const char *name, cl_kernel *out) {
+    const unsigned char *bins[1] = {(const unsigned char *)ptx};
+    cl_int err;
+    cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, NULL, &err);
+    REQUIRE(err == CL_SUCCESS);
+    REQUIRE(clBuildProgram(p, 1, &dev, NULL, NULL, NULL) == CL_SUCCESS);
+    *out = clCreateKernel(p, name, &err);
+    REQUIRE(*out != NULL);
+    return p;
+}
+
 /* Creating an image is one allocation, its pixels' (CL_MEM_COPY_HOST_PTR adds their upload);
  * the descriptor kernels read is made at its first binding to a kernel argument (one allocation,
  * one copy), never again: the CTS's image tests create images by the thousand, most of them only
@@ -352,13 +364,9 @@ static void image_rows(void) {
         "//cv:arg hp_image 0 global write_only none image2d_t out\n"
         ".entry hp_image(.param .u64 .ptr .global .align 1 p0)\n{\n\tret;\n}\n"
         "//cv:uniform-work-groups hp_image\n";
-    const unsigned char *bins[1] = {(const unsigned char *)ptx};
-    size_t len = sizeof ptx;
     cl_int err;
-    cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, NULL, &err);
-    REQUIRE(err == CL_SUCCESS && clBuildProgram(p, 1, &dev, NULL, NULL, NULL) == CL_SUCCESS);
-    cl_kernel ki = clCreateKernel(p, "hp_image", &err);
-    REQUIRE(ki != NULL);
+    cl_kernel ki;
+    cl_program p = build_ptx(ptx, sizeof ptx, "hp_image", &ki);
     cl_image_format f = {CL_RGBA, CL_UNORM_INT8};
     cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 16, .image_height = 8};
     cl_mem img[REPS];
@@ -410,13 +418,7 @@ int main(void) {
                               ".shared .align 8 .b8 __cv_launch_info[64];\n"
                               ".entry hp_empty()\n{\n\tret;\n}\n"
                               "//cv:uniform-work-groups hp_empty\n";
-    const unsigned char *bins[1] = {(const unsigned char *)ptx};
-    size_t len = sizeof ptx;
-    cl_program p = clCreateProgramWithBinary(ctx, 1, &dev, &len, bins, NULL, &err);
-    REQUIRE(err == CL_SUCCESS);
-    REQUIRE(clBuildProgram(p, 1, &dev, NULL, NULL, NULL) == CL_SUCCESS);
-    k = clCreateKernel(p, "hp_empty", &err);
-    REQUIRE(k != NULL);
+    cl_program p = build_ptx(ptx, sizeof ptx, "hp_empty", &k);
     /* first launches: spare events, the occupancy answer and the batch come into being */
     for (int i = 0; i < 2; i++) {
         cl_event e = NULL;
