@@ -649,14 +649,10 @@ __attribute__((noinline)) static void cv_encode_f(cv_image *d, global uchar *p, 
 /* write_imagef / write_imageh (the half values are exact as floats). */
 CV_INLINE void cv_write_f(cv_image *d, int kind, int4 c, float4 v) {
     int3 t = cv_plain_xyz(c, kind);
+    if (!cv_inside(t.x, t.y, t.z, cv_extent(d, kind)))
+        return;
     uint order = d->channel_order, type = d->channel_type;
     global uchar *p = cv_pixel(d, t.x, t.y, t.z);
-    /* Every field the write needs is read before the first branch, in one round of loads: the
-     * test uses the address and the order (never 0, so the test is the bounds'), which the
-     * optimizer would otherwise read only past the bounds test, a second round of latency in
-     * every work-item. The address is only used inside the image. */
-    if (!(cv_inside(t.x, t.y, t.z, cv_extent(d, kind)) & (p != 0) & (order != 0)))
-        return;
     if (order == CV_RGBA && type == CV_FLOAT) {
         *(global float4 *)p = v;
         return;
@@ -671,11 +667,9 @@ CV_INLINE void cv_write_f(cv_image *d, int kind, int4 c, float4 v) {
 /* write_imagei (is_signed) / write_imageui. */
 CV_INLINE void cv_write_i(cv_image *d, int kind, int4 c, uint4 v, bool is_signed) {
     int3 t = cv_plain_xyz(c, kind);
-    uint order = d->channel_order;
-    global uchar *p = cv_pixel(d, t.x, t.y, t.z);
-    /* One round of loads, as cv_write_f's. */
-    if (!(cv_inside(t.x, t.y, t.z, cv_extent(d, kind)) & (p != 0) & (order != 0)))
+    if (!cv_inside(t.x, t.y, t.z, cv_extent(d, kind)))
         return;
-    uint4 m = cv_unswizzle(v, order);
+    global uchar *p = cv_pixel(d, t.x, t.y, t.z);
+    uint4 m = cv_unswizzle(v, d->channel_order);
     cv_store_bits(p, d->element_size, cv_bits_of_i(m, d->channel_type, is_signed));
 }

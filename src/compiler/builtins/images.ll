@@ -3591,10 +3591,10 @@ entry:
   %c.addr = alloca <4 x i32>, align 16
   %v.addr = alloca <4 x float>, align 16
   %t = alloca <3 x i32>, align 16
+  %cleanup.dest.slot = alloca i32, align 4
   %order = alloca i32, align 4
   %type = alloca i32, align 4
   %p = alloca ptr addrspace(1), align 8
-  %cleanup.dest.slot = alloca i32, align 4
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %kind, ptr %kind.addr, align 4
   store <4 x i32> %c, ptr %c.addr, align 16
@@ -3605,100 +3605,93 @@ entry:
   %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #4
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %t, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
-  %2 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %2, i32 0, i32 7
-  %3 = load i32, ptr addrspace(1) %channel_order, align 8
-  store i32 %3, ptr %order, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %type) #5
-  %4 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %4, i32 0, i32 8
-  %5 = load i32, ptr addrspace(1) %channel_type, align 4
-  store i32 %5, ptr %type, align 4
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
-  %6 = load ptr addrspace(1), ptr %d.addr, align 8
-  %7 = load <3 x i32>, ptr %t, align 16
-  %8 = extractelement <3 x i32> %7, i64 0
-  %9 = load <3 x i32>, ptr %t, align 16
-  %10 = extractelement <3 x i32> %9, i64 1
-  %11 = load <3 x i32>, ptr %t, align 16
-  %12 = extractelement <3 x i32> %11, i64 2
-  %call1 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %6, i32 noundef %8, i32 noundef %10, i32 noundef %12) #4
-  store ptr addrspace(1) %call1, ptr %p, align 8
-  %13 = load <3 x i32>, ptr %t, align 16
-  %14 = extractelement <3 x i32> %13, i64 0
-  %15 = load <3 x i32>, ptr %t, align 16
-  %16 = extractelement <3 x i32> %15, i64 1
-  %17 = load <3 x i32>, ptr %t, align 16
-  %18 = extractelement <3 x i32> %17, i64 2
-  %19 = load ptr addrspace(1), ptr %d.addr, align 8
-  %20 = load i32, ptr %kind.addr, align 4
-  %call2 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %19, i32 noundef %20) #4
-  %call3 = call zeroext i1 @cv_inside(i32 noundef %14, i32 noundef %16, i32 noundef %18, <3 x i32> noundef %call2) #4
-  %conv = zext i1 %call3 to i32
-  %21 = load ptr addrspace(1), ptr %p, align 8
-  %cmp = icmp ne ptr addrspace(1) %21, null
-  %conv4 = zext i1 %cmp to i32
-  %and = and i32 %conv, %conv4
-  %22 = load i32, ptr %order, align 4
-  %cmp5 = icmp ne i32 %22, 0
-  %conv6 = zext i1 %cmp5 to i32
-  %and7 = and i32 %and, %conv6
-  %tobool = icmp ne i32 %and7, 0
-  br i1 %tobool, label %if.end, label %if.then
+  %2 = load <3 x i32>, ptr %t, align 16
+  %3 = extractelement <3 x i32> %2, i64 0
+  %4 = load <3 x i32>, ptr %t, align 16
+  %5 = extractelement <3 x i32> %4, i64 1
+  %6 = load <3 x i32>, ptr %t, align 16
+  %7 = extractelement <3 x i32> %6, i64 2
+  %8 = load ptr addrspace(1), ptr %d.addr, align 8
+  %9 = load i32, ptr %kind.addr, align 4
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %8, i32 noundef %9) #4
+  %call2 = call zeroext i1 @cv_inside(i32 noundef %3, i32 noundef %5, i32 noundef %7, <3 x i32> noundef %call1) #4
+  br i1 %call2, label %if.end, label %if.then
 
 if.then:                                          ; preds = %entry
   store i32 1, ptr %cleanup.dest.slot, align 4
-  br label %cleanup
+  br label %cleanup16
 
 if.end:                                           ; preds = %entry
-  %23 = load i32, ptr %order, align 4
-  %cmp8 = icmp eq i32 %23, 4277
-  br i1 %cmp8, label %land.lhs.true, label %if.end13
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
+  %10 = load ptr addrspace(1), ptr %d.addr, align 8
+  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %10, i32 0, i32 7
+  %11 = load i32, ptr addrspace(1) %channel_order, align 8
+  store i32 %11, ptr %order, align 4
+  call void @llvm.lifetime.start.p0(i64 4, ptr %type) #5
+  %12 = load ptr addrspace(1), ptr %d.addr, align 8
+  %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %12, i32 0, i32 8
+  %13 = load i32, ptr addrspace(1) %channel_type, align 4
+  store i32 %13, ptr %type, align 4
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
+  %14 = load ptr addrspace(1), ptr %d.addr, align 8
+  %15 = load <3 x i32>, ptr %t, align 16
+  %16 = extractelement <3 x i32> %15, i64 0
+  %17 = load <3 x i32>, ptr %t, align 16
+  %18 = extractelement <3 x i32> %17, i64 1
+  %19 = load <3 x i32>, ptr %t, align 16
+  %20 = extractelement <3 x i32> %19, i64 2
+  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %14, i32 noundef %16, i32 noundef %18, i32 noundef %20) #4
+  store ptr addrspace(1) %call3, ptr %p, align 8
+  %21 = load i32, ptr %order, align 4
+  %cmp = icmp eq i32 %21, 4277
+  br i1 %cmp, label %land.lhs.true, label %if.end6
 
 land.lhs.true:                                    ; preds = %if.end
-  %24 = load i32, ptr %type, align 4
-  %cmp10 = icmp eq i32 %24, 4318
-  br i1 %cmp10, label %if.then12, label %if.end13
+  %22 = load i32, ptr %type, align 4
+  %cmp4 = icmp eq i32 %22, 4318
+  br i1 %cmp4, label %if.then5, label %if.end6
 
-if.then12:                                        ; preds = %land.lhs.true
-  %25 = load <4 x float>, ptr %v.addr, align 16
-  %26 = load ptr addrspace(1), ptr %p, align 8
-  store <4 x float> %25, ptr addrspace(1) %26, align 16
+if.then5:                                         ; preds = %land.lhs.true
+  %23 = load <4 x float>, ptr %v.addr, align 16
+  %24 = load ptr addrspace(1), ptr %p, align 8
+  store <4 x float> %23, ptr addrspace(1) %24, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
-if.end13:                                         ; preds = %land.lhs.true, %if.end
-  %27 = load i32, ptr %order, align 4
-  %cmp14 = icmp eq i32 %27, 4277
-  br i1 %cmp14, label %land.lhs.true16, label %if.end22
+if.end6:                                          ; preds = %land.lhs.true, %if.end
+  %25 = load i32, ptr %order, align 4
+  %cmp7 = icmp eq i32 %25, 4277
+  br i1 %cmp7, label %land.lhs.true8, label %if.end13
 
-land.lhs.true16:                                  ; preds = %if.end13
-  %28 = load i32, ptr %type, align 4
-  %cmp17 = icmp eq i32 %28, 4306
-  br i1 %cmp17, label %if.then19, label %if.end22
+land.lhs.true8:                                   ; preds = %if.end6
+  %26 = load i32, ptr %type, align 4
+  %cmp9 = icmp eq i32 %26, 4306
+  br i1 %cmp9, label %if.then10, label %if.end13
 
-if.then19:                                        ; preds = %land.lhs.true16
-  %29 = load <4 x float>, ptr %v.addr, align 16
-  %call20 = call <4 x i32> @cv_norm4(<4 x float> noundef %29, float noundef 2.550000e+02, float noundef 0.000000e+00, float noundef 2.550000e+02) #4
-  %call21 = call i32 @cv_pack8(<4 x i32> noundef %call20) #4
+if.then10:                                        ; preds = %land.lhs.true8
+  %27 = load <4 x float>, ptr %v.addr, align 16
+  %call11 = call <4 x i32> @cv_norm4(<4 x float> noundef %27, float noundef 2.550000e+02, float noundef 0.000000e+00, float noundef 2.550000e+02) #4
+  %call12 = call i32 @cv_pack8(<4 x i32> noundef %call11) #4
+  %28 = load ptr addrspace(1), ptr %p, align 8
+  store i32 %call12, ptr addrspace(1) %28, align 4
+  store i32 1, ptr %cleanup.dest.slot, align 4
+  br label %cleanup
+
+if.end13:                                         ; preds = %land.lhs.true8, %if.end6
+  %29 = load ptr addrspace(1), ptr %d.addr, align 8
   %30 = load ptr addrspace(1), ptr %p, align 8
-  store i32 %call21, ptr addrspace(1) %30, align 4
-  store i32 1, ptr %cleanup.dest.slot, align 4
-  br label %cleanup
-
-if.end22:                                         ; preds = %land.lhs.true16, %if.end13
-  %31 = load ptr addrspace(1), ptr %d.addr, align 8
-  %32 = load ptr addrspace(1), ptr %p, align 8
-  %33 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_encode_f(ptr addrspace(1) noundef %31, ptr addrspace(1) noundef %32, <4 x float> noundef %33) #4
+  %31 = load <4 x float>, ptr %v.addr, align 16
+  call void @cv_encode_f(ptr addrspace(1) noundef %29, ptr addrspace(1) noundef %30, <4 x float> noundef %31) #4
   store i32 0, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
-cleanup:                                          ; preds = %if.end22, %if.then19, %if.then12, %if.then
+cleanup:                                          ; preds = %if.end13, %if.then10, %if.then5
   call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
   call void @llvm.lifetime.end.p0(i64 4, ptr %type) #5
   call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
+  br label %cleanup16
+
+cleanup16:                                        ; preds = %cleanup, %if.then
   call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
   %cleanup.dest = load i32, ptr %cleanup.dest.slot, align 4
   switch i32 %cleanup.dest, label %unreachable [
@@ -3706,10 +3699,10 @@ cleanup:                                          ; preds = %if.end22, %if.then1
     i32 1, label %cleanup.cont
   ]
 
-cleanup.cont:                                     ; preds = %cleanup, %cleanup
+cleanup.cont:                                     ; preds = %cleanup16, %cleanup16
   ret void
 
-unreachable:                                      ; preds = %cleanup
+unreachable:                                      ; preds = %cleanup16
   unreachable
 }
 
@@ -4307,9 +4300,8 @@ entry:
   %v.addr = alloca <4 x i32>, align 16
   %is_signed.addr = alloca i8, align 1
   %t = alloca <3 x i32>, align 16
-  %order = alloca i32, align 4
-  %p = alloca ptr addrspace(1), align 8
   %cleanup.dest.slot = alloca i32, align 4
+  %p = alloca ptr addrspace(1), align 8
   %m = alloca <4 x i32>, align 16
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %kind, ptr %kind.addr, align 4
@@ -4323,72 +4315,58 @@ entry:
   %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #4
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %t, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
-  %2 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %2, i32 0, i32 7
-  %3 = load i32, ptr addrspace(1) %channel_order, align 8
-  store i32 %3, ptr %order, align 4
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
-  %4 = load ptr addrspace(1), ptr %d.addr, align 8
-  %5 = load <3 x i32>, ptr %t, align 16
-  %6 = extractelement <3 x i32> %5, i64 0
-  %7 = load <3 x i32>, ptr %t, align 16
-  %8 = extractelement <3 x i32> %7, i64 1
-  %9 = load <3 x i32>, ptr %t, align 16
-  %10 = extractelement <3 x i32> %9, i64 2
-  %call1 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %4, i32 noundef %6, i32 noundef %8, i32 noundef %10) #4
-  store ptr addrspace(1) %call1, ptr %p, align 8
-  %11 = load <3 x i32>, ptr %t, align 16
-  %12 = extractelement <3 x i32> %11, i64 0
-  %13 = load <3 x i32>, ptr %t, align 16
-  %14 = extractelement <3 x i32> %13, i64 1
-  %15 = load <3 x i32>, ptr %t, align 16
-  %16 = extractelement <3 x i32> %15, i64 2
-  %17 = load ptr addrspace(1), ptr %d.addr, align 8
-  %18 = load i32, ptr %kind.addr, align 4
-  %call2 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %17, i32 noundef %18) #4
-  %call3 = call zeroext i1 @cv_inside(i32 noundef %12, i32 noundef %14, i32 noundef %16, <3 x i32> noundef %call2) #4
-  %conv = zext i1 %call3 to i32
-  %19 = load ptr addrspace(1), ptr %p, align 8
-  %cmp = icmp ne ptr addrspace(1) %19, null
-  %conv4 = zext i1 %cmp to i32
-  %and = and i32 %conv, %conv4
-  %20 = load i32, ptr %order, align 4
-  %cmp5 = icmp ne i32 %20, 0
-  %conv6 = zext i1 %cmp5 to i32
-  %and7 = and i32 %and, %conv6
-  %tobool = icmp ne i32 %and7, 0
-  br i1 %tobool, label %if.end, label %if.then
+  %2 = load <3 x i32>, ptr %t, align 16
+  %3 = extractelement <3 x i32> %2, i64 0
+  %4 = load <3 x i32>, ptr %t, align 16
+  %5 = extractelement <3 x i32> %4, i64 1
+  %6 = load <3 x i32>, ptr %t, align 16
+  %7 = extractelement <3 x i32> %6, i64 2
+  %8 = load ptr addrspace(1), ptr %d.addr, align 8
+  %9 = load i32, ptr %kind.addr, align 4
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %8, i32 noundef %9) #4
+  %call2 = call zeroext i1 @cv_inside(i32 noundef %3, i32 noundef %5, i32 noundef %7, <3 x i32> noundef %call1) #4
+  br i1 %call2, label %if.end, label %if.then
 
 if.then:                                          ; preds = %entry
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
 if.end:                                           ; preds = %entry
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
+  %10 = load ptr addrspace(1), ptr %d.addr, align 8
+  %11 = load <3 x i32>, ptr %t, align 16
+  %12 = extractelement <3 x i32> %11, i64 0
+  %13 = load <3 x i32>, ptr %t, align 16
+  %14 = extractelement <3 x i32> %13, i64 1
+  %15 = load <3 x i32>, ptr %t, align 16
+  %16 = extractelement <3 x i32> %15, i64 2
+  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %10, i32 noundef %12, i32 noundef %14, i32 noundef %16) #4
+  store ptr addrspace(1) %call3, ptr %p, align 8
   call void @llvm.lifetime.start.p0(i64 16, ptr %m) #5
-  %21 = load <4 x i32>, ptr %v.addr, align 16
-  %22 = load i32, ptr %order, align 4
-  %call8 = call <4 x i32> @cv_unswizzle(<4 x i32> noundef %21, i32 noundef %22) #4
-  store <4 x i32> %call8, ptr %m, align 16
-  %23 = load ptr addrspace(1), ptr %p, align 8
+  %17 = load <4 x i32>, ptr %v.addr, align 16
+  %18 = load ptr addrspace(1), ptr %d.addr, align 8
+  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %18, i32 0, i32 7
+  %19 = load i32, ptr addrspace(1) %channel_order, align 8
+  %call4 = call <4 x i32> @cv_unswizzle(<4 x i32> noundef %17, i32 noundef %19) #4
+  store <4 x i32> %call4, ptr %m, align 16
+  %20 = load ptr addrspace(1), ptr %p, align 8
+  %21 = load ptr addrspace(1), ptr %d.addr, align 8
+  %element_size = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %21, i32 0, i32 10
+  %22 = load i32, ptr addrspace(1) %element_size, align 4
+  %23 = load <4 x i32>, ptr %m, align 16
   %24 = load ptr addrspace(1), ptr %d.addr, align 8
-  %element_size = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %24, i32 0, i32 10
-  %25 = load i32, ptr addrspace(1) %element_size, align 4
-  %26 = load <4 x i32>, ptr %m, align 16
-  %27 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %27, i32 0, i32 8
-  %28 = load i32, ptr addrspace(1) %channel_type, align 4
-  %29 = load i8, ptr %is_signed.addr, align 1
-  %tobool9 = trunc i8 %29 to i1
-  %call10 = call <4 x i32> @cv_bits_of_i(<4 x i32> noundef %26, i32 noundef %28, i1 noundef zeroext %tobool9) #4
-  call void @cv_store_bits(ptr addrspace(1) noundef %23, i32 noundef %25, <4 x i32> noundef %call10) #4
+  %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %24, i32 0, i32 8
+  %25 = load i32, ptr addrspace(1) %channel_type, align 4
+  %26 = load i8, ptr %is_signed.addr, align 1
+  %tobool = trunc i8 %26 to i1
+  %call5 = call <4 x i32> @cv_bits_of_i(<4 x i32> noundef %23, i32 noundef %25, i1 noundef zeroext %tobool) #4
+  call void @cv_store_bits(ptr addrspace(1) noundef %20, i32 noundef %22, <4 x i32> noundef %call5) #4
   call void @llvm.lifetime.end.p0(i64 16, ptr %m) #5
+  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
   store i32 0, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
 cleanup:                                          ; preds = %if.end, %if.then
-  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
   call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
   %cleanup.dest = load i32, ptr %cleanup.dest.slot, align 4
   switch i32 %cleanup.dest, label %unreachable [
