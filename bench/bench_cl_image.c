@@ -1,7 +1,6 @@
 /* cv-bench: the image figures through OpenCL (a device without images: not claimed). RGBA8
  * images of 4096 x 4096 pixels (1024 x 1024 quick); kernels timed by their profiled END - START,
- * transfers by the host clock around blocking calls. culvert claims images with
- * CULVERT_IMAGES=1. */
+ * transfers by the host clock around blocking calls. */
 #include "bench_cl.h"
 
 #include <stdio.h>

@@ -127,9 +127,8 @@ static const figure_info figures[F_COUNT] = {
                         "profiling (host clock)",
                         "Gelem/s", true},
     [F_K_MATH_DOUBLE] = {"kernel: sin/exp/log/pow on double (cl_khr_fp64)", "Gelem/s", true},
-    [F_K_IMAGE_BILINEAR] = {"kernel: 2D image reads, bilinear, normalized (RGBA8; culvert: "
-                            "CULVERT_IMAGES=1)",
-                            "Gsamples/s", true},
+    [F_K_IMAGE_BILINEAR] = {"kernel: 2D image reads, bilinear, normalized (RGBA8)", "Gsamples/s",
+                            true},
     [F_K_IMAGE_WRITE] = {"kernel: 2D image writes (RGBA8)", "Gpixels/s", true},
     [F_K_IMAGE_WRITE_PLAIN] = {"kernel: 2D image writes (RGBA8), 20 launches back to back on a "
                                "queue without profiling (host clock)",

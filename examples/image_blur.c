@@ -6,7 +6,7 @@
  *
  * Without IN it writes a test pattern to image_blur_in.pgm first (in the current folder) and blurs
  * that; OUT defaults to image_blur_out.pgm. PLATFORM is a platform name (default "culvert";
- * culvert claims images with CULVERT_IMAGES=1). Exit status: 0 when every pixel is right, 1 when
+ * culvert claims images unless CULVERT_IMAGES=0). Exit status: 0 when every pixel is right, 1 when
  * not, 77 when the platform or its image support is not there. */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>

@@ -15,7 +15,7 @@ static pthread_once_t cv_images_once = PTHREAD_ONCE_INIT;
 
 static void cv_images_read(void) {
     const char *v = getenv("CULVERT_IMAGES");
-    cv_images_on = v && strcmp(v, "1") == 0 && cvc_available();
+    cv_images_on = !(v && strcmp(v, "0") == 0) && cvc_available();
 }
 
 /* Read once: every image call, device query and build asks. */

@@ -203,7 +203,7 @@ static void test_record_errors(void) {
     CHECK_ERR(CL_SUCCESS, cbt.copy_rect(cb, NULL, NULL, a, b, origin, origin, region, 32, 0, 32, 0,
                                         0, NULL, NULL, NULL));
     /* Image commands given buffers: "CL_INVALID_OPERATION if the device associated with
-     * command_queue does not support images" where images are off (CULVERT_IMAGES), else the
+     * command_queue does not support images" where images are off (CULVERT_IMAGES=0), else the
      * buffers are no image objects: CL_INVALID_MEM_OBJECT (tests/gpu/command_buffer_images.c
      * records real ones). */
     cl_bool images = CL_FALSE;

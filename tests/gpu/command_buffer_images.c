@@ -1,7 +1,7 @@
-/* Image commands in command buffers (CULVERT_IMAGES=1): a fill of a sub-region, a copy between
- * images, copies to and from a buffer, recorded once and replayed twice with new source pixels;
- * and the checks of their clEnqueue counterparts. On the GPU (gpu.command_buffer_images) and
- * the fake driver (fake.command_buffer_images). */
+/* Image commands in command buffers (images claimed: CULVERT_IMAGES not 0): a fill of a sub-region,
+ * a copy between images, copies to and from a buffer, recorded once and replayed twice with new
+ * source pixels; and the checks of their clEnqueue counterparts. On the GPU
+ * (gpu.command_buffer_images) and the fake driver (fake.command_buffer_images). */
 #include "command_buffer_common.h"
 
 #include <stdlib.h>

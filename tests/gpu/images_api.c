@@ -1,5 +1,5 @@
-/* Images and samplers through the API, with CULVERT_IMAGES=1 (core/image.h): the device's image
- * queries and extensions, the format list, creation of every image type (own storage, host
+/* Images and samplers through the API (claimed unless CULVERT_IMAGES=0, core/image.h): the device's
+ * image queries and extensions, the format list, creation of every image type (own storage, host
  * pointers, on buffers) with its queries, the spec's creation errors, reads and writes with
  * pitches (sub-regions, 1D and 2D arrays, 3D), copies between images and buffers, fills of
  * packed colours, maps, and samplers. Runs on the GPU and on the fake driver (fake.images_api):

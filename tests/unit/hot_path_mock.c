@@ -392,7 +392,8 @@ static void image_rows(void) {
 }
 
 int main(void) {
-    /* Images are claimed only where CULVERT_IMAGES=1 asks (src/core/image.h). */
+    /* Images are claimed unless CULVERT_IMAGES=0 (src/core/image.h): on here, whatever the
+     * environment says. */
     setenv("CULVERT_IMAGES", "1", 1);
     fake = fakecuda_find();
     if (!fake) {
