@@ -559,7 +559,17 @@ CV_INLINE float cv_scale_round(float x, float scale, float lo, float hi) {
     return x != x ? 0.0f : __builtin_fminf(__builtin_fmaxf(r, lo), hi);
 }
 CV_INLINE int cv_norm(float x, float scale, float lo, float hi) {
+#ifdef __NVPTX__
+    /* PTX's float-to-integer conversions (cvt.rni: to nearest, ties to even) clamp to the
+     * destination's range and give 0 for NaN: cv_scale_round's result in one conversion and one
+     * or two integer clamps. */
+    if (lo == 0.0f)
+        return (int)__builtin_elementwise_min(__nvvm_f2ui_rn(x * scale), (uint)hi);
+    return __builtin_elementwise_max(__builtin_elementwise_min(__nvvm_f2i_rn(x * scale), (int)hi),
+                                     (int)lo);
+#else
     return (int)cv_scale_round(x, scale, lo, hi);
+#endif
 }
 CV_INLINE uint4 cv_norm4(float4 v, float scale, float lo, float hi) {
     return as_uint4((int4)(cv_norm(v.x, scale, lo, hi), cv_norm(v.y, scale, lo, hi),

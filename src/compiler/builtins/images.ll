@@ -7411,6 +7411,7 @@ entry:
 
 define internal i32 @cv_norm(float noundef %x, float noundef %scale, float noundef %lo, float noundef %hi) #0 {
 entry:
+  %retval = alloca i32, align 4
   %x.addr = alloca float, align 4
   %scale.addr = alloca float, align 4
   %lo.addr = alloca float, align 4
@@ -7419,53 +7420,49 @@ entry:
   store float %scale, ptr %scale.addr, align 4
   store float %lo, ptr %lo.addr, align 4
   store float %hi, ptr %hi.addr, align 4
-  %0 = load float, ptr %x.addr, align 4
-  %1 = load float, ptr %scale.addr, align 4
-  %2 = load float, ptr %lo.addr, align 4
-  %3 = load float, ptr %hi.addr, align 4
-  %call = call float @cv_scale_round(float noundef %0, float noundef %1, float noundef %2, float noundef %3) #4
-  %conv = fptosi float %call to i32
-  ret i32 %conv
-}
+  %0 = load float, ptr %lo.addr, align 4
+  %cmp = fcmp oeq float %0, 0.000000e+00
+  br i1 %cmp, label %if.then, label %if.end
 
-define internal float @cv_scale_round(float noundef %x, float noundef %scale, float noundef %lo, float noundef %hi) #0 {
-entry:
-  %x.addr = alloca float, align 4
-  %scale.addr = alloca float, align 4
-  %lo.addr = alloca float, align 4
-  %hi.addr = alloca float, align 4
-  %r = alloca float, align 4
-  store float %x, ptr %x.addr, align 4
-  store float %scale, ptr %scale.addr, align 4
-  store float %lo, ptr %lo.addr, align 4
-  store float %hi, ptr %hi.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %r) #5
-  %0 = load float, ptr %x.addr, align 4
-  %1 = load float, ptr %scale.addr, align 4
-  %mul = fmul float %0, %1
-  %2 = call float @llvm.rint.f32(float %mul)
-  store float %2, ptr %r, align 4
-  %3 = load float, ptr %x.addr, align 4
-  %4 = load float, ptr %x.addr, align 4
-  %cmp = fcmp une float %3, %4
-  br i1 %cmp, label %cond.true, label %cond.false
+if.then:                                          ; preds = %entry
+  %1 = load float, ptr %x.addr, align 4
+  %2 = load float, ptr %scale.addr, align 4
+  %mul = fmul float %1, %2
+  %3 = call i32 @llvm.nvvm.f2ui.rn(float %mul)
+  %4 = load float, ptr %hi.addr, align 4
+  %conv = fptoui float %4 to i32
+  %elt.min = call i32 @llvm.umin.i32(i32 %3, i32 %conv)
+  store i32 %elt.min, ptr %retval, align 4
+  br label %return
 
-cond.true:                                        ; preds = %entry
-  br label %cond.end
-
-cond.false:                                       ; preds = %entry
-  %5 = load float, ptr %r, align 4
-  %6 = load float, ptr %lo.addr, align 4
-  %7 = call float @llvm.maxnum.f32(float %5, float %6)
+if.end:                                           ; preds = %entry
+  %5 = load float, ptr %x.addr, align 4
+  %6 = load float, ptr %scale.addr, align 4
+  %mul1 = fmul float %5, %6
+  %7 = call i32 @llvm.nvvm.f2i.rn(float %mul1)
   %8 = load float, ptr %hi.addr, align 4
-  %9 = call float @llvm.minnum.f32(float %7, float %8)
-  br label %cond.end
+  %conv2 = fptosi float %8 to i32
+  %elt.min3 = call i32 @llvm.smin.i32(i32 %7, i32 %conv2)
+  %9 = load float, ptr %lo.addr, align 4
+  %conv4 = fptosi float %9 to i32
+  %elt.max = call i32 @llvm.smax.i32(i32 %elt.min3, i32 %conv4)
+  store i32 %elt.max, ptr %retval, align 4
+  br label %return
 
-cond.end:                                         ; preds = %cond.false, %cond.true
-  %cond = phi float [ 0.000000e+00, %cond.true ], [ %9, %cond.false ]
-  call void @llvm.lifetime.end.p0(i64 4, ptr %r) #5
-  ret float %cond
+return:                                           ; preds = %if.end, %if.then
+  %10 = load i32, ptr %retval, align 4
+  ret i32 %10
 }
+
+declare i32 @llvm.nvvm.f2ui.rn(float) #3
+
+declare i32 @llvm.umin.i32(i32, i32) #3
+
+declare i32 @llvm.nvvm.f2i.rn(float) #3
+
+declare i32 @llvm.smin.i32(i32, i32) #3
+
+declare i32 @llvm.smax.i32(i32, i32) #3
 
 define internal <4 x i32> @cv_unswizzle(<4 x i32> noundef %v, i32 noundef %order) #0 {
 entry:
