@@ -562,10 +562,7 @@ CV_INLINE int cv_norm(float x, float scale, float lo, float hi) {
 #ifdef __NVPTX__
     /* PTX's float-to-integer conversions (cvt.rni: to nearest, ties to even) clamp to the
      * destination's range and give 0 for NaN: cv_scale_round's result in one conversion and one
-     * or two integer clamps. A constant (an alpha of 1.0f) takes cv_scale_round, which the
-     * compiler folds; it does not fold the conversion's intrinsic. */
-    if (__builtin_constant_p(x))
-        return (int)cv_scale_round(x, scale, lo, hi);
+     * or two integer clamps. */
     if (lo == 0.0f)
         return (int)__builtin_elementwise_min(__nvvm_f2ui_rn(x * scale), (uint)hi);
     return __builtin_elementwise_max(__builtin_elementwise_min(__nvvm_f2i_rn(x * scale), (int)hi),

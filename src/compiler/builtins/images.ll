@@ -1318,7 +1318,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #4
   ret <4 x float> %call
 }
 
@@ -1345,24 +1345,24 @@ if.then:                                          ; preds = %entry
   %2 = load i32, ptr %smp.addr, align 4
   %3 = load <4 x float>, ptr %c.addr, align 16
   %4 = load i32, ptr %kind.addr, align 4
-  %call = call <4 x float> @cv_linear_f(ptr addrspace(1) noundef %1, i32 noundef %2, <4 x float> noundef %3, i32 noundef %4) #5
+  %call = call <4 x float> @cv_linear_f(ptr addrspace(1) noundef %1, i32 noundef %2, <4 x float> noundef %3, i32 noundef %4) #4
   store <4 x float> %call, ptr %retval, align 16
   br label %return
 
 if.end:                                           ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #5
   %5 = load ptr addrspace(1), ptr %d.addr, align 8
   %6 = load i32, ptr %kind.addr, align 4
-  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %5, i32 noundef %6) #5
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %5, i32 noundef %6) #4
   %extractVec = shufflevector <3 x i32> %call1, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
   %7 = load <4 x float>, ptr %c.addr, align 16
   %8 = load i32, ptr %kind.addr, align 4
   %9 = load i32, ptr %smp.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n, align 16
   %extractVec2 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call3 = call <3 x i32> @cv_nearest_xyz(<4 x float> noundef %7, i32 noundef %8, i32 noundef %9, <3 x i32> noundef %extractVec2) #5
+  %call3 = call <3 x i32> @cv_nearest_xyz(<4 x float> noundef %7, i32 noundef %8, i32 noundef %9, <3 x i32> noundef %extractVec2) #4
   %extractVec4 = shufflevector <3 x i32> %call3, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec4, ptr %t, align 16
   %10 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -1374,10 +1374,10 @@ if.end:                                           ; preds = %entry
   %16 = extractelement <3 x i32> %15, i64 2
   %loadVec45 = load <4 x i32>, ptr %n, align 16
   %extractVec6 = shufflevector <4 x i32> %loadVec45, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call7 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %10, i32 noundef %12, i32 noundef %14, i32 noundef %16, <3 x i32> noundef %extractVec6) #5
+  %call7 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %10, i32 noundef %12, i32 noundef %14, i32 noundef %16, <3 x i32> noundef %extractVec6) #4
   store <4 x float> %call7, ptr %retval, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
-  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #5
   br label %return
 
 return:                                           ; preds = %if.end, %if.then
@@ -1405,7 +1405,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #4
   ret <4 x float> %call
 }
 
@@ -1421,19 +1421,19 @@ entry:
   store i32 %kind, ptr %kind.addr, align 4
   store i32 %smp, ptr %smp.addr, align 4
   store <4 x i32> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #5
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #5
+  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #4
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
   %2 = load <4 x i32>, ptr %c.addr, align 16
   %3 = load i32, ptr %kind.addr, align 4
   %4 = load i32, ptr %smp.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n, align 16
   %extractVec1 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call2 = call <3 x i32> @cv_sampled_xyz(<4 x i32> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #5
+  %call2 = call <3 x i32> @cv_sampled_xyz(<4 x i32> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #4
   %extractVec3 = shufflevector <3 x i32> %call2, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec3, ptr %t, align 16
   %5 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -1445,9 +1445,9 @@ entry:
   %11 = extractelement <3 x i32> %10, i64 2
   %loadVec44 = load <4 x i32>, ptr %n, align 16
   %extractVec5 = shufflevector <4 x i32> %loadVec44, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call6 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
-  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #6
+  %call6 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #4
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #5
   ret <4 x float> %call6
 }
 
@@ -1466,7 +1466,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
   ret <4 x float> %call
 }
 
@@ -1479,10 +1479,10 @@ entry:
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %kind, ptr %kind.addr, align 4
   store <4 x i32> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
   %0 = load <4 x i32>, ptr %c.addr, align 16
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #5
+  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #4
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %t, align 16
   %2 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -1494,9 +1494,9 @@ entry:
   %8 = extractelement <3 x i32> %7, i64 2
   %9 = load ptr addrspace(1), ptr %d.addr, align 8
   %10 = load i32, ptr %kind.addr, align 4
-  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %9, i32 noundef %10) #5
-  %call2 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %2, i32 noundef %4, i32 noundef %6, i32 noundef %8, <3 x i32> noundef %call1) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %9, i32 noundef %10) #4
+  %call2 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %2, i32 noundef %4, i32 noundef %6, i32 noundef %8, <3 x i32> noundef %call1) #4
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
   ret <4 x float> %call2
 }
 
@@ -1515,7 +1515,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
   ret <4 x float> %call
 }
 
@@ -1539,7 +1539,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_2d_ro(ptr addrspace(1) noundef %0, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x float> @cv_read_f_2d_ro(ptr addrspace(1) noundef %0, i32 noundef %conv, <4 x float> noundef %4) #4
   ret <4 x float> %call
 }
 
@@ -1564,11 +1564,11 @@ entry:
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %smp, ptr %smp.addr, align 4
   store <4 x float> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %slot) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %slot) #5
   %0 = load i32, ptr %smp.addr, align 4
-  %call = call i32 @cv_texture_slot(i32 noundef %0) #5
+  %call = call i32 @cv_texture_slot(i32 noundef %0) #4
   store i32 %call, ptr %slot, align 4
-  call void @llvm.lifetime.start.p0(i64 8, ptr %tex) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %tex) #5
   %1 = load i32, ptr %slot, align 4
   %cmp = icmp ult i32 %1, 16
   br i1 %cmp, label %cond.true, label %cond.false
@@ -1593,16 +1593,16 @@ cond.end:                                         ; preds = %cond.false, %cond.t
   br i1 %tobool, label %if.then, label %if.end
 
 if.then:                                          ; preds = %cond.end
-  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #6
-  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #6
-  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #6
-  call void @llvm.lifetime.start.p0(i64 4, ptr %w) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %w) #5
   %6 = load i64, ptr %tex, align 8
   %7 = load <4 x float>, ptr %c.addr, align 16
   %8 = extractelement <4 x float> %7, i64 0
   %9 = load <4 x float>, ptr %c.addr, align 16
   %10 = extractelement <4 x float> %9, i64 1
-  %11 = call { float, float, float, float } asm "tex.2d.v4.f32.f32 {$0, $1, $2, $3}, [$4, {$5, $6}];", "=f,=f,=f,=f,l,f,f"(i64 %6, float %8, float %10) #7
+  %11 = call { float, float, float, float } asm "tex.2d.v4.f32.f32 {$0, $1, $2, $3}, [$4, {$5, $6}];", "=f,=f,=f,=f,l,f,f"(i64 %6, float %8, float %10) #6
   %asmresult = extractvalue { float, float, float, float } %11, 0
   %asmresult1 = extractvalue { float, float, float, float } %11, 1
   %asmresult2 = extractvalue { float, float, float, float } %11, 2
@@ -1611,7 +1611,7 @@ if.then:                                          ; preds = %cond.end
   store float %asmresult1, ptr %y, align 4
   store float %asmresult2, ptr %z, align 4
   store float %asmresult3, ptr %w, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
   %12 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %12, i32 0, i32 7
   %13 = load i32, ptr addrspace(1) %channel_order, align 8
@@ -1689,25 +1689,25 @@ cond.end35:                                       ; preds = %cond.end33, %cond.t
   %cond36 = phi <4 x float> [ %19, %cond.true5 ], [ %cond34, %cond.end33 ]
   store <4 x float> %cond36, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
-  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %w) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %w) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #5
   br label %cleanup
 
 if.end:                                           ; preds = %cond.end
   %32 = load ptr addrspace(1), ptr %d.addr, align 8
   %33 = load i32, ptr %smp.addr, align 4
   %34 = load <4 x float>, ptr %c.addr, align 16
-  %call37 = call <4 x float> @cv_read_f_2d_soft(ptr addrspace(1) noundef %32, i32 noundef %33, <4 x float> noundef %34) #5
+  %call37 = call <4 x float> @cv_read_f_2d_soft(ptr addrspace(1) noundef %32, i32 noundef %33, <4 x float> noundef %34) #4
   store <4 x float> %call37, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
 cleanup:                                          ; preds = %if.end, %cond.end35
-  call void @llvm.lifetime.end.p0(i64 8, ptr %tex) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %slot) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %tex) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %slot) #5
   %35 = load <4 x float>, ptr %retval, align 16
   ret <4 x float> %35
 }
@@ -1732,7 +1732,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #4
   ret <4 x float> %call
 }
 
@@ -1751,7 +1751,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
   ret <4 x float> %call
 }
 
@@ -1770,7 +1770,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
   ret <4 x float> %call
 }
 
@@ -1787,7 +1787,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #5
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #4
   ret <4 x float> %call
 }
 
@@ -1804,7 +1804,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #4
   ret <4 x float> %call
 }
 
@@ -1816,7 +1816,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
   ret <4 x float> %call
 }
 
@@ -1828,7 +1828,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
   ret <4 x float> %call
 }
 
@@ -1852,7 +1852,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #4
   ret <4 x float> %call
 }
 
@@ -1876,7 +1876,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #4
   ret <4 x float> %call
 }
 
@@ -1895,7 +1895,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
   ret <4 x float> %call
 }
 
@@ -1914,7 +1914,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
   ret <4 x float> %call
 }
 
@@ -1931,7 +1931,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #5
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #4
   ret <4 x float> %call
 }
 
@@ -1948,7 +1948,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #4
   ret <4 x float> %call
 }
 
@@ -1960,7 +1960,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
   ret <4 x float> %call
 }
 
@@ -1972,7 +1972,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
   ret <4 x float> %call
 }
 
@@ -1997,7 +1997,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #4
   store <4 x float> %call, ptr %tmp, align 16
   %5 = load <4 x float>, ptr %tmp, align 16
   %6 = extractelement <4 x float> %5, i64 0
@@ -2025,7 +2025,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #4
   store <4 x float> %call, ptr %tmp, align 16
   %5 = load <4 x float>, ptr %tmp, align 16
   %6 = extractelement <4 x float> %5, i64 0
@@ -2048,7 +2048,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
   store <4 x float> %call, ptr %tmp, align 16
   %3 = load <4 x float>, ptr %tmp, align 16
   %4 = extractelement <4 x float> %3, i64 0
@@ -2071,7 +2071,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
   store <4 x float> %call, ptr %tmp, align 16
   %3 = load <4 x float>, ptr %tmp, align 16
   %4 = extractelement <4 x float> %3, i64 0
@@ -2093,7 +2093,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
   ret <4 x float> %call
 }
 
@@ -2112,7 +2112,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
   ret <4 x float> %call
 }
 
@@ -2130,7 +2130,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #5
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #4
   store <4 x float> %call, ptr %tmp, align 16
   %4 = load <4 x float>, ptr %tmp, align 16
   %5 = extractelement <4 x float> %4, i64 0
@@ -2151,7 +2151,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #4
   store <4 x float> %call, ptr %tmp, align 16
   %4 = load <4 x float>, ptr %tmp, align 16
   %5 = extractelement <4 x float> %4, i64 0
@@ -2167,7 +2167,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
   store <4 x float> %call, ptr %tmp, align 16
   %2 = load <4 x float>, ptr %tmp, align 16
   %3 = extractelement <4 x float> %2, i64 0
@@ -2183,7 +2183,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
   store <4 x float> %call, ptr %tmp, align 16
   %2 = load <4 x float>, ptr %tmp, align 16
   %3 = extractelement <4 x float> %2, i64 0
@@ -2210,7 +2210,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #4
   %conv4 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv4
 }
@@ -2235,7 +2235,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #4
   %conv4 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv4
 }
@@ -2255,7 +2255,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2275,7 +2275,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2300,7 +2300,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_2d_ro(ptr addrspace(1) noundef %0, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x float> @cv_read_f_2d_ro(ptr addrspace(1) noundef %0, i32 noundef %conv, <4 x float> noundef %4) #4
   %conv3 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv3
 }
@@ -2325,7 +2325,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #4
   %conv3 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv3
 }
@@ -2345,7 +2345,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2365,7 +2365,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2383,7 +2383,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #5
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #4
   %conv1 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv1
 }
@@ -2401,7 +2401,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #4
   %conv1 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv1
 }
@@ -2414,7 +2414,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2427,7 +2427,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2452,7 +2452,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #4
   %conv3 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv3
 }
@@ -2477,7 +2477,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #4
   %conv3 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv3
 }
@@ -2497,7 +2497,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2517,7 +2517,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2535,7 +2535,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #5
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #4
   %conv1 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv1
 }
@@ -2553,7 +2553,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #5
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #4
   %conv1 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv1
 }
@@ -2566,7 +2566,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2579,7 +2579,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2599,7 +2599,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2619,7 +2619,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2644,7 +2644,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -2660,19 +2660,19 @@ entry:
   store i32 %kind, ptr %kind.addr, align 4
   store i32 %smp, ptr %smp.addr, align 4
   store <4 x float> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #5
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #5
+  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #4
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
   %2 = load <4 x float>, ptr %c.addr, align 16
   %3 = load i32, ptr %kind.addr, align 4
   %4 = load i32, ptr %smp.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n, align 16
   %extractVec1 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call2 = call <3 x i32> @cv_nearest_xyz(<4 x float> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #5
+  %call2 = call <3 x i32> @cv_nearest_xyz(<4 x float> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #4
   %extractVec3 = shufflevector <3 x i32> %call2, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec3, ptr %t, align 16
   %5 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -2684,9 +2684,9 @@ entry:
   %11 = extractelement <3 x i32> %10, i64 2
   %loadVec44 = load <4 x i32>, ptr %n, align 16
   %extractVec5 = shufflevector <4 x i32> %loadVec44, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call6 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
-  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #6
+  %call6 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #4
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #5
   ret <4 x i32> %call6
 }
 
@@ -2710,7 +2710,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -2726,19 +2726,19 @@ entry:
   store i32 %kind, ptr %kind.addr, align 4
   store i32 %smp, ptr %smp.addr, align 4
   store <4 x i32> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #5
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #5
+  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #4
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
   %2 = load <4 x i32>, ptr %c.addr, align 16
   %3 = load i32, ptr %kind.addr, align 4
   %4 = load i32, ptr %smp.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n, align 16
   %extractVec1 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call2 = call <3 x i32> @cv_sampled_xyz(<4 x i32> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #5
+  %call2 = call <3 x i32> @cv_sampled_xyz(<4 x i32> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #4
   %extractVec3 = shufflevector <3 x i32> %call2, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec3, ptr %t, align 16
   %5 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -2750,9 +2750,9 @@ entry:
   %11 = extractelement <3 x i32> %10, i64 2
   %loadVec44 = load <4 x i32>, ptr %n, align 16
   %extractVec5 = shufflevector <4 x i32> %loadVec44, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call6 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
-  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #6
+  %call6 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #4
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #5
   ret <4 x i32> %call6
 }
 
@@ -2771,7 +2771,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -2784,10 +2784,10 @@ entry:
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %kind, ptr %kind.addr, align 4
   store <4 x i32> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
   %0 = load <4 x i32>, ptr %c.addr, align 16
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #5
+  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #4
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %t, align 16
   %2 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -2799,9 +2799,9 @@ entry:
   %8 = extractelement <3 x i32> %7, i64 2
   %9 = load ptr addrspace(1), ptr %d.addr, align 8
   %10 = load i32, ptr %kind.addr, align 4
-  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %9, i32 noundef %10) #5
-  %call2 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %2, i32 noundef %4, i32 noundef %6, i32 noundef %8, <3 x i32> noundef %call1) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %9, i32 noundef %10) #4
+  %call2 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %2, i32 noundef %4, i32 noundef %6, i32 noundef %8, <3 x i32> noundef %call1) #4
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
   ret <4 x i32> %call2
 }
 
@@ -2820,7 +2820,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -2844,7 +2844,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -2868,7 +2868,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -2887,7 +2887,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -2906,7 +2906,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -2923,7 +2923,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #5
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #4
   ret <4 x i32> %call
 }
 
@@ -2940,7 +2940,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #5
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #4
   ret <4 x i32> %call
 }
 
@@ -2952,7 +2952,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
   ret <4 x i32> %call
 }
 
@@ -2964,7 +2964,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
   ret <4 x i32> %call
 }
 
@@ -2988,7 +2988,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -3012,7 +3012,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -3031,7 +3031,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3050,7 +3050,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3067,7 +3067,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #5
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #4
   ret <4 x i32> %call
 }
 
@@ -3084,7 +3084,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #5
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #4
   ret <4 x i32> %call
 }
 
@@ -3096,7 +3096,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
   ret <4 x i32> %call
 }
 
@@ -3108,7 +3108,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
   ret <4 x i32> %call
 }
 
@@ -3127,7 +3127,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3146,7 +3146,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3170,7 +3170,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -3194,7 +3194,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -3213,7 +3213,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3232,7 +3232,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3256,7 +3256,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -3280,7 +3280,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -3299,7 +3299,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3318,7 +3318,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3335,7 +3335,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #5
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #4
   ret <4 x i32> %call
 }
 
@@ -3352,7 +3352,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #5
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #4
   ret <4 x i32> %call
 }
 
@@ -3364,7 +3364,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
   ret <4 x i32> %call
 }
 
@@ -3376,7 +3376,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
   ret <4 x i32> %call
 }
 
@@ -3400,7 +3400,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -3424,7 +3424,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #5
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #4
   ret <4 x i32> %call
 }
 
@@ -3443,7 +3443,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3462,7 +3462,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3479,7 +3479,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #5
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #4
   ret <4 x i32> %call
 }
 
@@ -3496,7 +3496,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #5
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #4
   ret <4 x i32> %call
 }
 
@@ -3508,7 +3508,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
   ret <4 x i32> %call
 }
 
@@ -3520,7 +3520,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
   ret <4 x i32> %call
 }
 
@@ -3539,7 +3539,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3558,7 +3558,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
   ret <4 x i32> %call
 }
 
@@ -3580,7 +3580,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %3) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %3) #4
   ret void
 }
 
@@ -3599,10 +3599,10 @@ entry:
   store i32 %kind, ptr %kind.addr, align 4
   store <4 x i32> %c, ptr %c.addr, align 16
   store <4 x float> %v, ptr %v.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
   %0 = load <4 x i32>, ptr %c.addr, align 16
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #5
+  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #4
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %t, align 16
   %2 = load <3 x i32>, ptr %t, align 16
@@ -3613,8 +3613,8 @@ entry:
   %7 = extractelement <3 x i32> %6, i64 2
   %8 = load ptr addrspace(1), ptr %d.addr, align 8
   %9 = load i32, ptr %kind.addr, align 4
-  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %8, i32 noundef %9) #5
-  %call2 = call zeroext i1 @cv_inside(i32 noundef %3, i32 noundef %5, i32 noundef %7, <3 x i32> noundef %call1) #5
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %8, i32 noundef %9) #4
+  %call2 = call zeroext i1 @cv_inside(i32 noundef %3, i32 noundef %5, i32 noundef %7, <3 x i32> noundef %call1) #4
   br i1 %call2, label %if.end, label %if.then
 
 if.then:                                          ; preds = %entry
@@ -3622,17 +3622,17 @@ if.then:                                          ; preds = %entry
   br label %cleanup16
 
 if.end:                                           ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
   %10 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %10, i32 0, i32 7
   %11 = load i32, ptr addrspace(1) %channel_order, align 8
   store i32 %11, ptr %order, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %type) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %type) #5
   %12 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %12, i32 0, i32 8
   %13 = load i32, ptr addrspace(1) %channel_type, align 4
   store i32 %13, ptr %type, align 4
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
   %14 = load ptr addrspace(1), ptr %d.addr, align 8
   %15 = load <3 x i32>, ptr %t, align 16
   %16 = extractelement <3 x i32> %15, i64 0
@@ -3640,7 +3640,7 @@ if.end:                                           ; preds = %entry
   %18 = extractelement <3 x i32> %17, i64 1
   %19 = load <3 x i32>, ptr %t, align 16
   %20 = extractelement <3 x i32> %19, i64 2
-  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %14, i32 noundef %16, i32 noundef %18, i32 noundef %20) #5
+  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %14, i32 noundef %16, i32 noundef %18, i32 noundef %20) #4
   store ptr addrspace(1) %call3, ptr %p, align 8
   %21 = load i32, ptr %order, align 4
   %cmp = icmp eq i32 %21, 4277
@@ -3670,8 +3670,8 @@ land.lhs.true8:                                   ; preds = %if.end6
 
 if.then10:                                        ; preds = %land.lhs.true8
   %27 = load <4 x float>, ptr %v.addr, align 16
-  %call11 = call <4 x i32> @cv_norm4(<4 x float> noundef %27, float noundef 2.550000e+02, float noundef 0.000000e+00, float noundef 2.550000e+02) #5
-  %call12 = call i32 @cv_pack8(<4 x i32> noundef %call11) #5
+  %call11 = call <4 x i32> @cv_norm4(<4 x float> noundef %27, float noundef 2.550000e+02, float noundef 0.000000e+00, float noundef 2.550000e+02) #4
+  %call12 = call i32 @cv_pack8(<4 x i32> noundef %call11) #4
   %28 = load ptr addrspace(1), ptr %p, align 8
   store i32 %call12, ptr addrspace(1) %28, align 4
   store i32 1, ptr %cleanup.dest.slot, align 4
@@ -3681,18 +3681,18 @@ if.end13:                                         ; preds = %land.lhs.true8, %if
   %29 = load ptr addrspace(1), ptr %d.addr, align 8
   %30 = load ptr addrspace(1), ptr %p, align 8
   %31 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_encode_f(ptr addrspace(1) noundef %29, ptr addrspace(1) noundef %30, <4 x float> noundef %31) #5
+  call void @cv_encode_f(ptr addrspace(1) noundef %29, ptr addrspace(1) noundef %30, <4 x float> noundef %31) #4
   store i32 0, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
 cleanup:                                          ; preds = %if.end13, %if.then10, %if.then5
-  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %type) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %type) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
   br label %cleanup16
 
 cleanup16:                                        ; preds = %cleanup, %if.then
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
   %cleanup.dest = load i32, ptr %cleanup.dest.slot, align 4
   switch i32 %cleanup.dest, label %unreachable [
     i32 0, label %cleanup.cont
@@ -3724,7 +3724,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %3) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %3) #4
   ret void
 }
 
@@ -3746,7 +3746,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %3) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %3) #4
   ret void
 }
 
@@ -3768,7 +3768,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %3) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %3) #4
   ret void
 }
 
@@ -3783,7 +3783,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %2) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %2) #4
   ret void
 }
 
@@ -3798,7 +3798,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %2) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %2) #4
   ret void
 }
 
@@ -3820,7 +3820,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %3) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %3) #4
   ret void
 }
 
@@ -3842,7 +3842,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %3) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %3) #4
   ret void
 }
 
@@ -3857,7 +3857,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %2) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %2) #4
   ret void
 }
 
@@ -3872,7 +3872,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %2) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %2) #4
   ret void
 }
 
@@ -3901,7 +3901,7 @@ entry:
   %vecinit7 = insertelement <4 x float> %vecinit6, float 0.000000e+00, i32 3
   store <4 x float> %vecinit7, ptr %.compoundliteral3, align 16
   %4 = load <4 x float>, ptr %.compoundliteral3, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %4) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %4) #4
   ret void
 }
 
@@ -3930,7 +3930,7 @@ entry:
   %vecinit7 = insertelement <4 x float> %vecinit6, float 0.000000e+00, i32 3
   store <4 x float> %vecinit7, ptr %.compoundliteral3, align 16
   %4 = load <4 x float>, ptr %.compoundliteral3, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %4) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %4) #4
   ret void
 }
 
@@ -3952,7 +3952,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %3) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %3) #4
   ret void
 }
 
@@ -3974,7 +3974,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %3) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %3) #4
   ret void
 }
 
@@ -3996,7 +3996,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %.compoundliteral, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %3) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %3) #4
   ret void
 }
 
@@ -4018,7 +4018,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %.compoundliteral, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %3) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %3) #4
   ret void
 }
 
@@ -4041,7 +4041,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4064,7 +4064,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4087,7 +4087,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4110,7 +4110,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4126,7 +4126,7 @@ entry:
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %2 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4142,7 +4142,7 @@ entry:
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %2 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4165,7 +4165,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4188,7 +4188,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4204,7 +4204,7 @@ entry:
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %2 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4220,7 +4220,7 @@ entry:
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %2 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4243,7 +4243,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4266,7 +4266,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
   ret void
 }
 
@@ -4288,7 +4288,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4309,10 +4309,10 @@ entry:
   store <4 x i32> %v, ptr %v.addr, align 16
   %frombool = zext i1 %is_signed to i8
   store i8 %frombool, ptr %is_signed.addr, align 1
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
   %0 = load <4 x i32>, ptr %c.addr, align 16
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #5
+  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #4
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %t, align 16
   %2 = load <3 x i32>, ptr %t, align 16
@@ -4323,8 +4323,8 @@ entry:
   %7 = extractelement <3 x i32> %6, i64 2
   %8 = load ptr addrspace(1), ptr %d.addr, align 8
   %9 = load i32, ptr %kind.addr, align 4
-  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %8, i32 noundef %9) #5
-  %call2 = call zeroext i1 @cv_inside(i32 noundef %3, i32 noundef %5, i32 noundef %7, <3 x i32> noundef %call1) #5
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %8, i32 noundef %9) #4
+  %call2 = call zeroext i1 @cv_inside(i32 noundef %3, i32 noundef %5, i32 noundef %7, <3 x i32> noundef %call1) #4
   br i1 %call2, label %if.end, label %if.then
 
 if.then:                                          ; preds = %entry
@@ -4332,7 +4332,7 @@ if.then:                                          ; preds = %entry
   br label %cleanup
 
 if.end:                                           ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
   %10 = load ptr addrspace(1), ptr %d.addr, align 8
   %11 = load <3 x i32>, ptr %t, align 16
   %12 = extractelement <3 x i32> %11, i64 0
@@ -4340,14 +4340,14 @@ if.end:                                           ; preds = %entry
   %14 = extractelement <3 x i32> %13, i64 1
   %15 = load <3 x i32>, ptr %t, align 16
   %16 = extractelement <3 x i32> %15, i64 2
-  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %10, i32 noundef %12, i32 noundef %14, i32 noundef %16) #5
+  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %10, i32 noundef %12, i32 noundef %14, i32 noundef %16) #4
   store ptr addrspace(1) %call3, ptr %p, align 8
-  call void @llvm.lifetime.start.p0(i64 16, ptr %m) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %m) #5
   %17 = load <4 x i32>, ptr %v.addr, align 16
   %18 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %18, i32 0, i32 7
   %19 = load i32, ptr addrspace(1) %channel_order, align 8
-  %call4 = call <4 x i32> @cv_unswizzle(<4 x i32> noundef %17, i32 noundef %19) #5
+  %call4 = call <4 x i32> @cv_unswizzle(<4 x i32> noundef %17, i32 noundef %19) #4
   store <4 x i32> %call4, ptr %m, align 16
   %20 = load ptr addrspace(1), ptr %p, align 8
   %21 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -4359,15 +4359,15 @@ if.end:                                           ; preds = %entry
   %25 = load i32, ptr addrspace(1) %channel_type, align 4
   %26 = load i8, ptr %is_signed.addr, align 1
   %tobool = trunc i8 %26 to i1
-  %call5 = call <4 x i32> @cv_bits_of_i(<4 x i32> noundef %23, i32 noundef %25, i1 noundef zeroext %tobool) #5
-  call void @cv_store_bits(ptr addrspace(1) noundef %20, i32 noundef %22, <4 x i32> noundef %call5) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %m) #6
-  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #6
+  %call5 = call <4 x i32> @cv_bits_of_i(<4 x i32> noundef %23, i32 noundef %25, i1 noundef zeroext %tobool) #4
+  call void @cv_store_bits(ptr addrspace(1) noundef %20, i32 noundef %22, <4 x i32> noundef %call5) #4
+  call void @llvm.lifetime.end.p0(i64 16, ptr %m) #5
+  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
   store i32 0, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
 cleanup:                                          ; preds = %if.end, %if.then
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
   %cleanup.dest = load i32, ptr %cleanup.dest.slot, align 4
   switch i32 %cleanup.dest, label %unreachable [
     i32 0, label %cleanup.cont
@@ -4399,7 +4399,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4421,7 +4421,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4443,7 +4443,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4458,7 +4458,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4473,7 +4473,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4495,7 +4495,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4517,7 +4517,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4532,7 +4532,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4547,7 +4547,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4569,7 +4569,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4591,7 +4591,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
   ret void
 }
 
@@ -4613,7 +4613,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4635,7 +4635,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4657,7 +4657,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4679,7 +4679,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4694,7 +4694,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4709,7 +4709,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4731,7 +4731,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4753,7 +4753,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4768,7 +4768,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4783,7 +4783,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4805,7 +4805,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4827,7 +4827,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
   ret void
 }
 
@@ -4857,36 +4857,36 @@ entry:
   store i32 %smp, ptr %smp.addr, align 4
   store <4 x float> %c, ptr %c.addr, align 16
   store i32 %kind, ptr %kind.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #5
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #5
+  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #4
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %a) #6
-  call void @llvm.lifetime.start.p0(i64 4, ptr %b) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %a) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %b) #5
   store float 0.000000e+00, ptr %b, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %g) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %g) #5
   store float 0.000000e+00, ptr %g, align 4
-  call void @llvm.lifetime.start.p0(i64 8, ptr %i) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %i) #5
   %2 = load <4 x float>, ptr %c.addr, align 16
   %3 = extractelement <4 x float> %2, i64 0
   %4 = load <3 x i32>, ptr %n, align 16
   %5 = extractelement <3 x i32> %4, i64 0
   %6 = load i32, ptr %smp.addr, align 4
-  %call1 = call <2 x i32> @cv_linear_axis(float noundef %3, i32 noundef %5, i32 noundef %6, ptr noundef %a) #5
+  %call1 = call <2 x i32> @cv_linear_axis(float noundef %3, i32 noundef %5, i32 noundef %6, ptr noundef %a) #4
   store <2 x i32> %call1, ptr %i, align 8
-  call void @llvm.lifetime.start.p0(i64 8, ptr %j) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %j) #5
   store <2 x i32> zeroinitializer, ptr %.compoundliteral, align 8
   %7 = load <2 x i32>, ptr %.compoundliteral, align 8
   store <2 x i32> %7, ptr %j, align 8
-  call void @llvm.lifetime.start.p0(i64 8, ptr %k) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %k) #5
   store <2 x i32> zeroinitializer, ptr %.compoundliteral2, align 8
   %8 = load <2 x i32>, ptr %.compoundliteral2, align 8
   store <2 x i32> %8, ptr %k, align 8
-  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #5
   %9 = load i32, ptr %kind.addr, align 4
-  %call3 = call i32 @cv_dims(i32 noundef %9) #5
+  %call3 = call i32 @cv_dims(i32 noundef %9) #4
   store i32 %call3, ptr %dims, align 4
   %10 = load i32, ptr %dims, align 4
   %cmp = icmp sge i32 %10, 2
@@ -4898,7 +4898,7 @@ if.then:                                          ; preds = %entry
   %13 = load <3 x i32>, ptr %n, align 16
   %14 = extractelement <3 x i32> %13, i64 1
   %15 = load i32, ptr %smp.addr, align 4
-  %call4 = call <2 x i32> @cv_linear_axis(float noundef %12, i32 noundef %14, i32 noundef %15, ptr noundef %b) #5
+  %call4 = call <2 x i32> @cv_linear_axis(float noundef %12, i32 noundef %14, i32 noundef %15, ptr noundef %b) #4
   store <2 x i32> %call4, ptr %j, align 8
   br label %if.end8
 
@@ -4912,7 +4912,7 @@ if.then6:                                         ; preds = %if.else
   %18 = extractelement <4 x float> %17, i64 1
   %19 = load <3 x i32>, ptr %n, align 16
   %20 = extractelement <3 x i32> %19, i64 1
-  %call7 = call i32 @cv_layer(float noundef %18, i32 noundef %20) #5
+  %call7 = call i32 @cv_layer(float noundef %18, i32 noundef %20) #4
   %splat.splatinsert = insertelement <2 x i32> poison, i32 %call7, i64 0
   %splat.splat = shufflevector <2 x i32> %splat.splatinsert, <2 x i32> poison, <2 x i32> zeroinitializer
   store <2 x i32> %splat.splat, ptr %j, align 8
@@ -4932,7 +4932,7 @@ if.then10:                                        ; preds = %if.end8
   %24 = load <3 x i32>, ptr %n, align 16
   %25 = extractelement <3 x i32> %24, i64 2
   %26 = load i32, ptr %smp.addr, align 4
-  %call11 = call <2 x i32> @cv_linear_axis(float noundef %23, i32 noundef %25, i32 noundef %26, ptr noundef %g) #5
+  %call11 = call <2 x i32> @cv_linear_axis(float noundef %23, i32 noundef %25, i32 noundef %26, ptr noundef %g) #4
   store <2 x i32> %call11, ptr %k, align 8
   br label %if.end19
 
@@ -4946,7 +4946,7 @@ if.then14:                                        ; preds = %if.else12
   %29 = extractelement <4 x float> %28, i64 2
   %30 = load <3 x i32>, ptr %n, align 16
   %31 = extractelement <3 x i32> %30, i64 2
-  %call15 = call i32 @cv_layer(float noundef %29, i32 noundef %31) #5
+  %call15 = call i32 @cv_layer(float noundef %29, i32 noundef %31) #4
   %splat.splatinsert16 = insertelement <2 x i32> poison, i32 %call15, i64 0
   %splat.splat17 = shufflevector <2 x i32> %splat.splatinsert16, <2 x i32> poison, <2 x i32> zeroinitializer
   store <2 x i32> %splat.splat17, ptr %k, align 8
@@ -4956,9 +4956,9 @@ if.end18:                                         ; preds = %if.then14, %if.else
   br label %if.end19
 
 if.end19:                                         ; preds = %if.end18, %if.then10
-  call void @llvm.lifetime.start.p0(i64 16, ptr %sum) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %sum) #5
   store <4 x float> zeroinitializer, ptr %sum, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %t) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %t) #5
   store i32 0, ptr %t, align 4
   br label %for.cond
 
@@ -4971,29 +4971,29 @@ for.cond:                                         ; preds = %for.inc, %if.end19
   br i1 %cmp20, label %for.body, label %for.cond.cleanup
 
 for.cond.cleanup:                                 ; preds = %for.cond
-  call void @llvm.lifetime.end.p0(i64 4, ptr %t) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %t) #5
   br label %for.end
 
 for.body:                                         ; preds = %for.cond
-  call void @llvm.lifetime.start.p0(i64 1, ptr %x1) #6
+  call void @llvm.lifetime.start.p0(i64 1, ptr %x1) #5
   %34 = load i32, ptr %t, align 4
   %and = and i32 %34, 1
   %tobool = icmp ne i32 %and, 0
   %frombool = zext i1 %tobool to i8
   store i8 %frombool, ptr %x1, align 1
-  call void @llvm.lifetime.start.p0(i64 1, ptr %y1) #6
+  call void @llvm.lifetime.start.p0(i64 1, ptr %y1) #5
   %35 = load i32, ptr %t, align 4
   %and21 = and i32 %35, 2
   %tobool22 = icmp ne i32 %and21, 0
   %frombool23 = zext i1 %tobool22 to i8
   store i8 %frombool23, ptr %y1, align 1
-  call void @llvm.lifetime.start.p0(i64 1, ptr %z1) #6
+  call void @llvm.lifetime.start.p0(i64 1, ptr %z1) #5
   %36 = load i32, ptr %t, align 4
   %and24 = and i32 %36, 4
   %tobool25 = icmp ne i32 %and24, 0
   %frombool26 = zext i1 %tobool25 to i8
   store i8 %frombool26, ptr %z1, align 1
-  call void @llvm.lifetime.start.p0(i64 4, ptr %w) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %w) #5
   %37 = load i8, ptr %x1, align 1
   %tobool27 = trunc i8 %37 to i1
   br i1 %tobool27, label %cond.true, label %cond.false
@@ -5096,15 +5096,15 @@ cond.end56:                                       ; preds = %cond.false55, %cond
   %cond57 = phi i32 [ %60, %cond.true54 ], [ %62, %cond.false55 ]
   %loadVec4 = load <4 x i32>, ptr %n, align 16
   %extractVec58 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call59 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %47, i32 noundef %cond47, i32 noundef %cond52, i32 noundef %cond57, <3 x i32> noundef %extractVec58) #5
+  %call59 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %47, i32 noundef %cond47, i32 noundef %cond52, i32 noundef %cond57, <3 x i32> noundef %extractVec58) #4
   %mul60 = fmul <4 x float> %splat.splat42, %call59
   %63 = load <4 x float>, ptr %sum, align 16
   %add = fadd <4 x float> %63, %mul60
   store <4 x float> %add, ptr %sum, align 16
-  call void @llvm.lifetime.end.p0(i64 4, ptr %w) #6
-  call void @llvm.lifetime.end.p0(i64 1, ptr %z1) #6
-  call void @llvm.lifetime.end.p0(i64 1, ptr %y1) #6
-  call void @llvm.lifetime.end.p0(i64 1, ptr %x1) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %w) #5
+  call void @llvm.lifetime.end.p0(i64 1, ptr %z1) #5
+  call void @llvm.lifetime.end.p0(i64 1, ptr %y1) #5
+  call void @llvm.lifetime.end.p0(i64 1, ptr %x1) #5
   br label %for.inc
 
 for.inc:                                          ; preds = %cond.end56
@@ -5115,15 +5115,15 @@ for.inc:                                          ; preds = %cond.end56
 
 for.end:                                          ; preds = %for.cond.cleanup
   %65 = load <4 x float>, ptr %sum, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %sum) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #6
-  call void @llvm.lifetime.end.p0(i64 8, ptr %k) #6
-  call void @llvm.lifetime.end.p0(i64 8, ptr %j) #6
-  call void @llvm.lifetime.end.p0(i64 8, ptr %i) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %g) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %b) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %a) #6
-  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %sum) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #5
+  call void @llvm.lifetime.end.p0(i64 8, ptr %k) #5
+  call void @llvm.lifetime.end.p0(i64 8, ptr %j) #5
+  call void @llvm.lifetime.end.p0(i64 8, ptr %i) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %g) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %b) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %a) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #5
   ret <4 x float> %65
 }
 
@@ -5138,7 +5138,7 @@ entry:
   %.compoundliteral = alloca <3 x i32>, align 16
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %kind, ptr %kind.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %ny) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %ny) #5
   %0 = load i32, ptr %kind.addr, align 4
   %cmp = icmp eq i32 %0, 2
   br i1 %cmp, label %cond.true, label %cond.false
@@ -5170,7 +5170,7 @@ cond.end:                                         ; preds = %cond.false3, %cond.
 cond.end4:                                        ; preds = %cond.end, %cond.true
   %cond5 = phi i32 [ %2, %cond.true ], [ %cond, %cond.end ]
   store i32 %cond5, ptr %ny, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %nz) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %nz) #5
   %6 = load i32, ptr %kind.addr, align 4
   %cmp6 = icmp eq i32 %6, 4
   br i1 %cmp6, label %cond.true7, label %cond.false9
@@ -5214,8 +5214,8 @@ cond.end15:                                       ; preds = %cond.end13, %cond.t
   store <4 x i32> %extractVec, ptr %.compoundliteral, align 16
   %loadVec4 = load <4 x i32>, ptr %.compoundliteral, align 16
   %extractVec19 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  call void @llvm.lifetime.end.p0(i64 4, ptr %nz) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %ny) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %nz) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %ny) #5
   ret <3 x i32> %extractVec19
 }
 
@@ -5235,19 +5235,19 @@ entry:
   store i32 %smp, ptr %smp.addr, align 4
   %extractVec = shufflevector <3 x i32> %n, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #5
   %0 = load i32, ptr %kind.addr, align 4
-  %call = call i32 @cv_dims(i32 noundef %0) #5
+  %call = call i32 @cv_dims(i32 noundef %0) #4
   store i32 %call, ptr %dims, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #5
   %1 = load <4 x float>, ptr %c.addr, align 16
   %2 = extractelement <4 x float> %1, i64 0
   %3 = load <3 x i32>, ptr %n.addr, align 16
   %4 = extractelement <3 x i32> %3, i64 0
   %5 = load i32, ptr %smp.addr, align 4
-  %call1 = call i32 @cv_nearest(float noundef %2, i32 noundef %4, i32 noundef %5) #5
+  %call1 = call i32 @cv_nearest(float noundef %2, i32 noundef %4, i32 noundef %5) #4
   store i32 %call1, ptr %x, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #5
   %6 = load i32, ptr %dims, align 4
   %cmp = icmp sge i32 %6, 2
   br i1 %cmp, label %cond.true, label %cond.false
@@ -5258,7 +5258,7 @@ cond.true:                                        ; preds = %entry
   %9 = load <3 x i32>, ptr %n.addr, align 16
   %10 = extractelement <3 x i32> %9, i64 1
   %11 = load i32, ptr %smp.addr, align 4
-  %call2 = call i32 @cv_nearest(float noundef %8, i32 noundef %10, i32 noundef %11) #5
+  %call2 = call i32 @cv_nearest(float noundef %8, i32 noundef %10, i32 noundef %11) #4
   br label %cond.end7
 
 cond.false:                                       ; preds = %entry
@@ -5271,7 +5271,7 @@ cond.true4:                                       ; preds = %cond.false
   %14 = extractelement <4 x float> %13, i64 1
   %15 = load <3 x i32>, ptr %n.addr, align 16
   %16 = extractelement <3 x i32> %15, i64 1
-  %call5 = call i32 @cv_layer(float noundef %14, i32 noundef %16) #5
+  %call5 = call i32 @cv_layer(float noundef %14, i32 noundef %16) #4
   br label %cond.end
 
 cond.false6:                                      ; preds = %cond.false
@@ -5284,7 +5284,7 @@ cond.end:                                         ; preds = %cond.false6, %cond.
 cond.end7:                                        ; preds = %cond.end, %cond.true
   %cond8 = phi i32 [ %call2, %cond.true ], [ %cond, %cond.end ]
   store i32 %cond8, ptr %y, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #5
   %17 = load i32, ptr %dims, align 4
   %cmp9 = icmp eq i32 %17, 3
   br i1 %cmp9, label %cond.true10, label %cond.false12
@@ -5295,7 +5295,7 @@ cond.true10:                                      ; preds = %cond.end7
   %20 = load <3 x i32>, ptr %n.addr, align 16
   %21 = extractelement <3 x i32> %20, i64 2
   %22 = load i32, ptr %smp.addr, align 4
-  %call11 = call i32 @cv_nearest(float noundef %19, i32 noundef %21, i32 noundef %22) #5
+  %call11 = call i32 @cv_nearest(float noundef %19, i32 noundef %21, i32 noundef %22) #4
   br label %cond.end19
 
 cond.false12:                                     ; preds = %cond.end7
@@ -5308,7 +5308,7 @@ cond.true14:                                      ; preds = %cond.false12
   %25 = extractelement <4 x float> %24, i64 2
   %26 = load <3 x i32>, ptr %n.addr, align 16
   %27 = extractelement <3 x i32> %26, i64 2
-  %call15 = call i32 @cv_layer(float noundef %25, i32 noundef %27) #5
+  %call15 = call i32 @cv_layer(float noundef %25, i32 noundef %27) #4
   br label %cond.end17
 
 cond.false16:                                     ; preds = %cond.false12
@@ -5331,10 +5331,10 @@ cond.end19:                                       ; preds = %cond.end17, %cond.t
   store <4 x i32> %extractVec23, ptr %.compoundliteral, align 16
   %loadVec4 = load <4 x i32>, ptr %.compoundliteral, align 16
   %extractVec24 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #5
   ret <3 x i32> %extractVec24
 }
 
@@ -5357,12 +5357,12 @@ entry:
   store i32 %z, ptr %z.addr, align 4
   %extractVec = shufflevector <3 x i32> %n, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %0, i32 0, i32 7
   %1 = load i32, ptr addrspace(1) %channel_order, align 8
   store i32 %1, ptr %order, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %type) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %type) #5
   %2 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %2, i32 0, i32 8
   %3 = load i32, ptr addrspace(1) %channel_type, align 4
@@ -5372,12 +5372,12 @@ entry:
   %6 = load i32, ptr %z.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n.addr, align 16
   %extractVec1 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call = call zeroext i1 @cv_inside(i32 noundef %4, i32 noundef %5, i32 noundef %6, <3 x i32> noundef %extractVec1) #5
+  %call = call zeroext i1 @cv_inside(i32 noundef %4, i32 noundef %5, i32 noundef %6, <3 x i32> noundef %extractVec1) #4
   br i1 %call, label %if.end, label %if.then
 
 if.then:                                          ; preds = %entry
   %7 = load i32, ptr %order, align 4
-  %call2 = call zeroext i1 @cv_border_opaque(i32 noundef %7) #5
+  %call2 = call zeroext i1 @cv_border_opaque(i32 noundef %7) #4
   %8 = zext i1 %call2 to i64
   %cond = select i1 %call2, float 1.000000e+00, float 0.000000e+00
   %vecinit = insertelement <4 x float> <float 0.000000e+00, float 0.000000e+00, float 0.000000e+00, float undef>, float %cond, i32 3
@@ -5388,12 +5388,12 @@ if.then:                                          ; preds = %entry
   br label %cleanup14
 
 if.end:                                           ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
   %10 = load ptr addrspace(1), ptr %d.addr, align 8
   %11 = load i32, ptr %x.addr, align 4
   %12 = load i32, ptr %y.addr, align 4
   %13 = load i32, ptr %z.addr, align 4
-  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %10, i32 noundef %11, i32 noundef %12, i32 noundef %13) #5
+  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %10, i32 noundef %11, i32 noundef %12, i32 noundef %13) #4
   store ptr addrspace(1) %call3, ptr %p, align 8
   %14 = load i32, ptr %order, align 4
   %cmp = icmp eq i32 %14, 4277
@@ -5424,7 +5424,7 @@ land.lhs.true8:                                   ; preds = %if.end6
 if.then10:                                        ; preds = %land.lhs.true8
   %20 = load ptr addrspace(1), ptr %p, align 8
   %21 = load i32, ptr addrspace(1) %20, align 4
-  %call11 = call <4 x float> @cv_unorm8(i32 noundef %21) #5
+  %call11 = call <4 x float> @cv_unorm8(i32 noundef %21) #4
   store <4 x float> %call11, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
@@ -5432,18 +5432,18 @@ if.then10:                                        ; preds = %land.lhs.true8
 if.end12:                                         ; preds = %land.lhs.true8, %if.end6
   %22 = load ptr addrspace(1), ptr %d.addr, align 8
   %23 = load ptr addrspace(1), ptr %p, align 8
-  %call13 = call <4 x float> @cv_decode_f(ptr addrspace(1) noundef %22, ptr addrspace(1) noundef %23) #5
+  %call13 = call <4 x float> @cv_decode_f(ptr addrspace(1) noundef %22, ptr addrspace(1) noundef %23) #4
   store <4 x float> %call13, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
 cleanup:                                          ; preds = %if.end12, %if.then10, %if.then5
-  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
   br label %cleanup14
 
 cleanup14:                                        ; preds = %cleanup, %if.then
-  call void @llvm.lifetime.end.p0(i64 4, ptr %type) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %type) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
   %24 = load <4 x float>, ptr %retval, align 16
   ret <4 x float> %24
 }
@@ -5468,15 +5468,15 @@ entry:
   store i32 %n, ptr %n.addr, align 4
   store i32 %smp, ptr %smp.addr, align 4
   store ptr %weight, ptr %weight.addr, align 8
-  call void @llvm.lifetime.start.p0(i64 4, ptr %fn) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %fn) #5
   %0 = load i32, ptr %n.addr, align 4
   %conv = uitofp i32 %0 to float
   store float %conv, ptr %fn, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #5
   %1 = load i32, ptr %smp.addr, align 4
   %and = and i32 %1, 14
   store i32 %and, ptr %mode, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %u) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %u) #5
   %2 = load i32, ptr %smp.addr, align 4
   %and1 = and i32 %2, 1
   %tobool = icmp ne i32 %and1, 0
@@ -5510,7 +5510,7 @@ land.lhs.true5:                                   ; preds = %if.else
 
 if.then8:                                         ; preds = %land.lhs.true5
   %10 = load float, ptr %s.addr, align 4
-  %call = call float @cv_mirror(float noundef %10) #5
+  %call = call float @cv_mirror(float noundef %10) #4
   %11 = load float, ptr %fn, align 4
   %mul9 = fmul float %call, %11
   store float %mul9, ptr %u, align 4
@@ -5541,11 +5541,11 @@ if.end:                                           ; preds = %cond.end, %if.then8
   br label %if.end14
 
 if.end14:                                         ; preds = %if.end, %if.then
-  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #5
   %16 = load float, ptr %u, align 4
   %sub15 = fsub float %16, 5.000000e-01
   store float %sub15, ptr %x, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %f) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %f) #5
   %17 = load float, ptr %x, align 4
   %18 = call float @llvm.floor.f32(float %17)
   store float %18, ptr %f, align 4
@@ -5554,12 +5554,12 @@ if.end14:                                         ; preds = %if.end, %if.then
   %sub16 = fsub float %19, %20
   %21 = load ptr, ptr %weight.addr, align 8
   store float %sub16, ptr %21, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %i0) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %i0) #5
   %22 = load float, ptr %f, align 4
   %23 = load i32, ptr %n.addr, align 4
-  %call17 = call i32 @cv_to_int(float noundef %22, i32 noundef %23) #5
+  %call17 = call i32 @cv_to_int(float noundef %22, i32 noundef %23) #4
   store i32 %call17, ptr %i0, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %i1) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %i1) #5
   %24 = load i32, ptr %i0, align 4
   %add = add nsw i32 %24, 1
   store i32 %add, ptr %i1, align 4
@@ -5615,12 +5615,12 @@ land.lhs.true38:                                  ; preds = %if.else35
 
 if.then41:                                        ; preds = %land.lhs.true38
   %36 = load i32, ptr %i0, align 4
-  %call42 = call i32 @cv_max(i32 noundef %36, i32 noundef 0) #5
+  %call42 = call i32 @cv_max(i32 noundef %36, i32 noundef 0) #4
   store i32 %call42, ptr %i0, align 4
   %37 = load i32, ptr %i1, align 4
   %38 = load i32, ptr %n.addr, align 4
   %sub43 = sub nsw i32 %38, 1
-  %call44 = call i32 @cv_min(i32 noundef %37, i32 noundef %sub43) #5
+  %call44 = call i32 @cv_min(i32 noundef %37, i32 noundef %sub43) #4
   store i32 %call44, ptr %i1, align 4
   br label %if.end55
 
@@ -5637,11 +5637,11 @@ land.lhs.true48:                                  ; preds = %if.else45
 if.then51:                                        ; preds = %land.lhs.true48
   %41 = load i32, ptr %i0, align 4
   %42 = load i32, ptr %n.addr, align 4
-  %call52 = call i32 @cv_clamp_edge(i32 noundef %41, i32 noundef %42) #5
+  %call52 = call i32 @cv_clamp_edge(i32 noundef %41, i32 noundef %42) #4
   store i32 %call52, ptr %i0, align 4
   %43 = load i32, ptr %i1, align 4
   %44 = load i32, ptr %n.addr, align 4
-  %call53 = call i32 @cv_clamp_edge(i32 noundef %43, i32 noundef %44) #5
+  %call53 = call i32 @cv_clamp_edge(i32 noundef %43, i32 noundef %44) #4
   store i32 %call53, ptr %i1, align 4
   br label %if.end54
 
@@ -5658,13 +5658,13 @@ if.end56:                                         ; preds = %if.end55, %if.end34
   %vecinit57 = insertelement <2 x i32> %vecinit, i32 %46, i32 1
   store <2 x i32> %vecinit57, ptr %.compoundliteral, align 8
   %47 = load <2 x i32>, ptr %.compoundliteral, align 8
-  call void @llvm.lifetime.end.p0(i64 4, ptr %i1) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %i0) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %f) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %u) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %fn) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %i1) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %i0) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %f) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %u) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %fn) #5
   ret <2 x i32> %47
 }
 
@@ -5698,7 +5698,7 @@ entry:
   %r = alloca float, align 4
   store float %f, ptr %f.addr, align 4
   store i32 %n, ptr %n.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %r) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %r) #5
   %0 = load float, ptr %f.addr, align 4
   %1 = call float @llvm.rint.f32(float %0)
   %2 = call float @llvm.maxnum.f32(float %1, float 0.000000e+00)
@@ -5721,7 +5721,7 @@ cond.false:                                       ; preds = %entry
 
 cond.end:                                         ; preds = %cond.false, %cond.true
   %cond = phi i32 [ %conv1, %cond.true ], [ -1, %cond.false ]
-  call void @llvm.lifetime.end.p0(i64 4, ptr %r) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %r) #5
   ret i32 %cond
 }
 
@@ -5732,7 +5732,7 @@ entry:
   %s.addr = alloca float, align 4
   %t = alloca float, align 4
   store float %s, ptr %s.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %t) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %t) #5
   %0 = load float, ptr %s.addr, align 4
   %mul = fmul float 5.000000e-01, %0
   %1 = call float @llvm.rint.f32(float %mul)
@@ -5742,7 +5742,7 @@ entry:
   %3 = load float, ptr %t, align 4
   %sub = fsub float %2, %3
   %4 = call float @llvm.fabs.f32(float %sub)
-  call void @llvm.lifetime.end.p0(i64 4, ptr %t) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %t) #5
   ret float %4
 }
 
@@ -5817,10 +5817,10 @@ entry:
   store i32 %i, ptr %i.addr, align 4
   store i32 %n, ptr %n.addr, align 4
   %0 = load i32, ptr %i.addr, align 4
-  %call = call i32 @cv_max(i32 noundef %0, i32 noundef 0) #5
+  %call = call i32 @cv_max(i32 noundef %0, i32 noundef 0) #4
   %1 = load i32, ptr %n.addr, align 4
   %sub = sub nsw i32 %1, 1
-  %call1 = call i32 @cv_min(i32 noundef %call, i32 noundef %sub) #5
+  %call1 = call i32 @cv_min(i32 noundef %call, i32 noundef %sub) #4
   ret i32 %call1
 }
 
@@ -5849,11 +5849,11 @@ entry:
   store float %s, ptr %s.addr, align 4
   store i32 %n, ptr %n.addr, align 4
   store i32 %smp, ptr %smp.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %fn) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %fn) #5
   %0 = load i32, ptr %n.addr, align 4
   %conv = uitofp i32 %0 to float
   store float %conv, ptr %fn, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #5
   %1 = load i32, ptr %smp.addr, align 4
   %and = and i32 %1, 14
   store i32 %and, ptr %mode, align 4
@@ -5868,7 +5868,7 @@ land.lhs.true:                                    ; preds = %entry
   br i1 %cmp, label %if.then, label %if.end
 
 if.then:                                          ; preds = %land.lhs.true
-  call void @llvm.lifetime.start.p0(i64 4, ptr %u) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %u) #5
   %4 = load float, ptr %s.addr, align 4
   %5 = load float, ptr %s.addr, align 4
   %6 = call float @llvm.floor.f32(float %5)
@@ -5876,11 +5876,11 @@ if.then:                                          ; preds = %land.lhs.true
   %7 = load float, ptr %fn, align 4
   %mul = fmul float %sub, %7
   store float %mul, ptr %u, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %i) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %i) #5
   %8 = load float, ptr %u, align 4
   %9 = call float @llvm.floor.f32(float %8)
   %10 = load i32, ptr %n.addr, align 4
-  %call = call i32 @cv_to_int(float noundef %9, i32 noundef %10) #5
+  %call = call i32 @cv_to_int(float noundef %9, i32 noundef %10) #4
   store i32 %call, ptr %i, align 4
   %11 = load i32, ptr %i, align 4
   %12 = load i32, ptr %n.addr, align 4
@@ -5902,8 +5902,8 @@ cond.end:                                         ; preds = %cond.false, %cond.t
   %cond = phi i32 [ %sub6, %cond.true ], [ %15, %cond.false ]
   store i32 %cond, ptr %retval, align 4
   store i32 1, ptr %cleanup.dest.slot, align 4
-  call void @llvm.lifetime.end.p0(i64 4, ptr %i) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %u) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %i) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %u) #5
   br label %cleanup
 
 if.end:                                           ; preds = %land.lhs.true, %entry
@@ -5918,26 +5918,26 @@ land.lhs.true9:                                   ; preds = %if.end
   br i1 %cmp10, label %if.then12, label %if.end19
 
 if.then12:                                        ; preds = %land.lhs.true9
-  call void @llvm.lifetime.start.p0(i64 4, ptr %u13) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %u13) #5
   %18 = load float, ptr %s.addr, align 4
-  %call14 = call float @cv_mirror(float noundef %18) #5
+  %call14 = call float @cv_mirror(float noundef %18) #4
   %19 = load float, ptr %fn, align 4
   %mul15 = fmul float %call14, %19
   store float %mul15, ptr %u13, align 4
   %20 = load float, ptr %u13, align 4
   %21 = call float @llvm.floor.f32(float %20)
   %22 = load i32, ptr %n.addr, align 4
-  %call16 = call i32 @cv_to_int(float noundef %21, i32 noundef %22) #5
+  %call16 = call i32 @cv_to_int(float noundef %21, i32 noundef %22) #4
   %23 = load i32, ptr %n.addr, align 4
   %sub17 = sub nsw i32 %23, 1
-  %call18 = call i32 @cv_min(i32 noundef %call16, i32 noundef %sub17) #5
+  %call18 = call i32 @cv_min(i32 noundef %call16, i32 noundef %sub17) #4
   store i32 %call18, ptr %retval, align 4
   store i32 1, ptr %cleanup.dest.slot, align 4
-  call void @llvm.lifetime.end.p0(i64 4, ptr %u13) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %u13) #5
   br label %cleanup
 
 if.end19:                                         ; preds = %land.lhs.true9, %if.end
-  call void @llvm.lifetime.start.p0(i64 4, ptr %u20) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %u20) #5
   %24 = load i32, ptr %smp.addr, align 4
   %and21 = and i32 %24, 1
   %tobool22 = icmp ne i32 %and21, 0
@@ -5956,11 +5956,11 @@ cond.false25:                                     ; preds = %if.end19
 cond.end26:                                       ; preds = %cond.false25, %cond.true23
   %cond27 = phi float [ %mul24, %cond.true23 ], [ %27, %cond.false25 ]
   store float %cond27, ptr %u20, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %i28) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %i28) #5
   %28 = load float, ptr %u20, align 4
   %29 = call float @llvm.floor.f32(float %28)
   %30 = load i32, ptr %n.addr, align 4
-  %call29 = call i32 @cv_to_int(float noundef %29, i32 noundef %30) #5
+  %call29 = call i32 @cv_to_int(float noundef %29, i32 noundef %30) #4
   store i32 %call29, ptr %i28, align 4
   %31 = load i32, ptr %mode, align 4
   %cmp30 = icmp eq i32 %31, 4
@@ -5978,20 +5978,20 @@ cond.true34:                                      ; preds = %lor.lhs.false, %con
 cond.false35:                                     ; preds = %lor.lhs.false
   %34 = load i32, ptr %i28, align 4
   %35 = load i32, ptr %n.addr, align 4
-  %call36 = call i32 @cv_clamp_edge(i32 noundef %34, i32 noundef %35) #5
+  %call36 = call i32 @cv_clamp_edge(i32 noundef %34, i32 noundef %35) #4
   br label %cond.end37
 
 cond.end37:                                       ; preds = %cond.false35, %cond.true34
   %cond38 = phi i32 [ %33, %cond.true34 ], [ %call36, %cond.false35 ]
   store i32 %cond38, ptr %retval, align 4
   store i32 1, ptr %cleanup.dest.slot, align 4
-  call void @llvm.lifetime.end.p0(i64 4, ptr %i28) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %u20) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %i28) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %u20) #5
   br label %cleanup
 
 cleanup:                                          ; preds = %cond.end37, %if.then12, %cond.end
-  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %fn) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %fn) #5
   %36 = load i32, ptr %retval, align 4
   ret i32 %36
 }
@@ -6071,7 +6071,7 @@ entry:
   store i32 %x, ptr %x.addr, align 4
   store i32 %y, ptr %y.addr, align 4
   store i32 %z, ptr %z.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %1 = load ptr addrspace(1), ptr %d.addr, align 8
   %data_offset = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %1, i32 0, i32 0
@@ -6101,7 +6101,7 @@ entry:
   %conv6 = zext i32 %12 to i64
   %mul7 = mul i64 %conv5, %conv6
   %add.ptr8 = getelementptr inbounds i8, ptr addrspace(1) %add.ptr4, i64 %mul7
-  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
   ret ptr addrspace(1) %add.ptr8
 }
 
@@ -6110,9 +6110,9 @@ entry:
   %w.addr = alloca i32, align 4
   store i32 %w, ptr %w.addr, align 4
   %0 = load i32, ptr %w.addr, align 4
-  %call = call <4 x i32> @cv_bytes(i32 noundef %0) #5
+  %call = call <4 x i32> @cv_bytes(i32 noundef %0) #4
   %conv = uitofp <4 x i32> %call to <4 x float>
-  %call1 = call <4 x float> @cv_div4(<4 x float> noundef %conv, float noundef 2.550000e+02, float noundef 0x3F70101020000000) #5
+  %call1 = call <4 x float> @cv_div4(<4 x float> noundef %conv, float noundef 2.550000e+02, float noundef 0x3F70101020000000) #4
   ret <4 x float> %call1
 }
 
@@ -6126,15 +6126,15 @@ entry:
   %1 = load ptr addrspace(1), ptr %d.addr, align 8
   %element_size = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %1, i32 0, i32 10
   %2 = load i32, ptr addrspace(1) %element_size, align 4
-  %call = call <4 x i32> @cv_load_bits(ptr addrspace(1) noundef %0, i32 noundef %2) #5
+  %call = call <4 x i32> @cv_load_bits(ptr addrspace(1) noundef %0, i32 noundef %2) #4
   %3 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %3, i32 0, i32 8
   %4 = load i32, ptr addrspace(1) %channel_type, align 4
-  %call1 = call <4 x float> @cv_channels_f(<4 x i32> noundef %call, i32 noundef %4) #5
+  %call1 = call <4 x float> @cv_channels_f(<4 x i32> noundef %call, i32 noundef %4) #4
   %5 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %5, i32 0, i32 7
   %6 = load i32, ptr addrspace(1) %channel_order, align 8
-  %call2 = call <4 x float> @cv_swizzle_f(<4 x float> noundef %call1, i32 noundef %6) #5
+  %call2 = call <4 x float> @cv_swizzle_f(<4 x float> noundef %call1, i32 noundef %6) #4
   ret <4 x float> %call2
 }
 
@@ -6151,25 +6151,25 @@ entry:
   %1 = extractelement <4 x float> %0, i64 0
   %2 = load float, ptr %d.addr, align 4
   %3 = load float, ptr %r.addr, align 4
-  %call = call float @cv_div(float noundef %1, float noundef %2, float noundef %3) #5
+  %call = call float @cv_div(float noundef %1, float noundef %2, float noundef %3) #4
   %vecinit = insertelement <4 x float> undef, float %call, i32 0
   %4 = load <4 x float>, ptr %c.addr, align 16
   %5 = extractelement <4 x float> %4, i64 1
   %6 = load float, ptr %d.addr, align 4
   %7 = load float, ptr %r.addr, align 4
-  %call1 = call float @cv_div(float noundef %5, float noundef %6, float noundef %7) #5
+  %call1 = call float @cv_div(float noundef %5, float noundef %6, float noundef %7) #4
   %vecinit2 = insertelement <4 x float> %vecinit, float %call1, i32 1
   %8 = load <4 x float>, ptr %c.addr, align 16
   %9 = extractelement <4 x float> %8, i64 2
   %10 = load float, ptr %d.addr, align 4
   %11 = load float, ptr %r.addr, align 4
-  %call3 = call float @cv_div(float noundef %9, float noundef %10, float noundef %11) #5
+  %call3 = call float @cv_div(float noundef %9, float noundef %10, float noundef %11) #4
   %vecinit4 = insertelement <4 x float> %vecinit2, float %call3, i32 2
   %12 = load <4 x float>, ptr %c.addr, align 16
   %13 = extractelement <4 x float> %12, i64 3
   %14 = load float, ptr %d.addr, align 4
   %15 = load float, ptr %r.addr, align 4
-  %call5 = call float @cv_div(float noundef %13, float noundef %14, float noundef %15) #5
+  %call5 = call float @cv_div(float noundef %13, float noundef %14, float noundef %15) #4
   %vecinit6 = insertelement <4 x float> %vecinit4, float %call5, i32 3
   store <4 x float> %vecinit6, ptr %.compoundliteral, align 16
   %16 = load <4 x float>, ptr %.compoundliteral, align 16
@@ -6209,7 +6209,7 @@ entry:
   store float %c, ptr %c.addr, align 4
   store float %d, ptr %d.addr, align 4
   store float %r, ptr %r.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %q) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %q) #5
   %0 = load float, ptr %c.addr, align 4
   %1 = load float, ptr %r.addr, align 4
   %mul = fmul float %0, %1
@@ -6222,7 +6222,7 @@ entry:
   %6 = load float, ptr %r.addr, align 4
   %7 = load float, ptr %q, align 4
   %8 = call float @llvm.fma.f32(float %5, float %6, float %7)
-  call void @llvm.lifetime.end.p0(i64 4, ptr %q) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %q) #5
   ret float %8
 }
 
@@ -6404,18 +6404,18 @@ entry:
 sw.bb:                                            ; preds = %entry
   %1 = load <4 x i32>, ptr %w.addr, align 16
   %2 = extractelement <4 x i32> %1, i64 0
-  %call = call <4 x float> @cv_unorm8(i32 noundef %2) #5
+  %call = call <4 x float> @cv_unorm8(i32 noundef %2) #4
   store <4 x float> %call, ptr %retval, align 16
   br label %return
 
 sw.bb1:                                           ; preds = %entry
   %3 = load <4 x i32>, ptr %w.addr, align 16
   %4 = extractelement <4 x i32> %3, i64 0
-  %call2 = call <4 x i32> @cv_bytes(i32 noundef %4) #5
+  %call2 = call <4 x i32> @cv_bytes(i32 noundef %4) #4
   %shl = shl <4 x i32> %call2, <i32 24, i32 24, i32 24, i32 24>
   %shr = ashr <4 x i32> %shl, <i32 24, i32 24, i32 24, i32 24>
   %conv = sitofp <4 x i32> %shr to <4 x float>
-  %call3 = call <4 x float> @cv_div4(<4 x float> noundef %conv, float noundef 1.270000e+02, float noundef 0x3F80204080000000) #5
+  %call3 = call <4 x float> @cv_div4(<4 x float> noundef %conv, float noundef 1.270000e+02, float noundef 0x3F80204080000000) #4
   %elt.max = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %call3, <4 x float> <float -1.000000e+00, float -1.000000e+00, float -1.000000e+00, float -1.000000e+00>)
   store <4 x float> %elt.max, ptr %retval, align 16
   br label %return
@@ -6423,20 +6423,20 @@ sw.bb1:                                           ; preds = %entry
 sw.bb4:                                           ; preds = %entry
   %5 = load <4 x i32>, ptr %w.addr, align 16
   %6 = shufflevector <4 x i32> %5, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call5 = call <4 x i32> @cv_halves(<2 x i32> noundef %6) #5
+  %call5 = call <4 x i32> @cv_halves(<2 x i32> noundef %6) #4
   %conv6 = uitofp <4 x i32> %call5 to <4 x float>
-  %call7 = call <4 x float> @cv_div4(<4 x float> noundef %conv6, float noundef 6.553500e+04, float noundef 0x3EF0001000000000) #5
+  %call7 = call <4 x float> @cv_div4(<4 x float> noundef %conv6, float noundef 6.553500e+04, float noundef 0x3EF0001000000000) #4
   store <4 x float> %call7, ptr %retval, align 16
   br label %return
 
 sw.bb8:                                           ; preds = %entry
   %7 = load <4 x i32>, ptr %w.addr, align 16
   %8 = shufflevector <4 x i32> %7, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call9 = call <4 x i32> @cv_halves(<2 x i32> noundef %8) #5
+  %call9 = call <4 x i32> @cv_halves(<2 x i32> noundef %8) #4
   %shl10 = shl <4 x i32> %call9, <i32 16, i32 16, i32 16, i32 16>
   %shr11 = ashr <4 x i32> %shl10, <i32 16, i32 16, i32 16, i32 16>
   %conv12 = sitofp <4 x i32> %shr11 to <4 x float>
-  %call13 = call <4 x float> @cv_div4(<4 x float> noundef %conv12, float noundef 3.276700e+04, float noundef 0x3F00002000000000) #5
+  %call13 = call <4 x float> @cv_div4(<4 x float> noundef %conv12, float noundef 3.276700e+04, float noundef 0x3F00002000000000) #4
   %elt.max14 = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %call13, <4 x float> <float -1.000000e+00, float -1.000000e+00, float -1.000000e+00, float -1.000000e+00>)
   store <4 x float> %elt.max14, ptr %retval, align 16
   br label %return
@@ -6447,20 +6447,20 @@ sw.bb15:                                          ; preds = %entry
   %shr16 = lshr i32 %10, 11
   %and = and i32 %shr16, 31
   %conv17 = uitofp i32 %and to float
-  %call18 = call float @cv_div(float noundef %conv17, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #5
+  %call18 = call float @cv_div(float noundef %conv17, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #4
   %vecinit = insertelement <4 x float> undef, float %call18, i32 0
   %11 = load <4 x i32>, ptr %w.addr, align 16
   %12 = extractelement <4 x i32> %11, i64 0
   %shr19 = lshr i32 %12, 5
   %and20 = and i32 %shr19, 63
   %conv21 = uitofp i32 %and20 to float
-  %call22 = call float @cv_div(float noundef %conv21, float noundef 6.300000e+01, float noundef 0x3F90410420000000) #5
+  %call22 = call float @cv_div(float noundef %conv21, float noundef 6.300000e+01, float noundef 0x3F90410420000000) #4
   %vecinit23 = insertelement <4 x float> %vecinit, float %call22, i32 1
   %13 = load <4 x i32>, ptr %w.addr, align 16
   %14 = extractelement <4 x i32> %13, i64 0
   %and24 = and i32 %14, 31
   %conv25 = uitofp i32 %and24 to float
-  %call26 = call float @cv_div(float noundef %conv25, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #5
+  %call26 = call float @cv_div(float noundef %conv25, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #4
   %vecinit27 = insertelement <4 x float> %vecinit23, float %call26, i32 2
   %vecinit28 = insertelement <4 x float> %vecinit27, float 1.000000e+00, i32 3
   store <4 x float> %vecinit28, ptr %.compoundliteral, align 16
@@ -6474,20 +6474,20 @@ sw.bb29:                                          ; preds = %entry
   %shr31 = lshr i32 %17, 10
   %and32 = and i32 %shr31, 31
   %conv33 = uitofp i32 %and32 to float
-  %call34 = call float @cv_div(float noundef %conv33, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #5
+  %call34 = call float @cv_div(float noundef %conv33, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #4
   %vecinit35 = insertelement <4 x float> undef, float %call34, i32 0
   %18 = load <4 x i32>, ptr %w.addr, align 16
   %19 = extractelement <4 x i32> %18, i64 0
   %shr36 = lshr i32 %19, 5
   %and37 = and i32 %shr36, 31
   %conv38 = uitofp i32 %and37 to float
-  %call39 = call float @cv_div(float noundef %conv38, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #5
+  %call39 = call float @cv_div(float noundef %conv38, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #4
   %vecinit40 = insertelement <4 x float> %vecinit35, float %call39, i32 1
   %20 = load <4 x i32>, ptr %w.addr, align 16
   %21 = extractelement <4 x i32> %20, i64 0
   %and41 = and i32 %21, 31
   %conv42 = uitofp i32 %and41 to float
-  %call43 = call float @cv_div(float noundef %conv42, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #5
+  %call43 = call float @cv_div(float noundef %conv42, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #4
   %vecinit44 = insertelement <4 x float> %vecinit40, float %call43, i32 2
   %vecinit45 = insertelement <4 x float> %vecinit44, float 1.000000e+00, i32 3
   store <4 x float> %vecinit45, ptr %.compoundliteral30, align 16
@@ -6516,42 +6516,42 @@ sw.bb46:                                          ; preds = %entry
   %vecinit59 = insertelement <4 x float> %vecinit58, float 1.023000e+03, i32 3
   store <4 x float> %vecinit59, ptr %.compoundliteral47, align 16
   %29 = load <4 x float>, ptr %.compoundliteral47, align 16
-  %call60 = call <4 x float> @cv_div4(<4 x float> noundef %29, float noundef 1.023000e+03, float noundef 0x3F50040100000000) #5
+  %call60 = call <4 x float> @cv_div4(<4 x float> noundef %29, float noundef 1.023000e+03, float noundef 0x3F50040100000000) #4
   store <4 x float> %call60, ptr %retval, align 16
   br label %return
 
 sw.bb61:                                          ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 16, ptr %h) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %h) #5
   %30 = load <4 x i32>, ptr %w.addr, align 16
   %31 = shufflevector <4 x i32> %30, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call62 = call <4 x i32> @cv_halves(<2 x i32> noundef %31) #5
+  %call62 = call <4 x i32> @cv_halves(<2 x i32> noundef %31) #4
   store <4 x i32> %call62, ptr %h, align 16
   %32 = load <4 x i32>, ptr %h, align 16
   %33 = extractelement <4 x i32> %32, i64 0
-  %call64 = call float @cv_half_bits(i32 noundef %33) #5
+  %call64 = call float @cv_half_bits(i32 noundef %33) #4
   %vecinit65 = insertelement <4 x float> undef, float %call64, i32 0
   %34 = load <4 x i32>, ptr %h, align 16
   %35 = extractelement <4 x i32> %34, i64 1
-  %call66 = call float @cv_half_bits(i32 noundef %35) #5
+  %call66 = call float @cv_half_bits(i32 noundef %35) #4
   %vecinit67 = insertelement <4 x float> %vecinit65, float %call66, i32 1
   %36 = load <4 x i32>, ptr %h, align 16
   %37 = extractelement <4 x i32> %36, i64 2
-  %call68 = call float @cv_half_bits(i32 noundef %37) #5
+  %call68 = call float @cv_half_bits(i32 noundef %37) #4
   %vecinit69 = insertelement <4 x float> %vecinit67, float %call68, i32 2
   %38 = load <4 x i32>, ptr %h, align 16
   %39 = extractelement <4 x i32> %38, i64 3
-  %call70 = call float @cv_half_bits(i32 noundef %39) #5
+  %call70 = call float @cv_half_bits(i32 noundef %39) #4
   %vecinit71 = insertelement <4 x float> %vecinit69, float %call70, i32 3
   store <4 x float> %vecinit71, ptr %.compoundliteral63, align 16
   %40 = load <4 x float>, ptr %.compoundliteral63, align 16
   store <4 x float> %40, ptr %retval, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %h) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %h) #5
   br label %return
 
 sw.bb72:                                          ; preds = %entry
   %41 = load <4 x i32>, ptr %w.addr, align 16
   %42 = extractelement <4 x i32> %41, i64 0
-  %call73 = call <4 x i32> @cv_bytes(i32 noundef %42) #5
+  %call73 = call <4 x i32> @cv_bytes(i32 noundef %42) #4
   %shl74 = shl <4 x i32> %call73, <i32 24, i32 24, i32 24, i32 24>
   %shr75 = ashr <4 x i32> %shl74, <i32 24, i32 24, i32 24, i32 24>
   %conv76 = sitofp <4 x i32> %shr75 to <4 x float>
@@ -6561,7 +6561,7 @@ sw.bb72:                                          ; preds = %entry
 sw.bb77:                                          ; preds = %entry
   %43 = load <4 x i32>, ptr %w.addr, align 16
   %44 = extractelement <4 x i32> %43, i64 0
-  %call78 = call <4 x i32> @cv_bytes(i32 noundef %44) #5
+  %call78 = call <4 x i32> @cv_bytes(i32 noundef %44) #4
   %conv79 = uitofp <4 x i32> %call78 to <4 x float>
   store <4 x float> %conv79, ptr %retval, align 16
   br label %return
@@ -6569,7 +6569,7 @@ sw.bb77:                                          ; preds = %entry
 sw.bb80:                                          ; preds = %entry
   %45 = load <4 x i32>, ptr %w.addr, align 16
   %46 = shufflevector <4 x i32> %45, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call81 = call <4 x i32> @cv_halves(<2 x i32> noundef %46) #5
+  %call81 = call <4 x i32> @cv_halves(<2 x i32> noundef %46) #4
   %shl82 = shl <4 x i32> %call81, <i32 16, i32 16, i32 16, i32 16>
   %shr83 = ashr <4 x i32> %shl82, <i32 16, i32 16, i32 16, i32 16>
   %conv84 = sitofp <4 x i32> %shr83 to <4 x float>
@@ -6579,7 +6579,7 @@ sw.bb80:                                          ; preds = %entry
 sw.bb85:                                          ; preds = %entry
   %47 = load <4 x i32>, ptr %w.addr, align 16
   %48 = shufflevector <4 x i32> %47, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call86 = call <4 x i32> @cv_halves(<2 x i32> noundef %48) #5
+  %call86 = call <4 x i32> @cv_halves(<2 x i32> noundef %48) #4
   %conv87 = uitofp <4 x i32> %call86 to <4 x float>
   store <4 x float> %conv87, ptr %retval, align 16
   br label %return
@@ -6743,11 +6743,11 @@ entry:
   store i32 %smp, ptr %smp.addr, align 4
   %extractVec = shufflevector <3 x i32> %n, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #5
   %0 = load i32, ptr %kind.addr, align 4
-  %call = call i32 @cv_dims(i32 noundef %0) #5
+  %call = call i32 @cv_dims(i32 noundef %0) #4
   store i32 %call, ptr %dims, align 4
-  call void @llvm.lifetime.start.p0(i64 1, ptr %edge) #6
+  call void @llvm.lifetime.start.p0(i64 1, ptr %edge) #5
   %1 = load i32, ptr %smp.addr, align 4
   %and = and i32 %1, 14
   %cmp = icmp ne i32 %and, 4
@@ -6763,7 +6763,7 @@ land.end:                                         ; preds = %land.rhs, %entry
   %3 = phi i1 [ false, %entry ], [ %cmp2, %land.rhs ]
   %frombool = zext i1 %3 to i8
   store i8 %frombool, ptr %edge, align 1
-  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #5
   %4 = load i8, ptr %edge, align 1
   %tobool = trunc i8 %4 to i1
   br i1 %tobool, label %cond.true, label %cond.false
@@ -6773,7 +6773,7 @@ cond.true:                                        ; preds = %land.end
   %6 = extractelement <4 x i32> %5, i64 0
   %7 = load <3 x i32>, ptr %n.addr, align 16
   %8 = extractelement <3 x i32> %7, i64 0
-  %call3 = call i32 @cv_clamp_edge(i32 noundef %6, i32 noundef %8) #5
+  %call3 = call i32 @cv_clamp_edge(i32 noundef %6, i32 noundef %8) #4
   br label %cond.end
 
 cond.false:                                       ; preds = %land.end
@@ -6784,7 +6784,7 @@ cond.false:                                       ; preds = %land.end
 cond.end:                                         ; preds = %cond.false, %cond.true
   %cond = phi i32 [ %call3, %cond.true ], [ %10, %cond.false ]
   store i32 %cond, ptr %x, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #5
   %11 = load i32, ptr %dims, align 4
   %cmp4 = icmp sge i32 %11, 2
   br i1 %cmp4, label %cond.true5, label %cond.false12
@@ -6799,7 +6799,7 @@ cond.true7:                                       ; preds = %cond.true5
   %14 = extractelement <4 x i32> %13, i64 1
   %15 = load <3 x i32>, ptr %n.addr, align 16
   %16 = extractelement <3 x i32> %15, i64 1
-  %call8 = call i32 @cv_clamp_edge(i32 noundef %14, i32 noundef %16) #5
+  %call8 = call i32 @cv_clamp_edge(i32 noundef %14, i32 noundef %16) #4
   br label %cond.end10
 
 cond.false9:                                      ; preds = %cond.true5
@@ -6821,7 +6821,7 @@ cond.true14:                                      ; preds = %cond.false12
   %21 = extractelement <4 x i32> %20, i64 1
   %22 = load <3 x i32>, ptr %n.addr, align 16
   %23 = extractelement <3 x i32> %22, i64 1
-  %call15 = call i32 @cv_clamp_edge(i32 noundef %21, i32 noundef %23) #5
+  %call15 = call i32 @cv_clamp_edge(i32 noundef %21, i32 noundef %23) #4
   br label %cond.end17
 
 cond.false16:                                     ; preds = %cond.false12
@@ -6834,7 +6834,7 @@ cond.end17:                                       ; preds = %cond.false16, %cond
 cond.end19:                                       ; preds = %cond.end17, %cond.end10
   %cond20 = phi i32 [ %cond11, %cond.end10 ], [ %cond18, %cond.end17 ]
   store i32 %cond20, ptr %y, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #5
   %24 = load i32, ptr %dims, align 4
   %cmp21 = icmp eq i32 %24, 3
   br i1 %cmp21, label %cond.true22, label %cond.false29
@@ -6849,7 +6849,7 @@ cond.true24:                                      ; preds = %cond.true22
   %27 = extractelement <4 x i32> %26, i64 2
   %28 = load <3 x i32>, ptr %n.addr, align 16
   %29 = extractelement <3 x i32> %28, i64 2
-  %call25 = call i32 @cv_clamp_edge(i32 noundef %27, i32 noundef %29) #5
+  %call25 = call i32 @cv_clamp_edge(i32 noundef %27, i32 noundef %29) #4
   br label %cond.end27
 
 cond.false26:                                     ; preds = %cond.true22
@@ -6871,7 +6871,7 @@ cond.true31:                                      ; preds = %cond.false29
   %34 = extractelement <4 x i32> %33, i64 2
   %35 = load <3 x i32>, ptr %n.addr, align 16
   %36 = extractelement <3 x i32> %35, i64 2
-  %call32 = call i32 @cv_clamp_edge(i32 noundef %34, i32 noundef %36) #5
+  %call32 = call i32 @cv_clamp_edge(i32 noundef %34, i32 noundef %36) #4
   br label %cond.end34
 
 cond.false33:                                     ; preds = %cond.false29
@@ -6894,11 +6894,11 @@ cond.end36:                                       ; preds = %cond.end34, %cond.e
   store <4 x i32> %extractVec40, ptr %.compoundliteral, align 16
   %loadVec4 = load <4 x i32>, ptr %.compoundliteral, align 16
   %extractVec41 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #6
-  call void @llvm.lifetime.end.p0(i64 1, ptr %edge) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #5
+  call void @llvm.lifetime.end.p0(i64 1, ptr %edge) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #5
   ret <3 x i32> %extractVec41
 }
 
@@ -6965,12 +6965,12 @@ entry:
   %mode = alloca i32, align 4
   %linear = alloca i32, align 4
   store i32 %smp, ptr %smp.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #5
   %0 = load i32, ptr %smp.addr, align 4
   %shr = lshr i32 %0, 1
   %and = and i32 %shr, 7
   store i32 %and, ptr %mode, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %linear) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %linear) #5
   %1 = load i32, ptr %smp.addr, align 4
   %and1 = and i32 %1, 32
   %tobool = icmp ne i32 %and1, 0
@@ -7011,8 +7011,8 @@ cond.end:                                         ; preds = %cond.false8, %cond.
 
 cond.end10:                                       ; preds = %cond.end, %cond.true
   %cond11 = phi i32 [ %add, %cond.true ], [ %cond9, %cond.end ]
-  call void @llvm.lifetime.end.p0(i64 4, ptr %linear) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %linear) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #5
   ret i32 %cond11
 }
 
@@ -7027,7 +7027,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %1 = load i32, ptr %smp.addr, align 4
   %2 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %1, <4 x float> noundef %2) #5
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %1, <4 x float> noundef %2) #4
   ret <4 x float> %call
 }
 
@@ -7049,7 +7049,7 @@ entry:
   store i32 %z, ptr %z.addr, align 4
   %extractVec = shufflevector <3 x i32> %n, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %0, i32 0, i32 7
   %1 = load i32, ptr addrspace(1) %channel_order, align 8
@@ -7059,12 +7059,12 @@ entry:
   %4 = load i32, ptr %z.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n.addr, align 16
   %extractVec1 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call = call zeroext i1 @cv_inside(i32 noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #5
+  %call = call zeroext i1 @cv_inside(i32 noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #4
   br i1 %call, label %if.end, label %if.then
 
 if.then:                                          ; preds = %entry
   %5 = load i32, ptr %order, align 4
-  %call2 = call zeroext i1 @cv_border_opaque(i32 noundef %5) #5
+  %call2 = call zeroext i1 @cv_border_opaque(i32 noundef %5) #4
   %6 = zext i1 %call2 to i64
   %cond = select i1 %call2, i32 1, i32 0
   %vecinit = insertelement <4 x i32> <i32 0, i32 0, i32 0, i32 undef>, i32 %cond, i32 3
@@ -7075,31 +7075,31 @@ if.then:                                          ; preds = %entry
   br label %cleanup
 
 if.end:                                           ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
   %8 = load ptr addrspace(1), ptr %d.addr, align 8
   %9 = load i32, ptr %x.addr, align 4
   %10 = load i32, ptr %y.addr, align 4
   %11 = load i32, ptr %z.addr, align 4
-  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %8, i32 noundef %9, i32 noundef %10, i32 noundef %11) #5
+  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %8, i32 noundef %9, i32 noundef %10, i32 noundef %11) #4
   store ptr addrspace(1) %call3, ptr %p, align 8
   %12 = load ptr addrspace(1), ptr %p, align 8
   %13 = load ptr addrspace(1), ptr %d.addr, align 8
   %element_size = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %13, i32 0, i32 10
   %14 = load i32, ptr addrspace(1) %element_size, align 4
-  %call4 = call <4 x i32> @cv_load_bits(ptr addrspace(1) noundef %12, i32 noundef %14) #5
+  %call4 = call <4 x i32> @cv_load_bits(ptr addrspace(1) noundef %12, i32 noundef %14) #4
   %15 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %15, i32 0, i32 8
   %16 = load i32, ptr addrspace(1) %channel_type, align 4
-  %call5 = call <4 x i32> @cv_channels_i(<4 x i32> noundef %call4, i32 noundef %16) #5
+  %call5 = call <4 x i32> @cv_channels_i(<4 x i32> noundef %call4, i32 noundef %16) #4
   %17 = load i32, ptr %order, align 4
-  %call6 = call <4 x i32> @cv_swizzle_i(<4 x i32> noundef %call5, i32 noundef %17) #5
+  %call6 = call <4 x i32> @cv_swizzle_i(<4 x i32> noundef %call5, i32 noundef %17) #4
   store <4 x i32> %call6, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
-  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
   br label %cleanup
 
 cleanup:                                          ; preds = %if.end, %if.then
-  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
   %18 = load <4 x i32>, ptr %retval, align 16
   ret <4 x i32> %18
 }
@@ -7270,7 +7270,7 @@ entry:
 sw.bb:                                            ; preds = %entry, %entry
   %1 = load <4 x i32>, ptr %w.addr, align 16
   %2 = extractelement <4 x i32> %1, i64 0
-  %call = call <4 x i32> @cv_bytes(i32 noundef %2) #5
+  %call = call <4 x i32> @cv_bytes(i32 noundef %2) #4
   %shl = shl <4 x i32> %call, <i32 24, i32 24, i32 24, i32 24>
   %shr = ashr <4 x i32> %shl, <i32 24, i32 24, i32 24, i32 24>
   store <4 x i32> %shr, ptr %retval, align 16
@@ -7279,14 +7279,14 @@ sw.bb:                                            ; preds = %entry, %entry
 sw.bb1:                                           ; preds = %entry, %entry
   %3 = load <4 x i32>, ptr %w.addr, align 16
   %4 = extractelement <4 x i32> %3, i64 0
-  %call2 = call <4 x i32> @cv_bytes(i32 noundef %4) #5
+  %call2 = call <4 x i32> @cv_bytes(i32 noundef %4) #4
   store <4 x i32> %call2, ptr %retval, align 16
   br label %return
 
 sw.bb3:                                           ; preds = %entry, %entry
   %5 = load <4 x i32>, ptr %w.addr, align 16
   %6 = shufflevector <4 x i32> %5, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call4 = call <4 x i32> @cv_halves(<2 x i32> noundef %6) #5
+  %call4 = call <4 x i32> @cv_halves(<2 x i32> noundef %6) #4
   %shl5 = shl <4 x i32> %call4, <i32 16, i32 16, i32 16, i32 16>
   %shr6 = ashr <4 x i32> %shl5, <i32 16, i32 16, i32 16, i32 16>
   store <4 x i32> %shr6, ptr %retval, align 16
@@ -7295,7 +7295,7 @@ sw.bb3:                                           ; preds = %entry, %entry
 sw.bb7:                                           ; preds = %entry, %entry, %entry
   %7 = load <4 x i32>, ptr %w.addr, align 16
   %8 = shufflevector <4 x i32> %7, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call8 = call <4 x i32> @cv_halves(<2 x i32> noundef %8) #5
+  %call8 = call <4 x i32> @cv_halves(<2 x i32> noundef %8) #4
   store <4 x i32> %call8, ptr %retval, align 16
   br label %return
 
@@ -7349,28 +7349,28 @@ entry:
   %2 = load float, ptr %scale.addr, align 4
   %3 = load float, ptr %lo.addr, align 4
   %4 = load float, ptr %hi.addr, align 4
-  %call = call i32 @cv_norm(float noundef %1, float noundef %2, float noundef %3, float noundef %4) #5
+  %call = call i32 @cv_norm(float noundef %1, float noundef %2, float noundef %3, float noundef %4) #4
   %vecinit = insertelement <4 x i32> undef, i32 %call, i32 0
   %5 = load <4 x float>, ptr %v.addr, align 16
   %6 = extractelement <4 x float> %5, i64 1
   %7 = load float, ptr %scale.addr, align 4
   %8 = load float, ptr %lo.addr, align 4
   %9 = load float, ptr %hi.addr, align 4
-  %call1 = call i32 @cv_norm(float noundef %6, float noundef %7, float noundef %8, float noundef %9) #5
+  %call1 = call i32 @cv_norm(float noundef %6, float noundef %7, float noundef %8, float noundef %9) #4
   %vecinit2 = insertelement <4 x i32> %vecinit, i32 %call1, i32 1
   %10 = load <4 x float>, ptr %v.addr, align 16
   %11 = extractelement <4 x float> %10, i64 2
   %12 = load float, ptr %scale.addr, align 4
   %13 = load float, ptr %lo.addr, align 4
   %14 = load float, ptr %hi.addr, align 4
-  %call3 = call i32 @cv_norm(float noundef %11, float noundef %12, float noundef %13, float noundef %14) #5
+  %call3 = call i32 @cv_norm(float noundef %11, float noundef %12, float noundef %13, float noundef %14) #4
   %vecinit4 = insertelement <4 x i32> %vecinit2, i32 %call3, i32 2
   %15 = load <4 x float>, ptr %v.addr, align 16
   %16 = extractelement <4 x float> %15, i64 3
   %17 = load float, ptr %scale.addr, align 4
   %18 = load float, ptr %lo.addr, align 4
   %19 = load float, ptr %hi.addr, align 4
-  %call5 = call i32 @cv_norm(float noundef %16, float noundef %17, float noundef %18, float noundef %19) #5
+  %call5 = call i32 @cv_norm(float noundef %16, float noundef %17, float noundef %18, float noundef %19) #4
   %vecinit6 = insertelement <4 x i32> %vecinit4, i32 %call5, i32 3
   store <4 x i32> %vecinit6, ptr %.compoundliteral, align 16
   %20 = load <4 x i32>, ptr %.compoundliteral, align 16
@@ -7386,13 +7386,13 @@ entry:
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store ptr addrspace(1) %p, ptr %p.addr, align 8
   store <4 x float> %v, ptr %v.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %m) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %m) #5
   %0 = load <4 x float>, ptr %v.addr, align 16
   %astype = bitcast <4 x float> %0 to <4 x i32>
   %1 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %1, i32 0, i32 7
   %2 = load i32, ptr addrspace(1) %channel_order, align 8
-  %call = call <4 x i32> @cv_unswizzle(<4 x i32> noundef %astype, i32 noundef %2) #5
+  %call = call <4 x i32> @cv_unswizzle(<4 x i32> noundef %astype, i32 noundef %2) #4
   %astype1 = bitcast <4 x i32> %call to <4 x float>
   store <4 x float> %astype1, ptr %m, align 16
   %3 = load ptr addrspace(1), ptr %p.addr, align 8
@@ -7403,9 +7403,9 @@ entry:
   %7 = load ptr addrspace(1), ptr %d.addr, align 8
   %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %7, i32 0, i32 8
   %8 = load i32, ptr addrspace(1) %channel_type, align 4
-  %call2 = call <4 x i32> @cv_bits_of_f(<4 x float> noundef %6, i32 noundef %8) #5
-  call void @cv_store_bits(ptr addrspace(1) noundef %3, i32 noundef %5, <4 x i32> noundef %call2) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %m) #6
+  %call2 = call <4 x i32> @cv_bits_of_f(<4 x float> noundef %6, i32 noundef %8) #4
+  call void @cv_store_bits(ptr addrspace(1) noundef %3, i32 noundef %5, <4 x i32> noundef %call2) #4
+  call void @llvm.lifetime.end.p0(i64 16, ptr %m) #5
   ret void
 }
 
@@ -7420,94 +7420,38 @@ entry:
   store float %scale, ptr %scale.addr, align 4
   store float %lo, ptr %lo.addr, align 4
   store float %hi, ptr %hi.addr, align 4
-  %0 = load float, ptr %x.addr, align 4
-  %1 = call i1 @llvm.is.constant.f32(float %0)
-  br i1 %1, label %if.then, label %if.end
+  %0 = load float, ptr %lo.addr, align 4
+  %cmp = fcmp oeq float %0, 0.000000e+00
+  br i1 %cmp, label %if.then, label %if.end
 
 if.then:                                          ; preds = %entry
-  %2 = load float, ptr %x.addr, align 4
-  %3 = load float, ptr %scale.addr, align 4
-  %4 = load float, ptr %lo.addr, align 4
-  %5 = load float, ptr %hi.addr, align 4
-  %call = call float @cv_scale_round(float noundef %2, float noundef %3, float noundef %4, float noundef %5) #5
-  %conv = fptosi float %call to i32
-  store i32 %conv, ptr %retval, align 4
-  br label %return
-
-if.end:                                           ; preds = %entry
-  %6 = load float, ptr %lo.addr, align 4
-  %cmp = fcmp oeq float %6, 0.000000e+00
-  br i1 %cmp, label %if.then2, label %if.end4
-
-if.then2:                                         ; preds = %if.end
-  %7 = load float, ptr %x.addr, align 4
-  %8 = load float, ptr %scale.addr, align 4
-  %mul = fmul float %7, %8
-  %9 = call i32 @llvm.nvvm.f2ui.rn(float %mul)
-  %10 = load float, ptr %hi.addr, align 4
-  %conv3 = fptoui float %10 to i32
-  %elt.min = call i32 @llvm.umin.i32(i32 %9, i32 %conv3)
+  %1 = load float, ptr %x.addr, align 4
+  %2 = load float, ptr %scale.addr, align 4
+  %mul = fmul float %1, %2
+  %3 = call i32 @llvm.nvvm.f2ui.rn(float %mul)
+  %4 = load float, ptr %hi.addr, align 4
+  %conv = fptoui float %4 to i32
+  %elt.min = call i32 @llvm.umin.i32(i32 %3, i32 %conv)
   store i32 %elt.min, ptr %retval, align 4
   br label %return
 
-if.end4:                                          ; preds = %if.end
-  %11 = load float, ptr %x.addr, align 4
-  %12 = load float, ptr %scale.addr, align 4
-  %mul5 = fmul float %11, %12
-  %13 = call i32 @llvm.nvvm.f2i.rn(float %mul5)
-  %14 = load float, ptr %hi.addr, align 4
-  %conv6 = fptosi float %14 to i32
-  %elt.min7 = call i32 @llvm.smin.i32(i32 %13, i32 %conv6)
-  %15 = load float, ptr %lo.addr, align 4
-  %conv8 = fptosi float %15 to i32
-  %elt.max = call i32 @llvm.smax.i32(i32 %elt.min7, i32 %conv8)
+if.end:                                           ; preds = %entry
+  %5 = load float, ptr %x.addr, align 4
+  %6 = load float, ptr %scale.addr, align 4
+  %mul1 = fmul float %5, %6
+  %7 = call i32 @llvm.nvvm.f2i.rn(float %mul1)
+  %8 = load float, ptr %hi.addr, align 4
+  %conv2 = fptosi float %8 to i32
+  %elt.min3 = call i32 @llvm.smin.i32(i32 %7, i32 %conv2)
+  %9 = load float, ptr %lo.addr, align 4
+  %conv4 = fptosi float %9 to i32
+  %elt.max = call i32 @llvm.smax.i32(i32 %elt.min3, i32 %conv4)
   store i32 %elt.max, ptr %retval, align 4
   br label %return
 
-return:                                           ; preds = %if.end4, %if.then2, %if.then
-  %16 = load i32, ptr %retval, align 4
-  ret i32 %16
-}
-
-declare i1 @llvm.is.constant.f32(float) #4
-
-define internal float @cv_scale_round(float noundef %x, float noundef %scale, float noundef %lo, float noundef %hi) #0 {
-entry:
-  %x.addr = alloca float, align 4
-  %scale.addr = alloca float, align 4
-  %lo.addr = alloca float, align 4
-  %hi.addr = alloca float, align 4
-  %r = alloca float, align 4
-  store float %x, ptr %x.addr, align 4
-  store float %scale, ptr %scale.addr, align 4
-  store float %lo, ptr %lo.addr, align 4
-  store float %hi, ptr %hi.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %r) #6
-  %0 = load float, ptr %x.addr, align 4
-  %1 = load float, ptr %scale.addr, align 4
-  %mul = fmul float %0, %1
-  %2 = call float @llvm.rint.f32(float %mul)
-  store float %2, ptr %r, align 4
-  %3 = load float, ptr %x.addr, align 4
-  %4 = load float, ptr %x.addr, align 4
-  %cmp = fcmp une float %3, %4
-  br i1 %cmp, label %cond.true, label %cond.false
-
-cond.true:                                        ; preds = %entry
-  br label %cond.end
-
-cond.false:                                       ; preds = %entry
-  %5 = load float, ptr %r, align 4
-  %6 = load float, ptr %lo.addr, align 4
-  %7 = call float @llvm.maxnum.f32(float %5, float %6)
-  %8 = load float, ptr %hi.addr, align 4
-  %9 = call float @llvm.minnum.f32(float %7, float %8)
-  br label %cond.end
-
-cond.end:                                         ; preds = %cond.false, %cond.true
-  %cond = phi float [ 0.000000e+00, %cond.true ], [ %9, %cond.false ]
-  call void @llvm.lifetime.end.p0(i64 4, ptr %r) #6
-  ret float %cond
+return:                                           ; preds = %if.end, %if.then
+  %10 = load i32, ptr %retval, align 4
+  ret i32 %10
 }
 
 declare i32 @llvm.nvvm.f2ui.rn(float) #3
@@ -7665,8 +7609,8 @@ entry:
 
 sw.bb:                                            ; preds = %entry
   %1 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_norm4(<4 x float> noundef %1, float noundef 2.550000e+02, float noundef 0.000000e+00, float noundef 2.550000e+02) #5
-  %call1 = call i32 @cv_pack8(<4 x i32> noundef %call) #5
+  %call = call <4 x i32> @cv_norm4(<4 x float> noundef %1, float noundef 2.550000e+02, float noundef 0.000000e+00, float noundef 2.550000e+02) #4
+  %call1 = call i32 @cv_pack8(<4 x i32> noundef %call) #4
   %vecinit = insertelement <4 x i32> undef, i32 %call1, i32 0
   %vecinit2 = insertelement <4 x i32> %vecinit, i32 0, i32 1
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 2
@@ -7678,8 +7622,8 @@ sw.bb:                                            ; preds = %entry
 
 sw.bb5:                                           ; preds = %entry
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call7 = call <4 x i32> @cv_norm4(<4 x float> noundef %3, float noundef 1.270000e+02, float noundef -1.280000e+02, float noundef 1.270000e+02) #5
-  %call8 = call i32 @cv_pack8(<4 x i32> noundef %call7) #5
+  %call7 = call <4 x i32> @cv_norm4(<4 x float> noundef %3, float noundef 1.270000e+02, float noundef -1.280000e+02, float noundef 1.270000e+02) #4
+  %call8 = call i32 @cv_pack8(<4 x i32> noundef %call7) #4
   %vecinit9 = insertelement <4 x i32> undef, i32 %call8, i32 0
   %vecinit10 = insertelement <4 x i32> %vecinit9, i32 0, i32 1
   %vecinit11 = insertelement <4 x i32> %vecinit10, i32 0, i32 2
@@ -7691,8 +7635,8 @@ sw.bb5:                                           ; preds = %entry
 
 sw.bb13:                                          ; preds = %entry
   %5 = load <4 x float>, ptr %c.addr, align 16
-  %call15 = call <4 x i32> @cv_norm4(<4 x float> noundef %5, float noundef 6.553500e+04, float noundef 0.000000e+00, float noundef 6.553500e+04) #5
-  %call16 = call <2 x i32> @cv_pack16(<4 x i32> noundef %call15) #5
+  %call15 = call <4 x i32> @cv_norm4(<4 x float> noundef %5, float noundef 6.553500e+04, float noundef 0.000000e+00, float noundef 6.553500e+04) #4
+  %call16 = call <2 x i32> @cv_pack16(<4 x i32> noundef %call15) #4
   %vext = shufflevector <2 x i32> %call16, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit17 = shufflevector <4 x i32> %vext, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit18 = insertelement <4 x i32> %vecinit17, i32 0, i32 2
@@ -7704,8 +7648,8 @@ sw.bb13:                                          ; preds = %entry
 
 sw.bb20:                                          ; preds = %entry
   %7 = load <4 x float>, ptr %c.addr, align 16
-  %call22 = call <4 x i32> @cv_norm4(<4 x float> noundef %7, float noundef 3.276700e+04, float noundef -3.276800e+04, float noundef 3.276700e+04) #5
-  %call23 = call <2 x i32> @cv_pack16(<4 x i32> noundef %call22) #5
+  %call22 = call <4 x i32> @cv_norm4(<4 x float> noundef %7, float noundef 3.276700e+04, float noundef -3.276800e+04, float noundef 3.276700e+04) #4
+  %call23 = call <2 x i32> @cv_pack16(<4 x i32> noundef %call22) #4
   %vext24 = shufflevector <2 x i32> %call23, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit25 = shufflevector <4 x i32> %vext24, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit26 = insertelement <4 x i32> %vecinit25, i32 0, i32 2
@@ -7716,16 +7660,16 @@ sw.bb20:                                          ; preds = %entry
   br label %return
 
 sw.bb28:                                          ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 16, ptr %r) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %r) #5
   %9 = load <4 x float>, ptr %c.addr, align 16
-  %call29 = call <4 x i32> @cv_norm4(<4 x float> noundef %9, float noundef 3.100000e+01, float noundef 0.000000e+00, float noundef 3.100000e+01) #5
+  %call29 = call <4 x i32> @cv_norm4(<4 x float> noundef %9, float noundef 3.100000e+01, float noundef 0.000000e+00, float noundef 3.100000e+01) #4
   store <4 x i32> %call29, ptr %r, align 16
   %10 = load <4 x i32>, ptr %r, align 16
   %11 = extractelement <4 x i32> %10, i64 0
   %shl = shl i32 %11, 11
   %12 = load <4 x float>, ptr %c.addr, align 16
   %13 = extractelement <4 x float> %12, i64 1
-  %call31 = call i32 @cv_norm(float noundef %13, float noundef 6.300000e+01, float noundef 0.000000e+00, float noundef 6.300000e+01) #5
+  %call31 = call i32 @cv_norm(float noundef %13, float noundef 6.300000e+01, float noundef 0.000000e+00, float noundef 6.300000e+01) #4
   %shl32 = shl i32 %call31, 5
   %or = or i32 %shl, %shl32
   %14 = load <4 x i32>, ptr %r, align 16
@@ -7738,13 +7682,13 @@ sw.bb28:                                          ; preds = %entry
   store <4 x i32> %vecinit37, ptr %.compoundliteral30, align 16
   %16 = load <4 x i32>, ptr %.compoundliteral30, align 16
   store <4 x i32> %16, ptr %retval, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %r) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %r) #5
   br label %return
 
 sw.bb38:                                          ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 16, ptr %r39) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %r39) #5
   %17 = load <4 x float>, ptr %c.addr, align 16
-  %call40 = call <4 x i32> @cv_norm4(<4 x float> noundef %17, float noundef 3.100000e+01, float noundef 0.000000e+00, float noundef 3.100000e+01) #5
+  %call40 = call <4 x i32> @cv_norm4(<4 x float> noundef %17, float noundef 3.100000e+01, float noundef 0.000000e+00, float noundef 3.100000e+01) #4
   store <4 x i32> %call40, ptr %r39, align 16
   %18 = load <4 x i32>, ptr %r39, align 16
   %19 = extractelement <4 x i32> %18, i64 0
@@ -7763,13 +7707,13 @@ sw.bb38:                                          ; preds = %entry
   store <4 x i32> %vecinit49, ptr %.compoundliteral41, align 16
   %24 = load <4 x i32>, ptr %.compoundliteral41, align 16
   store <4 x i32> %24, ptr %retval, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %r39) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %r39) #5
   br label %return
 
 sw.bb50:                                          ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 16, ptr %r51) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %r51) #5
   %25 = load <4 x float>, ptr %c.addr, align 16
-  %call52 = call <4 x i32> @cv_norm4(<4 x float> noundef %25, float noundef 1.023000e+03, float noundef 0.000000e+00, float noundef 1.023000e+03) #5
+  %call52 = call <4 x i32> @cv_norm4(<4 x float> noundef %25, float noundef 1.023000e+03, float noundef 0.000000e+00, float noundef 1.023000e+03) #4
   store <4 x i32> %call52, ptr %r51, align 16
   %26 = load <4 x i32>, ptr %r51, align 16
   %27 = extractelement <4 x i32> %26, i64 0
@@ -7788,29 +7732,29 @@ sw.bb50:                                          ; preds = %entry
   store <4 x i32> %vecinit61, ptr %.compoundliteral53, align 16
   %32 = load <4 x i32>, ptr %.compoundliteral53, align 16
   store <4 x i32> %32, ptr %retval, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %r51) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %r51) #5
   br label %return
 
 sw.bb62:                                          ; preds = %entry
   %33 = load <4 x float>, ptr %c.addr, align 16
   %34 = extractelement <4 x float> %33, i64 0
-  %call65 = call i32 @cv_half_of(float noundef %34) #5
+  %call65 = call i32 @cv_half_of(float noundef %34) #4
   %vecinit66 = insertelement <4 x i32> undef, i32 %call65, i32 0
   %35 = load <4 x float>, ptr %c.addr, align 16
   %36 = extractelement <4 x float> %35, i64 1
-  %call67 = call i32 @cv_half_of(float noundef %36) #5
+  %call67 = call i32 @cv_half_of(float noundef %36) #4
   %vecinit68 = insertelement <4 x i32> %vecinit66, i32 %call67, i32 1
   %37 = load <4 x float>, ptr %c.addr, align 16
   %38 = extractelement <4 x float> %37, i64 2
-  %call69 = call i32 @cv_half_of(float noundef %38) #5
+  %call69 = call i32 @cv_half_of(float noundef %38) #4
   %vecinit70 = insertelement <4 x i32> %vecinit68, i32 %call69, i32 2
   %39 = load <4 x float>, ptr %c.addr, align 16
   %40 = extractelement <4 x float> %39, i64 3
-  %call71 = call i32 @cv_half_of(float noundef %40) #5
+  %call71 = call i32 @cv_half_of(float noundef %40) #4
   %vecinit72 = insertelement <4 x i32> %vecinit70, i32 %call71, i32 3
   store <4 x i32> %vecinit72, ptr %.compoundliteral64, align 16
   %41 = load <4 x i32>, ptr %.compoundliteral64, align 16
-  %call73 = call <2 x i32> @cv_pack16(<4 x i32> noundef %41) #5
+  %call73 = call <2 x i32> @cv_pack16(<4 x i32> noundef %41) #4
   %vext74 = shufflevector <2 x i32> %call73, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit75 = shufflevector <4 x i32> %vext74, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit76 = insertelement <4 x i32> %vecinit75, i32 0, i32 2
@@ -7886,7 +7830,7 @@ entry:
   store i32 %type, ptr %type.addr, align 4
   %frombool = zext i1 %is_signed to i8
   store i8 %frombool, ptr %is_signed.addr, align 1
-  call void @llvm.lifetime.start.p0(i64 16, ptr %s) #6
+  call void @llvm.lifetime.start.p0(i64 16, ptr %s) #5
   %0 = load <4 x i32>, ptr %c.addr, align 16
   store <4 x i32> %0, ptr %s, align 16
   %1 = load i32, ptr %type.addr, align 4
@@ -7917,7 +7861,7 @@ cond.false:                                       ; preds = %sw.bb
 
 cond.end:                                         ; preds = %cond.false, %cond.true
   %cond = phi <4 x i32> [ %elt.min, %cond.true ], [ %elt.min1, %cond.false ]
-  %call = call i32 @cv_pack8(<4 x i32> noundef %cond) #5
+  %call = call i32 @cv_pack8(<4 x i32> noundef %cond) #4
   %vecinit = insertelement <4 x i32> undef, i32 %call, i32 0
   %vecinit2 = insertelement <4 x i32> %vecinit, i32 0, i32 1
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 2
@@ -7946,7 +7890,7 @@ cond.false11:                                     ; preds = %sw.bb5
 
 cond.end13:                                       ; preds = %cond.false11, %cond.true8
   %cond14 = phi <4 x i32> [ %elt.min10, %cond.true8 ], [ %elt.min12, %cond.false11 ]
-  %call15 = call i32 @cv_pack8(<4 x i32> noundef %cond14) #5
+  %call15 = call i32 @cv_pack8(<4 x i32> noundef %cond14) #4
   %vecinit16 = insertelement <4 x i32> undef, i32 %call15, i32 0
   %vecinit17 = insertelement <4 x i32> %vecinit16, i32 0, i32 1
   %vecinit18 = insertelement <4 x i32> %vecinit17, i32 0, i32 2
@@ -7975,7 +7919,7 @@ cond.false26:                                     ; preds = %sw.bb20
 
 cond.end28:                                       ; preds = %cond.false26, %cond.true23
   %cond29 = phi <4 x i32> [ %elt.min25, %cond.true23 ], [ %elt.min27, %cond.false26 ]
-  %call30 = call <2 x i32> @cv_pack16(<4 x i32> noundef %cond29) #5
+  %call30 = call <2 x i32> @cv_pack16(<4 x i32> noundef %cond29) #4
   %vext = shufflevector <2 x i32> %call30, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit31 = shufflevector <4 x i32> %vext, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit32 = insertelement <4 x i32> %vecinit31, i32 0, i32 2
@@ -8004,7 +7948,7 @@ cond.false40:                                     ; preds = %sw.bb34
 
 cond.end42:                                       ; preds = %cond.false40, %cond.true37
   %cond43 = phi <4 x i32> [ %elt.min39, %cond.true37 ], [ %elt.min41, %cond.false40 ]
-  %call44 = call <2 x i32> @cv_pack16(<4 x i32> noundef %cond43) #5
+  %call44 = call <2 x i32> @cv_pack16(<4 x i32> noundef %cond43) #4
   %vext45 = shufflevector <2 x i32> %call44, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit46 = shufflevector <4 x i32> %vext45, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit47 = insertelement <4 x i32> %vecinit46, i32 0, i32 2
@@ -8067,7 +8011,7 @@ lor.lhs.false:                                    ; preds = %sw.default
 
 cond.true64:                                      ; preds = %lor.lhs.false, %sw.default
   %26 = load <4 x i32>, ptr %c.addr, align 16
-  %call66 = call i32 @cv_pack8(<4 x i32> noundef %26) #5
+  %call66 = call i32 @cv_pack8(<4 x i32> noundef %26) #4
   %vecinit67 = insertelement <4 x i32> undef, i32 %call66, i32 0
   %vecinit68 = insertelement <4 x i32> %vecinit67, i32 0, i32 1
   %vecinit69 = insertelement <4 x i32> %vecinit68, i32 0, i32 2
@@ -8087,7 +8031,7 @@ cond.true73:                                      ; preds = %cond.false71
 
 cond.false74:                                     ; preds = %cond.false71
   %30 = load <4 x i32>, ptr %c.addr, align 16
-  %call76 = call <2 x i32> @cv_pack16(<4 x i32> noundef %30) #5
+  %call76 = call <2 x i32> @cv_pack16(<4 x i32> noundef %30) #4
   %vext77 = shufflevector <2 x i32> %call76, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit78 = shufflevector <4 x i32> %vext77, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit79 = insertelement <4 x i32> %vecinit78, i32 0, i32 2
@@ -8107,7 +8051,7 @@ cond.end83:                                       ; preds = %cond.end81, %cond.t
   br label %cleanup
 
 cleanup:                                          ; preds = %cond.end83, %cond.end61, %cond.end54, %cond.end42, %cond.end28, %cond.end13, %cond.end
-  call void @llvm.lifetime.end.p0(i64 16, ptr %s) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %s) #5
   %32 = load <4 x i32>, ptr %retval, align 16
   ret <4 x i32> %32
 }
@@ -8122,7 +8066,6 @@ attributes #0 = { alwaysinline convergent norecurse nounwind "no-trapping-math"=
 attributes #1 = { convergent noinline norecurse nounwind "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
 attributes #2 = { nocallback nofree nosync nounwind willreturn memory(argmem: readwrite) }
 attributes #3 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
-attributes #4 = { convergent nocallback nofree nosync nounwind willreturn memory(none) }
-attributes #5 = { convergent nounwind }
-attributes #6 = { nounwind }
-attributes #7 = { convergent nounwind memory(none) }
+attributes #4 = { convergent nounwind }
+attributes #5 = { nounwind }
+attributes #6 = { convergent nounwind memory(none) }
