@@ -500,16 +500,13 @@ CV_INLINE float4 cv_read_f_2d_ro(cv_image *d, uint smp, float4 c) {
 #ifdef __NVPTX__
     uint slot = cv_texture_slot(smp);
     ulong tex = slot < 16 ? d->texture[slot] : 0;
-    /* Read with the texture's handle, before the branch (which tests it, never 0, so that the
-     * optimizer keeps the read there): the kernel's later reads of the image find both loaded on
-     * every path. */
-    uint order = d->channel_order;
-    if (tex && order) {
+    if (tex) {
         float x, y, z, w;
         __asm__("tex.2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
                 : "=f"(x), "=f"(y), "=f"(z), "=f"(w)
                 : "l"(tex), "f"(c.x), "f"(c.y));
         /* The textured orders (R, RG, RGBA, BGRA), channels as the texture holds them. */
+        uint order = d->channel_order;
         return order == CV_RGBA   ? (float4)(x, y, z, w)
                : order == CV_BGRA ? (float4)(z, y, x, w)
                : order == CV_RG   ? (float4)(x, y, 0.0f, 1.0f)

@@ -1551,15 +1551,15 @@ entry:
   %c.addr = alloca <4 x float>, align 16
   %slot = alloca i32, align 4
   %tex = alloca i64, align 8
-  %order = alloca i32, align 4
   %x = alloca float, align 4
   %y = alloca float, align 4
   %z = alloca float, align 4
   %w = alloca float, align 4
+  %order = alloca i32, align 4
   %.compoundliteral = alloca <4 x float>, align 16
-  %.compoundliteral13 = alloca <4 x float>, align 16
-  %.compoundliteral21 = alloca <4 x float>, align 16
-  %.compoundliteral27 = alloca <4 x float>, align 16
+  %.compoundliteral12 = alloca <4 x float>, align 16
+  %.compoundliteral20 = alloca <4 x float>, align 16
+  %.compoundliteral26 = alloca <4 x float>, align 16
   %cleanup.dest.slot = alloca i32, align 4
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %smp, ptr %smp.addr, align 4
@@ -1588,133 +1588,128 @@ cond.false:                                       ; preds = %entry
 cond.end:                                         ; preds = %cond.false, %cond.true
   %cond = phi i64 [ %4, %cond.true ], [ 0, %cond.false ]
   store i64 %cond, ptr %tex, align 8
-  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
-  %5 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %5, i32 0, i32 7
-  %6 = load i32, ptr addrspace(1) %channel_order, align 8
-  store i32 %6, ptr %order, align 4
-  %7 = load i64, ptr %tex, align 8
-  %tobool = icmp ne i64 %7, 0
-  br i1 %tobool, label %land.lhs.true, label %if.end
+  %5 = load i64, ptr %tex, align 8
+  %tobool = icmp ne i64 %5, 0
+  br i1 %tobool, label %if.then, label %if.end
 
-land.lhs.true:                                    ; preds = %cond.end
-  %8 = load i32, ptr %order, align 4
-  %tobool1 = icmp ne i32 %8, 0
-  br i1 %tobool1, label %if.then, label %if.end
-
-if.then:                                          ; preds = %land.lhs.true
+if.then:                                          ; preds = %cond.end
   call void @llvm.lifetime.start.p0(i64 4, ptr %x) #5
   call void @llvm.lifetime.start.p0(i64 4, ptr %y) #5
   call void @llvm.lifetime.start.p0(i64 4, ptr %z) #5
   call void @llvm.lifetime.start.p0(i64 4, ptr %w) #5
-  %9 = load i64, ptr %tex, align 8
-  %10 = load <4 x float>, ptr %c.addr, align 16
-  %11 = extractelement <4 x float> %10, i64 0
-  %12 = load <4 x float>, ptr %c.addr, align 16
-  %13 = extractelement <4 x float> %12, i64 1
-  %14 = call { float, float, float, float } asm "tex.2d.v4.f32.f32 {$0, $1, $2, $3}, [$4, {$5, $6}];", "=f,=f,=f,=f,l,f,f"(i64 %9, float %11, float %13) #6
-  %asmresult = extractvalue { float, float, float, float } %14, 0
-  %asmresult2 = extractvalue { float, float, float, float } %14, 1
-  %asmresult3 = extractvalue { float, float, float, float } %14, 2
-  %asmresult4 = extractvalue { float, float, float, float } %14, 3
+  %6 = load i64, ptr %tex, align 8
+  %7 = load <4 x float>, ptr %c.addr, align 16
+  %8 = extractelement <4 x float> %7, i64 0
+  %9 = load <4 x float>, ptr %c.addr, align 16
+  %10 = extractelement <4 x float> %9, i64 1
+  %11 = call { float, float, float, float } asm "tex.2d.v4.f32.f32 {$0, $1, $2, $3}, [$4, {$5, $6}];", "=f,=f,=f,=f,l,f,f"(i64 %6, float %8, float %10) #6
+  %asmresult = extractvalue { float, float, float, float } %11, 0
+  %asmresult1 = extractvalue { float, float, float, float } %11, 1
+  %asmresult2 = extractvalue { float, float, float, float } %11, 2
+  %asmresult3 = extractvalue { float, float, float, float } %11, 3
   store float %asmresult, ptr %x, align 4
-  store float %asmresult2, ptr %y, align 4
-  store float %asmresult3, ptr %z, align 4
-  store float %asmresult4, ptr %w, align 4
-  %15 = load i32, ptr %order, align 4
-  %cmp5 = icmp eq i32 %15, 4277
-  br i1 %cmp5, label %cond.true6, label %cond.false10
+  store float %asmresult1, ptr %y, align 4
+  store float %asmresult2, ptr %z, align 4
+  store float %asmresult3, ptr %w, align 4
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
+  %12 = load ptr addrspace(1), ptr %d.addr, align 8
+  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %12, i32 0, i32 7
+  %13 = load i32, ptr addrspace(1) %channel_order, align 8
+  store i32 %13, ptr %order, align 4
+  %14 = load i32, ptr %order, align 4
+  %cmp4 = icmp eq i32 %14, 4277
+  br i1 %cmp4, label %cond.true5, label %cond.false9
 
-cond.true6:                                       ; preds = %if.then
-  %16 = load float, ptr %x, align 4
-  %vecinit = insertelement <4 x float> undef, float %16, i32 0
-  %17 = load float, ptr %y, align 4
-  %vecinit7 = insertelement <4 x float> %vecinit, float %17, i32 1
-  %18 = load float, ptr %z, align 4
-  %vecinit8 = insertelement <4 x float> %vecinit7, float %18, i32 2
-  %19 = load float, ptr %w, align 4
-  %vecinit9 = insertelement <4 x float> %vecinit8, float %19, i32 3
-  store <4 x float> %vecinit9, ptr %.compoundliteral, align 16
-  %20 = load <4 x float>, ptr %.compoundliteral, align 16
-  br label %cond.end36
+cond.true5:                                       ; preds = %if.then
+  %15 = load float, ptr %x, align 4
+  %vecinit = insertelement <4 x float> undef, float %15, i32 0
+  %16 = load float, ptr %y, align 4
+  %vecinit6 = insertelement <4 x float> %vecinit, float %16, i32 1
+  %17 = load float, ptr %z, align 4
+  %vecinit7 = insertelement <4 x float> %vecinit6, float %17, i32 2
+  %18 = load float, ptr %w, align 4
+  %vecinit8 = insertelement <4 x float> %vecinit7, float %18, i32 3
+  store <4 x float> %vecinit8, ptr %.compoundliteral, align 16
+  %19 = load <4 x float>, ptr %.compoundliteral, align 16
+  br label %cond.end35
 
-cond.false10:                                     ; preds = %if.then
-  %21 = load i32, ptr %order, align 4
-  %cmp11 = icmp eq i32 %21, 4278
-  br i1 %cmp11, label %cond.true12, label %cond.false18
+cond.false9:                                      ; preds = %if.then
+  %20 = load i32, ptr %order, align 4
+  %cmp10 = icmp eq i32 %20, 4278
+  br i1 %cmp10, label %cond.true11, label %cond.false17
 
-cond.true12:                                      ; preds = %cond.false10
-  %22 = load float, ptr %z, align 4
-  %vecinit14 = insertelement <4 x float> undef, float %22, i32 0
-  %23 = load float, ptr %y, align 4
-  %vecinit15 = insertelement <4 x float> %vecinit14, float %23, i32 1
-  %24 = load float, ptr %x, align 4
-  %vecinit16 = insertelement <4 x float> %vecinit15, float %24, i32 2
-  %25 = load float, ptr %w, align 4
-  %vecinit17 = insertelement <4 x float> %vecinit16, float %25, i32 3
-  store <4 x float> %vecinit17, ptr %.compoundliteral13, align 16
-  %26 = load <4 x float>, ptr %.compoundliteral13, align 16
-  br label %cond.end34
+cond.true11:                                      ; preds = %cond.false9
+  %21 = load float, ptr %z, align 4
+  %vecinit13 = insertelement <4 x float> undef, float %21, i32 0
+  %22 = load float, ptr %y, align 4
+  %vecinit14 = insertelement <4 x float> %vecinit13, float %22, i32 1
+  %23 = load float, ptr %x, align 4
+  %vecinit15 = insertelement <4 x float> %vecinit14, float %23, i32 2
+  %24 = load float, ptr %w, align 4
+  %vecinit16 = insertelement <4 x float> %vecinit15, float %24, i32 3
+  store <4 x float> %vecinit16, ptr %.compoundliteral12, align 16
+  %25 = load <4 x float>, ptr %.compoundliteral12, align 16
+  br label %cond.end33
 
-cond.false18:                                     ; preds = %cond.false10
-  %27 = load i32, ptr %order, align 4
-  %cmp19 = icmp eq i32 %27, 4274
-  br i1 %cmp19, label %cond.true20, label %cond.false26
+cond.false17:                                     ; preds = %cond.false9
+  %26 = load i32, ptr %order, align 4
+  %cmp18 = icmp eq i32 %26, 4274
+  br i1 %cmp18, label %cond.true19, label %cond.false25
 
-cond.true20:                                      ; preds = %cond.false18
-  %28 = load float, ptr %x, align 4
-  %vecinit22 = insertelement <4 x float> undef, float %28, i32 0
-  %29 = load float, ptr %y, align 4
-  %vecinit23 = insertelement <4 x float> %vecinit22, float %29, i32 1
-  %vecinit24 = insertelement <4 x float> %vecinit23, float 0.000000e+00, i32 2
-  %vecinit25 = insertelement <4 x float> %vecinit24, float 1.000000e+00, i32 3
-  store <4 x float> %vecinit25, ptr %.compoundliteral21, align 16
-  %30 = load <4 x float>, ptr %.compoundliteral21, align 16
-  br label %cond.end32
+cond.true19:                                      ; preds = %cond.false17
+  %27 = load float, ptr %x, align 4
+  %vecinit21 = insertelement <4 x float> undef, float %27, i32 0
+  %28 = load float, ptr %y, align 4
+  %vecinit22 = insertelement <4 x float> %vecinit21, float %28, i32 1
+  %vecinit23 = insertelement <4 x float> %vecinit22, float 0.000000e+00, i32 2
+  %vecinit24 = insertelement <4 x float> %vecinit23, float 1.000000e+00, i32 3
+  store <4 x float> %vecinit24, ptr %.compoundliteral20, align 16
+  %29 = load <4 x float>, ptr %.compoundliteral20, align 16
+  br label %cond.end31
 
-cond.false26:                                     ; preds = %cond.false18
-  %31 = load float, ptr %x, align 4
-  %vecinit28 = insertelement <4 x float> undef, float %31, i32 0
-  %vecinit29 = insertelement <4 x float> %vecinit28, float 0.000000e+00, i32 1
-  %vecinit30 = insertelement <4 x float> %vecinit29, float 0.000000e+00, i32 2
-  %vecinit31 = insertelement <4 x float> %vecinit30, float 1.000000e+00, i32 3
-  store <4 x float> %vecinit31, ptr %.compoundliteral27, align 16
-  %32 = load <4 x float>, ptr %.compoundliteral27, align 16
-  br label %cond.end32
+cond.false25:                                     ; preds = %cond.false17
+  %30 = load float, ptr %x, align 4
+  %vecinit27 = insertelement <4 x float> undef, float %30, i32 0
+  %vecinit28 = insertelement <4 x float> %vecinit27, float 0.000000e+00, i32 1
+  %vecinit29 = insertelement <4 x float> %vecinit28, float 0.000000e+00, i32 2
+  %vecinit30 = insertelement <4 x float> %vecinit29, float 1.000000e+00, i32 3
+  store <4 x float> %vecinit30, ptr %.compoundliteral26, align 16
+  %31 = load <4 x float>, ptr %.compoundliteral26, align 16
+  br label %cond.end31
 
-cond.end32:                                       ; preds = %cond.false26, %cond.true20
-  %cond33 = phi <4 x float> [ %30, %cond.true20 ], [ %32, %cond.false26 ]
-  br label %cond.end34
+cond.end31:                                       ; preds = %cond.false25, %cond.true19
+  %cond32 = phi <4 x float> [ %29, %cond.true19 ], [ %31, %cond.false25 ]
+  br label %cond.end33
 
-cond.end34:                                       ; preds = %cond.end32, %cond.true12
-  %cond35 = phi <4 x float> [ %26, %cond.true12 ], [ %cond33, %cond.end32 ]
-  br label %cond.end36
+cond.end33:                                       ; preds = %cond.end31, %cond.true11
+  %cond34 = phi <4 x float> [ %25, %cond.true11 ], [ %cond32, %cond.end31 ]
+  br label %cond.end35
 
-cond.end36:                                       ; preds = %cond.end34, %cond.true6
-  %cond37 = phi <4 x float> [ %20, %cond.true6 ], [ %cond35, %cond.end34 ]
-  store <4 x float> %cond37, ptr %retval, align 16
+cond.end35:                                       ; preds = %cond.end33, %cond.true5
+  %cond36 = phi <4 x float> [ %19, %cond.true5 ], [ %cond34, %cond.end33 ]
+  store <4 x float> %cond36, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
+  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
   call void @llvm.lifetime.end.p0(i64 4, ptr %w) #5
   call void @llvm.lifetime.end.p0(i64 4, ptr %z) #5
   call void @llvm.lifetime.end.p0(i64 4, ptr %y) #5
   call void @llvm.lifetime.end.p0(i64 4, ptr %x) #5
   br label %cleanup
 
-if.end:                                           ; preds = %land.lhs.true, %cond.end
-  %33 = load ptr addrspace(1), ptr %d.addr, align 8
-  %34 = load i32, ptr %smp.addr, align 4
-  %35 = load <4 x float>, ptr %c.addr, align 16
-  %call38 = call <4 x float> @cv_read_f_2d_soft(ptr addrspace(1) noundef %33, i32 noundef %34, <4 x float> noundef %35) #4
-  store <4 x float> %call38, ptr %retval, align 16
+if.end:                                           ; preds = %cond.end
+  %32 = load ptr addrspace(1), ptr %d.addr, align 8
+  %33 = load i32, ptr %smp.addr, align 4
+  %34 = load <4 x float>, ptr %c.addr, align 16
+  %call37 = call <4 x float> @cv_read_f_2d_soft(ptr addrspace(1) noundef %32, i32 noundef %33, <4 x float> noundef %34) #4
+  store <4 x float> %call37, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
-cleanup:                                          ; preds = %if.end, %cond.end36
-  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
+cleanup:                                          ; preds = %if.end, %cond.end35
   call void @llvm.lifetime.end.p0(i64 8, ptr %tex) #5
   call void @llvm.lifetime.end.p0(i64 4, ptr %slot) #5
-  %36 = load <4 x float>, ptr %retval, align 16
-  ret <4 x float> %36
+  %35 = load <4 x float>, ptr %retval, align 16
+  ret <4 x float> %35
 }
 
 define dso_local <4 x float> @_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i(ptr addrspace(1) noundef %i, ptr addrspace(4) noundef %s, <2 x i32> noundef %c) #0 {
