@@ -1,4 +1,5 @@
 #include "core/event.h"
+#include "core/profile_bounds.h"
 #include "core/queue.h"
 #include "core/tracker.h"
 #include "core/backend.h"
@@ -491,18 +492,16 @@ static bool cv_event_device_times(cl_event e, cl_ulong *start, cl_ulong *end) {
 
 /* With e->lock held, once e completed: device timestamps onto the host clock. The order
  * QUEUED <= SUBMIT <= START <= END <= COMPLETE holds on the GPU; the host clock's mapping is off
- * by its anchor's window at most (microseconds), and the clamps bring what it gets wrong (a host
- * so loaded that no narrow anchor was had) between SUBMIT and the moment the host first saw the
- * command complete, bounds no device timestamp can pass. */
+ * by its anchor's window at most (microseconds), and cv_profile_bounds brings what it gets wrong
+ * (a host so loaded that no narrow anchor was had) between SUBMIT and the moment the host first
+ * saw the command complete, bounds no device timestamp can pass, moving START and END alike. */
 static void cv_event_profile(cl_event e) {
     cl_ulong start = 0, end = 0;
     if (e->profiled || !e->profiling || atomic_load(&e->status) != CL_COMPLETE)
         return;
     if (cv_event_device_times(e, &start, &end)) {
-        cl_ulong lo = e->times[CV_T_SUBMIT], hi = e->seen ? e->seen : cvu_host_time_ns();
-        hi = hi < lo ? lo : hi;
-        start = start < lo ? lo : start > hi ? hi : start;
-        end = end < start ? start : end > hi ? hi : end;
+        cv_profile_bounds(e->times[CV_T_SUBMIT], e->seen ? e->seen : cvu_host_time_ns(), &start,
+                          &end);
         e->times[CV_T_START] = start;
         e->times[CV_T_END] = end;
         e->times[CV_T_COMPLETE] = end;
