@@ -1,6 +1,6 @@
 #!/bin/sh
 # Instructions culvert executes per repetition of each latency path of tests/unit/hot_path_mock.c
-# (cv-bench's enqueue, round-trip, user-event and cross-queue rows), without the fake driver's
+# (cv-bench's enqueue, round-trip, user-event, cross-queue and replay rows), without the fake driver's
 # own instructions (every cu* function of the fake libcuda.so.1, inclusive, is subtracted): the
 # host work culvert adds to the raw CUDA calls. Needs valgrind. Usage, from the repository root
 # after a build in build/:  scripts/hot-path-ir.sh [build-dir]
@@ -13,7 +13,7 @@ trap 'rm -rf "$out"' EXIT
 # round trip)
 for entry in enqueue_noevent:64 enqueue_event:64 enqueue_profiling:64 roundtrip_finish:65 \
              roundtrip_event:65 user_create:65 user_enqueue:65 user_set:65 user_wait:65 \
-             cross_enqueue:65 cross_wait:65; do
+             cross_enqueue:65 cross_wait:65 replay:64; do
     fn=hot_${entry%%:*}
     reps=${entry##*:}
     LD_LIBRARY_PATH=$tests/fake_cuda OCL_ICD_VENDORS=$build/vendors \

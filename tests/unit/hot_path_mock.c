@@ -51,6 +51,7 @@ static const char *const names[] = {
     "cuEventSynchronize",  "cuEventCreate",        "cuStreamWaitEvent",
     "cuStreamWaitValue64", "cuStreamWriteValue64", "cuStreamQuery",
     "cuStreamSynchronize", "cuMemHostAlloc",       "cuMemHostGetDevicePointer",
+    "cuGraphLaunch",
 };
 
 /* Checks the calls counted since calls_begin against want (reps repetitions): every named call
@@ -180,6 +181,50 @@ static void enqueue_rows(void) {
     /* The completion's event is no timing event either: COMPLETE is the kernel's END (a timing
      * record costs the GPU microseconds per command). The clock's anchors may record a few. */
     CHECK(fake->timing_records - timing_records < REPS / 8);
+}
+
+/* A replay of a command buffer (cv-bench's replay row). Raw: one cuGraphLaunch. culvert binds its
+ * context and holds the command buffer in the stream's batch (one record per 32 commands). */
+static cl_command_buffer_khr replay_cb;
+static clEnqueueCommandBufferKHR_fn replay_fn;
+
+HOT static void hot_replay(void) {
+    CHECK_ERR(CL_SUCCESS, replay_fn(0, NULL, replay_cb, 0, NULL, NULL));
+}
+
+static void replay_row(cl_platform_id platform) {
+#define CB_FN(type, name) ((type)clGetExtensionFunctionAddressForPlatform(platform, name))
+    clCreateCommandBufferKHR_fn create =
+        CB_FN(clCreateCommandBufferKHR_fn, "clCreateCommandBufferKHR");
+    clCommandNDRangeKernelKHR_fn ndrange =
+        CB_FN(clCommandNDRangeKernelKHR_fn, "clCommandNDRangeKernelKHR");
+    clFinalizeCommandBufferKHR_fn finalize =
+        CB_FN(clFinalizeCommandBufferKHR_fn, "clFinalizeCommandBufferKHR");
+    clReleaseCommandBufferKHR_fn release =
+        CB_FN(clReleaseCommandBufferKHR_fn, "clReleaseCommandBufferKHR");
+    replay_fn = CB_FN(clEnqueueCommandBufferKHR_fn, "clEnqueueCommandBufferKHR");
+#undef CB_FN
+    REQUIRE(create && ndrange && finalize && release && replay_fn);
+    cl_int err;
+    replay_cb = create(1, &q, NULL, &err);
+    REQUIRE(replay_cb != NULL);
+    for (int i = 0; i < 4; i++)
+        CHECK_ERR(CL_SUCCESS,
+                  ndrange(replay_cb, NULL, NULL, k, 1, NULL, &g32, &g32, 0, NULL, NULL, NULL));
+    CHECK_ERR(CL_SUCCESS, finalize(replay_cb));
+    for (int round = 0; round < 2; round++) {
+        if (round == 1)
+            calls_begin();
+        for (int i = 0; i < REPS; i++)
+            hot_replay();
+        calls_end();
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+    }
+    CHECK_CALLS("replay of a command buffer", REPS, {"cuCtxGetCurrent", 1, false},
+                {"cuGraphLaunch", 1, false}, {"cuEventRecord", ANY, false},
+                {"cuEventCreate", ANY, false});
+    CHECK(calls("cuEventRecord") == REPS / 32 && calls("cuEventCreate") <= REPS / 32);
+    release(replay_cb);
 }
 
 HOT static void hot_roundtrip_finish(void) {
@@ -436,6 +481,7 @@ int main(void) {
     wait_behind_row();
     user_event_row();
     cross_queue_row();
+    replay_row(platform);
     image_rows();
     clReleaseKernel(k);
     clReleaseProgram(p);
