@@ -10,10 +10,10 @@ tests=$build/tests
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
 # hot_* function, repetitions it runs (hot_path_mock.c: REPS = 64, + 1 uncounted first
-# round trip)
+# round trip; replays: a warm-up burst and the counted one)
 for entry in enqueue_noevent:64 enqueue_event:64 enqueue_profiling:64 roundtrip_finish:65 \
              roundtrip_event:65 user_create:65 user_enqueue:65 user_set:65 user_wait:65 \
-             cross_enqueue:65 cross_wait:65 replay:64; do
+             cross_enqueue:65 cross_wait:65 replay:128; do
     fn=hot_${entry%%:*}
     reps=${entry##*:}
     LD_LIBRARY_PATH=$tests/fake_cuda OCL_ICD_VENDORS=$build/vendors \
