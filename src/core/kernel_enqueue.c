@@ -188,15 +188,15 @@ static cl_int cv_kernel_smem(cv_program_function *f, cl_device_id dev, size_t sm
 /* How many turns the launch's grid takes on the device: its blocks over what the multiprocessors
  * hold at once (the occupancy calculator's answer, cached per function for one block size and
  * dynamic shared memory size); 0 when the calculator has no answer. */
-static uint64_t cv_kernel_turns(const cv_ndrange *r, cl_device_id dev) {
+static uint64_t cv_kernel_turns(const cv_ndrange *r, cl_device_id dev, uint64_t threads) {
     cv_program_function *f = r->function;
-    uint64_t threads = (uint64_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2];
     uint64_t smem = r->launch.smem;
-    /* (smem << 20) | (threads << 8) | blocks per multiprocessor */
+    /* (smem << 20) | (threads << 8) | blocks per multiprocessor: never 0 (threads >= 1), so an
+     * empty cache matches no key */
     uint64_t key = (smem << 20) | (threads << 8);
     uint64_t cached = atomic_load_explicit(&f->residency, memory_order_relaxed);
     int per_sm = 0;
-    if (cached && (cached & ~(uint64_t)0xff) == key) {
+    if ((cached & ~(uint64_t)0xff) == key) {
         per_sm = (int)(cached & 0xff);
     } else {
         /* A refusal (a launch that does not fit) is kept as 0 too: no answer. */
@@ -220,11 +220,10 @@ static bool cv_kernel_timable(const cv_ndrange *r, cl_device_id dev) {
     cv_program_function *f = r->function;
     const cvcu_device_props *props = dev->props;
     size_t smem = r->launch.smem;
+    uint64_t threads = (uint64_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2];
     cvcu_function *timed =
-        cv_kernel_turns(r, dev) <= CV_TWIN_MAX_TURNS ? cv_program_function_timed(f) : NULL;
-    bool ok = timed &&
-              (size_t)r->launch.block[0] * r->launch.block[1] * r->launch.block[2] <=
-                  (size_t)f->timed_attrs.max_threads &&
+        cv_kernel_turns(r, dev, threads) <= CV_TWIN_MAX_TURNS ? cv_program_function_timed(f) : NULL;
+    bool ok = timed && threads <= (uint64_t)f->timed_attrs.max_threads &&
               (size_t)f->timed_attrs.static_smem + smem <= props->local_mem;
     if (ok && (int)smem > atomic_load_explicit(&f->timed_smem_optin, memory_order_relaxed)) {
         ok = cvcu_device_bind(dev->cu) == CL_SUCCESS &&
