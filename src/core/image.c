@@ -335,7 +335,9 @@ cl_int cv_image_bind(cl_mem m, bool sampling) {
     if (err == CL_SUCCESS && fresh)
         atomic_store_explicit(&img->bound, true, memory_order_release);
     pthread_mutex_unlock(&cv_image_bind_lock);
-    return err;
+    /* clSetKernelArg's errors: what is not the host's memory is the device's resources (device
+     * memory that ran out included). */
+    return err == CL_SUCCESS || err == CL_OUT_OF_HOST_MEMORY ? err : CL_OUT_OF_RESOURCES;
 }
 
 void cv_image_free(cv_image *img) {

@@ -82,7 +82,8 @@ cl_int cv_image_info(cl_mem m, cl_image_info param, const cv_info *out);
 /* Before m is a kernel argument: its descriptor, made and written once, and m->device_address
  * its address; with sampling (a read-only argument) its texture objects where it can have them,
  * written into the descriptor (once; kernels already enqueued read either state, both correct).
- * CL_OUT_OF_RESOURCES (or the allocation's error) where the descriptor cannot be had. */
+ * CL_OUT_OF_HOST_MEMORY or CL_OUT_OF_RESOURCES (clSetKernelArg's errors) where the descriptor
+ * cannot be had; the next binding tries again. */
 cl_int cv_image_bind(cl_mem m, bool sampling);
 /* Lets go of what an image holds (its buffers); the cl_mem's destroy calls it. */
 void cv_image_free(cv_image *img);

@@ -59,6 +59,8 @@ typedef struct fakecuda_state {
     /* What cuOccupancyMaxActiveBlocksPerMultiprocessor answers: blocks per multiprocessor; 0
      * (the start): an H100's answer for a function of few registers, min(32, 2048 / threads). */
     _Atomic int blocks_per_sm;
+    /* How many of the next cuMemAlloc calls answer CUDA_ERROR_OUT_OF_MEMORY (0: none). */
+    _Atomic unsigned fail_mem_allocs;
 
     /* Call counting: the driver calls the calling thread makes between calls_begin and
      * calls_end are counted per function name (other threads' calls are not), so a test can

@@ -235,6 +235,11 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
         r = CUDA_ERROR_INVALID_VALUE;
     else if (!r && n > DEV_FREE - dev_used)
         r = CUDA_ERROR_OUT_OF_MEMORY;
+    unsigned fail = r ? 0 : fake_state.fail_mem_allocs;
+    while (fail && !atomic_compare_exchange_weak(&fake_state.fail_mem_allocs, &fail, fail - 1))
+        ;
+    if (fail)
+        r = CUDA_ERROR_OUT_OF_MEMORY;
     /* 512 bytes: CUDA's 256 and the texture alignment the fake reports (fake_device.c), so
      * whether an image's pixels suit a texture object does not depend on the host's malloc. */
     void *m = r ? NULL : aligned_alloc(512, (n + 511) / 512 * 512);

@@ -420,6 +420,12 @@ static void image_rows(void) {
         img[i] = clCreateImage(ctx, CL_MEM_WRITE_ONLY, &f, &d, NULL, &err);
     CHECK_CALLS("clCreateImage (2D, no host pointer)", REPS, {"cuMemAlloc", 1, false},
                 {"cuCtxGetCurrent", ANY, false}, {"cuCtxSetCurrent", ANY, false});
+    /* "CL_OUT_OF_RESOURCES if there is a failure to allocate resources required by the OpenCL
+     * implementation on the device" (clSetKernelArg): device memory that ran out at the first
+     * binding; the next binding makes the descriptor. */
+    fake->fail_mem_allocs = 1;
+    CHECK_ERR(CL_OUT_OF_RESOURCES, clSetKernelArg(ki, 0, sizeof img[0], &img[0]));
+    CHECK(fake->fail_mem_allocs == 0);
     calls_begin();
     for (int i = 0; i < REPS; i++)
         CHECK_ERR(CL_SUCCESS, clSetKernelArg(ki, 0, sizeof img[i], &img[i]));
