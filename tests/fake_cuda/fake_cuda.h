@@ -59,7 +59,8 @@ typedef struct fakecuda_state {
     /* What cuOccupancyMaxActiveBlocksPerMultiprocessor answers: blocks per multiprocessor; 0
      * (the start): an H100's answer for a function of few registers, min(32, 2048 / threads). */
     _Atomic int blocks_per_sm;
-    /* How many of the next cuMemAlloc calls answer CUDA_ERROR_OUT_OF_MEMORY (0: none). */
+    /* How many of the next cuMemAlloc calls of a counting thread (calls_begin) answer
+     * CUDA_ERROR_OUT_OF_MEMORY (0: none): culvert's own threads allocate too, at their times. */
     _Atomic unsigned fail_mem_allocs;
 
     /* Call counting: the driver calls the calling thread makes between calls_begin and

@@ -169,6 +169,8 @@ void fake_launch_record(const fakecuda_launch *l);
 /* Does FAKECUDA_FAULT_KERNEL name this function, or the kernel it is the timed twin of (its
  * launches fault)? */
 bool fake_launch_faults(const char *name);
+/* Whether the calling thread counts its calls (between calls_begin and calls_end). */
+bool fake_counting(void);
 /* A program kernel's stream time per launch, in microseconds (launch_us; 0: none). */
 unsigned fake_launch_us(void);
 /* Under L: s itself, or the legacy stream for NULL. Aborts for a stream of an earlier

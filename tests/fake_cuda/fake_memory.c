@@ -235,7 +235,7 @@ CUresult cuMemAlloc(CUdeviceptr *p, size_t n) {
         r = CUDA_ERROR_INVALID_VALUE;
     else if (!r && n > DEV_FREE - dev_used)
         r = CUDA_ERROR_OUT_OF_MEMORY;
-    unsigned fail = r ? 0 : fake_state.fail_mem_allocs;
+    unsigned fail = r || !fake_counting() ? 0 : fake_state.fail_mem_allocs;
     while (fail && !atomic_compare_exchange_weak(&fake_state.fail_mem_allocs, &fail, fail - 1))
         ;
     if (fail)

@@ -423,9 +423,12 @@ static void image_rows(void) {
     /* "CL_OUT_OF_RESOURCES if there is a failure to allocate resources required by the OpenCL
      * implementation on the device" (clSetKernelArg): device memory that ran out at the first
      * binding; the next binding makes the descriptor. */
-    fake->fail_mem_allocs = 1;
+    calls_begin();             /* the knob fails this thread's allocations only */
+    fake->fail_mem_allocs = 2; /* the first try and the one after the reaper's frees */
     CHECK_ERR(CL_OUT_OF_RESOURCES, clSetKernelArg(ki, 0, sizeof img[0], &img[0]));
-    CHECK(fake->fail_mem_allocs == 0);
+    calls_end();
+    CHECK(calls("cuMemAlloc") >= 1);
+    fake->fail_mem_allocs = 0;
     calls_begin();
     for (int i = 0; i < REPS; i++)
         CHECK_ERR(CL_SUCCESS, clSetKernelArg(ki, 0, sizeof img[i], &img[i]));
