@@ -205,10 +205,6 @@ cl_mem cv_buffer_create(cl_context ctx, cl_mem_flags flags, size_t size, void *h
         m->device_address = b->address[0];
         b->valid = 1;
     }
-    /* ALLOC_HOST_PTR: the pinned shadow maps return, made now so maps never allocate. Where
-     * so much cannot be pinned, the first map makes a shadow (pinned or not) instead. */
-    if (*err == CL_SUCCESS && (flags & CL_MEM_ALLOC_HOST_PTR))
-        b->shadow_pinned = cvcu_host_alloc(size, &b->shadow) == CL_SUCCESS;
     if (*err == CL_SUCCESS && (flags & CL_MEM_USE_HOST_PTR)) {
         m->host_ptr = host_ptr;
         /* Pinned where CUDA allows (maps and copies at DMA speed); staged otherwise. */
@@ -304,7 +300,10 @@ cl_int cv_mem_map_begin(cl_mem m, size_t offset, size_t size, cl_map_flags flags
     char *base = NULL;
     pthread_mutex_lock(&cv_mem_lock);
     if (err == CL_SUCCESS && b && !(root->flags & CL_MEM_USE_HOST_PTR) && !b->shadow) {
-        /* Pinned so the map's copies are plain DMA; kept for the next maps. */
+        /* Pinned so the map's copies are plain DMA; kept for the next maps. ALLOC_HOST_PTR's
+         * too is made here, not at creation: pinning costs tens of microseconds to milliseconds,
+         * which buffers and images never mapped (kernels read device memory) would pay, and
+         * pinned memory is the host's scarcest. */
         b->shadow_pinned = cvcu_host_alloc(root->size, &b->shadow) == CL_SUCCESS;
         if (!b->shadow_pinned)
             b->shadow = malloc(root->size);

@@ -51,7 +51,7 @@ static const char *const names[] = {
     "cuEventSynchronize",  "cuEventCreate",        "cuStreamWaitEvent",
     "cuStreamWaitValue64", "cuStreamWriteValue64", "cuStreamQuery",
     "cuStreamSynchronize", "cuMemHostAlloc",       "cuMemHostGetDevicePointer",
-    "cuGraphLaunch",
+    "cuGraphLaunch",       "cuMemAlloc",
 };
 
 /* Checks the calls counted since calls_begin against want (reps repetitions): every named call
@@ -445,6 +445,41 @@ static void image_rows(void) {
     clReleaseProgram(p);
 }
 
+/* An ALLOC_HOST_PTR buffer or image is one device allocation; its pinned shadow comes with the
+ * first map (docs/buffers.md), which the next maps reuse. */
+static void alloc_host_ptr_rows(void) {
+    enum { SIZE = 1 << 20, MAPS = 4 };
+    cl_int err;
+    calls_begin();
+    cl_mem b = clCreateBuffer(ctx, CL_MEM_ALLOC_HOST_PTR, SIZE, NULL, &err);
+    CHECK_CALLS("clCreateBuffer (ALLOC_HOST_PTR)", 1, {"cuMemAlloc", 1, false},
+                {"cuCtxGetCurrent", ANY, false}, {"cuCtxSetCurrent", ANY, false});
+    REQUIRE(b != NULL);
+    cl_image_format f = {CL_RGBA, CL_UNORM_INT8};
+    cl_image_desc d = {.image_type = CL_MEM_OBJECT_IMAGE2D, .image_width = 64, .image_height = 64};
+    calls_begin();
+    cl_mem img = clCreateImage(ctx, CL_MEM_ALLOC_HOST_PTR, &f, &d, NULL, &err);
+    CHECK_CALLS("clCreateImage (2D, ALLOC_HOST_PTR)", 1, {"cuMemAlloc", 1, false},
+                {"cuCtxGetCurrent", ANY, false}, {"cuCtxSetCurrent", ANY, false});
+    REQUIRE(img != NULL);
+    void *first = NULL;
+    for (int i = 0; i < MAPS; i++) {
+        calls_begin();
+        void *p = clEnqueueMapBuffer(q, b, CL_TRUE, CL_MAP_WRITE_INVALIDATE_REGION, 0, SIZE, 0,
+                                     NULL, NULL, &err);
+        calls_end();
+        CHECK_ERR(CL_SUCCESS, err);
+        /* the first map pins the shadow, the later ones find it */
+        CHECK(calls("cuMemHostAlloc") == (i == 0 ? 1u : 0u));
+        CHECK(i == 0 || p == first);
+        first = i == 0 ? p : first;
+        CHECK_ERR(CL_SUCCESS, clEnqueueUnmapMemObject(q, b, p, 0, NULL, NULL));
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+    }
+    clReleaseMemObject(img);
+    clReleaseMemObject(b);
+}
+
 int main(void) {
     /* Images are claimed unless CULVERT_IMAGES=0 (src/core/image.h): on here, whatever the
      * environment says. */
@@ -492,6 +527,7 @@ int main(void) {
     cross_queue_row();
     replay_row(platform);
     image_rows();
+    alloc_host_ptr_rows();
     clReleaseKernel(k);
     clReleaseProgram(p);
     clReleaseCommandQueue(qp);
