@@ -58,7 +58,10 @@ static void cvc_codegen_postfork_child(void) {
         g->present = false;
         g->busy = false;
     }
-    pthread_mutex_init(&cvc_codegen_lock, NULL);
+    /* The child's one thread is the one that forked, which holds the lock (the prefork
+     * handler took it): it lets go as the parent does (initializing a held mutex again is
+     * undefined). */
+    pthread_mutex_unlock(&cvc_codegen_lock);
 }
 static void cvc_codegen_init(void) {
     pthread_atfork(cvc_codegen_prefork, cvc_codegen_postfork_parent, cvc_codegen_postfork_child);

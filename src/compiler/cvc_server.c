@@ -81,7 +81,10 @@ static void cvc_servers_postfork_child(void) {
         cvc_servers[i].state = CVC_SERVER_NONE;
         cvc_servers[i].child = 0;
     }
-    pthread_mutex_init(&cvc_servers_lock, NULL);
+    /* The child's one thread is the one that forked, which holds the lock (the prefork
+     * handler took it): it lets go as the parent does (initializing a held mutex again is
+     * undefined). */
+    pthread_mutex_unlock(&cvc_servers_lock);
 }
 
 static bool cvc_usable_lib(const char *path) {

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int cvu_log_threshold;
+_Atomic int cvu_log_threshold;
 
 static const struct {
     const char *name;

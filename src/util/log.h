@@ -9,7 +9,9 @@ typedef enum cvu_log_level {
     CVU_LOG_CALLS = 3, /* every API call that fails its validation, and more */
 } cvu_log_level;
 
-extern int cvu_log_threshold;
+/* Set once at load (CULVERT_LOG); atomic so that a test may change it while culvert's threads
+ * log. */
+extern _Atomic int cvu_log_threshold;
 void cvu_log_init(void);
 void cvu_log_write(cvu_log_level level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

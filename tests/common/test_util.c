@@ -3,8 +3,8 @@
 #include <string.h>
 #include <time.h>
 
-int cv_test_failures;
-int cv_test_checks;
+_Atomic int cv_test_failures;
+_Atomic int cv_test_checks;
 
 int cv_test_fake_cuda(void) {
     const char *v = getenv("CV_FAKE_CUDA");

@@ -11,8 +11,9 @@
 
 #define CV_TEST_SKIP 77
 
-extern int cv_test_failures;
-extern int cv_test_checks;
+/* Atomic: tests check from several threads (signal threads, callbacks). */
+extern _Atomic int cv_test_failures;
+extern _Atomic int cv_test_checks;
 
 /* CHECK(cond): records a failure (with file:line and the condition) and goes on. */
 #define CHECK(cond)                                                                                \
