@@ -328,7 +328,7 @@ void cv_contexts_report_faults(void) {
         }
         pthread_mutex_unlock(&cv_contexts_lock);
         for (unsigned i = 0; i < n; i++) {
-            char info[320];
+            char info[sizeof what[i] + 192]; /* the fault's words and the fixed text, whole */
             snprintf(info, sizeof info,
                      "culvert: the GPU faulted (%s): this context is lost; its commands fail and "
                      "new ones fail with CL_OUT_OF_RESOURCES. Release it and its objects: a new "
