@@ -61,9 +61,9 @@ struct raw_backend {
     RAW_FUNCS(FIELD)
 #undef FIELD
     CUresult (*streamWaitValue64)(CUstream, CUdeviceptr, cuuint64_t, unsigned);
-    raw_graphs g; /* NULL functions where the driver lacks them */
-    char device_name[160];
-    bool blocking; /* the blocking-sync column: waits sleep in cuEventSynchronize */
+    raw_graphs g;          /* NULL functions where the driver lacks them */
+    char device_name[256]; /* the device name, driver version and event mode, whole */
+    bool blocking;         /* the blocking-sync column: waits sleep in cuEventSynchronize */
     CUcontext ctx;
     CUstream s, s2;
     CUstream lane[BENCH_LANES]; /* lane[0] is s; the others made for the CPU rows */
