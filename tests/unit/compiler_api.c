@@ -134,8 +134,8 @@ static void test_errors(void) {
      * refused with a message. */
     const char *bad_vectors[] = {
         "__kernel void k(__global int4 *p) { printf(\"%v2hli\\n\", p[0]); }\n",
-        "__kernel void k(__global int2 *p, int c) {\n"
-        "    printf(c ? \"%v2hli\\n\" : \"%v2hld\\n\", p[0]);\n}\n",
+        ("__kernel void k(__global int2 *p, int c) {\n" /* one source of two lines */
+         "    printf(c ? \"%v2hli\\n\" : \"%v2hld\\n\", p[0]);\n}\n"),
         "__kernel void k(__global int2 *p) { printf(\"%v2\", p[0]); }\n"};
     for (int i = 0; i < 3; i++) {
         err = build(bad_vectors[i], "", &out);
