@@ -217,7 +217,8 @@ static unsigned char *texel_at(const image *im, int x, int y, int z) {
 }
 
 static uint32_t rnd32(void) {
-    return (uint32_t)rand() << 16 ^ (uint32_t)rand();
+    uint32_t high = (uint32_t)rand() << 16; /* first: operands' order is the compiler's */
+    return high ^ (uint32_t)rand();
 }
 
 /* ---- reference conversions (the specification's rules) ---- */
