@@ -139,3 +139,22 @@ int cv_test_has_c_feature(cl_device_id dev, const char *name, cl_version version
             return 1;
     return 0;
 }
+
+uint64_t cv_test_xorshift(uint64_t *state) {
+    *state ^= *state << 13;
+    *state ^= *state >> 7;
+    *state ^= *state << 17;
+    return *state;
+}
+
+void cv_test_rect_copy(unsigned char *dst, const size_t dst_origin[3], size_t dst_row_pitch,
+                       size_t dst_slice_pitch, const unsigned char *src, const size_t src_origin[3],
+                       size_t src_row_pitch, size_t src_slice_pitch, const size_t region[3]) {
+    for (size_t z = 0; z < region[2]; z++)
+        for (size_t y = 0; y < region[1]; y++)
+            memcpy(dst + (dst_origin[2] + z) * dst_slice_pitch +
+                       (dst_origin[1] + y) * dst_row_pitch + dst_origin[0],
+                   src + (src_origin[2] + z) * src_slice_pitch +
+                       (src_origin[1] + y) * src_row_pitch + src_origin[0],
+                   region[0]);
+}

@@ -6,6 +6,7 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <CL/cl_culvert.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -77,5 +78,13 @@ cl_mem cv_test_buffer(cl_context ctx, size_t size, const void *init);
 void cv_test_check_profiled(cl_event e);
 /* Does the device list the OpenCL C feature `name` (at `version`, or any version when 0)? */
 int cv_test_has_c_feature(cl_device_id dev, const char *name, cl_version version);
+/* The next number of a xorshift64 sequence (the state must start nonzero): tests' random data,
+ * the same on every run and compiler. */
+uint64_t cv_test_xorshift(uint64_t *state);
+/* A CPU reference of a rectangle copy: the region (bytes, rows, slices) from src at src_origin
+ * to dst at dst_origin, each side with its row and slice pitch. */
+void cv_test_rect_copy(unsigned char *dst, const size_t dst_origin[3], size_t dst_row_pitch,
+                       size_t dst_slice_pitch, const unsigned char *src, const size_t src_origin[3],
+                       size_t src_row_pitch, size_t src_slice_pitch, const size_t region[3]);
 
 #endif

@@ -372,16 +372,6 @@ static void test_copies(void) {
     free(ref);
 }
 
-/* CPU reference of a rect copy between two byte arrays. */
-static void rect_ref(unsigned char *dst, const size_t dorg[3], size_t drp, size_t dsp,
-                     const unsigned char *src, const size_t sorg[3], size_t srp, size_t ssp,
-                     const size_t region[3]) {
-    for (size_t z = 0; z < region[2]; z++)
-        for (size_t y = 0; y < region[1]; y++)
-            memcpy(dst + (dorg[2] + z) * dsp + (dorg[1] + y) * drp + dorg[0],
-                   src + (sorg[2] + z) * ssp + (sorg[1] + y) * srp + sorg[0], region[0]);
-}
-
 static void test_rects(void) {
     cl_int err = 0;
     size_t n = 1 << 20;
@@ -409,7 +399,8 @@ static void test_rects(void) {
                       clEnqueueWriteBufferRect(q, m, blocking, cases[c].borg, cases[c].horg,
                                                cases[c].region, cases[c].brp, cases[c].bsp,
                                                cases[c].hrp, cases[c].hsp, host, 0, NULL, NULL));
-            rect_ref(dev, cases[c].borg, brp, bsp, host, cases[c].horg, hrp, hsp, cases[c].region);
+            cv_test_rect_copy(dev, cases[c].borg, brp, bsp, host, cases[c].horg, hrp, hsp,
+                              cases[c].region);
             memcpy(back, ref, n);
             CHECK_ERR(CL_SUCCESS,
                       clEnqueueReadBufferRect(q, m, blocking, cases[c].borg, cases[c].horg,
@@ -418,8 +409,8 @@ static void test_rects(void) {
             CHECK_ERR(CL_SUCCESS, clFinish(q));
             unsigned char *expect = malloc(n);
             memcpy(expect, ref, n);
-            rect_ref(expect, cases[c].horg, hrp, hsp, dev, cases[c].borg, brp, bsp,
-                     cases[c].region);
+            cv_test_rect_copy(expect, cases[c].horg, hrp, hsp, dev, cases[c].borg, brp, bsp,
+                              cases[c].region);
             char what[64];
             snprintf(what, sizeof what, "rect case %zu %s", c, blocking ? "blocking" : "async");
             CHECK_SAME(back, expect, n, what);
@@ -433,11 +424,11 @@ static void test_rects(void) {
     size_t so[3] = {7, 2, 1}, d_o[3] = {1, 5, 3}, reg[3] = {50, 9, 3};
     CHECK_ERR(CL_SUCCESS, clEnqueueCopyBufferRect(q, m, m2, so, d_o, reg, 64, 64 * 16, 80, 80 * 20,
                                                   0, NULL, NULL));
-    rect_ref(dev2, d_o, 80, 80 * 20, dev, so, 64, 64 * 16, reg);
+    cv_test_rect_copy(dev2, d_o, 80, 80 * 20, dev, so, 64, 64 * 16, reg);
     size_t so2[3] = {0, 0, 0}, d_o2[3] = {0, 0, 300}, reg2[3] = {100, 10, 2};
     CHECK_ERR(CL_SUCCESS, clEnqueueCopyBufferRect(q, m, m, so2, d_o2, reg2, 128, 1280, 128, 1280, 0,
                                                   NULL, NULL));
-    rect_ref(dev, d_o2, 128, 1280, dev, so2, 128, 1280, reg2);
+    cv_test_rect_copy(dev, d_o2, 128, 1280, dev, so2, 128, 1280, reg2);
     CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, m2, CL_TRUE, 0, n, back, 0, NULL, NULL));
     CHECK_SAME(back, dev2, n, "copy rect");
     CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, m, CL_TRUE, 0, n, back, 0, NULL, NULL));

@@ -157,10 +157,7 @@ static cl_program prog;
 static uint64_t rng = 0x9e3779b97f4a7c15ULL;
 
 static uint64_t next(void) {
-    rng ^= rng << 13;
-    rng ^= rng >> 7;
-    rng ^= rng << 17;
-    return rng;
+    return cv_test_xorshift(&rng);
 }
 
 static cl_mem buffer(size_t size, const void *init) {

@@ -456,10 +456,7 @@ static int members(const layout *l, cl_uint pattern, int g, int *out) {
 
 static uint64_t rng_state = 0x9e3779b97f4a7c15ull;
 static uint64_t rnd(void) {
-    rng_state ^= rng_state << 13;
-    rng_state ^= rng_state >> 7;
-    rng_state ^= rng_state << 17;
-    return rng_state;
+    return cv_test_xorshift(&rng_state);
 }
 
 /* Inputs: integers over their whole range; floats from ±{0.5, 1, 2, 4}, so sums and products
