@@ -526,6 +526,88 @@ static void test_clusters_coop(cl_program p) {
     clReleaseKernel(k);
 }
 
+/* NDRanges of random shapes (1 to 3 dimensions, local sizes given or not, offsets or not, sizes
+ * past CUDA's 65535 groups in y and z): the launches culvert makes of each tile its work-groups
+ * exactly once (each launch's groups from its group offset, up to its group limits, boxes that
+ * meet nowhere and add up to every group), with the work-groups' size as their block and the
+ * NDRange's offset, size and dimensions in every launch's information. */
+static void test_ndrange_tiling(void) {
+    cl_program p = build("launch_info.ptx", NULL);
+    cl_kernel k = kernel(p, "li_ids");
+    cl_mem none = NULL;
+    CHECK_ERR(CL_SUCCESS, clSetKernelArg(k, 0, sizeof none, &none));
+    uint64_t st = 0x510e527fade682d1ull;
+    static const size_t locals[] = {1, 2, 3, 4, 7, 8, 16, 32, 64, 128, 256};
+    for (int t = 0; t < 400; t++) {
+        cl_uint dims = 1 + (cl_uint)(cv_test_xorshift(&st) % 3);
+        size_t g[3] = {1, 1, 1}, l[3] = {1, 1, 1}, o[3] = {0, 0, 0}, threads = 1;
+        bool given_local = cv_test_xorshift(&st) % 4 != 0;
+        for (cl_uint d = 0; d < dims; d++) {
+            uint64_t r = cv_test_xorshift(&st);
+            do
+                l[d] = locals[cv_test_xorshift(&st) % (sizeof locals / sizeof *locals)];
+            while (threads * l[d] > 1024 || (d == 2 && l[d] > 64));
+            threads *= l[d];
+            /* small, or (a third of y and z) past the 65535 groups CUDA allows there, or a
+             * long x */
+            g[d] = d > 0 && r % 3 == 0    ? (60000 + r % 200000) * (given_local ? l[d] : 1)
+                   : d == 0 && r % 5 == 0 ? r % 5000000 + 1
+                                          : 1 + r % 3000;
+            o[d] = cv_test_xorshift(&st) % 2 ? cv_test_xorshift(&st) % 100000 : 0;
+        }
+        fake->num_launches = 0;
+        cl_int err =
+            clEnqueueNDRangeKernel(queue, k, dims, o, g, given_local ? l : NULL, 0, NULL, NULL);
+        CHECK_ERR(CL_SUCCESS, err);
+        unsigned n = fake->num_launches;
+        if (err != CL_SUCCESS || n == 0)
+            continue;
+        const unsigned *block = fake->launches[0].block;
+        uint64_t groups[3], covered = 0, want = 1;
+        for (int d = 0; d < 3; d++) {
+            groups[d] = (g[d] + block[d] - 1) / block[d];
+            want *= groups[d];
+            CHECK(!given_local || block[d] == l[d]);
+        }
+        uint32_t lo[256][3], hi[256][3];
+        bool ok = n <= 256;
+        for (unsigned i = 0; i < n && ok; i++) {
+            const fakecuda_launch *la = &fake->launches[i];
+            uint64_t off[3], size[3];
+            uint32_t go[3], dim, lim[3];
+            launch_info(la, off, size, go, &dim);
+            memcpy(lim, la->params + la->param_offset[la->num_params - 1] + 64, 12);
+            ok &= dim == dims && dims_are(la->block, block[0], block[1], block[2]);
+            uint64_t count = 1;
+            for (int d = 0; d < 3; d++) {
+                ok &= off[d] == o[d] && size[d] == g[d];
+                uint32_t used = la->grid[d] < lim[d] ? la->grid[d] : lim[d];
+                lo[i][d] = go[d];
+                hi[i][d] = go[d] + used;
+                ok &= used > 0 && hi[i][d] <= groups[d];
+                count *= used;
+            }
+            covered += count;
+            for (unsigned j = 0; j < i && ok; j++) {
+                bool meet = true;
+                for (int d = 0; d < 3; d++)
+                    meet &= lo[i][d] < hi[j][d] && lo[j][d] < hi[i][d];
+                ok &= !meet;
+            }
+        }
+        ok &= covered == want;
+        CHECK(ok);
+        if (!ok)
+            fprintf(stderr,
+                    "NDRange %u-D %zu x %zu x %zu (local %zu x %zu x %zu%s): %u launches cover "
+                    "%llu of %llu groups\n",
+                    dims, g[0], g[1], g[2], l[0], l[1], l[2], given_local ? "" : ", not given", n,
+                    (unsigned long long)covered, (unsigned long long)want);
+    }
+    clReleaseKernel(k);
+    clReleaseProgram(p);
+}
+
 static void test_launch_info(void) {
     cl_program p = build("launch_info.ptx", NULL);
     cl_kernel k = kernel(p, "li_ids");
@@ -807,6 +889,7 @@ int main(void) {
     test_timed_launches(p);
     clReleaseProgram(p);
     test_launch_info();
+    test_ndrange_tiling();
     check_all_unloaded();
     clReleaseCommandQueue(queue);
     clReleaseContext(ctx);
