@@ -33,12 +33,17 @@ static int last_on_queue[QUEUES];
 /* Gated commands on a queue since the user events were last set, and whether a barrier put the
  * queue's later commands behind them. */
 static bool any_gated[QUEUES], barrier_gated[QUEUES];
+/* What each command waits for (through its wait list or its in-order queue): its START must not
+ * come before their END. */
+static int edge_from[COMMANDS * 12], edge_to[COMMANDS * 12], num_edges, current;
 
 /* Adds command d to the wait list of a command on queue qi (unless the queue orders them). */
 static void depend(int d, int qi, cl_event *wait, cl_uint *n, bool *gated) {
     if (d < 0)
         return;
     *gated |= cmds[d].gated;
+    edge_from[num_edges] = d;
+    edge_to[num_edges++] = current;
     if (in_order[qi] && cmds[d].queue == qi && rnd() % 4)
         return; /* the queue orders them (and sometimes the event says it again) */
     for (cl_uint i = 0; i < *n; i++)
@@ -56,11 +61,15 @@ int main(int argc, char **argv) {
     cl_int err;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     REQUIRE(ctx != NULL);
-    static const cl_queue_properties ooo[] = {CL_QUEUE_PROPERTIES,
-                                              CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE, 0};
     for (int i = 0; i < QUEUES; i++) {
         in_order[i] = i < 2;
-        queues[i] = clCreateCommandQueueWithProperties(ctx, dev, in_order[i] ? NULL : ooo, &err);
+        /* profiling on queues 1 and 2 */
+        cl_queue_properties props[] = {
+            CL_QUEUE_PROPERTIES,
+            (i > 0 ? CL_QUEUE_PROFILING_ENABLE : 0) |
+                (in_order[i] ? 0 : CL_QUEUE_OUT_OF_ORDER_EXEC_MODE_ENABLE),
+            0};
+        queues[i] = clCreateCommandQueueWithProperties(ctx, dev, props, &err);
         CHECK_ERR(CL_SUCCESS, err);
         REQUIRE(queues[i] != NULL);
         last_on_queue[i] = -1;
@@ -80,8 +89,12 @@ int main(int argc, char **argv) {
         cl_uint n = 0;
         bool gated = false;
         /* behind the last command of its in-order queue */
-        if (in_order[qi] && last_on_queue[qi] >= 0)
+        current = i;
+        if (in_order[qi] && last_on_queue[qi] >= 0) {
             gated |= cmds[last_on_queue[qi]].gated;
+            edge_from[num_edges] = last_on_queue[qi];
+            edge_to[num_edges++] = i;
+        }
         gated |= barrier_gated[qi];
         /* An out-of-order queue may run its commands in order (the spec allows it): one there
          * may wait behind any gated command of that queue. */
@@ -188,6 +201,33 @@ int main(int argc, char **argv) {
     if (wrong)
         fprintf(stderr, "%d of %d cells differ from the model\n", wrong, CELLS);
     CHECK(wrong == 0);
+    /* Profiling: each command's times in order, and none starting before what it waited for
+     * ended (both mapped from the device's clock by one mapping). */
+    static cl_ulong times[COMMANDS][5];
+    static const cl_profiling_info names[5] = {
+        CL_PROFILING_COMMAND_QUEUED, CL_PROFILING_COMMAND_SUBMIT, CL_PROFILING_COMMAND_START,
+        CL_PROFILING_COMMAND_END, CL_PROFILING_COMMAND_COMPLETE};
+    int misordered = 0, early = 0;
+    for (int i = 0; i < COMMANDS; i++)
+        for (int t = 0; t < 5 && cmds[i].queue > 0; t++) {
+            CHECK_ERR(CL_SUCCESS, clGetEventProfilingInfo(cmds[i].event, names[t],
+                                                          sizeof times[i][t], &times[i][t], NULL));
+            misordered += t > 0 && times[i][t] < times[i][t - 1];
+        }
+    /* Each event's START and END come from the device's clock through culvert's mapping to
+     * the host clock, whose anchors err by microseconds on the GPU (a thread's scheduling on the
+     * fake driver): a command may seem to start that much before what it waited for ended. More
+     * than a millisecond is no mapping's error. */
+    cl_ulong most_early = 0;
+    for (int e = 0; e < num_edges; e++) {
+        int a = edge_from[e], b = edge_to[e];
+        if (cmds[a].queue > 0 && cmds[b].queue > 0 && times[b][2] < times[a][3]) {
+            cl_ulong by = times[a][3] - times[b][2];
+            most_early = by > most_early ? by : most_early;
+            early++;
+        }
+    }
+    CHECK(misordered == 0 && most_early < 1000000);
     for (int i = 0; i < COMMANDS; i++) {
         cl_int status = CL_QUEUED;
         clGetEventInfo(cmds[i].event, CL_EVENT_COMMAND_EXECUTION_STATUS, sizeof status, &status,
@@ -195,8 +235,11 @@ int main(int argc, char **argv) {
         CHECK(status == CL_COMPLETE);
         clReleaseEvent(cmds[i].event);
     }
-    printf("%d commands on %d queues, %d behind user events, %d host waits: %d cells differ\n",
-           COMMANDS, QUEUES, gated_commands, waited, wrong);
+    printf("%d commands on %d queues, %d behind user events, %d host waits: %d cells differ; "
+           "%d waits, %d seemingly started before what they waited for ended (by at most %.1f "
+           "us), %d events with times out of order\n",
+           COMMANDS, QUEUES, gated_commands, waited, wrong, num_edges, early,
+           (double)most_early / 1e3, misordered);
     clReleaseMemObject(cells);
     for (int i = 0; i < QUEUES; i++)
         clReleaseCommandQueue(queues[i]);
