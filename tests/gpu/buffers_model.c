@@ -3,7 +3,8 @@
  * buffers and sub-buffers of them (overlapping each other), each applied to a host copy of the
  * root buffers when culvert accepts it (a refusal, such as an overlapping copy or a region out
  * of range, changes nothing), and every few commands one buffer read back whole and compared
- * with the model. One root is 3 MiB, so writes of up to 1 MiB take the staged paths too. */
+ * with the model. One root is 3 MiB, so writes of up to 1 MiB take the staged paths too; one
+ * is ALLOC_HOST_PTR, one USE_HOST_PTR (its maps must return the application's memory). */
 #include "test_util.h"
 
 #include <stdbool.h>
@@ -26,6 +27,7 @@ static uint64_t rnd(void) {
 static unsigned char *model[ROOTS];
 static size_t root_size[ROOTS];
 static buf bufs[BUFFERS];
+static unsigned char *use_host; /* root 2's memory */
 
 /* A random rectangle: region, origins and pitches (0: the default, as the call takes it) and
  * the pitches in effect. */
@@ -67,9 +69,18 @@ int main(void) {
         REQUIRE(model[i] != NULL);
         for (size_t k = 0; k < root_size[i]; k++)
             model[i][k] = (unsigned char)rnd();
-        cl_mem_flags host = i == 1 ? CL_MEM_ALLOC_HOST_PTR : 0;
+        /* roots: plain (3 MiB), ALLOC_HOST_PTR, USE_HOST_PTR (the application's memory, which
+         * maps return) */
+        if (i == 2) {
+            use_host = aligned_alloc(4096, (root_size[i] + 4095) / 4096 * 4096);
+            REQUIRE(use_host != NULL);
+            memcpy(use_host, model[i], root_size[i]);
+        }
+        cl_mem_flags flags = i == 1   ? CL_MEM_ALLOC_HOST_PTR | CL_MEM_COPY_HOST_PTR
+                             : i == 2 ? CL_MEM_USE_HOST_PTR
+                                      : CL_MEM_COPY_HOST_PTR;
         bufs[i] =
-            (buf){clCreateBuffer(ctx, host | CL_MEM_COPY_HOST_PTR, root_size[i], model[i], &err), i,
+            (buf){clCreateBuffer(ctx, flags, root_size[i], i == 2 ? use_host : model[i], &err), i,
                   0, root_size[i]};
         REQUIRE(bufs[i].mem != NULL);
     }
@@ -152,6 +163,8 @@ int main(void) {
             cl_map_flags f = rnd() % 2 ? CL_MAP_WRITE : CL_MAP_WRITE_INVALIDATE_REGION;
             void *p = clEnqueueMapBuffer(q, a->mem, CL_TRUE, f, off, n, 0, NULL, NULL, &e);
             CHECK((e == CL_SUCCESS) == (p != NULL));
+            /* USE_HOST_PTR: the application's memory, at the buffer's place in it */
+            CHECK(!p || a->root != 2 || p == use_host + a->offset + off);
             if (p) {
                 memcpy(p, host, n);
                 CHECK_ERR(CL_SUCCESS, clEnqueueUnmapMemObject(q, a->mem, p, 0, NULL, NULL));
@@ -197,6 +210,7 @@ int main(void) {
         clReleaseMemObject(bufs[i].mem);
     for (int i = 0; i < ROOTS; i++)
         free(model[i]);
+    free(use_host);
     free(pool);
     free(snap);
     free(back);
