@@ -5,14 +5,15 @@
  * accepts it (refusals, such as regions out of range, change nothing); every few commands an
  * image is read back whole and compared with the model. The layouts are the OpenCL 3.0 API
  * specification's: a 1D array's layers are its rows in origin[1] and region[1], a host side
- * steps through them by its slice pitch (0: its row pitch). */
+ * steps through them by its slice pitch (0: its row pitch). One image is a 1D image on a
+ * buffer: the buffer must hold the image's bytes, and its writes are the image's. */
 #include "test_util.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
-enum { IMAGES = 10, OPS = 1200, HOST_SLOTS = 8, SLOT = 1 << 20 };
+enum { IMAGES = 11, OPS = 1200, HOST_SLOTS = 8, SLOT = 1 << 20 };
 
 typedef struct img {
     cl_mem mem;
@@ -20,6 +21,7 @@ typedef struct img {
     size_t dim[3];        /* width, rows (1D array: layers), slices (2D array: layers) */
     size_t es;            /* bytes a pixel */
     int format;           /* index in formats */
+    cl_mem under;         /* an image1d_buffer's buffer (the same bytes), NULL otherwise */
     unsigned char *model; /* packed: ((z * rows) + y) * width + x */
 } img;
 
@@ -81,10 +83,13 @@ static img make(cl_context ctx, int i) {
     static const cl_mem_object_type types[] = {CL_MEM_OBJECT_IMAGE1D, CL_MEM_OBJECT_IMAGE1D_ARRAY,
                                                CL_MEM_OBJECT_IMAGE2D, CL_MEM_OBJECT_IMAGE2D_ARRAY,
                                                CL_MEM_OBJECT_IMAGE3D};
-    img m = {.type = types[i % 5], .format = (int)(rnd() % 4)};
+    /* the last: a 1D image on a buffer */
+    img m = {.type = i == IMAGES - 1 ? CL_MEM_OBJECT_IMAGE1D_BUFFER : types[i % 5],
+             .format = (int)(rnd() % 4)};
     m.es = format_es[m.format];
     m.dim[0] = 3 + rnd() % 60;
-    m.dim[1] = m.type == CL_MEM_OBJECT_IMAGE1D ? 1 : 2 + rnd() % 20;
+    bool one_d = m.type == CL_MEM_OBJECT_IMAGE1D || m.type == CL_MEM_OBJECT_IMAGE1D_BUFFER;
+    m.dim[1] = one_d ? 1 : 2 + rnd() % 20;
     m.dim[2] = m.type == CL_MEM_OBJECT_IMAGE3D || m.type == CL_MEM_OBJECT_IMAGE2D_ARRAY
                    ? 2 + rnd() % 6
                    : 1;
@@ -106,8 +111,14 @@ static img make(cl_context ctx, int i) {
     for (size_t k = 0; formats[m.format].image_channel_data_type == CL_FLOAT && k < bytes; k += 4)
         m.model[k + 3] &= 0x3f;
     cl_int err;
-    m.mem = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &formats[m.format], &d,
-                          m.model, &err);
+    if (m.type == CL_MEM_OBJECT_IMAGE1D_BUFFER) {
+        m.under = cv_test_buffer(ctx, bytes, m.model);
+        d.buffer = m.under;
+        m.mem = clCreateImage(ctx, CL_MEM_READ_WRITE, &formats[m.format], &d, NULL, &err);
+    } else {
+        m.mem = clCreateImage(ctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, &formats[m.format], &d,
+                              m.model, &err);
+    }
     CHECK_ERR(CL_SUCCESS, err);
     REQUIRE(m.mem != NULL);
     return m;
@@ -271,6 +282,19 @@ int main(void) {
             CHECK_ERR(CL_SUCCESS, clEnqueueReadImage(q, v->mem, CL_TRUE, zero, v->dim, 0, 0, back,
                                                      0, NULL, NULL));
             same = memcmp(back, v->model, bytes) == 0;
+            /* an image1d_buffer: its buffer holds the same bytes, and writes to the buffer are
+             * the image's */
+            if (same && v->under) {
+                CHECK_ERR(CL_SUCCESS,
+                          clEnqueueReadBuffer(q, v->under, CL_TRUE, 0, bytes, back, 0, NULL, NULL));
+                same = memcmp(back, v->model, bytes) == 0;
+                size_t at = (rnd() % v->dim[0]) * v->es, len = v->es * (1 + rnd() % 4);
+                len = at + len <= bytes ? len : bytes - at;
+                unsigned char px[64] = {0x11, 0x22, 0x33, 0x04};
+                CHECK_ERR(CL_SUCCESS,
+                          clEnqueueWriteBuffer(q, v->under, CL_TRUE, at, len, px, 0, NULL, NULL));
+                memcpy(v->model + at, px, len);
+            }
             if (!same)
                 fprintf(stderr, "command %d: image %d differs from the model\n", it,
                         (int)(v - ims));
@@ -284,6 +308,8 @@ int main(void) {
            compared);
     for (int i = 0; i < IMAGES; i++) {
         clReleaseMemObject(ims[i].mem);
+        if (ims[i].under)
+            clReleaseMemObject(ims[i].under);
         free(ims[i].model);
     }
     clReleaseMemObject(buffer);
