@@ -1,5 +1,6 @@
 #include "test_util.h"
 
+#include <stdarg.h>
 #include <string.h>
 #include <time.h>
 
@@ -157,4 +158,39 @@ void cv_test_rect_copy(unsigned char *dst, const size_t dst_origin[3], size_t ds
                    src + (src_origin[2] + z) * src_slice_pitch +
                        (src_origin[1] + y) * src_row_pitch + src_origin[0],
                    region[0]);
+}
+
+cv_test_slots cv_test_slots_new(unsigned count, size_t size) {
+    cv_test_slots s = {malloc(count * size), size, count, 0};
+    REQUIRE(s.base != NULL);
+    return s;
+}
+
+unsigned char *cv_test_slot(cv_test_slots *s, cl_command_queue q) {
+    if (s->used == s->count) {
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+        s->used = 0;
+    }
+    return s->base + s->used++ * s->size;
+}
+
+void cv_test_slots_free(cv_test_slots *s) {
+    free(s->base);
+    s->base = NULL;
+}
+
+bool cv_test_same_bytes(const void *got, const void *want, size_t n, const char *fmt, ...) {
+    const unsigned char *g = got, *w = want;
+    size_t k = 0;
+    while (k < n && g[k] == w[k])
+        k++;
+    CHECK(k == n);
+    if (k < n) {
+        va_list ap;
+        va_start(ap, fmt);
+        vfprintf(stderr, fmt, ap);
+        va_end(ap);
+        fprintf(stderr, ": byte %zu of %zu is 0x%02x, the model's 0x%02x\n", k, n, g[k], w[k]);
+    }
+    return k == n;
 }

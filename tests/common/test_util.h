@@ -6,6 +6,7 @@
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <CL/cl_culvert.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -78,6 +79,21 @@ cl_mem cv_test_buffer(cl_context ctx, size_t size, const void *init);
 void cv_test_check_profiled(cl_event e);
 /* Does the device list the OpenCL C feature `name` (at `version`, or any version when 0)? */
 int cv_test_has_c_feature(cl_device_id dev, const char *name, cl_version version);
+/* Host memory for non-blocking commands of the model tests: `count` slots of `size` bytes handed
+ * out in turn; when all are out, cv_test_slot finishes q first (the commands reading them are
+ * done then). The slots end the test (failed) when they cannot be had. */
+typedef struct cv_test_slots {
+    unsigned char *base;
+    size_t size;
+    unsigned count, used;
+} cv_test_slots;
+cv_test_slots cv_test_slots_new(unsigned count, size_t size);
+unsigned char *cv_test_slot(cv_test_slots *s, cl_command_queue q);
+void cv_test_slots_free(cv_test_slots *s);
+/* A model test's comparison, counted as a check: are got's n bytes want's? Where not, a failure,
+ * with the words of fmt and the first byte that differs, on stderr. */
+bool cv_test_same_bytes(const void *got, const void *want, size_t n, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
 /* The next number of a xorshift64 sequence (the state must start nonzero): tests' random data,
  * the same on every run and compiler. */
 uint64_t cv_test_xorshift(uint64_t *state);

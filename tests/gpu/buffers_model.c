@@ -94,17 +94,13 @@ int main(void) {
         REQUIRE(bufs[i].mem != NULL);
     }
     /* Host memory of non-blocking writes stays untouched until the clFinish that ends its use. */
-    unsigned char *pool = malloc((size_t)HOST_SLOTS * SLOT), *snap = malloc(4 << 20),
-                  *back = malloc(4 << 20);
-    REQUIRE(pool && snap && back);
-    int applied = 0, compared = 0, used = 0;
+    cv_test_slots slots = cv_test_slots_new(HOST_SLOTS, SLOT);
+    unsigned char *snap = malloc(4 << 20), *back = malloc(4 << 20);
+    REQUIRE(snap && back);
+    int applied = 0, compared = 0;
     bool same = true;
     for (int it = 0; it < OPS && same; it++) {
-        if (used == HOST_SLOTS) {
-            CHECK_ERR(CL_SUCCESS, clFinish(q));
-            used = 0;
-        }
-        unsigned char *host = pool + (size_t)used++ * SLOT;
+        unsigned char *host = cv_test_slot(&slots, q);
         for (size_t k = 0; k < SLOT; k += 8) {
             uint64_t v = rnd();
             memcpy(host + k, &v, 8);
@@ -180,8 +176,8 @@ int main(void) {
             if (e == CL_SUCCESS) {
                 size_t rp = t.region[0], sp = rp * t.region[1];
                 cv_test_rect_copy(snap, zero, rp, sp, am, t.buf_origin, rp, sp, t.region);
-                same = memcmp(snap, back, sp * t.region[2]) == 0;
-                CHECK(same);
+                same =
+                    cv_test_same_bytes(back, snap, sp * t.region[2], "command %d: a rect read", it);
             }
             break;
         }
@@ -193,11 +189,9 @@ int main(void) {
             buf *v = &bufs[rnd() % BUFFERS];
             CHECK_ERR(CL_SUCCESS,
                       clEnqueueReadBuffer(q, v->mem, CL_TRUE, 0, v->size, back, 0, NULL, NULL));
-            same = memcmp(back, model[v->root] + v->offset, v->size) == 0;
-            if (!same)
-                fprintf(stderr, "command %d: buffer of root %d at %zu (%zu bytes) differs\n", it,
-                        v->root, v->offset, v->size);
-            CHECK(same);
+            same = cv_test_same_bytes(back, model[v->root] + v->offset, v->size,
+                                      "command %d: the buffer of root %d at %zu", it, v->root,
+                                      v->offset);
             compared++;
         }
     }
@@ -211,7 +205,7 @@ int main(void) {
     for (int i = 0; i < ROOTS; i++)
         free(model[i]);
     free(use_host);
-    free(pool);
+    cv_test_slots_free(&slots);
     free(snap);
     free(back);
     clReleaseCommandQueue(q);

@@ -197,12 +197,10 @@ int main(void) {
             for (int i = 0; i < BUFFERS && same; i++) {
                 CHECK_ERR(CL_SUCCESS, clEnqueueReadBuffer(q, bufs[i].mem, CL_TRUE, 0, bufs[i].size,
                                                           back, 0, NULL, NULL));
-                same = memcmp(back, at(i, 0), bufs[i].size) == 0;
-                if (!same)
-                    fprintf(stderr,
-                            "recording %d (%d commands, %s queue), replay %d: buffer %d differs\n",
-                            rec, n, q == cbt_queue ? "in-order" : "out-of-order", r, i);
-                CHECK(same);
+                same =
+                    cv_test_same_bytes(back, at(i, 0), bufs[i].size,
+                                       "recording %d (%d commands, %s queue), replay %d: buffer %d",
+                                       rec, n, q == cbt_queue ? "in-order" : "out-of-order", r, i);
                 compared++;
             }
         }

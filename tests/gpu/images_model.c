@@ -141,18 +141,14 @@ int main(void) {
     for (int i = 0; i < IMAGES; i++)
         ims[i] = make(ctx, i);
     cl_mem buffer = cv_test_buffer(ctx, SLOT, NULL);
-    unsigned char *pool = malloc((size_t)HOST_SLOTS * SLOT), *back = malloc(SLOT),
-                  *want = malloc(SLOT), *bmodel = calloc(1, SLOT);
-    REQUIRE(pool && back && want && bmodel);
+    cv_test_slots slots = cv_test_slots_new(HOST_SLOTS, SLOT);
+    unsigned char *back = malloc(SLOT), *want = malloc(SLOT), *bmodel = calloc(1, SLOT);
+    REQUIRE(back && want && bmodel);
     CHECK_ERR(CL_SUCCESS, clEnqueueWriteBuffer(q, buffer, CL_TRUE, 0, SLOT, bmodel, 0, NULL, NULL));
-    int applied = 0, compared = 0, used = 0;
+    int applied = 0, compared = 0;
     bool same = true;
     for (int it = 0; it < OPS && same; it++) {
-        if (used == HOST_SLOTS) {
-            CHECK_ERR(CL_SUCCESS, clFinish(q));
-            used = 0;
-        }
-        unsigned char *host = pool + (size_t)used++ * SLOT;
+        unsigned char *host = cv_test_slot(&slots, q);
         img *a = &ims[rnd() % IMAGES], *b = &ims[rnd() % IMAGES];
         size_t o[3], r[3], rp, sp, erp, esp;
         random_region(a, o, r);
@@ -181,12 +177,10 @@ int main(void) {
                 for (size_t z = 0; z < r[2] && same; z++)
                     for (size_t y = 0; y < r[1] && same; y++) {
                         size_t at = host_at(a, 0, y, z, erp, esp);
-                        same = memcmp(back + at, want + at, r[0] * a->es) == 0;
+                        same = cv_test_same_bytes(back + at, want + at, r[0] * a->es,
+                                                  "command %d: a read of image %d", it,
+                                                  (int)(a - ims));
                     }
-                if (!same)
-                    fprintf(stderr, "command %d: a read of image %d differs from the model\n", it,
-                            (int)(a - ims));
-                CHECK(same);
             }
             break;
         case 2: {
@@ -281,13 +275,15 @@ int main(void) {
             size_t bytes = v->dim[0] * v->dim[1] * v->dim[2] * v->es;
             CHECK_ERR(CL_SUCCESS, clEnqueueReadImage(q, v->mem, CL_TRUE, zero, v->dim, 0, 0, back,
                                                      0, NULL, NULL));
-            same = memcmp(back, v->model, bytes) == 0;
+            same = cv_test_same_bytes(back, v->model, bytes, "command %d: image %d", it,
+                                      (int)(v - ims));
             /* an image1d_buffer: its buffer holds the same bytes, and writes to the buffer are
              * the image's */
             if (same && v->under) {
                 CHECK_ERR(CL_SUCCESS,
                           clEnqueueReadBuffer(q, v->under, CL_TRUE, 0, bytes, back, 0, NULL, NULL));
-                same = memcmp(back, v->model, bytes) == 0;
+                same = cv_test_same_bytes(back, v->model, bytes,
+                                          "command %d: the buffer of image %d", it, (int)(v - ims));
                 size_t at = (rnd() % v->dim[0]) * v->es, len = v->es * (1 + rnd() % 4);
                 len = at + len <= bytes ? len : bytes - at;
                 unsigned char px[64] = {0x11, 0x22, 0x33, 0x04};
@@ -295,10 +291,6 @@ int main(void) {
                           clEnqueueWriteBuffer(q, v->under, CL_TRUE, at, len, px, 0, NULL, NULL));
                 memcpy(v->model + at, px, len);
             }
-            if (!same)
-                fprintf(stderr, "command %d: image %d differs from the model\n", it,
-                        (int)(v - ims));
-            CHECK(same);
             compared++;
         }
     }
@@ -313,7 +305,7 @@ int main(void) {
         free(ims[i].model);
     }
     clReleaseMemObject(buffer);
-    free(pool);
+    cv_test_slots_free(&slots);
     free(back);
     free(want);
     free(bmodel);

@@ -2,44 +2,17 @@
  * used by a kernel, copies and fills between them, the allocation queries, the checks of the
  * allocation and free calls, kernel exec info. Under the fake driver the kernel does not run:
  * the checks of its results are left out there. */
-#include "test_util.h"
+#include "usm_common.h"
 
 #include <stdint.h>
 #include <string.h>
 
 #define N 4096
 
-static clHostMemAllocINTEL_fn host_alloc;
-static clDeviceMemAllocINTEL_fn device_alloc;
-static clSharedMemAllocINTEL_fn shared_alloc;
-static clMemFreeINTEL_fn mem_free;
-static clMemBlockingFreeINTEL_fn blocking_free;
-static clGetMemAllocInfoINTEL_fn alloc_info;
-static clSetKernelArgMemPointerINTEL_fn set_arg;
-static clEnqueueMemFillINTEL_fn fill;
-static clEnqueueMemcpyINTEL_fn copy;
-static clEnqueueMigrateMemINTEL_fn migrate;
-static clEnqueueMemAdviseINTEL_fn advise;
-
 static const char *src = "kernel void axpy(global int *y, global const int *x, int a) {\n"
                          "    size_t i = get_global_id(0);\n"
                          "    y[i] += a * x[i];\n"
                          "}\n";
-
-static void load(cl_platform_id platform) {
-    host_alloc = (clHostMemAllocINTEL_fn)cv_test_ext_fn(platform, "clHostMemAllocINTEL");
-    device_alloc = (clDeviceMemAllocINTEL_fn)cv_test_ext_fn(platform, "clDeviceMemAllocINTEL");
-    shared_alloc = (clSharedMemAllocINTEL_fn)cv_test_ext_fn(platform, "clSharedMemAllocINTEL");
-    mem_free = (clMemFreeINTEL_fn)cv_test_ext_fn(platform, "clMemFreeINTEL");
-    blocking_free = (clMemBlockingFreeINTEL_fn)cv_test_ext_fn(platform, "clMemBlockingFreeINTEL");
-    alloc_info = (clGetMemAllocInfoINTEL_fn)cv_test_ext_fn(platform, "clGetMemAllocInfoINTEL");
-    set_arg =
-        (clSetKernelArgMemPointerINTEL_fn)cv_test_ext_fn(platform, "clSetKernelArgMemPointerINTEL");
-    fill = (clEnqueueMemFillINTEL_fn)cv_test_ext_fn(platform, "clEnqueueMemFillINTEL");
-    copy = (clEnqueueMemcpyINTEL_fn)cv_test_ext_fn(platform, "clEnqueueMemcpyINTEL");
-    migrate = (clEnqueueMigrateMemINTEL_fn)cv_test_ext_fn(platform, "clEnqueueMigrateMemINTEL");
-    advise = (clEnqueueMemAdviseINTEL_fn)cv_test_ext_fn(platform, "clEnqueueMemAdviseINTEL");
-}
 
 static void check_capabilities(cl_device_id dev) {
     char ext[8192] = "";
@@ -157,7 +130,7 @@ int main(void) {
     cl_platform_id platform;
     cl_device_id dev = cv_test_gpu_device_or_skip(&platform);
     cl_int err = 0;
-    load(platform);
+    usm_load(platform);
     check_capabilities(dev);
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     REQUIRE(ctx != NULL);

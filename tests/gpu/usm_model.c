@@ -3,20 +3,13 @@
  * not) and clEnqueueMemFillINTEL on one allocation of each kind, applied to a host model when
  * culvert accepts them; every few commands an allocation is copied back to the host and compared
  * with the model (host and shared allocations are also read directly after a clFinish). */
-#include "test_util.h"
+#include "usm_common.h"
 
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 enum { ALLOCS = 3, OPS = 1500, SIZE = 48 * 1024 };
-
-static clHostMemAllocINTEL_fn host_alloc;
-static clDeviceMemAllocINTEL_fn device_alloc;
-static clSharedMemAllocINTEL_fn shared_alloc;
-static clMemBlockingFreeINTEL_fn blocking_free;
-static clEnqueueMemFillINTEL_fn fill;
-static clEnqueueMemcpyINTEL_fn copy;
 
 static uint64_t state = 0xa54ff53a5f1d36f1ull;
 static uint64_t rnd(void) {
@@ -32,12 +25,7 @@ int main(void) {
         fprintf(stderr, "no cl_intel_unified_shared_memory: skipped\n");
         return CV_TEST_SKIP;
     }
-    host_alloc = (clHostMemAllocINTEL_fn)cv_test_ext_fn(platform, "clHostMemAllocINTEL");
-    device_alloc = (clDeviceMemAllocINTEL_fn)cv_test_ext_fn(platform, "clDeviceMemAllocINTEL");
-    shared_alloc = (clSharedMemAllocINTEL_fn)cv_test_ext_fn(platform, "clSharedMemAllocINTEL");
-    blocking_free = (clMemBlockingFreeINTEL_fn)cv_test_ext_fn(platform, "clMemBlockingFreeINTEL");
-    fill = (clEnqueueMemFillINTEL_fn)cv_test_ext_fn(platform, "clEnqueueMemFillINTEL");
-    copy = (clEnqueueMemcpyINTEL_fn)cv_test_ext_fn(platform, "clEnqueueMemcpyINTEL");
+    usm_load(platform);
     cl_int err;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     REQUIRE(ctx != NULL);
@@ -57,17 +45,13 @@ int main(void) {
         CHECK_ERR(CL_SUCCESS, copy(q, CL_TRUE, mem[i], model[i], SIZE, 0, NULL, NULL));
     }
     /* Pageable host memory of non-blocking copies stays untouched until the next clFinish. */
-    enum { SLOTS = 8 };
-    unsigned char *pool = malloc((size_t)SLOTS * SIZE), *back = malloc(SIZE), *snap = malloc(SIZE);
-    REQUIRE(pool && back && snap);
-    int applied = 0, compared = 0, used = 0;
+    cv_test_slots slots = cv_test_slots_new(8, SIZE);
+    unsigned char *back = malloc(SIZE), *snap = malloc(SIZE);
+    REQUIRE(back && snap);
+    int applied = 0, compared = 0;
     bool same = true;
     for (int it = 0; it < OPS && same; it++) {
-        if (used == SLOTS) {
-            CHECK_ERR(CL_SUCCESS, clFinish(q));
-            used = 0;
-        }
-        unsigned char *host = pool + (size_t)used++ * SIZE;
+        unsigned char *host = cv_test_slot(&slots, q);
         int a = (int)(rnd() % ALLOCS), b = (int)(rnd() % ALLOCS);
         size_t off = rnd() % SIZE, src = rnd() % SIZE;
         size_t most = SIZE - (off > src ? off : src);
@@ -94,10 +78,8 @@ int main(void) {
         case 2: { /* to pageable host memory, checked */
             e = copy(q, CL_TRUE, back, mem[a] + off, n, 0, NULL, NULL);
             if (e == CL_SUCCESS) {
-                same = memcmp(back, model[a] + off, n) == 0;
-                if (!same)
-                    fprintf(stderr, "command %d: a copy out of allocation %d differs\n", it, a);
-                CHECK(same);
+                same = cv_test_same_bytes(back, model[a] + off, n,
+                                          "command %d: a copy out of allocation %d", it, a);
             }
             break;
         }
@@ -119,16 +101,13 @@ int main(void) {
         if (same && rnd() % 8 == 0) {
             int v = (int)(rnd() % ALLOCS);
             CHECK_ERR(CL_SUCCESS, clFinish(q));
-            used = 0;
+            slots.used = 0; /* every slot's command is done */
             /* host and shared allocations: the host reads them itself */
             if (v > 0)
                 memcpy(back, mem[v], SIZE);
             else
                 CHECK_ERR(CL_SUCCESS, copy(q, CL_TRUE, back, mem[v], SIZE, 0, NULL, NULL));
-            same = memcmp(back, model[v], SIZE) == 0;
-            if (!same)
-                fprintf(stderr, "command %d: allocation %d differs from the model\n", it, v);
-            CHECK(same);
+            same = cv_test_same_bytes(back, model[v], SIZE, "command %d: allocation %d", it, v);
             compared++;
         }
     }
@@ -140,7 +119,7 @@ int main(void) {
         CHECK_ERR(CL_SUCCESS, blocking_free(ctx, mem[i]));
         free(model[i]);
     }
-    free(pool);
+    cv_test_slots_free(&slots);
     free(back);
     free(snap);
     clReleaseCommandQueue(q);
