@@ -6,6 +6,8 @@
 
 /* The fallback images.cl keeps out of line for this. */
 #define CV_PTX_SOFT_SAMPLING "cv_read_f_2d_soft"
+/* The mark of images.cl's cv_textured_variant: the value before it is the variant's flag. */
+#define CV_PTX_VARIANT_MARK " 0; // cv:textured-variant"
 
 /* Where a `.func` definition of the name starts its header and body, for the return form
  * `(.param .align 16 .b8 func_retval0[16])` the builtin has (a float4); false if absent. */
@@ -48,6 +50,9 @@ char *cv_ptx_textured(const char *text, size_t len, size_t *out_len) {
         memcpy(out + body + sizeof stub - 1, text + end, len - end);
         out[n] = '\0';
         *out_len = n;
+        /* Each flag's 0 becomes 1 (the same length). */
+        for (char *m = out; (m = strstr(m, CV_PTX_VARIANT_MARK)) != NULL; m += 2)
+            m[1] = '1';
     }
     return out;
 }

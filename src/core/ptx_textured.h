@@ -3,7 +3,9 @@
  * texture object, src/compiler/builtins/images.cl) replaced by a stub that returns zeros. The
  * fallback's call no longer holds registers for that body (on the H100 a bilinear kernel's 48
  * became 26: full occupancy), so launches whose read-only image arguments all have their texture
- * objects, which therefore never take the fallback, run the variant (core/kernel_enqueue.c). */
+ * objects, which therefore never take the fallback, run the variant (core/kernel_enqueue.c). The
+ * variant's flag (images.cl's cv_textured_variant) is 1 in it: ptxas drops the texture object's
+ * test, and consecutive fetches stand in one block. */
 #ifndef CV_CORE_PTX_TEXTURED_H
 #define CV_CORE_PTX_TEXTURED_H
 

@@ -92,13 +92,51 @@ CV_INLINE int cv_max(int a, int b) {
     return a > b ? a : b;
 }
 
+/* ---- the descriptor ---- */
+
+/* The descriptor's fields ahead of its textures, as one value. On the GPU: four 16-byte loads
+ * through the read-only cache (clSetKernelArg writes a descriptor before the launches that read it,
+ * never during one), in one asm statement without side effects, so that a kernel loads them once
+ * and together, ahead of the bounds test that needs the first of them (loaded one by one, the
+ * pixel's address waited for a second round trip after that test). */
+typedef struct {
+    long data_offset;
+    ulong row_pitch, slice_pitch;
+    uint width, height, depth, array_size, channel_order, channel_type, element_size;
+} cv_header;
+
+CV_INLINE cv_header cv_hdr(cv_image *d) {
+#ifdef __NVPTX__
+    ulong offset, row, slice_lo, slice_hi, unused0, unused1, unused2;
+    uint w, h, depth, layers, order, type, kind, size;
+    __asm__("ld.global.nc.v2.u64 {%0, %1}, [%15];\n\t"
+            "ld.global.nc.v4.u32 {%2, %3, %4, %5}, [%15+16];\n\t"
+            "ld.global.nc.v4.u32 {%6, %7, %8, %9}, [%15+32];\n\t"
+            "ld.global.nc.v4.u32 {%10, %11, %12, %13}, [%15+48];\n\t"
+            "mov.b64 %14, 0;"
+            : "=l"(offset), "=l"(row), "=r"(slice_lo), "=r"(slice_hi), "=r"(w), "=r"(h),
+              "=r"(depth), "=r"(layers), "=r"(order), "=r"(type), "=r"(kind), "=r"(size),
+              "=r"(unused0), "=r"(unused1), "=l"(unused2)
+            : "l"(d));
+    cv_header r = {(long)offset, row, (ulong)slice_hi << 32 | slice_lo, w, h, depth, layers, order,
+                   type,         size};
+    return r;
+#else
+    cv_header r = {d->data_offset,  d->row_pitch,   d->slice_pitch, d->width,
+                   d->height,       d->depth,       d->array_size,  d->channel_order,
+                   d->channel_type, d->element_size};
+    return r;
+#endif
+}
+
 /* ---- geometry ---- */
 
 /* The bounds of x, y and z: a 1D array's layers are its y, a 2D array's its z. */
 CV_INLINE uint3 cv_extent(cv_image *d, int kind) {
-    uint ny = kind == CV_1D_ARRAY ? d->array_size : kind >= CV_2D ? d->height : 1;
-    uint nz = kind == CV_2D_ARRAY ? d->array_size : kind == CV_3D ? d->depth : 1;
-    return (uint3)(d->width, ny, nz);
+    cv_header h = cv_hdr(d);
+    uint ny = kind == CV_1D_ARRAY ? h.array_size : kind >= CV_2D ? h.height : 1;
+    uint nz = kind == CV_2D_ARRAY ? h.array_size : kind == CV_3D ? h.depth : 1;
+    return (uint3)(h.width, ny, nz);
 }
 
 /* Filtered (not layer) coordinates. */
@@ -111,9 +149,11 @@ CV_INLINE bool cv_inside(int x, int y, int z, uint3 n) {
 }
 
 CV_INLINE global uchar *cv_pixel(cv_image *d, int x, int y, int z) {
-    global uchar *p = (global uchar *)d + d->data_offset;
-    return p + (ulong)(uint)z * d->slice_pitch + (ulong)(uint)y * d->row_pitch +
-           (ulong)(uint)x * d->element_size;
+    /* x * element_size < 2^32: a 1D image buffer's 2^28 pixels (CV_IMAGE_BUF_MAX) of 16 bytes. */
+    cv_header h = cv_hdr(d);
+    global uchar *p = (global uchar *)d + h.data_offset;
+    return p + (ulong)(uint)z * h.slice_pitch + (ulong)(uint)y * h.row_pitch +
+           (ulong)((uint)x * h.element_size);
 }
 
 /* floor(f) as an int, kept within [-2, n + 1] first: the conversion of a huge value, an infinity
@@ -382,13 +422,14 @@ CV_INLINE bool cv_border_opaque(uint order) {
 /* The other formats' texels: out of line, so that a program's reads share one copy of the
  * switches. */
 __attribute__((noinline)) static float4 cv_decode_f(cv_image *d, global const uchar *p) {
-    return cv_swizzle_f(cv_channels_f(cv_load_bits(p, d->element_size), d->channel_type),
-                        d->channel_order);
+    cv_header h = cv_hdr(d);
+    return cv_swizzle_f(cv_channels_f(cv_load_bits(p, h.element_size), h.channel_type),
+                        h.channel_order);
 }
 
 /* The texel at (x, y, z) as float4, or the border colour outside the image. */
 CV_INLINE float4 cv_texel_f(cv_image *d, int x, int y, int z, uint3 n) {
-    uint order = d->channel_order, type = d->channel_type;
+    uint order = cv_hdr(d).channel_order, type = cv_hdr(d).channel_type;
     if (!cv_inside(x, y, z, n))
         return (float4)(0.0f, 0.0f, 0.0f, cv_border_opaque(order) ? 1.0f : 0.0f);
     global const uchar *p = cv_pixel(d, x, y, z);
@@ -401,11 +442,12 @@ CV_INLINE float4 cv_texel_f(cv_image *d, int x, int y, int z, uint3 n) {
 }
 
 CV_INLINE int4 cv_texel_i(cv_image *d, int x, int y, int z, uint3 n) {
-    uint order = d->channel_order;
+    uint order = cv_hdr(d).channel_order;
     if (!cv_inside(x, y, z, n))
         return (int4)(0, 0, 0, cv_border_opaque(order) ? 1 : 0);
     global const uchar *p = cv_pixel(d, x, y, z);
-    return cv_swizzle_i(cv_channels_i(cv_load_bits(p, d->element_size), d->channel_type), order);
+    return cv_swizzle_i(
+        cv_channels_i(cv_load_bits(p, cv_hdr(d).element_size), cv_hdr(d).channel_type), order);
 }
 
 /* Linear filtering (float results): the weighted sum of the spec's 2, 4 or 8 texels, term by term
@@ -487,30 +529,40 @@ CV_INLINE uint cv_texture_slot(uint smp) {
  * state: out of line under this name, which the loader's textured variant of a module replaces
  * with a stub (core/ptx_textured.h) for launches whose read-only images all have them. */
 #ifdef __NVPTX__
-__attribute__((noinline)) static float4 cv_read_f_2d_soft(cv_image *d, uint smp, float4 c) {
+__attribute__((noinline, pure)) static float4 cv_read_f_2d_soft(cv_image *d, uint smp, float4 c) {
     return cv_read_f(d, CV_2D, smp, c);
 }
 #endif
 
+/* 1 in the textured variant of a module, 0 elsewhere: the loader's variant (core/ptx_textured.h)
+ * turns this instruction's 0 into 1, and ptxas then drops the test for a texture object and the
+ * fallback's call, so that a kernel's texture fetches stand together in one block. */
+CV_INLINE uint cv_textured_variant(void) {
+    uint v;
+    __asm__("mov.u32 %0, 0; // cv:textured-variant" : "=r"(v));
+    return v;
+}
+
 /* read_imagef of a read-only 2D image with a sampler and float coordinates: the texture units
  * sample where the image has a texture for the sampler's state (their addressing and filtering
  * are the sampler's; linear weights have 8 fractional bits), in software otherwise. Read-write
- * images never take the texture path: the texture cache does not see the kernel's own writes. */
+ * images never take the texture path: the texture cache does not see the kernel's own writes.
+ * The launches of the textured variant have every texture (core/kernel_enqueue.c). */
 CV_INLINE float4 cv_read_f_2d_ro(cv_image *d, uint smp, float4 c) {
 #ifdef __NVPTX__
     uint slot = cv_texture_slot(smp);
     ulong tex = slot < 16 ? d->texture[slot] : 0;
-    if (tex) {
+    uint order = cv_hdr(d).channel_order;
+    if (slot < 16 && (cv_textured_variant() || tex)) {
         float x, y, z, w;
         __asm__("tex.2d.v4.f32.f32 {%0, %1, %2, %3}, [%4, {%5, %6}];"
                 : "=f"(x), "=f"(y), "=f"(z), "=f"(w)
                 : "l"(tex), "f"(c.x), "f"(c.y));
-        /* The textured orders (R, RG, RGBA, BGRA), channels as the texture holds them. */
-        uint order = d->channel_order;
-        return order == CV_RGBA   ? (float4)(x, y, z, w)
-               : order == CV_BGRA ? (float4)(z, y, x, w)
-               : order == CV_RG   ? (float4)(x, y, 0.0f, 1.0f)
-                                  : (float4)(x, 0.0f, 0.0f, 1.0f);
+        /* The textured orders (R, RG, RGBA, BGRA), channels as the texture holds them: selects,
+         * not branches, which would part the fetches of consecutive reads. */
+        bool bgra = order == CV_BGRA, four = order == CV_RGBA || bgra, two = order == CV_RG;
+        return (float4)(bgra ? z : x, four || two ? y : 0.0f, four ? (bgra ? x : z) : 0.0f,
+                        four ? w : 1.0f);
     }
     return cv_read_f_2d_soft(d, smp, c);
 #else
@@ -652,8 +704,9 @@ CV_INLINE uint4 cv_bits_of_i(uint4 c, uint type, bool is_signed) {
 
 /* The other formats' writes, out of line as cv_decode_f. */
 __attribute__((noinline)) static void cv_encode_f(cv_image *d, global uchar *p, float4 v) {
-    float4 m = as_float4(cv_unswizzle(as_uint4(v), d->channel_order));
-    cv_store_bits(p, d->element_size, cv_bits_of_f(m, d->channel_type));
+    cv_header h = cv_hdr(d);
+    float4 m = as_float4(cv_unswizzle(as_uint4(v), h.channel_order));
+    cv_store_bits(p, h.element_size, cv_bits_of_f(m, h.channel_type));
 }
 
 /* write_imagef / write_imageh (the half values are exact as floats). */
@@ -661,7 +714,7 @@ CV_INLINE void cv_write_f(cv_image *d, int kind, int4 c, float4 v) {
     int3 t = cv_plain_xyz(c, kind);
     if (!cv_inside(t.x, t.y, t.z, cv_extent(d, kind)))
         return;
-    uint order = d->channel_order, type = d->channel_type;
+    uint order = cv_hdr(d).channel_order, type = cv_hdr(d).channel_type;
     global uchar *p = cv_pixel(d, t.x, t.y, t.z);
     if (order == CV_RGBA && type == CV_FLOAT) {
         *(global float4 *)p = v;
@@ -680,6 +733,7 @@ CV_INLINE void cv_write_i(cv_image *d, int kind, int4 c, uint4 v, bool is_signed
     if (!cv_inside(t.x, t.y, t.z, cv_extent(d, kind)))
         return;
     global uchar *p = cv_pixel(d, t.x, t.y, t.z);
-    uint4 m = cv_unswizzle(v, d->channel_order);
-    cv_store_bits(p, d->element_size, cv_bits_of_i(m, d->channel_type, is_signed));
+    cv_header h = cv_hdr(d);
+    uint4 m = cv_unswizzle(v, h.channel_order);
+    cv_store_bits(p, h.element_size, cv_bits_of_i(m, h.channel_type, is_signed));
 }

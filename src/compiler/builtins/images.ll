@@ -3,6 +3,7 @@ target datalayout = "e-i64:64-i128:128-v16:16-v32:32-n16:32:64"
 target triple = "nvptx64-nvidia-nvcl"
 
 %struct.cv_image_desc = type { i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, [2 x i32], [16 x i64] }
+%struct.cv_header = type { i64, i64, i64, i32, i32, i32, i32, i32, i32, i32 }
 
 define dso_local ptr addrspace(4) @__translate_sampler_initializer(i32 noundef %x) #0 {
 entry:
@@ -1318,7 +1319,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #5
   ret <4 x float> %call
 }
 
@@ -1345,24 +1346,24 @@ if.then:                                          ; preds = %entry
   %2 = load i32, ptr %smp.addr, align 4
   %3 = load <4 x float>, ptr %c.addr, align 16
   %4 = load i32, ptr %kind.addr, align 4
-  %call = call <4 x float> @cv_linear_f(ptr addrspace(1) noundef %1, i32 noundef %2, <4 x float> noundef %3, i32 noundef %4) #4
+  %call = call <4 x float> @cv_linear_f(ptr addrspace(1) noundef %1, i32 noundef %2, <4 x float> noundef %3, i32 noundef %4) #5
   store <4 x float> %call, ptr %retval, align 16
   br label %return
 
 if.end:                                           ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #6
   %5 = load ptr addrspace(1), ptr %d.addr, align 8
   %6 = load i32, ptr %kind.addr, align 4
-  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %5, i32 noundef %6) #4
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %5, i32 noundef %6) #5
   %extractVec = shufflevector <3 x i32> %call1, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
   %7 = load <4 x float>, ptr %c.addr, align 16
   %8 = load i32, ptr %kind.addr, align 4
   %9 = load i32, ptr %smp.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n, align 16
   %extractVec2 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call3 = call <3 x i32> @cv_nearest_xyz(<4 x float> noundef %7, i32 noundef %8, i32 noundef %9, <3 x i32> noundef %extractVec2) #4
+  %call3 = call <3 x i32> @cv_nearest_xyz(<4 x float> noundef %7, i32 noundef %8, i32 noundef %9, <3 x i32> noundef %extractVec2) #5
   %extractVec4 = shufflevector <3 x i32> %call3, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec4, ptr %t, align 16
   %10 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -1374,10 +1375,10 @@ if.end:                                           ; preds = %entry
   %16 = extractelement <3 x i32> %15, i64 2
   %loadVec45 = load <4 x i32>, ptr %n, align 16
   %extractVec6 = shufflevector <4 x i32> %loadVec45, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call7 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %10, i32 noundef %12, i32 noundef %14, i32 noundef %16, <3 x i32> noundef %extractVec6) #4
+  %call7 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %10, i32 noundef %12, i32 noundef %14, i32 noundef %16, <3 x i32> noundef %extractVec6) #5
   store <4 x float> %call7, ptr %retval, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #6
   br label %return
 
 return:                                           ; preds = %if.end, %if.then
@@ -1405,7 +1406,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #5
   ret <4 x float> %call
 }
 
@@ -1421,19 +1422,19 @@ entry:
   store i32 %kind, ptr %kind.addr, align 4
   store i32 %smp, ptr %smp.addr, align 4
   store <4 x i32> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #6
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #4
+  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #5
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
   %2 = load <4 x i32>, ptr %c.addr, align 16
   %3 = load i32, ptr %kind.addr, align 4
   %4 = load i32, ptr %smp.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n, align 16
   %extractVec1 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call2 = call <3 x i32> @cv_sampled_xyz(<4 x i32> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #4
+  %call2 = call <3 x i32> @cv_sampled_xyz(<4 x i32> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #5
   %extractVec3 = shufflevector <3 x i32> %call2, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec3, ptr %t, align 16
   %5 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -1445,9 +1446,9 @@ entry:
   %11 = extractelement <3 x i32> %10, i64 2
   %loadVec44 = load <4 x i32>, ptr %n, align 16
   %extractVec5 = shufflevector <4 x i32> %loadVec44, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call6 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #4
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #5
+  %call6 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #6
   ret <4 x float> %call6
 }
 
@@ -1466,7 +1467,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
   ret <4 x float> %call
 }
 
@@ -1479,10 +1480,10 @@ entry:
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %kind, ptr %kind.addr, align 4
   store <4 x i32> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
   %0 = load <4 x i32>, ptr %c.addr, align 16
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #4
+  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #5
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %t, align 16
   %2 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -1494,9 +1495,9 @@ entry:
   %8 = extractelement <3 x i32> %7, i64 2
   %9 = load ptr addrspace(1), ptr %d.addr, align 8
   %10 = load i32, ptr %kind.addr, align 4
-  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %9, i32 noundef %10) #4
-  %call2 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %2, i32 noundef %4, i32 noundef %6, i32 noundef %8, <3 x i32> noundef %call1) #4
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %9, i32 noundef %10) #5
+  %call2 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %2, i32 noundef %4, i32 noundef %6, i32 noundef %8, <3 x i32> noundef %call1) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
   ret <4 x float> %call2
 }
 
@@ -1515,7 +1516,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
   ret <4 x float> %call
 }
 
@@ -1539,7 +1540,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_2d_ro(ptr addrspace(1) noundef %0, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x float> @cv_read_f_2d_ro(ptr addrspace(1) noundef %0, i32 noundef %conv, <4 x float> noundef %4) #5
   ret <4 x float> %call
 }
 
@@ -1551,24 +1552,25 @@ entry:
   %c.addr = alloca <4 x float>, align 16
   %slot = alloca i32, align 4
   %tex = alloca i64, align 8
+  %order = alloca i32, align 4
+  %agg.tmp = alloca %struct.cv_header, align 8
   %x = alloca float, align 4
   %y = alloca float, align 4
   %z = alloca float, align 4
   %w = alloca float, align 4
-  %order = alloca i32, align 4
+  %bgra = alloca i8, align 1
+  %four = alloca i8, align 1
+  %two = alloca i8, align 1
   %.compoundliteral = alloca <4 x float>, align 16
-  %.compoundliteral12 = alloca <4 x float>, align 16
-  %.compoundliteral20 = alloca <4 x float>, align 16
-  %.compoundliteral26 = alloca <4 x float>, align 16
   %cleanup.dest.slot = alloca i32, align 4
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %smp, ptr %smp.addr, align 4
   store <4 x float> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %slot) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %slot) #6
   %0 = load i32, ptr %smp.addr, align 4
-  %call = call i32 @cv_texture_slot(i32 noundef %0) #4
+  %call = call i32 @cv_texture_slot(i32 noundef %0) #5
   store i32 %call, ptr %slot, align 4
-  call void @llvm.lifetime.start.p0(i64 8, ptr %tex) #5
+  call void @llvm.lifetime.start.p0(i64 8, ptr %tex) #6
   %1 = load i32, ptr %slot, align 4
   %cmp = icmp ult i32 %1, 16
   br i1 %cmp, label %cond.true, label %cond.false
@@ -1588,128 +1590,202 @@ cond.false:                                       ; preds = %entry
 cond.end:                                         ; preds = %cond.false, %cond.true
   %cond = phi i64 [ %4, %cond.true ], [ 0, %cond.false ]
   store i64 %cond, ptr %tex, align 8
-  %5 = load i64, ptr %tex, align 8
-  %tobool = icmp ne i64 %5, 0
-  br i1 %tobool, label %if.then, label %if.end
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #6
+  %5 = load ptr addrspace(1), ptr %d.addr, align 8
+  %call1 = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %5) #5
+  %6 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 0
+  %7 = extractvalue %struct.cv_header %call1, 0
+  store i64 %7, ptr %6, align 8
+  %8 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 1
+  %9 = extractvalue %struct.cv_header %call1, 1
+  store i64 %9, ptr %8, align 8
+  %10 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 2
+  %11 = extractvalue %struct.cv_header %call1, 2
+  store i64 %11, ptr %10, align 8
+  %12 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 3
+  %13 = extractvalue %struct.cv_header %call1, 3
+  store i32 %13, ptr %12, align 8
+  %14 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 4
+  %15 = extractvalue %struct.cv_header %call1, 4
+  store i32 %15, ptr %14, align 4
+  %16 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 5
+  %17 = extractvalue %struct.cv_header %call1, 5
+  store i32 %17, ptr %16, align 8
+  %18 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 6
+  %19 = extractvalue %struct.cv_header %call1, 6
+  store i32 %19, ptr %18, align 4
+  %20 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 7
+  %21 = extractvalue %struct.cv_header %call1, 7
+  store i32 %21, ptr %20, align 8
+  %22 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 8
+  %23 = extractvalue %struct.cv_header %call1, 8
+  store i32 %23, ptr %22, align 4
+  %24 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 9
+  %25 = extractvalue %struct.cv_header %call1, 9
+  store i32 %25, ptr %24, align 8
+  %channel_order = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 7
+  %26 = load i32, ptr %channel_order, align 8
+  store i32 %26, ptr %order, align 4
+  %27 = load i32, ptr %slot, align 4
+  %cmp2 = icmp ult i32 %27, 16
+  br i1 %cmp2, label %land.lhs.true, label %if.end
 
-if.then:                                          ; preds = %cond.end
-  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #5
-  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #5
-  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #5
-  call void @llvm.lifetime.start.p0(i64 4, ptr %w) #5
-  %6 = load i64, ptr %tex, align 8
-  %7 = load <4 x float>, ptr %c.addr, align 16
-  %8 = extractelement <4 x float> %7, i64 0
-  %9 = load <4 x float>, ptr %c.addr, align 16
-  %10 = extractelement <4 x float> %9, i64 1
-  %11 = call { float, float, float, float } asm "tex.2d.v4.f32.f32 {$0, $1, $2, $3}, [$4, {$5, $6}];", "=f,=f,=f,=f,l,f,f"(i64 %6, float %8, float %10) #6
-  %asmresult = extractvalue { float, float, float, float } %11, 0
-  %asmresult1 = extractvalue { float, float, float, float } %11, 1
-  %asmresult2 = extractvalue { float, float, float, float } %11, 2
-  %asmresult3 = extractvalue { float, float, float, float } %11, 3
+land.lhs.true:                                    ; preds = %cond.end
+  %call3 = call i32 @cv_textured_variant() #5
+  %tobool = icmp ne i32 %call3, 0
+  br i1 %tobool, label %if.then, label %lor.lhs.false
+
+lor.lhs.false:                                    ; preds = %land.lhs.true
+  %28 = load i64, ptr %tex, align 8
+  %tobool4 = icmp ne i64 %28, 0
+  br i1 %tobool4, label %if.then, label %if.end
+
+if.then:                                          ; preds = %lor.lhs.false, %land.lhs.true
+  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %w) #6
+  %29 = load i64, ptr %tex, align 8
+  %30 = load <4 x float>, ptr %c.addr, align 16
+  %31 = extractelement <4 x float> %30, i64 0
+  %32 = load <4 x float>, ptr %c.addr, align 16
+  %33 = extractelement <4 x float> %32, i64 1
+  %34 = call { float, float, float, float } asm "tex.2d.v4.f32.f32 {$0, $1, $2, $3}, [$4, {$5, $6}];", "=f,=f,=f,=f,l,f,f"(i64 %29, float %31, float %33) #7
+  %asmresult = extractvalue { float, float, float, float } %34, 0
+  %asmresult5 = extractvalue { float, float, float, float } %34, 1
+  %asmresult6 = extractvalue { float, float, float, float } %34, 2
+  %asmresult7 = extractvalue { float, float, float, float } %34, 3
   store float %asmresult, ptr %x, align 4
-  store float %asmresult1, ptr %y, align 4
-  store float %asmresult2, ptr %z, align 4
-  store float %asmresult3, ptr %w, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
-  %12 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %12, i32 0, i32 7
-  %13 = load i32, ptr addrspace(1) %channel_order, align 8
-  store i32 %13, ptr %order, align 4
-  %14 = load i32, ptr %order, align 4
-  %cmp4 = icmp eq i32 %14, 4277
-  br i1 %cmp4, label %cond.true5, label %cond.false9
+  store float %asmresult5, ptr %y, align 4
+  store float %asmresult6, ptr %z, align 4
+  store float %asmresult7, ptr %w, align 4
+  call void @llvm.lifetime.start.p0(i64 1, ptr %bgra) #6
+  %35 = load i32, ptr %order, align 4
+  %cmp8 = icmp eq i32 %35, 4278
+  %frombool = zext i1 %cmp8 to i8
+  store i8 %frombool, ptr %bgra, align 1
+  call void @llvm.lifetime.start.p0(i64 1, ptr %four) #6
+  %36 = load i32, ptr %order, align 4
+  %cmp9 = icmp eq i32 %36, 4277
+  br i1 %cmp9, label %lor.end, label %lor.rhs
 
-cond.true5:                                       ; preds = %if.then
-  %15 = load float, ptr %x, align 4
-  %vecinit = insertelement <4 x float> undef, float %15, i32 0
-  %16 = load float, ptr %y, align 4
-  %vecinit6 = insertelement <4 x float> %vecinit, float %16, i32 1
-  %17 = load float, ptr %z, align 4
-  %vecinit7 = insertelement <4 x float> %vecinit6, float %17, i32 2
-  %18 = load float, ptr %w, align 4
-  %vecinit8 = insertelement <4 x float> %vecinit7, float %18, i32 3
-  store <4 x float> %vecinit8, ptr %.compoundliteral, align 16
-  %19 = load <4 x float>, ptr %.compoundliteral, align 16
+lor.rhs:                                          ; preds = %if.then
+  %37 = load i8, ptr %bgra, align 1
+  %tobool10 = trunc i8 %37 to i1
+  br label %lor.end
+
+lor.end:                                          ; preds = %lor.rhs, %if.then
+  %38 = phi i1 [ true, %if.then ], [ %tobool10, %lor.rhs ]
+  %frombool11 = zext i1 %38 to i8
+  store i8 %frombool11, ptr %four, align 1
+  call void @llvm.lifetime.start.p0(i64 1, ptr %two) #6
+  %39 = load i32, ptr %order, align 4
+  %cmp12 = icmp eq i32 %39, 4274
+  %frombool13 = zext i1 %cmp12 to i8
+  store i8 %frombool13, ptr %two, align 1
+  %40 = load i8, ptr %bgra, align 1
+  %tobool14 = trunc i8 %40 to i1
+  br i1 %tobool14, label %cond.true15, label %cond.false16
+
+cond.true15:                                      ; preds = %lor.end
+  %41 = load float, ptr %z, align 4
+  br label %cond.end17
+
+cond.false16:                                     ; preds = %lor.end
+  %42 = load float, ptr %x, align 4
+  br label %cond.end17
+
+cond.end17:                                       ; preds = %cond.false16, %cond.true15
+  %cond18 = phi float [ %41, %cond.true15 ], [ %42, %cond.false16 ]
+  %vecinit = insertelement <4 x float> undef, float %cond18, i32 0
+  %43 = load i8, ptr %four, align 1
+  %tobool19 = trunc i8 %43 to i1
+  br i1 %tobool19, label %cond.true22, label %lor.lhs.false20
+
+lor.lhs.false20:                                  ; preds = %cond.end17
+  %44 = load i8, ptr %two, align 1
+  %tobool21 = trunc i8 %44 to i1
+  br i1 %tobool21, label %cond.true22, label %cond.false23
+
+cond.true22:                                      ; preds = %lor.lhs.false20, %cond.end17
+  %45 = load float, ptr %y, align 4
+  br label %cond.end24
+
+cond.false23:                                     ; preds = %lor.lhs.false20
+  br label %cond.end24
+
+cond.end24:                                       ; preds = %cond.false23, %cond.true22
+  %cond25 = phi float [ %45, %cond.true22 ], [ 0.000000e+00, %cond.false23 ]
+  %vecinit26 = insertelement <4 x float> %vecinit, float %cond25, i32 1
+  %46 = load i8, ptr %four, align 1
+  %tobool27 = trunc i8 %46 to i1
+  br i1 %tobool27, label %cond.true28, label %cond.false34
+
+cond.true28:                                      ; preds = %cond.end24
+  %47 = load i8, ptr %bgra, align 1
+  %tobool29 = trunc i8 %47 to i1
+  br i1 %tobool29, label %cond.true30, label %cond.false31
+
+cond.true30:                                      ; preds = %cond.true28
+  %48 = load float, ptr %x, align 4
+  br label %cond.end32
+
+cond.false31:                                     ; preds = %cond.true28
+  %49 = load float, ptr %z, align 4
+  br label %cond.end32
+
+cond.end32:                                       ; preds = %cond.false31, %cond.true30
+  %cond33 = phi float [ %48, %cond.true30 ], [ %49, %cond.false31 ]
   br label %cond.end35
 
-cond.false9:                                      ; preds = %if.then
-  %20 = load i32, ptr %order, align 4
-  %cmp10 = icmp eq i32 %20, 4278
-  br i1 %cmp10, label %cond.true11, label %cond.false17
-
-cond.true11:                                      ; preds = %cond.false9
-  %21 = load float, ptr %z, align 4
-  %vecinit13 = insertelement <4 x float> undef, float %21, i32 0
-  %22 = load float, ptr %y, align 4
-  %vecinit14 = insertelement <4 x float> %vecinit13, float %22, i32 1
-  %23 = load float, ptr %x, align 4
-  %vecinit15 = insertelement <4 x float> %vecinit14, float %23, i32 2
-  %24 = load float, ptr %w, align 4
-  %vecinit16 = insertelement <4 x float> %vecinit15, float %24, i32 3
-  store <4 x float> %vecinit16, ptr %.compoundliteral12, align 16
-  %25 = load <4 x float>, ptr %.compoundliteral12, align 16
-  br label %cond.end33
-
-cond.false17:                                     ; preds = %cond.false9
-  %26 = load i32, ptr %order, align 4
-  %cmp18 = icmp eq i32 %26, 4274
-  br i1 %cmp18, label %cond.true19, label %cond.false25
-
-cond.true19:                                      ; preds = %cond.false17
-  %27 = load float, ptr %x, align 4
-  %vecinit21 = insertelement <4 x float> undef, float %27, i32 0
-  %28 = load float, ptr %y, align 4
-  %vecinit22 = insertelement <4 x float> %vecinit21, float %28, i32 1
-  %vecinit23 = insertelement <4 x float> %vecinit22, float 0.000000e+00, i32 2
-  %vecinit24 = insertelement <4 x float> %vecinit23, float 1.000000e+00, i32 3
-  store <4 x float> %vecinit24, ptr %.compoundliteral20, align 16
-  %29 = load <4 x float>, ptr %.compoundliteral20, align 16
-  br label %cond.end31
-
-cond.false25:                                     ; preds = %cond.false17
-  %30 = load float, ptr %x, align 4
-  %vecinit27 = insertelement <4 x float> undef, float %30, i32 0
-  %vecinit28 = insertelement <4 x float> %vecinit27, float 0.000000e+00, i32 1
-  %vecinit29 = insertelement <4 x float> %vecinit28, float 0.000000e+00, i32 2
-  %vecinit30 = insertelement <4 x float> %vecinit29, float 1.000000e+00, i32 3
-  store <4 x float> %vecinit30, ptr %.compoundliteral26, align 16
-  %31 = load <4 x float>, ptr %.compoundliteral26, align 16
-  br label %cond.end31
-
-cond.end31:                                       ; preds = %cond.false25, %cond.true19
-  %cond32 = phi <4 x float> [ %29, %cond.true19 ], [ %31, %cond.false25 ]
-  br label %cond.end33
-
-cond.end33:                                       ; preds = %cond.end31, %cond.true11
-  %cond34 = phi <4 x float> [ %25, %cond.true11 ], [ %cond32, %cond.end31 ]
+cond.false34:                                     ; preds = %cond.end24
   br label %cond.end35
 
-cond.end35:                                       ; preds = %cond.end33, %cond.true5
-  %cond36 = phi <4 x float> [ %19, %cond.true5 ], [ %cond34, %cond.end33 ]
-  store <4 x float> %cond36, ptr %retval, align 16
+cond.end35:                                       ; preds = %cond.false34, %cond.end32
+  %cond36 = phi float [ %cond33, %cond.end32 ], [ 0.000000e+00, %cond.false34 ]
+  %vecinit37 = insertelement <4 x float> %vecinit26, float %cond36, i32 2
+  %50 = load i8, ptr %four, align 1
+  %tobool38 = trunc i8 %50 to i1
+  br i1 %tobool38, label %cond.true39, label %cond.false40
+
+cond.true39:                                      ; preds = %cond.end35
+  %51 = load float, ptr %w, align 4
+  br label %cond.end41
+
+cond.false40:                                     ; preds = %cond.end35
+  br label %cond.end41
+
+cond.end41:                                       ; preds = %cond.false40, %cond.true39
+  %cond42 = phi float [ %51, %cond.true39 ], [ 1.000000e+00, %cond.false40 ]
+  %vecinit43 = insertelement <4 x float> %vecinit37, float %cond42, i32 3
+  store <4 x float> %vecinit43, ptr %.compoundliteral, align 16
+  %52 = load <4 x float>, ptr %.compoundliteral, align 16
+  store <4 x float> %52, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
-  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %w) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #5
+  call void @llvm.lifetime.end.p0(i64 1, ptr %two) #6
+  call void @llvm.lifetime.end.p0(i64 1, ptr %four) #6
+  call void @llvm.lifetime.end.p0(i64 1, ptr %bgra) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %w) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #6
   br label %cleanup
 
-if.end:                                           ; preds = %cond.end
-  %32 = load ptr addrspace(1), ptr %d.addr, align 8
-  %33 = load i32, ptr %smp.addr, align 4
-  %34 = load <4 x float>, ptr %c.addr, align 16
-  %call37 = call <4 x float> @cv_read_f_2d_soft(ptr addrspace(1) noundef %32, i32 noundef %33, <4 x float> noundef %34) #4
-  store <4 x float> %call37, ptr %retval, align 16
+if.end:                                           ; preds = %lor.lhs.false, %cond.end
+  %53 = load ptr addrspace(1), ptr %d.addr, align 8
+  %54 = load i32, ptr %smp.addr, align 4
+  %55 = load <4 x float>, ptr %c.addr, align 16
+  %call44 = call <4 x float> @cv_read_f_2d_soft(ptr addrspace(1) noundef %53, i32 noundef %54, <4 x float> noundef %55) #8
+  store <4 x float> %call44, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
-cleanup:                                          ; preds = %if.end, %cond.end35
-  call void @llvm.lifetime.end.p0(i64 8, ptr %tex) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %slot) #5
-  %35 = load <4 x float>, ptr %retval, align 16
-  ret <4 x float> %35
+cleanup:                                          ; preds = %if.end, %cond.end41
+  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %tex) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %slot) #6
+  %56 = load <4 x float>, ptr %retval, align 16
+  ret <4 x float> %56
 }
 
 define dso_local <4 x float> @_Z11read_imagef14ocl_image2d_ro11ocl_samplerDv2_i(ptr addrspace(1) noundef %i, ptr addrspace(4) noundef %s, <2 x i32> noundef %c) #0 {
@@ -1732,7 +1808,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #5
   ret <4 x float> %call
 }
 
@@ -1751,7 +1827,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
   ret <4 x float> %call
 }
 
@@ -1770,7 +1846,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
   ret <4 x float> %call
 }
 
@@ -1787,7 +1863,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #4
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #5
   ret <4 x float> %call
 }
 
@@ -1804,7 +1880,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #5
   ret <4 x float> %call
 }
 
@@ -1816,7 +1892,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
   ret <4 x float> %call
 }
 
@@ -1828,7 +1904,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
   ret <4 x float> %call
 }
 
@@ -1852,7 +1928,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #5
   ret <4 x float> %call
 }
 
@@ -1876,7 +1952,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #5
   ret <4 x float> %call
 }
 
@@ -1895,7 +1971,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
   ret <4 x float> %call
 }
 
@@ -1914,7 +1990,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
   ret <4 x float> %call
 }
 
@@ -1931,7 +2007,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #4
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #5
   ret <4 x float> %call
 }
 
@@ -1948,7 +2024,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #5
   ret <4 x float> %call
 }
 
@@ -1960,7 +2036,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
   ret <4 x float> %call
 }
 
@@ -1972,7 +2048,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
   ret <4 x float> %call
 }
 
@@ -1997,7 +2073,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #5
   store <4 x float> %call, ptr %tmp, align 16
   %5 = load <4 x float>, ptr %tmp, align 16
   %6 = extractelement <4 x float> %5, i64 0
@@ -2025,7 +2101,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #5
   store <4 x float> %call, ptr %tmp, align 16
   %5 = load <4 x float>, ptr %tmp, align 16
   %6 = extractelement <4 x float> %5, i64 0
@@ -2048,7 +2124,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
   store <4 x float> %call, ptr %tmp, align 16
   %3 = load <4 x float>, ptr %tmp, align 16
   %4 = extractelement <4 x float> %3, i64 0
@@ -2071,7 +2147,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
   store <4 x float> %call, ptr %tmp, align 16
   %3 = load <4 x float>, ptr %tmp, align 16
   %4 = extractelement <4 x float> %3, i64 0
@@ -2093,7 +2169,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
   ret <4 x float> %call
 }
 
@@ -2112,7 +2188,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
   ret <4 x float> %call
 }
 
@@ -2130,7 +2206,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #4
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #5
   store <4 x float> %call, ptr %tmp, align 16
   %4 = load <4 x float>, ptr %tmp, align 16
   %5 = extractelement <4 x float> %4, i64 0
@@ -2151,7 +2227,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #5
   store <4 x float> %call, ptr %tmp, align 16
   %4 = load <4 x float>, ptr %tmp, align 16
   %5 = extractelement <4 x float> %4, i64 0
@@ -2167,7 +2243,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
   store <4 x float> %call, ptr %tmp, align 16
   %2 = load <4 x float>, ptr %tmp, align 16
   %3 = extractelement <4 x float> %2, i64 0
@@ -2183,7 +2259,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
   store <4 x float> %call, ptr %tmp, align 16
   %2 = load <4 x float>, ptr %tmp, align 16
   %3 = extractelement <4 x float> %2, i64 0
@@ -2210,7 +2286,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #5
   %conv4 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv4
 }
@@ -2235,7 +2311,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #5
   %conv4 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv4
 }
@@ -2255,7 +2331,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2275,7 +2351,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2300,7 +2376,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_2d_ro(ptr addrspace(1) noundef %0, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x float> @cv_read_f_2d_ro(ptr addrspace(1) noundef %0, i32 noundef %conv, <4 x float> noundef %4) #5
   %conv3 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv3
 }
@@ -2325,7 +2401,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #5
   %conv3 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv3
 }
@@ -2345,7 +2421,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2365,7 +2441,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2383,7 +2459,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #4
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #5
   %conv1 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv1
 }
@@ -2401,7 +2477,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #5
   %conv1 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv1
 }
@@ -2414,7 +2490,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2427,7 +2503,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2452,7 +2528,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #5
   %conv3 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv3
 }
@@ -2477,7 +2553,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #5
   %conv3 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv3
 }
@@ -2497,7 +2573,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2517,7 +2593,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2535,7 +2611,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #4
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #5
   %conv1 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv1
 }
@@ -2553,7 +2629,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #4
+  %call = call <4 x float> @cv_read_f_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #5
   %conv1 = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv1
 }
@@ -2566,7 +2642,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2579,7 +2655,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2599,7 +2675,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2619,7 +2695,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
+  %call = call <4 x float> @cv_load_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
   %conv = fptrunc <4 x float> %call to <4 x half>
   ret <4 x half> %conv
 }
@@ -2644,7 +2720,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -2660,19 +2736,19 @@ entry:
   store i32 %kind, ptr %kind.addr, align 4
   store i32 %smp, ptr %smp.addr, align 4
   store <4 x float> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #6
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #4
+  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #5
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
   %2 = load <4 x float>, ptr %c.addr, align 16
   %3 = load i32, ptr %kind.addr, align 4
   %4 = load i32, ptr %smp.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n, align 16
   %extractVec1 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call2 = call <3 x i32> @cv_nearest_xyz(<4 x float> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #4
+  %call2 = call <3 x i32> @cv_nearest_xyz(<4 x float> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #5
   %extractVec3 = shufflevector <3 x i32> %call2, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec3, ptr %t, align 16
   %5 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -2684,9 +2760,9 @@ entry:
   %11 = extractelement <3 x i32> %10, i64 2
   %loadVec44 = load <4 x i32>, ptr %n, align 16
   %extractVec5 = shufflevector <4 x i32> %loadVec44, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call6 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #4
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #5
+  %call6 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #6
   ret <4 x i32> %call6
 }
 
@@ -2710,7 +2786,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -2726,19 +2802,19 @@ entry:
   store i32 %kind, ptr %kind.addr, align 4
   store i32 %smp, ptr %smp.addr, align 4
   store <4 x i32> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #6
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #4
+  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #5
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
   %2 = load <4 x i32>, ptr %c.addr, align 16
   %3 = load i32, ptr %kind.addr, align 4
   %4 = load i32, ptr %smp.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n, align 16
   %extractVec1 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call2 = call <3 x i32> @cv_sampled_xyz(<4 x i32> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #4
+  %call2 = call <3 x i32> @cv_sampled_xyz(<4 x i32> noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #5
   %extractVec3 = shufflevector <3 x i32> %call2, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec3, ptr %t, align 16
   %5 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -2750,9 +2826,9 @@ entry:
   %11 = extractelement <3 x i32> %10, i64 2
   %loadVec44 = load <4 x i32>, ptr %n, align 16
   %extractVec5 = shufflevector <4 x i32> %loadVec44, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call6 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #4
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #5
+  %call6 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %5, i32 noundef %7, i32 noundef %9, i32 noundef %11, <3 x i32> noundef %extractVec5) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #6
   ret <4 x i32> %call6
 }
 
@@ -2771,7 +2847,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -2784,10 +2860,10 @@ entry:
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %kind, ptr %kind.addr, align 4
   store <4 x i32> %c, ptr %c.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
   %0 = load <4 x i32>, ptr %c.addr, align 16
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #4
+  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #5
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %t, align 16
   %2 = load ptr addrspace(1), ptr %d.addr, align 8
@@ -2799,9 +2875,9 @@ entry:
   %8 = extractelement <3 x i32> %7, i64 2
   %9 = load ptr addrspace(1), ptr %d.addr, align 8
   %10 = load i32, ptr %kind.addr, align 4
-  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %9, i32 noundef %10) #4
-  %call2 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %2, i32 noundef %4, i32 noundef %6, i32 noundef %8, <3 x i32> noundef %call1) #4
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %9, i32 noundef %10) #5
+  %call2 = call <4 x i32> @cv_texel_i(ptr addrspace(1) noundef %2, i32 noundef %4, i32 noundef %6, i32 noundef %8, <3 x i32> noundef %call1) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
   ret <4 x i32> %call2
 }
 
@@ -2820,7 +2896,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -2844,7 +2920,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -2868,7 +2944,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -2887,7 +2963,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -2906,7 +2982,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -2923,7 +2999,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #4
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #5
   ret <4 x i32> %call
 }
 
@@ -2940,7 +3016,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #4
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #5
   ret <4 x i32> %call
 }
 
@@ -2952,7 +3028,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
   ret <4 x i32> %call
 }
 
@@ -2964,7 +3040,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
   ret <4 x i32> %call
 }
 
@@ -2988,7 +3064,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -3012,7 +3088,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -3031,7 +3107,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3050,7 +3126,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3067,7 +3143,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #4
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #5
   ret <4 x i32> %call
 }
 
@@ -3084,7 +3160,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #4
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #5
   ret <4 x i32> %call
 }
 
@@ -3096,7 +3172,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
   ret <4 x i32> %call
 }
 
@@ -3108,7 +3184,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
   ret <4 x i32> %call
 }
 
@@ -3127,7 +3203,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3146,7 +3222,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3170,7 +3246,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x float> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -3194,7 +3270,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 0, i32 noundef %conv, <4 x i32> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -3213,7 +3289,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3232,7 +3308,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3256,7 +3332,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x float> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -3280,7 +3356,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %conv, <4 x i32> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -3299,7 +3375,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3318,7 +3394,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3335,7 +3411,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #4
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x float> noundef %3) #5
   ret <4 x i32> %call
 }
 
@@ -3352,7 +3428,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #4
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 5, i32 noundef %conv, <4 x i32> noundef %3) #5
   ret <4 x i32> %call
 }
 
@@ -3364,7 +3440,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
   ret <4 x i32> %call
 }
 
@@ -3376,7 +3452,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1) #5
   ret <4 x i32> %call
 }
 
@@ -3400,7 +3476,7 @@ entry:
   %vecinit2 = insertelement <4 x float> %vecinit1, float 0.000000e+00, i32 3
   store <4 x float> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x float>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x float> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -3424,7 +3500,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %4 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #4
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 2, i32 noundef %conv, <4 x i32> noundef %4) #5
   ret <4 x i32> %call
 }
 
@@ -3443,7 +3519,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3462,7 +3538,7 @@ entry:
   %vecinit2 = insertelement <4 x i32> %vecinit1, i32 0, i32 3
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3479,7 +3555,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #4
+  %call = call <4 x i32> @cv_read_i(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x float> noundef %3) #5
   ret <4 x i32> %call
 }
 
@@ -3496,7 +3572,7 @@ entry:
   %2 = ptrtoint ptr addrspace(4) %1 to i64
   %conv = trunc i64 %2 to i32
   %3 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #4
+  %call = call <4 x i32> @cv_read_i_int(ptr addrspace(1) noundef %0, i32 noundef 4, i32 noundef %conv, <4 x i32> noundef %3) #5
   ret <4 x i32> %call
 }
 
@@ -3508,7 +3584,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
   ret <4 x i32> %call
 }
 
@@ -3520,7 +3596,7 @@ entry:
   store <4 x i32> %c, ptr %c.addr, align 16
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1) #5
   ret <4 x i32> %call
 }
 
@@ -3539,7 +3615,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3558,7 +3634,7 @@ entry:
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 3
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
-  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #4
+  %call = call <4 x i32> @cv_load_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2) #5
   ret <4 x i32> %call
 }
 
@@ -3580,7 +3656,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %3) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %3) #5
   ret void
 }
 
@@ -3593,16 +3669,18 @@ entry:
   %t = alloca <3 x i32>, align 16
   %cleanup.dest.slot = alloca i32, align 4
   %order = alloca i32, align 4
+  %agg.tmp = alloca %struct.cv_header, align 8
   %type = alloca i32, align 4
+  %agg.tmp5 = alloca %struct.cv_header, align 8
   %p = alloca ptr addrspace(1), align 8
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %kind, ptr %kind.addr, align 4
   store <4 x i32> %c, ptr %c.addr, align 16
   store <4 x float> %v, ptr %v.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
   %0 = load <4 x i32>, ptr %c.addr, align 16
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #4
+  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #5
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %t, align 16
   %2 = load <3 x i32>, ptr %t, align 16
@@ -3613,96 +3691,158 @@ entry:
   %7 = extractelement <3 x i32> %6, i64 2
   %8 = load ptr addrspace(1), ptr %d.addr, align 8
   %9 = load i32, ptr %kind.addr, align 4
-  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %8, i32 noundef %9) #4
-  %call2 = call zeroext i1 @cv_inside(i32 noundef %3, i32 noundef %5, i32 noundef %7, <3 x i32> noundef %call1) #4
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %8, i32 noundef %9) #5
+  %call2 = call zeroext i1 @cv_inside(i32 noundef %3, i32 noundef %5, i32 noundef %7, <3 x i32> noundef %call1) #5
   br i1 %call2, label %if.end, label %if.then
 
 if.then:                                          ; preds = %entry
   store i32 1, ptr %cleanup.dest.slot, align 4
-  br label %cleanup16
+  br label %cleanup19
 
 if.end:                                           ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #6
   %10 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %10, i32 0, i32 7
-  %11 = load i32, ptr addrspace(1) %channel_order, align 8
-  store i32 %11, ptr %order, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %type) #5
-  %12 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %12, i32 0, i32 8
-  %13 = load i32, ptr addrspace(1) %channel_type, align 4
-  store i32 %13, ptr %type, align 4
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
-  %14 = load ptr addrspace(1), ptr %d.addr, align 8
-  %15 = load <3 x i32>, ptr %t, align 16
-  %16 = extractelement <3 x i32> %15, i64 0
-  %17 = load <3 x i32>, ptr %t, align 16
-  %18 = extractelement <3 x i32> %17, i64 1
-  %19 = load <3 x i32>, ptr %t, align 16
-  %20 = extractelement <3 x i32> %19, i64 2
-  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %14, i32 noundef %16, i32 noundef %18, i32 noundef %20) #4
-  store ptr addrspace(1) %call3, ptr %p, align 8
-  %21 = load i32, ptr %order, align 4
-  %cmp = icmp eq i32 %21, 4277
-  br i1 %cmp, label %land.lhs.true, label %if.end6
+  %call3 = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %10) #5
+  %11 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 0
+  %12 = extractvalue %struct.cv_header %call3, 0
+  store i64 %12, ptr %11, align 8
+  %13 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 1
+  %14 = extractvalue %struct.cv_header %call3, 1
+  store i64 %14, ptr %13, align 8
+  %15 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 2
+  %16 = extractvalue %struct.cv_header %call3, 2
+  store i64 %16, ptr %15, align 8
+  %17 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 3
+  %18 = extractvalue %struct.cv_header %call3, 3
+  store i32 %18, ptr %17, align 8
+  %19 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 4
+  %20 = extractvalue %struct.cv_header %call3, 4
+  store i32 %20, ptr %19, align 4
+  %21 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 5
+  %22 = extractvalue %struct.cv_header %call3, 5
+  store i32 %22, ptr %21, align 8
+  %23 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 6
+  %24 = extractvalue %struct.cv_header %call3, 6
+  store i32 %24, ptr %23, align 4
+  %25 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 7
+  %26 = extractvalue %struct.cv_header %call3, 7
+  store i32 %26, ptr %25, align 8
+  %27 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 8
+  %28 = extractvalue %struct.cv_header %call3, 8
+  store i32 %28, ptr %27, align 4
+  %29 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 9
+  %30 = extractvalue %struct.cv_header %call3, 9
+  store i32 %30, ptr %29, align 8
+  %channel_order = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 7
+  %31 = load i32, ptr %channel_order, align 8
+  store i32 %31, ptr %order, align 4
+  call void @llvm.lifetime.start.p0(i64 4, ptr %type) #6
+  %32 = load ptr addrspace(1), ptr %d.addr, align 8
+  %call4 = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %32) #5
+  %33 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp5, i32 0, i32 0
+  %34 = extractvalue %struct.cv_header %call4, 0
+  store i64 %34, ptr %33, align 8
+  %35 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp5, i32 0, i32 1
+  %36 = extractvalue %struct.cv_header %call4, 1
+  store i64 %36, ptr %35, align 8
+  %37 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp5, i32 0, i32 2
+  %38 = extractvalue %struct.cv_header %call4, 2
+  store i64 %38, ptr %37, align 8
+  %39 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp5, i32 0, i32 3
+  %40 = extractvalue %struct.cv_header %call4, 3
+  store i32 %40, ptr %39, align 8
+  %41 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp5, i32 0, i32 4
+  %42 = extractvalue %struct.cv_header %call4, 4
+  store i32 %42, ptr %41, align 4
+  %43 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp5, i32 0, i32 5
+  %44 = extractvalue %struct.cv_header %call4, 5
+  store i32 %44, ptr %43, align 8
+  %45 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp5, i32 0, i32 6
+  %46 = extractvalue %struct.cv_header %call4, 6
+  store i32 %46, ptr %45, align 4
+  %47 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp5, i32 0, i32 7
+  %48 = extractvalue %struct.cv_header %call4, 7
+  store i32 %48, ptr %47, align 8
+  %49 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp5, i32 0, i32 8
+  %50 = extractvalue %struct.cv_header %call4, 8
+  store i32 %50, ptr %49, align 4
+  %51 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp5, i32 0, i32 9
+  %52 = extractvalue %struct.cv_header %call4, 9
+  store i32 %52, ptr %51, align 8
+  %channel_type = getelementptr inbounds %struct.cv_header, ptr %agg.tmp5, i32 0, i32 8
+  %53 = load i32, ptr %channel_type, align 4
+  store i32 %53, ptr %type, align 4
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #6
+  %54 = load ptr addrspace(1), ptr %d.addr, align 8
+  %55 = load <3 x i32>, ptr %t, align 16
+  %56 = extractelement <3 x i32> %55, i64 0
+  %57 = load <3 x i32>, ptr %t, align 16
+  %58 = extractelement <3 x i32> %57, i64 1
+  %59 = load <3 x i32>, ptr %t, align 16
+  %60 = extractelement <3 x i32> %59, i64 2
+  %call6 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %54, i32 noundef %56, i32 noundef %58, i32 noundef %60) #5
+  store ptr addrspace(1) %call6, ptr %p, align 8
+  %61 = load i32, ptr %order, align 4
+  %cmp = icmp eq i32 %61, 4277
+  br i1 %cmp, label %land.lhs.true, label %if.end9
 
 land.lhs.true:                                    ; preds = %if.end
-  %22 = load i32, ptr %type, align 4
-  %cmp4 = icmp eq i32 %22, 4318
-  br i1 %cmp4, label %if.then5, label %if.end6
+  %62 = load i32, ptr %type, align 4
+  %cmp7 = icmp eq i32 %62, 4318
+  br i1 %cmp7, label %if.then8, label %if.end9
 
-if.then5:                                         ; preds = %land.lhs.true
-  %23 = load <4 x float>, ptr %v.addr, align 16
-  %24 = load ptr addrspace(1), ptr %p, align 8
-  store <4 x float> %23, ptr addrspace(1) %24, align 16
+if.then8:                                         ; preds = %land.lhs.true
+  %63 = load <4 x float>, ptr %v.addr, align 16
+  %64 = load ptr addrspace(1), ptr %p, align 8
+  store <4 x float> %63, ptr addrspace(1) %64, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
-if.end6:                                          ; preds = %land.lhs.true, %if.end
-  %25 = load i32, ptr %order, align 4
-  %cmp7 = icmp eq i32 %25, 4277
-  br i1 %cmp7, label %land.lhs.true8, label %if.end13
+if.end9:                                          ; preds = %land.lhs.true, %if.end
+  %65 = load i32, ptr %order, align 4
+  %cmp10 = icmp eq i32 %65, 4277
+  br i1 %cmp10, label %land.lhs.true11, label %if.end16
 
-land.lhs.true8:                                   ; preds = %if.end6
-  %26 = load i32, ptr %type, align 4
-  %cmp9 = icmp eq i32 %26, 4306
-  br i1 %cmp9, label %if.then10, label %if.end13
+land.lhs.true11:                                  ; preds = %if.end9
+  %66 = load i32, ptr %type, align 4
+  %cmp12 = icmp eq i32 %66, 4306
+  br i1 %cmp12, label %if.then13, label %if.end16
 
-if.then10:                                        ; preds = %land.lhs.true8
-  %27 = load <4 x float>, ptr %v.addr, align 16
-  %call11 = call <4 x i32> @cv_norm4(<4 x float> noundef %27, float noundef 2.550000e+02, float noundef 0.000000e+00, float noundef 2.550000e+02) #4
-  %call12 = call i32 @cv_pack8(<4 x i32> noundef %call11) #4
-  %28 = load ptr addrspace(1), ptr %p, align 8
-  store i32 %call12, ptr addrspace(1) %28, align 4
+if.then13:                                        ; preds = %land.lhs.true11
+  %67 = load <4 x float>, ptr %v.addr, align 16
+  %call14 = call <4 x i32> @cv_norm4(<4 x float> noundef %67, float noundef 2.550000e+02, float noundef 0.000000e+00, float noundef 2.550000e+02) #5
+  %call15 = call i32 @cv_pack8(<4 x i32> noundef %call14) #5
+  %68 = load ptr addrspace(1), ptr %p, align 8
+  store i32 %call15, ptr addrspace(1) %68, align 4
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
-if.end13:                                         ; preds = %land.lhs.true8, %if.end6
-  %29 = load ptr addrspace(1), ptr %d.addr, align 8
-  %30 = load ptr addrspace(1), ptr %p, align 8
-  %31 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_encode_f(ptr addrspace(1) noundef %29, ptr addrspace(1) noundef %30, <4 x float> noundef %31) #4
+if.end16:                                         ; preds = %land.lhs.true11, %if.end9
+  %69 = load ptr addrspace(1), ptr %d.addr, align 8
+  %70 = load ptr addrspace(1), ptr %p, align 8
+  %71 = load <4 x float>, ptr %v.addr, align 16
+  call void @cv_encode_f(ptr addrspace(1) noundef %69, ptr addrspace(1) noundef %70, <4 x float> noundef %71) #5
   store i32 0, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
-cleanup:                                          ; preds = %if.end13, %if.then10, %if.then5
-  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %type) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
-  br label %cleanup16
+cleanup:                                          ; preds = %if.end16, %if.then13, %if.then8
+  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %type) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #6
+  br label %cleanup19
 
-cleanup16:                                        ; preds = %cleanup, %if.then
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
+cleanup19:                                        ; preds = %cleanup, %if.then
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
   %cleanup.dest = load i32, ptr %cleanup.dest.slot, align 4
   switch i32 %cleanup.dest, label %unreachable [
     i32 0, label %cleanup.cont
     i32 1, label %cleanup.cont
   ]
 
-cleanup.cont:                                     ; preds = %cleanup16, %cleanup16
+cleanup.cont:                                     ; preds = %cleanup19, %cleanup19
   ret void
 
-unreachable:                                      ; preds = %cleanup16
+unreachable:                                      ; preds = %cleanup19
   unreachable
 }
 
@@ -3724,7 +3864,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %3) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %3) #5
   ret void
 }
 
@@ -3746,7 +3886,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %3) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %3) #5
   ret void
 }
 
@@ -3768,7 +3908,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %3) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %3) #5
   ret void
 }
 
@@ -3783,7 +3923,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %2) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %2) #5
   ret void
 }
 
@@ -3798,7 +3938,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %2) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %2) #5
   ret void
 }
 
@@ -3820,7 +3960,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %3) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %3) #5
   ret void
 }
 
@@ -3842,7 +3982,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %3) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %3) #5
   ret void
 }
 
@@ -3857,7 +3997,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %2) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %2) #5
   ret void
 }
 
@@ -3872,7 +4012,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %2) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %2) #5
   ret void
 }
 
@@ -3901,7 +4041,7 @@ entry:
   %vecinit7 = insertelement <4 x float> %vecinit6, float 0.000000e+00, i32 3
   store <4 x float> %vecinit7, ptr %.compoundliteral3, align 16
   %4 = load <4 x float>, ptr %.compoundliteral3, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %4) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %4) #5
   ret void
 }
 
@@ -3930,7 +4070,7 @@ entry:
   %vecinit7 = insertelement <4 x float> %vecinit6, float 0.000000e+00, i32 3
   store <4 x float> %vecinit7, ptr %.compoundliteral3, align 16
   %4 = load <4 x float>, ptr %.compoundliteral3, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %4) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %4) #5
   ret void
 }
 
@@ -3952,7 +4092,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %3) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %3) #5
   ret void
 }
 
@@ -3974,7 +4114,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %v.addr, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %3) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %3) #5
   ret void
 }
 
@@ -3996,7 +4136,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %.compoundliteral, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %3) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %3) #5
   ret void
 }
 
@@ -4018,7 +4158,7 @@ entry:
   %vecinit3 = insertelement <4 x float> %vecinit2, float 0.000000e+00, i32 3
   store <4 x float> %vecinit3, ptr %.compoundliteral, align 16
   %3 = load <4 x float>, ptr %.compoundliteral, align 16
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %3) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %3) #5
   ret void
 }
 
@@ -4041,7 +4181,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4064,7 +4204,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4087,7 +4227,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4110,7 +4250,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4126,7 +4266,7 @@ entry:
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %2 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4142,7 +4282,7 @@ entry:
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %2 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4165,7 +4305,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4188,7 +4328,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4204,7 +4344,7 @@ entry:
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %2 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4220,7 +4360,7 @@ entry:
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %2 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4243,7 +4383,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4266,7 +4406,7 @@ entry:
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x half>, ptr %v.addr, align 8
   %conv = fpext <4 x half> %3 to <4 x float>
-  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %conv) #4
+  call void @cv_write_f(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x float> noundef %conv) #5
   ret void
 }
 
@@ -4288,7 +4428,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4302,6 +4442,7 @@ entry:
   %t = alloca <3 x i32>, align 16
   %cleanup.dest.slot = alloca i32, align 4
   %p = alloca ptr addrspace(1), align 8
+  %h = alloca %struct.cv_header, align 8
   %m = alloca <4 x i32>, align 16
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %kind, ptr %kind.addr, align 4
@@ -4309,10 +4450,10 @@ entry:
   store <4 x i32> %v, ptr %v.addr, align 16
   %frombool = zext i1 %is_signed to i8
   store i8 %frombool, ptr %is_signed.addr, align 1
-  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %t) #6
   %0 = load <4 x i32>, ptr %c.addr, align 16
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #4
+  %call = call <3 x i32> @cv_plain_xyz(<4 x i32> noundef %0, i32 noundef %1) #5
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %t, align 16
   %2 = load <3 x i32>, ptr %t, align 16
@@ -4323,8 +4464,8 @@ entry:
   %7 = extractelement <3 x i32> %6, i64 2
   %8 = load ptr addrspace(1), ptr %d.addr, align 8
   %9 = load i32, ptr %kind.addr, align 4
-  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %8, i32 noundef %9) #4
-  %call2 = call zeroext i1 @cv_inside(i32 noundef %3, i32 noundef %5, i32 noundef %7, <3 x i32> noundef %call1) #4
+  %call1 = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %8, i32 noundef %9) #5
+  %call2 = call zeroext i1 @cv_inside(i32 noundef %3, i32 noundef %5, i32 noundef %7, <3 x i32> noundef %call1) #5
   br i1 %call2, label %if.end, label %if.then
 
 if.then:                                          ; preds = %entry
@@ -4332,7 +4473,7 @@ if.then:                                          ; preds = %entry
   br label %cleanup
 
 if.end:                                           ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #6
   %10 = load ptr addrspace(1), ptr %d.addr, align 8
   %11 = load <3 x i32>, ptr %t, align 16
   %12 = extractelement <3 x i32> %11, i64 0
@@ -4340,34 +4481,65 @@ if.end:                                           ; preds = %entry
   %14 = extractelement <3 x i32> %13, i64 1
   %15 = load <3 x i32>, ptr %t, align 16
   %16 = extractelement <3 x i32> %15, i64 2
-  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %10, i32 noundef %12, i32 noundef %14, i32 noundef %16) #4
+  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %10, i32 noundef %12, i32 noundef %14, i32 noundef %16) #5
   store ptr addrspace(1) %call3, ptr %p, align 8
-  call void @llvm.lifetime.start.p0(i64 16, ptr %m) #5
-  %17 = load <4 x i32>, ptr %v.addr, align 16
-  %18 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %18, i32 0, i32 7
-  %19 = load i32, ptr addrspace(1) %channel_order, align 8
-  %call4 = call <4 x i32> @cv_unswizzle(<4 x i32> noundef %17, i32 noundef %19) #4
-  store <4 x i32> %call4, ptr %m, align 16
-  %20 = load ptr addrspace(1), ptr %p, align 8
-  %21 = load ptr addrspace(1), ptr %d.addr, align 8
-  %element_size = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %21, i32 0, i32 10
-  %22 = load i32, ptr addrspace(1) %element_size, align 4
-  %23 = load <4 x i32>, ptr %m, align 16
-  %24 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %24, i32 0, i32 8
-  %25 = load i32, ptr addrspace(1) %channel_type, align 4
-  %26 = load i8, ptr %is_signed.addr, align 1
-  %tobool = trunc i8 %26 to i1
-  %call5 = call <4 x i32> @cv_bits_of_i(<4 x i32> noundef %23, i32 noundef %25, i1 noundef zeroext %tobool) #4
-  call void @cv_store_bits(ptr addrspace(1) noundef %20, i32 noundef %22, <4 x i32> noundef %call5) #4
-  call void @llvm.lifetime.end.p0(i64 16, ptr %m) #5
-  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
+  call void @llvm.lifetime.start.p0(i64 56, ptr %h) #6
+  %17 = load ptr addrspace(1), ptr %d.addr, align 8
+  %call4 = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %17) #5
+  %18 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 0
+  %19 = extractvalue %struct.cv_header %call4, 0
+  store i64 %19, ptr %18, align 8
+  %20 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 1
+  %21 = extractvalue %struct.cv_header %call4, 1
+  store i64 %21, ptr %20, align 8
+  %22 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 2
+  %23 = extractvalue %struct.cv_header %call4, 2
+  store i64 %23, ptr %22, align 8
+  %24 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 3
+  %25 = extractvalue %struct.cv_header %call4, 3
+  store i32 %25, ptr %24, align 8
+  %26 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 4
+  %27 = extractvalue %struct.cv_header %call4, 4
+  store i32 %27, ptr %26, align 4
+  %28 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 5
+  %29 = extractvalue %struct.cv_header %call4, 5
+  store i32 %29, ptr %28, align 8
+  %30 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 6
+  %31 = extractvalue %struct.cv_header %call4, 6
+  store i32 %31, ptr %30, align 4
+  %32 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 7
+  %33 = extractvalue %struct.cv_header %call4, 7
+  store i32 %33, ptr %32, align 8
+  %34 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 8
+  %35 = extractvalue %struct.cv_header %call4, 8
+  store i32 %35, ptr %34, align 4
+  %36 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 9
+  %37 = extractvalue %struct.cv_header %call4, 9
+  store i32 %37, ptr %36, align 8
+  call void @llvm.lifetime.start.p0(i64 16, ptr %m) #6
+  %38 = load <4 x i32>, ptr %v.addr, align 16
+  %channel_order = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 7
+  %39 = load i32, ptr %channel_order, align 8
+  %call5 = call <4 x i32> @cv_unswizzle(<4 x i32> noundef %38, i32 noundef %39) #5
+  store <4 x i32> %call5, ptr %m, align 16
+  %40 = load ptr addrspace(1), ptr %p, align 8
+  %element_size = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 9
+  %41 = load i32, ptr %element_size, align 8
+  %42 = load <4 x i32>, ptr %m, align 16
+  %channel_type = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 8
+  %43 = load i32, ptr %channel_type, align 4
+  %44 = load i8, ptr %is_signed.addr, align 1
+  %tobool = trunc i8 %44 to i1
+  %call6 = call <4 x i32> @cv_bits_of_i(<4 x i32> noundef %42, i32 noundef %43, i1 noundef zeroext %tobool) #5
+  call void @cv_store_bits(ptr addrspace(1) noundef %40, i32 noundef %41, <4 x i32> noundef %call6) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %m) #6
+  call void @llvm.lifetime.end.p0(i64 56, ptr %h) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #6
   store i32 0, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
 cleanup:                                          ; preds = %if.end, %if.then
-  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %t) #6
   %cleanup.dest = load i32, ptr %cleanup.dest.slot, align 4
   switch i32 %cleanup.dest, label %unreachable [
     i32 0, label %cleanup.cont
@@ -4399,7 +4571,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4421,7 +4593,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4443,7 +4615,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4458,7 +4630,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4473,7 +4645,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4495,7 +4667,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4517,7 +4689,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4532,7 +4704,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4547,7 +4719,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4569,7 +4741,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4591,7 +4763,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext true) #5
   ret void
 }
 
@@ -4613,7 +4785,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4635,7 +4807,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 0, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4657,7 +4829,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4679,7 +4851,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 3, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4694,7 +4866,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4709,7 +4881,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 5, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4731,7 +4903,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4753,7 +4925,7 @@ entry:
   store <4 x i32> %vecinit2, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 2, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4768,7 +4940,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4783,7 +4955,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %i.addr, align 8
   %1 = load <4 x i32>, ptr %c.addr, align 16
   %2 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 4, <4 x i32> noundef %1, <4 x i32> noundef %2, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4805,7 +4977,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4827,7 +4999,7 @@ entry:
   store <4 x i32> %vecinit3, ptr %.compoundliteral, align 16
   %2 = load <4 x i32>, ptr %.compoundliteral, align 16
   %3 = load <4 x i32>, ptr %v.addr, align 16
-  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #4
+  call void @cv_write_i(ptr addrspace(1) noundef %0, i32 noundef 1, <4 x i32> noundef %2, <4 x i32> noundef %3, i1 noundef zeroext false) #5
   ret void
 }
 
@@ -4857,36 +5029,36 @@ entry:
   store i32 %smp, ptr %smp.addr, align 4
   store <4 x float> %c, ptr %c.addr, align 16
   store i32 %kind, ptr %kind.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %n) #6
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %1 = load i32, ptr %kind.addr, align 4
-  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #4
+  %call = call <3 x i32> @cv_extent(ptr addrspace(1) noundef %0, i32 noundef %1) #5
   %extractVec = shufflevector <3 x i32> %call, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %a) #5
-  call void @llvm.lifetime.start.p0(i64 4, ptr %b) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %a) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %b) #6
   store float 0.000000e+00, ptr %b, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %g) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %g) #6
   store float 0.000000e+00, ptr %g, align 4
-  call void @llvm.lifetime.start.p0(i64 8, ptr %i) #5
+  call void @llvm.lifetime.start.p0(i64 8, ptr %i) #6
   %2 = load <4 x float>, ptr %c.addr, align 16
   %3 = extractelement <4 x float> %2, i64 0
   %4 = load <3 x i32>, ptr %n, align 16
   %5 = extractelement <3 x i32> %4, i64 0
   %6 = load i32, ptr %smp.addr, align 4
-  %call1 = call <2 x i32> @cv_linear_axis(float noundef %3, i32 noundef %5, i32 noundef %6, ptr noundef %a) #4
+  %call1 = call <2 x i32> @cv_linear_axis(float noundef %3, i32 noundef %5, i32 noundef %6, ptr noundef %a) #5
   store <2 x i32> %call1, ptr %i, align 8
-  call void @llvm.lifetime.start.p0(i64 8, ptr %j) #5
+  call void @llvm.lifetime.start.p0(i64 8, ptr %j) #6
   store <2 x i32> zeroinitializer, ptr %.compoundliteral, align 8
   %7 = load <2 x i32>, ptr %.compoundliteral, align 8
   store <2 x i32> %7, ptr %j, align 8
-  call void @llvm.lifetime.start.p0(i64 8, ptr %k) #5
+  call void @llvm.lifetime.start.p0(i64 8, ptr %k) #6
   store <2 x i32> zeroinitializer, ptr %.compoundliteral2, align 8
   %8 = load <2 x i32>, ptr %.compoundliteral2, align 8
   store <2 x i32> %8, ptr %k, align 8
-  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #6
   %9 = load i32, ptr %kind.addr, align 4
-  %call3 = call i32 @cv_dims(i32 noundef %9) #4
+  %call3 = call i32 @cv_dims(i32 noundef %9) #5
   store i32 %call3, ptr %dims, align 4
   %10 = load i32, ptr %dims, align 4
   %cmp = icmp sge i32 %10, 2
@@ -4898,7 +5070,7 @@ if.then:                                          ; preds = %entry
   %13 = load <3 x i32>, ptr %n, align 16
   %14 = extractelement <3 x i32> %13, i64 1
   %15 = load i32, ptr %smp.addr, align 4
-  %call4 = call <2 x i32> @cv_linear_axis(float noundef %12, i32 noundef %14, i32 noundef %15, ptr noundef %b) #4
+  %call4 = call <2 x i32> @cv_linear_axis(float noundef %12, i32 noundef %14, i32 noundef %15, ptr noundef %b) #5
   store <2 x i32> %call4, ptr %j, align 8
   br label %if.end8
 
@@ -4912,7 +5084,7 @@ if.then6:                                         ; preds = %if.else
   %18 = extractelement <4 x float> %17, i64 1
   %19 = load <3 x i32>, ptr %n, align 16
   %20 = extractelement <3 x i32> %19, i64 1
-  %call7 = call i32 @cv_layer(float noundef %18, i32 noundef %20) #4
+  %call7 = call i32 @cv_layer(float noundef %18, i32 noundef %20) #5
   %splat.splatinsert = insertelement <2 x i32> poison, i32 %call7, i64 0
   %splat.splat = shufflevector <2 x i32> %splat.splatinsert, <2 x i32> poison, <2 x i32> zeroinitializer
   store <2 x i32> %splat.splat, ptr %j, align 8
@@ -4932,7 +5104,7 @@ if.then10:                                        ; preds = %if.end8
   %24 = load <3 x i32>, ptr %n, align 16
   %25 = extractelement <3 x i32> %24, i64 2
   %26 = load i32, ptr %smp.addr, align 4
-  %call11 = call <2 x i32> @cv_linear_axis(float noundef %23, i32 noundef %25, i32 noundef %26, ptr noundef %g) #4
+  %call11 = call <2 x i32> @cv_linear_axis(float noundef %23, i32 noundef %25, i32 noundef %26, ptr noundef %g) #5
   store <2 x i32> %call11, ptr %k, align 8
   br label %if.end19
 
@@ -4946,7 +5118,7 @@ if.then14:                                        ; preds = %if.else12
   %29 = extractelement <4 x float> %28, i64 2
   %30 = load <3 x i32>, ptr %n, align 16
   %31 = extractelement <3 x i32> %30, i64 2
-  %call15 = call i32 @cv_layer(float noundef %29, i32 noundef %31) #4
+  %call15 = call i32 @cv_layer(float noundef %29, i32 noundef %31) #5
   %splat.splatinsert16 = insertelement <2 x i32> poison, i32 %call15, i64 0
   %splat.splat17 = shufflevector <2 x i32> %splat.splatinsert16, <2 x i32> poison, <2 x i32> zeroinitializer
   store <2 x i32> %splat.splat17, ptr %k, align 8
@@ -4956,9 +5128,9 @@ if.end18:                                         ; preds = %if.then14, %if.else
   br label %if.end19
 
 if.end19:                                         ; preds = %if.end18, %if.then10
-  call void @llvm.lifetime.start.p0(i64 16, ptr %sum) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %sum) #6
   store <4 x float> zeroinitializer, ptr %sum, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %t) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %t) #6
   store i32 0, ptr %t, align 4
   br label %for.cond
 
@@ -4971,29 +5143,29 @@ for.cond:                                         ; preds = %for.inc, %if.end19
   br i1 %cmp20, label %for.body, label %for.cond.cleanup
 
 for.cond.cleanup:                                 ; preds = %for.cond
-  call void @llvm.lifetime.end.p0(i64 4, ptr %t) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %t) #6
   br label %for.end
 
 for.body:                                         ; preds = %for.cond
-  call void @llvm.lifetime.start.p0(i64 1, ptr %x1) #5
+  call void @llvm.lifetime.start.p0(i64 1, ptr %x1) #6
   %34 = load i32, ptr %t, align 4
   %and = and i32 %34, 1
   %tobool = icmp ne i32 %and, 0
   %frombool = zext i1 %tobool to i8
   store i8 %frombool, ptr %x1, align 1
-  call void @llvm.lifetime.start.p0(i64 1, ptr %y1) #5
+  call void @llvm.lifetime.start.p0(i64 1, ptr %y1) #6
   %35 = load i32, ptr %t, align 4
   %and21 = and i32 %35, 2
   %tobool22 = icmp ne i32 %and21, 0
   %frombool23 = zext i1 %tobool22 to i8
   store i8 %frombool23, ptr %y1, align 1
-  call void @llvm.lifetime.start.p0(i64 1, ptr %z1) #5
+  call void @llvm.lifetime.start.p0(i64 1, ptr %z1) #6
   %36 = load i32, ptr %t, align 4
   %and24 = and i32 %36, 4
   %tobool25 = icmp ne i32 %and24, 0
   %frombool26 = zext i1 %tobool25 to i8
   store i8 %frombool26, ptr %z1, align 1
-  call void @llvm.lifetime.start.p0(i64 4, ptr %w) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %w) #6
   %37 = load i8, ptr %x1, align 1
   %tobool27 = trunc i8 %37 to i1
   br i1 %tobool27, label %cond.true, label %cond.false
@@ -5096,15 +5268,15 @@ cond.end56:                                       ; preds = %cond.false55, %cond
   %cond57 = phi i32 [ %60, %cond.true54 ], [ %62, %cond.false55 ]
   %loadVec4 = load <4 x i32>, ptr %n, align 16
   %extractVec58 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call59 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %47, i32 noundef %cond47, i32 noundef %cond52, i32 noundef %cond57, <3 x i32> noundef %extractVec58) #4
+  %call59 = call <4 x float> @cv_texel_f(ptr addrspace(1) noundef %47, i32 noundef %cond47, i32 noundef %cond52, i32 noundef %cond57, <3 x i32> noundef %extractVec58) #5
   %mul60 = fmul <4 x float> %splat.splat42, %call59
   %63 = load <4 x float>, ptr %sum, align 16
   %add = fadd <4 x float> %63, %mul60
   store <4 x float> %add, ptr %sum, align 16
-  call void @llvm.lifetime.end.p0(i64 4, ptr %w) #5
-  call void @llvm.lifetime.end.p0(i64 1, ptr %z1) #5
-  call void @llvm.lifetime.end.p0(i64 1, ptr %y1) #5
-  call void @llvm.lifetime.end.p0(i64 1, ptr %x1) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %w) #6
+  call void @llvm.lifetime.end.p0(i64 1, ptr %z1) #6
+  call void @llvm.lifetime.end.p0(i64 1, ptr %y1) #6
+  call void @llvm.lifetime.end.p0(i64 1, ptr %x1) #6
   br label %for.inc
 
 for.inc:                                          ; preds = %cond.end56
@@ -5115,15 +5287,15 @@ for.inc:                                          ; preds = %cond.end56
 
 for.end:                                          ; preds = %for.cond.cleanup
   %65 = load <4 x float>, ptr %sum, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %sum) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #5
-  call void @llvm.lifetime.end.p0(i64 8, ptr %k) #5
-  call void @llvm.lifetime.end.p0(i64 8, ptr %j) #5
-  call void @llvm.lifetime.end.p0(i64 8, ptr %i) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %g) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %b) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %a) #5
-  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %sum) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %k) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %j) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %i) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %g) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %b) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %a) #6
+  call void @llvm.lifetime.end.p0(i64 16, ptr %n) #6
   ret <4 x float> %65
 }
 
@@ -5133,89 +5305,119 @@ define internal <3 x i32> @cv_extent(ptr addrspace(1) noundef %d, i32 noundef %k
 entry:
   %d.addr = alloca ptr addrspace(1), align 8
   %kind.addr = alloca i32, align 4
+  %h = alloca %struct.cv_header, align 8
   %ny = alloca i32, align 4
   %nz = alloca i32, align 4
   %.compoundliteral = alloca <3 x i32>, align 16
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %kind, ptr %kind.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %ny) #5
-  %0 = load i32, ptr %kind.addr, align 4
-  %cmp = icmp eq i32 %0, 2
+  call void @llvm.lifetime.start.p0(i64 56, ptr %h) #6
+  %0 = load ptr addrspace(1), ptr %d.addr, align 8
+  %call = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %0) #5
+  %1 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 0
+  %2 = extractvalue %struct.cv_header %call, 0
+  store i64 %2, ptr %1, align 8
+  %3 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 1
+  %4 = extractvalue %struct.cv_header %call, 1
+  store i64 %4, ptr %3, align 8
+  %5 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 2
+  %6 = extractvalue %struct.cv_header %call, 2
+  store i64 %6, ptr %5, align 8
+  %7 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 3
+  %8 = extractvalue %struct.cv_header %call, 3
+  store i32 %8, ptr %7, align 8
+  %9 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 4
+  %10 = extractvalue %struct.cv_header %call, 4
+  store i32 %10, ptr %9, align 4
+  %11 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 5
+  %12 = extractvalue %struct.cv_header %call, 5
+  store i32 %12, ptr %11, align 8
+  %13 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 6
+  %14 = extractvalue %struct.cv_header %call, 6
+  store i32 %14, ptr %13, align 4
+  %15 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 7
+  %16 = extractvalue %struct.cv_header %call, 7
+  store i32 %16, ptr %15, align 8
+  %17 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 8
+  %18 = extractvalue %struct.cv_header %call, 8
+  store i32 %18, ptr %17, align 4
+  %19 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 9
+  %20 = extractvalue %struct.cv_header %call, 9
+  store i32 %20, ptr %19, align 8
+  call void @llvm.lifetime.start.p0(i64 4, ptr %ny) #6
+  %21 = load i32, ptr %kind.addr, align 4
+  %cmp = icmp eq i32 %21, 2
   br i1 %cmp, label %cond.true, label %cond.false
 
 cond.true:                                        ; preds = %entry
-  %1 = load ptr addrspace(1), ptr %d.addr, align 8
-  %array_size = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %1, i32 0, i32 6
-  %2 = load i32, ptr addrspace(1) %array_size, align 4
+  %array_size = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 6
+  %22 = load i32, ptr %array_size, align 4
   br label %cond.end4
 
 cond.false:                                       ; preds = %entry
-  %3 = load i32, ptr %kind.addr, align 4
-  %cmp1 = icmp sge i32 %3, 3
+  %23 = load i32, ptr %kind.addr, align 4
+  %cmp1 = icmp sge i32 %23, 3
   br i1 %cmp1, label %cond.true2, label %cond.false3
 
 cond.true2:                                       ; preds = %cond.false
-  %4 = load ptr addrspace(1), ptr %d.addr, align 8
-  %height = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %4, i32 0, i32 4
-  %5 = load i32, ptr addrspace(1) %height, align 4
+  %height = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 4
+  %24 = load i32, ptr %height, align 4
   br label %cond.end
 
 cond.false3:                                      ; preds = %cond.false
   br label %cond.end
 
 cond.end:                                         ; preds = %cond.false3, %cond.true2
-  %cond = phi i32 [ %5, %cond.true2 ], [ 1, %cond.false3 ]
+  %cond = phi i32 [ %24, %cond.true2 ], [ 1, %cond.false3 ]
   br label %cond.end4
 
 cond.end4:                                        ; preds = %cond.end, %cond.true
-  %cond5 = phi i32 [ %2, %cond.true ], [ %cond, %cond.end ]
+  %cond5 = phi i32 [ %22, %cond.true ], [ %cond, %cond.end ]
   store i32 %cond5, ptr %ny, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %nz) #5
-  %6 = load i32, ptr %kind.addr, align 4
-  %cmp6 = icmp eq i32 %6, 4
+  call void @llvm.lifetime.start.p0(i64 4, ptr %nz) #6
+  %25 = load i32, ptr %kind.addr, align 4
+  %cmp6 = icmp eq i32 %25, 4
   br i1 %cmp6, label %cond.true7, label %cond.false9
 
 cond.true7:                                       ; preds = %cond.end4
-  %7 = load ptr addrspace(1), ptr %d.addr, align 8
-  %array_size8 = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %7, i32 0, i32 6
-  %8 = load i32, ptr addrspace(1) %array_size8, align 4
+  %array_size8 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 6
+  %26 = load i32, ptr %array_size8, align 4
   br label %cond.end15
 
 cond.false9:                                      ; preds = %cond.end4
-  %9 = load i32, ptr %kind.addr, align 4
-  %cmp10 = icmp eq i32 %9, 5
+  %27 = load i32, ptr %kind.addr, align 4
+  %cmp10 = icmp eq i32 %27, 5
   br i1 %cmp10, label %cond.true11, label %cond.false12
 
 cond.true11:                                      ; preds = %cond.false9
-  %10 = load ptr addrspace(1), ptr %d.addr, align 8
-  %depth = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %10, i32 0, i32 5
-  %11 = load i32, ptr addrspace(1) %depth, align 8
+  %depth = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 5
+  %28 = load i32, ptr %depth, align 8
   br label %cond.end13
 
 cond.false12:                                     ; preds = %cond.false9
   br label %cond.end13
 
 cond.end13:                                       ; preds = %cond.false12, %cond.true11
-  %cond14 = phi i32 [ %11, %cond.true11 ], [ 1, %cond.false12 ]
+  %cond14 = phi i32 [ %28, %cond.true11 ], [ 1, %cond.false12 ]
   br label %cond.end15
 
 cond.end15:                                       ; preds = %cond.end13, %cond.true7
-  %cond16 = phi i32 [ %8, %cond.true7 ], [ %cond14, %cond.end13 ]
+  %cond16 = phi i32 [ %26, %cond.true7 ], [ %cond14, %cond.end13 ]
   store i32 %cond16, ptr %nz, align 4
-  %12 = load ptr addrspace(1), ptr %d.addr, align 8
-  %width = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %12, i32 0, i32 3
-  %13 = load i32, ptr addrspace(1) %width, align 8
-  %vecinit = insertelement <3 x i32> undef, i32 %13, i32 0
-  %14 = load i32, ptr %ny, align 4
-  %vecinit17 = insertelement <3 x i32> %vecinit, i32 %14, i32 1
-  %15 = load i32, ptr %nz, align 4
-  %vecinit18 = insertelement <3 x i32> %vecinit17, i32 %15, i32 2
+  %width = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 3
+  %29 = load i32, ptr %width, align 8
+  %vecinit = insertelement <3 x i32> undef, i32 %29, i32 0
+  %30 = load i32, ptr %ny, align 4
+  %vecinit17 = insertelement <3 x i32> %vecinit, i32 %30, i32 1
+  %31 = load i32, ptr %nz, align 4
+  %vecinit18 = insertelement <3 x i32> %vecinit17, i32 %31, i32 2
   %extractVec = shufflevector <3 x i32> %vecinit18, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %.compoundliteral, align 16
   %loadVec4 = load <4 x i32>, ptr %.compoundliteral, align 16
   %extractVec19 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  call void @llvm.lifetime.end.p0(i64 4, ptr %nz) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %ny) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %nz) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %ny) #6
+  call void @llvm.lifetime.end.p0(i64 56, ptr %h) #6
   ret <3 x i32> %extractVec19
 }
 
@@ -5235,19 +5437,19 @@ entry:
   store i32 %smp, ptr %smp.addr, align 4
   %extractVec = shufflevector <3 x i32> %n, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #6
   %0 = load i32, ptr %kind.addr, align 4
-  %call = call i32 @cv_dims(i32 noundef %0) #4
+  %call = call i32 @cv_dims(i32 noundef %0) #5
   store i32 %call, ptr %dims, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #6
   %1 = load <4 x float>, ptr %c.addr, align 16
   %2 = extractelement <4 x float> %1, i64 0
   %3 = load <3 x i32>, ptr %n.addr, align 16
   %4 = extractelement <3 x i32> %3, i64 0
   %5 = load i32, ptr %smp.addr, align 4
-  %call1 = call i32 @cv_nearest(float noundef %2, i32 noundef %4, i32 noundef %5) #4
+  %call1 = call i32 @cv_nearest(float noundef %2, i32 noundef %4, i32 noundef %5) #5
   store i32 %call1, ptr %x, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #6
   %6 = load i32, ptr %dims, align 4
   %cmp = icmp sge i32 %6, 2
   br i1 %cmp, label %cond.true, label %cond.false
@@ -5258,7 +5460,7 @@ cond.true:                                        ; preds = %entry
   %9 = load <3 x i32>, ptr %n.addr, align 16
   %10 = extractelement <3 x i32> %9, i64 1
   %11 = load i32, ptr %smp.addr, align 4
-  %call2 = call i32 @cv_nearest(float noundef %8, i32 noundef %10, i32 noundef %11) #4
+  %call2 = call i32 @cv_nearest(float noundef %8, i32 noundef %10, i32 noundef %11) #5
   br label %cond.end7
 
 cond.false:                                       ; preds = %entry
@@ -5271,7 +5473,7 @@ cond.true4:                                       ; preds = %cond.false
   %14 = extractelement <4 x float> %13, i64 1
   %15 = load <3 x i32>, ptr %n.addr, align 16
   %16 = extractelement <3 x i32> %15, i64 1
-  %call5 = call i32 @cv_layer(float noundef %14, i32 noundef %16) #4
+  %call5 = call i32 @cv_layer(float noundef %14, i32 noundef %16) #5
   br label %cond.end
 
 cond.false6:                                      ; preds = %cond.false
@@ -5284,7 +5486,7 @@ cond.end:                                         ; preds = %cond.false6, %cond.
 cond.end7:                                        ; preds = %cond.end, %cond.true
   %cond8 = phi i32 [ %call2, %cond.true ], [ %cond, %cond.end ]
   store i32 %cond8, ptr %y, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #6
   %17 = load i32, ptr %dims, align 4
   %cmp9 = icmp eq i32 %17, 3
   br i1 %cmp9, label %cond.true10, label %cond.false12
@@ -5295,7 +5497,7 @@ cond.true10:                                      ; preds = %cond.end7
   %20 = load <3 x i32>, ptr %n.addr, align 16
   %21 = extractelement <3 x i32> %20, i64 2
   %22 = load i32, ptr %smp.addr, align 4
-  %call11 = call i32 @cv_nearest(float noundef %19, i32 noundef %21, i32 noundef %22) #4
+  %call11 = call i32 @cv_nearest(float noundef %19, i32 noundef %21, i32 noundef %22) #5
   br label %cond.end19
 
 cond.false12:                                     ; preds = %cond.end7
@@ -5308,7 +5510,7 @@ cond.true14:                                      ; preds = %cond.false12
   %25 = extractelement <4 x float> %24, i64 2
   %26 = load <3 x i32>, ptr %n.addr, align 16
   %27 = extractelement <3 x i32> %26, i64 2
-  %call15 = call i32 @cv_layer(float noundef %25, i32 noundef %27) #4
+  %call15 = call i32 @cv_layer(float noundef %25, i32 noundef %27) #5
   br label %cond.end17
 
 cond.false16:                                     ; preds = %cond.false12
@@ -5331,10 +5533,10 @@ cond.end19:                                       ; preds = %cond.end17, %cond.t
   store <4 x i32> %extractVec23, ptr %.compoundliteral, align 16
   %loadVec4 = load <4 x i32>, ptr %.compoundliteral, align 16
   %extractVec24 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #6
   ret <3 x i32> %extractVec24
 }
 
@@ -5347,7 +5549,9 @@ entry:
   %z.addr = alloca i32, align 4
   %n.addr = alloca <3 x i32>, align 16
   %order = alloca i32, align 4
+  %agg.tmp = alloca %struct.cv_header, align 8
   %type = alloca i32, align 4
+  %agg.tmp2 = alloca %struct.cv_header, align 8
   %.compoundliteral = alloca <4 x float>, align 16
   %cleanup.dest.slot = alloca i32, align 4
   %p = alloca ptr addrspace(1), align 8
@@ -5357,95 +5561,157 @@ entry:
   store i32 %z, ptr %z.addr, align 4
   %extractVec = shufflevector <3 x i32> %n, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #6
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %0, i32 0, i32 7
-  %1 = load i32, ptr addrspace(1) %channel_order, align 8
-  store i32 %1, ptr %order, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %type) #5
-  %2 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %2, i32 0, i32 8
-  %3 = load i32, ptr addrspace(1) %channel_type, align 4
-  store i32 %3, ptr %type, align 4
-  %4 = load i32, ptr %x.addr, align 4
-  %5 = load i32, ptr %y.addr, align 4
-  %6 = load i32, ptr %z.addr, align 4
+  %call = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %0) #5
+  %1 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 0
+  %2 = extractvalue %struct.cv_header %call, 0
+  store i64 %2, ptr %1, align 8
+  %3 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 1
+  %4 = extractvalue %struct.cv_header %call, 1
+  store i64 %4, ptr %3, align 8
+  %5 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 2
+  %6 = extractvalue %struct.cv_header %call, 2
+  store i64 %6, ptr %5, align 8
+  %7 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 3
+  %8 = extractvalue %struct.cv_header %call, 3
+  store i32 %8, ptr %7, align 8
+  %9 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 4
+  %10 = extractvalue %struct.cv_header %call, 4
+  store i32 %10, ptr %9, align 4
+  %11 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 5
+  %12 = extractvalue %struct.cv_header %call, 5
+  store i32 %12, ptr %11, align 8
+  %13 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 6
+  %14 = extractvalue %struct.cv_header %call, 6
+  store i32 %14, ptr %13, align 4
+  %15 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 7
+  %16 = extractvalue %struct.cv_header %call, 7
+  store i32 %16, ptr %15, align 8
+  %17 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 8
+  %18 = extractvalue %struct.cv_header %call, 8
+  store i32 %18, ptr %17, align 4
+  %19 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 9
+  %20 = extractvalue %struct.cv_header %call, 9
+  store i32 %20, ptr %19, align 8
+  %channel_order = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 7
+  %21 = load i32, ptr %channel_order, align 8
+  store i32 %21, ptr %order, align 4
+  call void @llvm.lifetime.start.p0(i64 4, ptr %type) #6
+  %22 = load ptr addrspace(1), ptr %d.addr, align 8
+  %call1 = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %22) #5
+  %23 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp2, i32 0, i32 0
+  %24 = extractvalue %struct.cv_header %call1, 0
+  store i64 %24, ptr %23, align 8
+  %25 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp2, i32 0, i32 1
+  %26 = extractvalue %struct.cv_header %call1, 1
+  store i64 %26, ptr %25, align 8
+  %27 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp2, i32 0, i32 2
+  %28 = extractvalue %struct.cv_header %call1, 2
+  store i64 %28, ptr %27, align 8
+  %29 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp2, i32 0, i32 3
+  %30 = extractvalue %struct.cv_header %call1, 3
+  store i32 %30, ptr %29, align 8
+  %31 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp2, i32 0, i32 4
+  %32 = extractvalue %struct.cv_header %call1, 4
+  store i32 %32, ptr %31, align 4
+  %33 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp2, i32 0, i32 5
+  %34 = extractvalue %struct.cv_header %call1, 5
+  store i32 %34, ptr %33, align 8
+  %35 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp2, i32 0, i32 6
+  %36 = extractvalue %struct.cv_header %call1, 6
+  store i32 %36, ptr %35, align 4
+  %37 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp2, i32 0, i32 7
+  %38 = extractvalue %struct.cv_header %call1, 7
+  store i32 %38, ptr %37, align 8
+  %39 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp2, i32 0, i32 8
+  %40 = extractvalue %struct.cv_header %call1, 8
+  store i32 %40, ptr %39, align 4
+  %41 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp2, i32 0, i32 9
+  %42 = extractvalue %struct.cv_header %call1, 9
+  store i32 %42, ptr %41, align 8
+  %channel_type = getelementptr inbounds %struct.cv_header, ptr %agg.tmp2, i32 0, i32 8
+  %43 = load i32, ptr %channel_type, align 4
+  store i32 %43, ptr %type, align 4
+  %44 = load i32, ptr %x.addr, align 4
+  %45 = load i32, ptr %y.addr, align 4
+  %46 = load i32, ptr %z.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n.addr, align 16
-  %extractVec1 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call = call zeroext i1 @cv_inside(i32 noundef %4, i32 noundef %5, i32 noundef %6, <3 x i32> noundef %extractVec1) #4
-  br i1 %call, label %if.end, label %if.then
+  %extractVec3 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
+  %call4 = call zeroext i1 @cv_inside(i32 noundef %44, i32 noundef %45, i32 noundef %46, <3 x i32> noundef %extractVec3) #5
+  br i1 %call4, label %if.end, label %if.then
 
 if.then:                                          ; preds = %entry
-  %7 = load i32, ptr %order, align 4
-  %call2 = call zeroext i1 @cv_border_opaque(i32 noundef %7) #4
-  %8 = zext i1 %call2 to i64
-  %cond = select i1 %call2, float 1.000000e+00, float 0.000000e+00
+  %47 = load i32, ptr %order, align 4
+  %call5 = call zeroext i1 @cv_border_opaque(i32 noundef %47) #5
+  %48 = zext i1 %call5 to i64
+  %cond = select i1 %call5, float 1.000000e+00, float 0.000000e+00
   %vecinit = insertelement <4 x float> <float 0.000000e+00, float 0.000000e+00, float 0.000000e+00, float undef>, float %cond, i32 3
   store <4 x float> %vecinit, ptr %.compoundliteral, align 16
-  %9 = load <4 x float>, ptr %.compoundliteral, align 16
-  store <4 x float> %9, ptr %retval, align 16
+  %49 = load <4 x float>, ptr %.compoundliteral, align 16
+  store <4 x float> %49, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
-  br label %cleanup14
+  br label %cleanup17
 
 if.end:                                           ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
-  %10 = load ptr addrspace(1), ptr %d.addr, align 8
-  %11 = load i32, ptr %x.addr, align 4
-  %12 = load i32, ptr %y.addr, align 4
-  %13 = load i32, ptr %z.addr, align 4
-  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %10, i32 noundef %11, i32 noundef %12, i32 noundef %13) #4
-  store ptr addrspace(1) %call3, ptr %p, align 8
-  %14 = load i32, ptr %order, align 4
-  %cmp = icmp eq i32 %14, 4277
-  br i1 %cmp, label %land.lhs.true, label %if.end6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #6
+  %50 = load ptr addrspace(1), ptr %d.addr, align 8
+  %51 = load i32, ptr %x.addr, align 4
+  %52 = load i32, ptr %y.addr, align 4
+  %53 = load i32, ptr %z.addr, align 4
+  %call6 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %50, i32 noundef %51, i32 noundef %52, i32 noundef %53) #5
+  store ptr addrspace(1) %call6, ptr %p, align 8
+  %54 = load i32, ptr %order, align 4
+  %cmp = icmp eq i32 %54, 4277
+  br i1 %cmp, label %land.lhs.true, label %if.end9
 
 land.lhs.true:                                    ; preds = %if.end
-  %15 = load i32, ptr %type, align 4
-  %cmp4 = icmp eq i32 %15, 4318
-  br i1 %cmp4, label %if.then5, label %if.end6
+  %55 = load i32, ptr %type, align 4
+  %cmp7 = icmp eq i32 %55, 4318
+  br i1 %cmp7, label %if.then8, label %if.end9
 
-if.then5:                                         ; preds = %land.lhs.true
-  %16 = load ptr addrspace(1), ptr %p, align 8
-  %17 = load <4 x float>, ptr addrspace(1) %16, align 16
-  store <4 x float> %17, ptr %retval, align 16
+if.then8:                                         ; preds = %land.lhs.true
+  %56 = load ptr addrspace(1), ptr %p, align 8
+  %57 = load <4 x float>, ptr addrspace(1) %56, align 16
+  store <4 x float> %57, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
-if.end6:                                          ; preds = %land.lhs.true, %if.end
-  %18 = load i32, ptr %order, align 4
-  %cmp7 = icmp eq i32 %18, 4277
-  br i1 %cmp7, label %land.lhs.true8, label %if.end12
+if.end9:                                          ; preds = %land.lhs.true, %if.end
+  %58 = load i32, ptr %order, align 4
+  %cmp10 = icmp eq i32 %58, 4277
+  br i1 %cmp10, label %land.lhs.true11, label %if.end15
 
-land.lhs.true8:                                   ; preds = %if.end6
-  %19 = load i32, ptr %type, align 4
-  %cmp9 = icmp eq i32 %19, 4306
-  br i1 %cmp9, label %if.then10, label %if.end12
+land.lhs.true11:                                  ; preds = %if.end9
+  %59 = load i32, ptr %type, align 4
+  %cmp12 = icmp eq i32 %59, 4306
+  br i1 %cmp12, label %if.then13, label %if.end15
 
-if.then10:                                        ; preds = %land.lhs.true8
-  %20 = load ptr addrspace(1), ptr %p, align 8
-  %21 = load i32, ptr addrspace(1) %20, align 4
-  %call11 = call <4 x float> @cv_unorm8(i32 noundef %21) #4
-  store <4 x float> %call11, ptr %retval, align 16
+if.then13:                                        ; preds = %land.lhs.true11
+  %60 = load ptr addrspace(1), ptr %p, align 8
+  %61 = load i32, ptr addrspace(1) %60, align 4
+  %call14 = call <4 x float> @cv_unorm8(i32 noundef %61) #5
+  store <4 x float> %call14, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
-if.end12:                                         ; preds = %land.lhs.true8, %if.end6
-  %22 = load ptr addrspace(1), ptr %d.addr, align 8
-  %23 = load ptr addrspace(1), ptr %p, align 8
-  %call13 = call <4 x float> @cv_decode_f(ptr addrspace(1) noundef %22, ptr addrspace(1) noundef %23) #4
-  store <4 x float> %call13, ptr %retval, align 16
+if.end15:                                         ; preds = %land.lhs.true11, %if.end9
+  %62 = load ptr addrspace(1), ptr %d.addr, align 8
+  %63 = load ptr addrspace(1), ptr %p, align 8
+  %call16 = call <4 x float> @cv_decode_f(ptr addrspace(1) noundef %62, ptr addrspace(1) noundef %63) #5
+  store <4 x float> %call16, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
-cleanup:                                          ; preds = %if.end12, %if.then10, %if.then5
-  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
-  br label %cleanup14
+cleanup:                                          ; preds = %if.end15, %if.then13, %if.then8
+  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #6
+  br label %cleanup17
 
-cleanup14:                                        ; preds = %cleanup, %if.then
-  call void @llvm.lifetime.end.p0(i64 4, ptr %type) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
-  %24 = load <4 x float>, ptr %retval, align 16
-  ret <4 x float> %24
+cleanup17:                                        ; preds = %cleanup, %if.then
+  call void @llvm.lifetime.end.p0(i64 4, ptr %type) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #6
+  %64 = load <4 x float>, ptr %retval, align 16
+  ret <4 x float> %64
 }
 
 declare void @llvm.lifetime.end.p0(i64 immarg, ptr nocapture) #2
@@ -5468,15 +5734,15 @@ entry:
   store i32 %n, ptr %n.addr, align 4
   store i32 %smp, ptr %smp.addr, align 4
   store ptr %weight, ptr %weight.addr, align 8
-  call void @llvm.lifetime.start.p0(i64 4, ptr %fn) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %fn) #6
   %0 = load i32, ptr %n.addr, align 4
   %conv = uitofp i32 %0 to float
   store float %conv, ptr %fn, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #6
   %1 = load i32, ptr %smp.addr, align 4
   %and = and i32 %1, 14
   store i32 %and, ptr %mode, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %u) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %u) #6
   %2 = load i32, ptr %smp.addr, align 4
   %and1 = and i32 %2, 1
   %tobool = icmp ne i32 %and1, 0
@@ -5510,7 +5776,7 @@ land.lhs.true5:                                   ; preds = %if.else
 
 if.then8:                                         ; preds = %land.lhs.true5
   %10 = load float, ptr %s.addr, align 4
-  %call = call float @cv_mirror(float noundef %10) #4
+  %call = call float @cv_mirror(float noundef %10) #5
   %11 = load float, ptr %fn, align 4
   %mul9 = fmul float %call, %11
   store float %mul9, ptr %u, align 4
@@ -5541,11 +5807,11 @@ if.end:                                           ; preds = %cond.end, %if.then8
   br label %if.end14
 
 if.end14:                                         ; preds = %if.end, %if.then
-  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #6
   %16 = load float, ptr %u, align 4
   %sub15 = fsub float %16, 5.000000e-01
   store float %sub15, ptr %x, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %f) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %f) #6
   %17 = load float, ptr %x, align 4
   %18 = call float @llvm.floor.f32(float %17)
   store float %18, ptr %f, align 4
@@ -5554,12 +5820,12 @@ if.end14:                                         ; preds = %if.end, %if.then
   %sub16 = fsub float %19, %20
   %21 = load ptr, ptr %weight.addr, align 8
   store float %sub16, ptr %21, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %i0) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %i0) #6
   %22 = load float, ptr %f, align 4
   %23 = load i32, ptr %n.addr, align 4
-  %call17 = call i32 @cv_to_int(float noundef %22, i32 noundef %23) #4
+  %call17 = call i32 @cv_to_int(float noundef %22, i32 noundef %23) #5
   store i32 %call17, ptr %i0, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %i1) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %i1) #6
   %24 = load i32, ptr %i0, align 4
   %add = add nsw i32 %24, 1
   store i32 %add, ptr %i1, align 4
@@ -5615,12 +5881,12 @@ land.lhs.true38:                                  ; preds = %if.else35
 
 if.then41:                                        ; preds = %land.lhs.true38
   %36 = load i32, ptr %i0, align 4
-  %call42 = call i32 @cv_max(i32 noundef %36, i32 noundef 0) #4
+  %call42 = call i32 @cv_max(i32 noundef %36, i32 noundef 0) #5
   store i32 %call42, ptr %i0, align 4
   %37 = load i32, ptr %i1, align 4
   %38 = load i32, ptr %n.addr, align 4
   %sub43 = sub nsw i32 %38, 1
-  %call44 = call i32 @cv_min(i32 noundef %37, i32 noundef %sub43) #4
+  %call44 = call i32 @cv_min(i32 noundef %37, i32 noundef %sub43) #5
   store i32 %call44, ptr %i1, align 4
   br label %if.end55
 
@@ -5637,11 +5903,11 @@ land.lhs.true48:                                  ; preds = %if.else45
 if.then51:                                        ; preds = %land.lhs.true48
   %41 = load i32, ptr %i0, align 4
   %42 = load i32, ptr %n.addr, align 4
-  %call52 = call i32 @cv_clamp_edge(i32 noundef %41, i32 noundef %42) #4
+  %call52 = call i32 @cv_clamp_edge(i32 noundef %41, i32 noundef %42) #5
   store i32 %call52, ptr %i0, align 4
   %43 = load i32, ptr %i1, align 4
   %44 = load i32, ptr %n.addr, align 4
-  %call53 = call i32 @cv_clamp_edge(i32 noundef %43, i32 noundef %44) #4
+  %call53 = call i32 @cv_clamp_edge(i32 noundef %43, i32 noundef %44) #5
   store i32 %call53, ptr %i1, align 4
   br label %if.end54
 
@@ -5658,13 +5924,13 @@ if.end56:                                         ; preds = %if.end55, %if.end34
   %vecinit57 = insertelement <2 x i32> %vecinit, i32 %46, i32 1
   store <2 x i32> %vecinit57, ptr %.compoundliteral, align 8
   %47 = load <2 x i32>, ptr %.compoundliteral, align 8
-  call void @llvm.lifetime.end.p0(i64 4, ptr %i1) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %i0) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %f) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %u) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %fn) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %i1) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %i0) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %f) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %u) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %fn) #6
   ret <2 x i32> %47
 }
 
@@ -5698,7 +5964,7 @@ entry:
   %r = alloca float, align 4
   store float %f, ptr %f.addr, align 4
   store i32 %n, ptr %n.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %r) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %r) #6
   %0 = load float, ptr %f.addr, align 4
   %1 = call float @llvm.rint.f32(float %0)
   %2 = call float @llvm.maxnum.f32(float %1, float 0.000000e+00)
@@ -5721,7 +5987,7 @@ cond.false:                                       ; preds = %entry
 
 cond.end:                                         ; preds = %cond.false, %cond.true
   %cond = phi i32 [ %conv1, %cond.true ], [ -1, %cond.false ]
-  call void @llvm.lifetime.end.p0(i64 4, ptr %r) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %r) #6
   ret i32 %cond
 }
 
@@ -5732,7 +5998,7 @@ entry:
   %s.addr = alloca float, align 4
   %t = alloca float, align 4
   store float %s, ptr %s.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %t) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %t) #6
   %0 = load float, ptr %s.addr, align 4
   %mul = fmul float 5.000000e-01, %0
   %1 = call float @llvm.rint.f32(float %mul)
@@ -5742,7 +6008,7 @@ entry:
   %3 = load float, ptr %t, align 4
   %sub = fsub float %2, %3
   %4 = call float @llvm.fabs.f32(float %sub)
-  call void @llvm.lifetime.end.p0(i64 4, ptr %t) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %t) #6
   ret float %4
 }
 
@@ -5817,10 +6083,10 @@ entry:
   store i32 %i, ptr %i.addr, align 4
   store i32 %n, ptr %n.addr, align 4
   %0 = load i32, ptr %i.addr, align 4
-  %call = call i32 @cv_max(i32 noundef %0, i32 noundef 0) #4
+  %call = call i32 @cv_max(i32 noundef %0, i32 noundef 0) #5
   %1 = load i32, ptr %n.addr, align 4
   %sub = sub nsw i32 %1, 1
-  %call1 = call i32 @cv_min(i32 noundef %call, i32 noundef %sub) #4
+  %call1 = call i32 @cv_min(i32 noundef %call, i32 noundef %sub) #5
   ret i32 %call1
 }
 
@@ -5831,6 +6097,125 @@ declare float @llvm.fabs.f32(float) #3
 declare float @llvm.maxnum.f32(float, float) #3
 
 declare float @llvm.minnum.f32(float, float) #3
+
+define internal %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %d) #0 {
+entry:
+  %retval = alloca %struct.cv_header, align 8
+  %d.addr = alloca ptr addrspace(1), align 8
+  %offset = alloca i64, align 8
+  %row = alloca i64, align 8
+  %slice_lo = alloca i64, align 8
+  %slice_hi = alloca i64, align 8
+  %unused0 = alloca i64, align 8
+  %unused1 = alloca i64, align 8
+  %unused2 = alloca i64, align 8
+  %w = alloca i32, align 4
+  %h = alloca i32, align 4
+  %depth = alloca i32, align 4
+  %layers = alloca i32, align 4
+  %order = alloca i32, align 4
+  %type = alloca i32, align 4
+  %kind = alloca i32, align 4
+  %size = alloca i32, align 4
+  store ptr addrspace(1) %d, ptr %d.addr, align 8
+  call void @llvm.lifetime.start.p0(i64 8, ptr %offset) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %row) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %slice_lo) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %slice_hi) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %unused0) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %unused1) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %unused2) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %w) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %h) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %depth) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %layers) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %type) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %kind) #6
+  call void @llvm.lifetime.start.p0(i64 4, ptr %size) #6
+  %0 = load ptr addrspace(1), ptr %d.addr, align 8
+  %1 = call { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } asm "ld.global.nc.v2.u64 {$0, $1}, [$15];\0A\09ld.global.nc.v4.u32 {$2, $3, $4, $5}, [$15+16];\0A\09ld.global.nc.v4.u32 {$6, $7, $8, $9}, [$15+32];\0A\09ld.global.nc.v4.u32 {$10, $11, $12, $13}, [$15+48];\0A\09mov.b64 $14, 0;", "=l,=l,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=l,l"(ptr addrspace(1) %0) #7
+  %asmresult = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 0
+  %asmresult1 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 1
+  %asmresult2 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 2
+  %asmresult3 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 3
+  %asmresult4 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 4
+  %asmresult5 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 5
+  %asmresult6 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 6
+  %asmresult7 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 7
+  %asmresult8 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 8
+  %asmresult9 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 9
+  %asmresult10 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 10
+  %asmresult11 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 11
+  %asmresult12 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 12
+  %asmresult13 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 13
+  %asmresult14 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 14
+  store i64 %asmresult, ptr %offset, align 8
+  store i64 %asmresult1, ptr %row, align 8
+  store i64 %asmresult2, ptr %slice_lo, align 8
+  store i64 %asmresult3, ptr %slice_hi, align 8
+  store i32 %asmresult4, ptr %w, align 4
+  store i32 %asmresult5, ptr %h, align 4
+  store i32 %asmresult6, ptr %depth, align 4
+  store i32 %asmresult7, ptr %layers, align 4
+  store i32 %asmresult8, ptr %order, align 4
+  store i32 %asmresult9, ptr %type, align 4
+  store i32 %asmresult10, ptr %kind, align 4
+  store i32 %asmresult11, ptr %size, align 4
+  store i64 %asmresult12, ptr %unused0, align 8
+  store i64 %asmresult13, ptr %unused1, align 8
+  store i64 %asmresult14, ptr %unused2, align 8
+  %data_offset = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 0
+  %2 = load i64, ptr %offset, align 8
+  store i64 %2, ptr %data_offset, align 8
+  %row_pitch = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 1
+  %3 = load i64, ptr %row, align 8
+  store i64 %3, ptr %row_pitch, align 8
+  %slice_pitch = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 2
+  %4 = load i64, ptr %slice_hi, align 8
+  %shl = shl i64 %4, 32
+  %5 = load i64, ptr %slice_lo, align 8
+  %or = or i64 %shl, %5
+  store i64 %or, ptr %slice_pitch, align 8
+  %width = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 3
+  %6 = load i32, ptr %w, align 4
+  store i32 %6, ptr %width, align 8
+  %height = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 4
+  %7 = load i32, ptr %h, align 4
+  store i32 %7, ptr %height, align 4
+  %depth15 = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 5
+  %8 = load i32, ptr %depth, align 4
+  store i32 %8, ptr %depth15, align 8
+  %array_size = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 6
+  %9 = load i32, ptr %layers, align 4
+  store i32 %9, ptr %array_size, align 4
+  %channel_order = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 7
+  %10 = load i32, ptr %order, align 4
+  store i32 %10, ptr %channel_order, align 8
+  %channel_type = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 8
+  %11 = load i32, ptr %type, align 4
+  store i32 %11, ptr %channel_type, align 4
+  %element_size = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 9
+  %12 = load i32, ptr %size, align 4
+  store i32 %12, ptr %element_size, align 8
+  call void @llvm.lifetime.end.p0(i64 4, ptr %size) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %kind) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %type) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %layers) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %depth) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %h) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %w) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %unused2) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %unused1) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %unused0) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %slice_hi) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %slice_lo) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %row) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %offset) #6
+  %13 = load %struct.cv_header, ptr %retval, align 8
+  ret %struct.cv_header %13
+}
 
 define internal i32 @cv_nearest(float noundef %s, i32 noundef %n, i32 noundef %smp) #0 {
 entry:
@@ -5849,11 +6234,11 @@ entry:
   store float %s, ptr %s.addr, align 4
   store i32 %n, ptr %n.addr, align 4
   store i32 %smp, ptr %smp.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %fn) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %fn) #6
   %0 = load i32, ptr %n.addr, align 4
   %conv = uitofp i32 %0 to float
   store float %conv, ptr %fn, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #6
   %1 = load i32, ptr %smp.addr, align 4
   %and = and i32 %1, 14
   store i32 %and, ptr %mode, align 4
@@ -5868,7 +6253,7 @@ land.lhs.true:                                    ; preds = %entry
   br i1 %cmp, label %if.then, label %if.end
 
 if.then:                                          ; preds = %land.lhs.true
-  call void @llvm.lifetime.start.p0(i64 4, ptr %u) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %u) #6
   %4 = load float, ptr %s.addr, align 4
   %5 = load float, ptr %s.addr, align 4
   %6 = call float @llvm.floor.f32(float %5)
@@ -5876,11 +6261,11 @@ if.then:                                          ; preds = %land.lhs.true
   %7 = load float, ptr %fn, align 4
   %mul = fmul float %sub, %7
   store float %mul, ptr %u, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %i) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %i) #6
   %8 = load float, ptr %u, align 4
   %9 = call float @llvm.floor.f32(float %8)
   %10 = load i32, ptr %n.addr, align 4
-  %call = call i32 @cv_to_int(float noundef %9, i32 noundef %10) #4
+  %call = call i32 @cv_to_int(float noundef %9, i32 noundef %10) #5
   store i32 %call, ptr %i, align 4
   %11 = load i32, ptr %i, align 4
   %12 = load i32, ptr %n.addr, align 4
@@ -5902,8 +6287,8 @@ cond.end:                                         ; preds = %cond.false, %cond.t
   %cond = phi i32 [ %sub6, %cond.true ], [ %15, %cond.false ]
   store i32 %cond, ptr %retval, align 4
   store i32 1, ptr %cleanup.dest.slot, align 4
-  call void @llvm.lifetime.end.p0(i64 4, ptr %i) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %u) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %i) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %u) #6
   br label %cleanup
 
 if.end:                                           ; preds = %land.lhs.true, %entry
@@ -5918,26 +6303,26 @@ land.lhs.true9:                                   ; preds = %if.end
   br i1 %cmp10, label %if.then12, label %if.end19
 
 if.then12:                                        ; preds = %land.lhs.true9
-  call void @llvm.lifetime.start.p0(i64 4, ptr %u13) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %u13) #6
   %18 = load float, ptr %s.addr, align 4
-  %call14 = call float @cv_mirror(float noundef %18) #4
+  %call14 = call float @cv_mirror(float noundef %18) #5
   %19 = load float, ptr %fn, align 4
   %mul15 = fmul float %call14, %19
   store float %mul15, ptr %u13, align 4
   %20 = load float, ptr %u13, align 4
   %21 = call float @llvm.floor.f32(float %20)
   %22 = load i32, ptr %n.addr, align 4
-  %call16 = call i32 @cv_to_int(float noundef %21, i32 noundef %22) #4
+  %call16 = call i32 @cv_to_int(float noundef %21, i32 noundef %22) #5
   %23 = load i32, ptr %n.addr, align 4
   %sub17 = sub nsw i32 %23, 1
-  %call18 = call i32 @cv_min(i32 noundef %call16, i32 noundef %sub17) #4
+  %call18 = call i32 @cv_min(i32 noundef %call16, i32 noundef %sub17) #5
   store i32 %call18, ptr %retval, align 4
   store i32 1, ptr %cleanup.dest.slot, align 4
-  call void @llvm.lifetime.end.p0(i64 4, ptr %u13) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %u13) #6
   br label %cleanup
 
 if.end19:                                         ; preds = %land.lhs.true9, %if.end
-  call void @llvm.lifetime.start.p0(i64 4, ptr %u20) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %u20) #6
   %24 = load i32, ptr %smp.addr, align 4
   %and21 = and i32 %24, 1
   %tobool22 = icmp ne i32 %and21, 0
@@ -5956,11 +6341,11 @@ cond.false25:                                     ; preds = %if.end19
 cond.end26:                                       ; preds = %cond.false25, %cond.true23
   %cond27 = phi float [ %mul24, %cond.true23 ], [ %27, %cond.false25 ]
   store float %cond27, ptr %u20, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %i28) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %i28) #6
   %28 = load float, ptr %u20, align 4
   %29 = call float @llvm.floor.f32(float %28)
   %30 = load i32, ptr %n.addr, align 4
-  %call29 = call i32 @cv_to_int(float noundef %29, i32 noundef %30) #4
+  %call29 = call i32 @cv_to_int(float noundef %29, i32 noundef %30) #5
   store i32 %call29, ptr %i28, align 4
   %31 = load i32, ptr %mode, align 4
   %cmp30 = icmp eq i32 %31, 4
@@ -5978,20 +6363,20 @@ cond.true34:                                      ; preds = %lor.lhs.false, %con
 cond.false35:                                     ; preds = %lor.lhs.false
   %34 = load i32, ptr %i28, align 4
   %35 = load i32, ptr %n.addr, align 4
-  %call36 = call i32 @cv_clamp_edge(i32 noundef %34, i32 noundef %35) #4
+  %call36 = call i32 @cv_clamp_edge(i32 noundef %34, i32 noundef %35) #5
   br label %cond.end37
 
 cond.end37:                                       ; preds = %cond.false35, %cond.true34
   %cond38 = phi i32 [ %33, %cond.true34 ], [ %call36, %cond.false35 ]
   store i32 %cond38, ptr %retval, align 4
   store i32 1, ptr %cleanup.dest.slot, align 4
-  call void @llvm.lifetime.end.p0(i64 4, ptr %i28) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %u20) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %i28) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %u20) #6
   br label %cleanup
 
 cleanup:                                          ; preds = %cond.end37, %if.then12, %cond.end
-  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %fn) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %fn) #6
   %36 = load i32, ptr %retval, align 4
   ret i32 %36
 }
@@ -6066,43 +6451,73 @@ entry:
   %x.addr = alloca i32, align 4
   %y.addr = alloca i32, align 4
   %z.addr = alloca i32, align 4
+  %h = alloca %struct.cv_header, align 8
   %p = alloca ptr addrspace(1), align 8
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %x, ptr %x.addr, align 4
   store i32 %y, ptr %y.addr, align 4
   store i32 %z, ptr %z.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
+  call void @llvm.lifetime.start.p0(i64 56, ptr %h) #6
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
-  %1 = load ptr addrspace(1), ptr %d.addr, align 8
-  %data_offset = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %1, i32 0, i32 0
-  %2 = load i64, ptr addrspace(1) %data_offset, align 8
-  %add.ptr = getelementptr inbounds i8, ptr addrspace(1) %0, i64 %2
+  %call = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %0) #5
+  %1 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 0
+  %2 = extractvalue %struct.cv_header %call, 0
+  store i64 %2, ptr %1, align 8
+  %3 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 1
+  %4 = extractvalue %struct.cv_header %call, 1
+  store i64 %4, ptr %3, align 8
+  %5 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 2
+  %6 = extractvalue %struct.cv_header %call, 2
+  store i64 %6, ptr %5, align 8
+  %7 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 3
+  %8 = extractvalue %struct.cv_header %call, 3
+  store i32 %8, ptr %7, align 8
+  %9 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 4
+  %10 = extractvalue %struct.cv_header %call, 4
+  store i32 %10, ptr %9, align 4
+  %11 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 5
+  %12 = extractvalue %struct.cv_header %call, 5
+  store i32 %12, ptr %11, align 8
+  %13 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 6
+  %14 = extractvalue %struct.cv_header %call, 6
+  store i32 %14, ptr %13, align 4
+  %15 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 7
+  %16 = extractvalue %struct.cv_header %call, 7
+  store i32 %16, ptr %15, align 8
+  %17 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 8
+  %18 = extractvalue %struct.cv_header %call, 8
+  store i32 %18, ptr %17, align 4
+  %19 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 9
+  %20 = extractvalue %struct.cv_header %call, 9
+  store i32 %20, ptr %19, align 8
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #6
+  %21 = load ptr addrspace(1), ptr %d.addr, align 8
+  %data_offset = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 0
+  %22 = load i64, ptr %data_offset, align 8
+  %add.ptr = getelementptr inbounds i8, ptr addrspace(1) %21, i64 %22
   store ptr addrspace(1) %add.ptr, ptr %p, align 8
-  %3 = load ptr addrspace(1), ptr %p, align 8
-  %4 = load i32, ptr %z.addr, align 4
-  %conv = zext i32 %4 to i64
-  %5 = load ptr addrspace(1), ptr %d.addr, align 8
-  %slice_pitch = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %5, i32 0, i32 2
-  %6 = load i64, ptr addrspace(1) %slice_pitch, align 8
-  %mul = mul i64 %conv, %6
-  %add.ptr1 = getelementptr inbounds i8, ptr addrspace(1) %3, i64 %mul
-  %7 = load i32, ptr %y.addr, align 4
-  %conv2 = zext i32 %7 to i64
-  %8 = load ptr addrspace(1), ptr %d.addr, align 8
-  %row_pitch = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %8, i32 0, i32 1
-  %9 = load i64, ptr addrspace(1) %row_pitch, align 8
-  %mul3 = mul i64 %conv2, %9
+  %23 = load ptr addrspace(1), ptr %p, align 8
+  %24 = load i32, ptr %z.addr, align 4
+  %conv = zext i32 %24 to i64
+  %slice_pitch = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 2
+  %25 = load i64, ptr %slice_pitch, align 8
+  %mul = mul i64 %conv, %25
+  %add.ptr1 = getelementptr inbounds i8, ptr addrspace(1) %23, i64 %mul
+  %26 = load i32, ptr %y.addr, align 4
+  %conv2 = zext i32 %26 to i64
+  %row_pitch = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 1
+  %27 = load i64, ptr %row_pitch, align 8
+  %mul3 = mul i64 %conv2, %27
   %add.ptr4 = getelementptr inbounds i8, ptr addrspace(1) %add.ptr1, i64 %mul3
-  %10 = load i32, ptr %x.addr, align 4
-  %conv5 = zext i32 %10 to i64
-  %11 = load ptr addrspace(1), ptr %d.addr, align 8
-  %element_size = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %11, i32 0, i32 10
-  %12 = load i32, ptr addrspace(1) %element_size, align 4
-  %conv6 = zext i32 %12 to i64
-  %mul7 = mul i64 %conv5, %conv6
-  %add.ptr8 = getelementptr inbounds i8, ptr addrspace(1) %add.ptr4, i64 %mul7
-  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
-  ret ptr addrspace(1) %add.ptr8
+  %28 = load i32, ptr %x.addr, align 4
+  %element_size = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 9
+  %29 = load i32, ptr %element_size, align 8
+  %mul5 = mul i32 %28, %29
+  %conv6 = zext i32 %mul5 to i64
+  %add.ptr7 = getelementptr inbounds i8, ptr addrspace(1) %add.ptr4, i64 %conv6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #6
+  call void @llvm.lifetime.end.p0(i64 56, ptr %h) #6
+  ret ptr addrspace(1) %add.ptr7
 }
 
 define internal <4 x float> @cv_unorm8(i32 noundef %w) #0 {
@@ -6110,9 +6525,9 @@ entry:
   %w.addr = alloca i32, align 4
   store i32 %w, ptr %w.addr, align 4
   %0 = load i32, ptr %w.addr, align 4
-  %call = call <4 x i32> @cv_bytes(i32 noundef %0) #4
+  %call = call <4 x i32> @cv_bytes(i32 noundef %0) #5
   %conv = uitofp <4 x i32> %call to <4 x float>
-  %call1 = call <4 x float> @cv_div4(<4 x float> noundef %conv, float noundef 2.550000e+02, float noundef 0x3F70101020000000) #4
+  %call1 = call <4 x float> @cv_div4(<4 x float> noundef %conv, float noundef 2.550000e+02, float noundef 0x3F70101020000000) #5
   ret <4 x float> %call1
 }
 
@@ -6120,22 +6535,54 @@ define internal <4 x float> @cv_decode_f(ptr addrspace(1) noundef %d, ptr addrsp
 entry:
   %d.addr = alloca ptr addrspace(1), align 8
   %p.addr = alloca ptr addrspace(1), align 8
+  %h = alloca %struct.cv_header, align 8
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store ptr addrspace(1) %p, ptr %p.addr, align 8
-  %0 = load ptr addrspace(1), ptr %p.addr, align 8
-  %1 = load ptr addrspace(1), ptr %d.addr, align 8
-  %element_size = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %1, i32 0, i32 10
-  %2 = load i32, ptr addrspace(1) %element_size, align 4
-  %call = call <4 x i32> @cv_load_bits(ptr addrspace(1) noundef %0, i32 noundef %2) #4
-  %3 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %3, i32 0, i32 8
-  %4 = load i32, ptr addrspace(1) %channel_type, align 4
-  %call1 = call <4 x float> @cv_channels_f(<4 x i32> noundef %call, i32 noundef %4) #4
-  %5 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %5, i32 0, i32 7
-  %6 = load i32, ptr addrspace(1) %channel_order, align 8
-  %call2 = call <4 x float> @cv_swizzle_f(<4 x float> noundef %call1, i32 noundef %6) #4
-  ret <4 x float> %call2
+  call void @llvm.lifetime.start.p0(i64 56, ptr %h) #6
+  %0 = load ptr addrspace(1), ptr %d.addr, align 8
+  %call = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %0) #5
+  %1 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 0
+  %2 = extractvalue %struct.cv_header %call, 0
+  store i64 %2, ptr %1, align 8
+  %3 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 1
+  %4 = extractvalue %struct.cv_header %call, 1
+  store i64 %4, ptr %3, align 8
+  %5 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 2
+  %6 = extractvalue %struct.cv_header %call, 2
+  store i64 %6, ptr %5, align 8
+  %7 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 3
+  %8 = extractvalue %struct.cv_header %call, 3
+  store i32 %8, ptr %7, align 8
+  %9 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 4
+  %10 = extractvalue %struct.cv_header %call, 4
+  store i32 %10, ptr %9, align 4
+  %11 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 5
+  %12 = extractvalue %struct.cv_header %call, 5
+  store i32 %12, ptr %11, align 8
+  %13 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 6
+  %14 = extractvalue %struct.cv_header %call, 6
+  store i32 %14, ptr %13, align 4
+  %15 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 7
+  %16 = extractvalue %struct.cv_header %call, 7
+  store i32 %16, ptr %15, align 8
+  %17 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 8
+  %18 = extractvalue %struct.cv_header %call, 8
+  store i32 %18, ptr %17, align 4
+  %19 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 9
+  %20 = extractvalue %struct.cv_header %call, 9
+  store i32 %20, ptr %19, align 8
+  %21 = load ptr addrspace(1), ptr %p.addr, align 8
+  %element_size = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 9
+  %22 = load i32, ptr %element_size, align 8
+  %call1 = call <4 x i32> @cv_load_bits(ptr addrspace(1) noundef %21, i32 noundef %22) #5
+  %channel_type = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 8
+  %23 = load i32, ptr %channel_type, align 4
+  %call2 = call <4 x float> @cv_channels_f(<4 x i32> noundef %call1, i32 noundef %23) #5
+  %channel_order = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 7
+  %24 = load i32, ptr %channel_order, align 8
+  %call3 = call <4 x float> @cv_swizzle_f(<4 x float> noundef %call2, i32 noundef %24) #5
+  call void @llvm.lifetime.end.p0(i64 56, ptr %h) #6
+  ret <4 x float> %call3
 }
 
 define internal <4 x float> @cv_div4(<4 x float> noundef %c, float noundef %d, float noundef %r) #0 {
@@ -6151,25 +6598,25 @@ entry:
   %1 = extractelement <4 x float> %0, i64 0
   %2 = load float, ptr %d.addr, align 4
   %3 = load float, ptr %r.addr, align 4
-  %call = call float @cv_div(float noundef %1, float noundef %2, float noundef %3) #4
+  %call = call float @cv_div(float noundef %1, float noundef %2, float noundef %3) #5
   %vecinit = insertelement <4 x float> undef, float %call, i32 0
   %4 = load <4 x float>, ptr %c.addr, align 16
   %5 = extractelement <4 x float> %4, i64 1
   %6 = load float, ptr %d.addr, align 4
   %7 = load float, ptr %r.addr, align 4
-  %call1 = call float @cv_div(float noundef %5, float noundef %6, float noundef %7) #4
+  %call1 = call float @cv_div(float noundef %5, float noundef %6, float noundef %7) #5
   %vecinit2 = insertelement <4 x float> %vecinit, float %call1, i32 1
   %8 = load <4 x float>, ptr %c.addr, align 16
   %9 = extractelement <4 x float> %8, i64 2
   %10 = load float, ptr %d.addr, align 4
   %11 = load float, ptr %r.addr, align 4
-  %call3 = call float @cv_div(float noundef %9, float noundef %10, float noundef %11) #4
+  %call3 = call float @cv_div(float noundef %9, float noundef %10, float noundef %11) #5
   %vecinit4 = insertelement <4 x float> %vecinit2, float %call3, i32 2
   %12 = load <4 x float>, ptr %c.addr, align 16
   %13 = extractelement <4 x float> %12, i64 3
   %14 = load float, ptr %d.addr, align 4
   %15 = load float, ptr %r.addr, align 4
-  %call5 = call float @cv_div(float noundef %13, float noundef %14, float noundef %15) #4
+  %call5 = call float @cv_div(float noundef %13, float noundef %14, float noundef %15) #5
   %vecinit6 = insertelement <4 x float> %vecinit4, float %call5, i32 3
   store <4 x float> %vecinit6, ptr %.compoundliteral, align 16
   %16 = load <4 x float>, ptr %.compoundliteral, align 16
@@ -6209,7 +6656,7 @@ entry:
   store float %c, ptr %c.addr, align 4
   store float %d, ptr %d.addr, align 4
   store float %r, ptr %r.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %q) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %q) #6
   %0 = load float, ptr %c.addr, align 4
   %1 = load float, ptr %r.addr, align 4
   %mul = fmul float %0, %1
@@ -6222,7 +6669,7 @@ entry:
   %6 = load float, ptr %r.addr, align 4
   %7 = load float, ptr %q, align 4
   %8 = call float @llvm.fma.f32(float %5, float %6, float %7)
-  call void @llvm.lifetime.end.p0(i64 4, ptr %q) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %q) #6
   ret float %8
 }
 
@@ -6404,18 +6851,18 @@ entry:
 sw.bb:                                            ; preds = %entry
   %1 = load <4 x i32>, ptr %w.addr, align 16
   %2 = extractelement <4 x i32> %1, i64 0
-  %call = call <4 x float> @cv_unorm8(i32 noundef %2) #4
+  %call = call <4 x float> @cv_unorm8(i32 noundef %2) #5
   store <4 x float> %call, ptr %retval, align 16
   br label %return
 
 sw.bb1:                                           ; preds = %entry
   %3 = load <4 x i32>, ptr %w.addr, align 16
   %4 = extractelement <4 x i32> %3, i64 0
-  %call2 = call <4 x i32> @cv_bytes(i32 noundef %4) #4
+  %call2 = call <4 x i32> @cv_bytes(i32 noundef %4) #5
   %shl = shl <4 x i32> %call2, <i32 24, i32 24, i32 24, i32 24>
   %shr = ashr <4 x i32> %shl, <i32 24, i32 24, i32 24, i32 24>
   %conv = sitofp <4 x i32> %shr to <4 x float>
-  %call3 = call <4 x float> @cv_div4(<4 x float> noundef %conv, float noundef 1.270000e+02, float noundef 0x3F80204080000000) #4
+  %call3 = call <4 x float> @cv_div4(<4 x float> noundef %conv, float noundef 1.270000e+02, float noundef 0x3F80204080000000) #5
   %elt.max = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %call3, <4 x float> <float -1.000000e+00, float -1.000000e+00, float -1.000000e+00, float -1.000000e+00>)
   store <4 x float> %elt.max, ptr %retval, align 16
   br label %return
@@ -6423,20 +6870,20 @@ sw.bb1:                                           ; preds = %entry
 sw.bb4:                                           ; preds = %entry
   %5 = load <4 x i32>, ptr %w.addr, align 16
   %6 = shufflevector <4 x i32> %5, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call5 = call <4 x i32> @cv_halves(<2 x i32> noundef %6) #4
+  %call5 = call <4 x i32> @cv_halves(<2 x i32> noundef %6) #5
   %conv6 = uitofp <4 x i32> %call5 to <4 x float>
-  %call7 = call <4 x float> @cv_div4(<4 x float> noundef %conv6, float noundef 6.553500e+04, float noundef 0x3EF0001000000000) #4
+  %call7 = call <4 x float> @cv_div4(<4 x float> noundef %conv6, float noundef 6.553500e+04, float noundef 0x3EF0001000000000) #5
   store <4 x float> %call7, ptr %retval, align 16
   br label %return
 
 sw.bb8:                                           ; preds = %entry
   %7 = load <4 x i32>, ptr %w.addr, align 16
   %8 = shufflevector <4 x i32> %7, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call9 = call <4 x i32> @cv_halves(<2 x i32> noundef %8) #4
+  %call9 = call <4 x i32> @cv_halves(<2 x i32> noundef %8) #5
   %shl10 = shl <4 x i32> %call9, <i32 16, i32 16, i32 16, i32 16>
   %shr11 = ashr <4 x i32> %shl10, <i32 16, i32 16, i32 16, i32 16>
   %conv12 = sitofp <4 x i32> %shr11 to <4 x float>
-  %call13 = call <4 x float> @cv_div4(<4 x float> noundef %conv12, float noundef 3.276700e+04, float noundef 0x3F00002000000000) #4
+  %call13 = call <4 x float> @cv_div4(<4 x float> noundef %conv12, float noundef 3.276700e+04, float noundef 0x3F00002000000000) #5
   %elt.max14 = call <4 x float> @llvm.maxnum.v4f32(<4 x float> %call13, <4 x float> <float -1.000000e+00, float -1.000000e+00, float -1.000000e+00, float -1.000000e+00>)
   store <4 x float> %elt.max14, ptr %retval, align 16
   br label %return
@@ -6447,20 +6894,20 @@ sw.bb15:                                          ; preds = %entry
   %shr16 = lshr i32 %10, 11
   %and = and i32 %shr16, 31
   %conv17 = uitofp i32 %and to float
-  %call18 = call float @cv_div(float noundef %conv17, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #4
+  %call18 = call float @cv_div(float noundef %conv17, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #5
   %vecinit = insertelement <4 x float> undef, float %call18, i32 0
   %11 = load <4 x i32>, ptr %w.addr, align 16
   %12 = extractelement <4 x i32> %11, i64 0
   %shr19 = lshr i32 %12, 5
   %and20 = and i32 %shr19, 63
   %conv21 = uitofp i32 %and20 to float
-  %call22 = call float @cv_div(float noundef %conv21, float noundef 6.300000e+01, float noundef 0x3F90410420000000) #4
+  %call22 = call float @cv_div(float noundef %conv21, float noundef 6.300000e+01, float noundef 0x3F90410420000000) #5
   %vecinit23 = insertelement <4 x float> %vecinit, float %call22, i32 1
   %13 = load <4 x i32>, ptr %w.addr, align 16
   %14 = extractelement <4 x i32> %13, i64 0
   %and24 = and i32 %14, 31
   %conv25 = uitofp i32 %and24 to float
-  %call26 = call float @cv_div(float noundef %conv25, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #4
+  %call26 = call float @cv_div(float noundef %conv25, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #5
   %vecinit27 = insertelement <4 x float> %vecinit23, float %call26, i32 2
   %vecinit28 = insertelement <4 x float> %vecinit27, float 1.000000e+00, i32 3
   store <4 x float> %vecinit28, ptr %.compoundliteral, align 16
@@ -6474,20 +6921,20 @@ sw.bb29:                                          ; preds = %entry
   %shr31 = lshr i32 %17, 10
   %and32 = and i32 %shr31, 31
   %conv33 = uitofp i32 %and32 to float
-  %call34 = call float @cv_div(float noundef %conv33, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #4
+  %call34 = call float @cv_div(float noundef %conv33, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #5
   %vecinit35 = insertelement <4 x float> undef, float %call34, i32 0
   %18 = load <4 x i32>, ptr %w.addr, align 16
   %19 = extractelement <4 x i32> %18, i64 0
   %shr36 = lshr i32 %19, 5
   %and37 = and i32 %shr36, 31
   %conv38 = uitofp i32 %and37 to float
-  %call39 = call float @cv_div(float noundef %conv38, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #4
+  %call39 = call float @cv_div(float noundef %conv38, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #5
   %vecinit40 = insertelement <4 x float> %vecinit35, float %call39, i32 1
   %20 = load <4 x i32>, ptr %w.addr, align 16
   %21 = extractelement <4 x i32> %20, i64 0
   %and41 = and i32 %21, 31
   %conv42 = uitofp i32 %and41 to float
-  %call43 = call float @cv_div(float noundef %conv42, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #4
+  %call43 = call float @cv_div(float noundef %conv42, float noundef 3.100000e+01, float noundef 0x3FA0842100000000) #5
   %vecinit44 = insertelement <4 x float> %vecinit40, float %call43, i32 2
   %vecinit45 = insertelement <4 x float> %vecinit44, float 1.000000e+00, i32 3
   store <4 x float> %vecinit45, ptr %.compoundliteral30, align 16
@@ -6516,42 +6963,42 @@ sw.bb46:                                          ; preds = %entry
   %vecinit59 = insertelement <4 x float> %vecinit58, float 1.023000e+03, i32 3
   store <4 x float> %vecinit59, ptr %.compoundliteral47, align 16
   %29 = load <4 x float>, ptr %.compoundliteral47, align 16
-  %call60 = call <4 x float> @cv_div4(<4 x float> noundef %29, float noundef 1.023000e+03, float noundef 0x3F50040100000000) #4
+  %call60 = call <4 x float> @cv_div4(<4 x float> noundef %29, float noundef 1.023000e+03, float noundef 0x3F50040100000000) #5
   store <4 x float> %call60, ptr %retval, align 16
   br label %return
 
 sw.bb61:                                          ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 16, ptr %h) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %h) #6
   %30 = load <4 x i32>, ptr %w.addr, align 16
   %31 = shufflevector <4 x i32> %30, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call62 = call <4 x i32> @cv_halves(<2 x i32> noundef %31) #4
+  %call62 = call <4 x i32> @cv_halves(<2 x i32> noundef %31) #5
   store <4 x i32> %call62, ptr %h, align 16
   %32 = load <4 x i32>, ptr %h, align 16
   %33 = extractelement <4 x i32> %32, i64 0
-  %call64 = call float @cv_half_bits(i32 noundef %33) #4
+  %call64 = call float @cv_half_bits(i32 noundef %33) #5
   %vecinit65 = insertelement <4 x float> undef, float %call64, i32 0
   %34 = load <4 x i32>, ptr %h, align 16
   %35 = extractelement <4 x i32> %34, i64 1
-  %call66 = call float @cv_half_bits(i32 noundef %35) #4
+  %call66 = call float @cv_half_bits(i32 noundef %35) #5
   %vecinit67 = insertelement <4 x float> %vecinit65, float %call66, i32 1
   %36 = load <4 x i32>, ptr %h, align 16
   %37 = extractelement <4 x i32> %36, i64 2
-  %call68 = call float @cv_half_bits(i32 noundef %37) #4
+  %call68 = call float @cv_half_bits(i32 noundef %37) #5
   %vecinit69 = insertelement <4 x float> %vecinit67, float %call68, i32 2
   %38 = load <4 x i32>, ptr %h, align 16
   %39 = extractelement <4 x i32> %38, i64 3
-  %call70 = call float @cv_half_bits(i32 noundef %39) #4
+  %call70 = call float @cv_half_bits(i32 noundef %39) #5
   %vecinit71 = insertelement <4 x float> %vecinit69, float %call70, i32 3
   store <4 x float> %vecinit71, ptr %.compoundliteral63, align 16
   %40 = load <4 x float>, ptr %.compoundliteral63, align 16
   store <4 x float> %40, ptr %retval, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %h) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %h) #6
   br label %return
 
 sw.bb72:                                          ; preds = %entry
   %41 = load <4 x i32>, ptr %w.addr, align 16
   %42 = extractelement <4 x i32> %41, i64 0
-  %call73 = call <4 x i32> @cv_bytes(i32 noundef %42) #4
+  %call73 = call <4 x i32> @cv_bytes(i32 noundef %42) #5
   %shl74 = shl <4 x i32> %call73, <i32 24, i32 24, i32 24, i32 24>
   %shr75 = ashr <4 x i32> %shl74, <i32 24, i32 24, i32 24, i32 24>
   %conv76 = sitofp <4 x i32> %shr75 to <4 x float>
@@ -6561,7 +7008,7 @@ sw.bb72:                                          ; preds = %entry
 sw.bb77:                                          ; preds = %entry
   %43 = load <4 x i32>, ptr %w.addr, align 16
   %44 = extractelement <4 x i32> %43, i64 0
-  %call78 = call <4 x i32> @cv_bytes(i32 noundef %44) #4
+  %call78 = call <4 x i32> @cv_bytes(i32 noundef %44) #5
   %conv79 = uitofp <4 x i32> %call78 to <4 x float>
   store <4 x float> %conv79, ptr %retval, align 16
   br label %return
@@ -6569,7 +7016,7 @@ sw.bb77:                                          ; preds = %entry
 sw.bb80:                                          ; preds = %entry
   %45 = load <4 x i32>, ptr %w.addr, align 16
   %46 = shufflevector <4 x i32> %45, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call81 = call <4 x i32> @cv_halves(<2 x i32> noundef %46) #4
+  %call81 = call <4 x i32> @cv_halves(<2 x i32> noundef %46) #5
   %shl82 = shl <4 x i32> %call81, <i32 16, i32 16, i32 16, i32 16>
   %shr83 = ashr <4 x i32> %shl82, <i32 16, i32 16, i32 16, i32 16>
   %conv84 = sitofp <4 x i32> %shr83 to <4 x float>
@@ -6579,7 +7026,7 @@ sw.bb80:                                          ; preds = %entry
 sw.bb85:                                          ; preds = %entry
   %47 = load <4 x i32>, ptr %w.addr, align 16
   %48 = shufflevector <4 x i32> %47, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call86 = call <4 x i32> @cv_halves(<2 x i32> noundef %48) #4
+  %call86 = call <4 x i32> @cv_halves(<2 x i32> noundef %48) #5
   %conv87 = uitofp <4 x i32> %call86 to <4 x float>
   store <4 x float> %conv87, ptr %retval, align 16
   br label %return
@@ -6743,11 +7190,11 @@ entry:
   store i32 %smp, ptr %smp.addr, align 4
   %extractVec = shufflevector <3 x i32> %n, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %dims) #6
   %0 = load i32, ptr %kind.addr, align 4
-  %call = call i32 @cv_dims(i32 noundef %0) #4
+  %call = call i32 @cv_dims(i32 noundef %0) #5
   store i32 %call, ptr %dims, align 4
-  call void @llvm.lifetime.start.p0(i64 1, ptr %edge) #5
+  call void @llvm.lifetime.start.p0(i64 1, ptr %edge) #6
   %1 = load i32, ptr %smp.addr, align 4
   %and = and i32 %1, 14
   %cmp = icmp ne i32 %and, 4
@@ -6763,7 +7210,7 @@ land.end:                                         ; preds = %land.rhs, %entry
   %3 = phi i1 [ false, %entry ], [ %cmp2, %land.rhs ]
   %frombool = zext i1 %3 to i8
   store i8 %frombool, ptr %edge, align 1
-  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %x) #6
   %4 = load i8, ptr %edge, align 1
   %tobool = trunc i8 %4 to i1
   br i1 %tobool, label %cond.true, label %cond.false
@@ -6773,7 +7220,7 @@ cond.true:                                        ; preds = %land.end
   %6 = extractelement <4 x i32> %5, i64 0
   %7 = load <3 x i32>, ptr %n.addr, align 16
   %8 = extractelement <3 x i32> %7, i64 0
-  %call3 = call i32 @cv_clamp_edge(i32 noundef %6, i32 noundef %8) #4
+  %call3 = call i32 @cv_clamp_edge(i32 noundef %6, i32 noundef %8) #5
   br label %cond.end
 
 cond.false:                                       ; preds = %land.end
@@ -6784,7 +7231,7 @@ cond.false:                                       ; preds = %land.end
 cond.end:                                         ; preds = %cond.false, %cond.true
   %cond = phi i32 [ %call3, %cond.true ], [ %10, %cond.false ]
   store i32 %cond, ptr %x, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %y) #6
   %11 = load i32, ptr %dims, align 4
   %cmp4 = icmp sge i32 %11, 2
   br i1 %cmp4, label %cond.true5, label %cond.false12
@@ -6799,7 +7246,7 @@ cond.true7:                                       ; preds = %cond.true5
   %14 = extractelement <4 x i32> %13, i64 1
   %15 = load <3 x i32>, ptr %n.addr, align 16
   %16 = extractelement <3 x i32> %15, i64 1
-  %call8 = call i32 @cv_clamp_edge(i32 noundef %14, i32 noundef %16) #4
+  %call8 = call i32 @cv_clamp_edge(i32 noundef %14, i32 noundef %16) #5
   br label %cond.end10
 
 cond.false9:                                      ; preds = %cond.true5
@@ -6821,7 +7268,7 @@ cond.true14:                                      ; preds = %cond.false12
   %21 = extractelement <4 x i32> %20, i64 1
   %22 = load <3 x i32>, ptr %n.addr, align 16
   %23 = extractelement <3 x i32> %22, i64 1
-  %call15 = call i32 @cv_clamp_edge(i32 noundef %21, i32 noundef %23) #4
+  %call15 = call i32 @cv_clamp_edge(i32 noundef %21, i32 noundef %23) #5
   br label %cond.end17
 
 cond.false16:                                     ; preds = %cond.false12
@@ -6834,7 +7281,7 @@ cond.end17:                                       ; preds = %cond.false16, %cond
 cond.end19:                                       ; preds = %cond.end17, %cond.end10
   %cond20 = phi i32 [ %cond11, %cond.end10 ], [ %cond18, %cond.end17 ]
   store i32 %cond20, ptr %y, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %z) #6
   %24 = load i32, ptr %dims, align 4
   %cmp21 = icmp eq i32 %24, 3
   br i1 %cmp21, label %cond.true22, label %cond.false29
@@ -6849,7 +7296,7 @@ cond.true24:                                      ; preds = %cond.true22
   %27 = extractelement <4 x i32> %26, i64 2
   %28 = load <3 x i32>, ptr %n.addr, align 16
   %29 = extractelement <3 x i32> %28, i64 2
-  %call25 = call i32 @cv_clamp_edge(i32 noundef %27, i32 noundef %29) #4
+  %call25 = call i32 @cv_clamp_edge(i32 noundef %27, i32 noundef %29) #5
   br label %cond.end27
 
 cond.false26:                                     ; preds = %cond.true22
@@ -6871,7 +7318,7 @@ cond.true31:                                      ; preds = %cond.false29
   %34 = extractelement <4 x i32> %33, i64 2
   %35 = load <3 x i32>, ptr %n.addr, align 16
   %36 = extractelement <3 x i32> %35, i64 2
-  %call32 = call i32 @cv_clamp_edge(i32 noundef %34, i32 noundef %36) #4
+  %call32 = call i32 @cv_clamp_edge(i32 noundef %34, i32 noundef %36) #5
   br label %cond.end34
 
 cond.false33:                                     ; preds = %cond.false29
@@ -6894,11 +7341,11 @@ cond.end36:                                       ; preds = %cond.end34, %cond.e
   store <4 x i32> %extractVec40, ptr %.compoundliteral, align 16
   %loadVec4 = load <4 x i32>, ptr %.compoundliteral, align 16
   %extractVec41 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #5
-  call void @llvm.lifetime.end.p0(i64 1, ptr %edge) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %z) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %y) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %x) #6
+  call void @llvm.lifetime.end.p0(i64 1, ptr %edge) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %dims) #6
   ret <3 x i32> %extractVec41
 }
 
@@ -6965,12 +7412,12 @@ entry:
   %mode = alloca i32, align 4
   %linear = alloca i32, align 4
   store i32 %smp, ptr %smp.addr, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %mode) #6
   %0 = load i32, ptr %smp.addr, align 4
   %shr = lshr i32 %0, 1
   %and = and i32 %shr, 7
   store i32 %and, ptr %mode, align 4
-  call void @llvm.lifetime.start.p0(i64 4, ptr %linear) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %linear) #6
   %1 = load i32, ptr %smp.addr, align 4
   %and1 = and i32 %1, 32
   %tobool = icmp ne i32 %and1, 0
@@ -7011,12 +7458,23 @@ cond.end:                                         ; preds = %cond.false8, %cond.
 
 cond.end10:                                       ; preds = %cond.end, %cond.true
   %cond11 = phi i32 [ %add, %cond.true ], [ %cond9, %cond.end ]
-  call void @llvm.lifetime.end.p0(i64 4, ptr %linear) #5
-  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #5
+  call void @llvm.lifetime.end.p0(i64 4, ptr %linear) #6
+  call void @llvm.lifetime.end.p0(i64 4, ptr %mode) #6
   ret i32 %cond11
 }
 
-define internal <4 x float> @cv_read_f_2d_soft(ptr addrspace(1) noundef %d, i32 noundef %smp, <4 x float> noundef %c) #1 {
+define internal i32 @cv_textured_variant() #0 {
+entry:
+  %v = alloca i32, align 4
+  call void @llvm.lifetime.start.p0(i64 4, ptr %v) #6
+  %0 = call i32 asm "mov.u32 $0, 0; // cv:textured-variant", "=r"() #7
+  store i32 %0, ptr %v, align 4
+  %1 = load i32, ptr %v, align 4
+  call void @llvm.lifetime.end.p0(i64 4, ptr %v) #6
+  ret i32 %1
+}
+
+define internal <4 x float> @cv_read_f_2d_soft(ptr addrspace(1) noundef %d, i32 noundef %smp, <4 x float> noundef %c) #4 {
 entry:
   %d.addr = alloca ptr addrspace(1), align 8
   %smp.addr = alloca i32, align 4
@@ -7027,7 +7485,7 @@ entry:
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
   %1 = load i32, ptr %smp.addr, align 4
   %2 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %1, <4 x float> noundef %2) #4
+  %call = call <4 x float> @cv_read_f(ptr addrspace(1) noundef %0, i32 noundef 3, i32 noundef %1, <4 x float> noundef %2) #5
   ret <4 x float> %call
 }
 
@@ -7040,68 +7498,164 @@ entry:
   %z.addr = alloca i32, align 4
   %n.addr = alloca <3 x i32>, align 16
   %order = alloca i32, align 4
+  %agg.tmp = alloca %struct.cv_header, align 8
   %.compoundliteral = alloca <4 x i32>, align 16
   %cleanup.dest.slot = alloca i32, align 4
   %p = alloca ptr addrspace(1), align 8
+  %agg.tmp6 = alloca %struct.cv_header, align 8
+  %agg.tmp9 = alloca %struct.cv_header, align 8
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store i32 %x, ptr %x.addr, align 4
   store i32 %y, ptr %y.addr, align 4
   store i32 %z, ptr %z.addr, align 4
   %extractVec = shufflevector <3 x i32> %n, <3 x i32> poison, <4 x i32> <i32 0, i32 1, i32 2, i32 undef>
   store <4 x i32> %extractVec, ptr %n.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #5
+  call void @llvm.lifetime.start.p0(i64 4, ptr %order) #6
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %0, i32 0, i32 7
-  %1 = load i32, ptr addrspace(1) %channel_order, align 8
-  store i32 %1, ptr %order, align 4
-  %2 = load i32, ptr %x.addr, align 4
-  %3 = load i32, ptr %y.addr, align 4
-  %4 = load i32, ptr %z.addr, align 4
+  %call = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %0) #5
+  %1 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 0
+  %2 = extractvalue %struct.cv_header %call, 0
+  store i64 %2, ptr %1, align 8
+  %3 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 1
+  %4 = extractvalue %struct.cv_header %call, 1
+  store i64 %4, ptr %3, align 8
+  %5 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 2
+  %6 = extractvalue %struct.cv_header %call, 2
+  store i64 %6, ptr %5, align 8
+  %7 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 3
+  %8 = extractvalue %struct.cv_header %call, 3
+  store i32 %8, ptr %7, align 8
+  %9 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 4
+  %10 = extractvalue %struct.cv_header %call, 4
+  store i32 %10, ptr %9, align 4
+  %11 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 5
+  %12 = extractvalue %struct.cv_header %call, 5
+  store i32 %12, ptr %11, align 8
+  %13 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 6
+  %14 = extractvalue %struct.cv_header %call, 6
+  store i32 %14, ptr %13, align 4
+  %15 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 7
+  %16 = extractvalue %struct.cv_header %call, 7
+  store i32 %16, ptr %15, align 8
+  %17 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 8
+  %18 = extractvalue %struct.cv_header %call, 8
+  store i32 %18, ptr %17, align 4
+  %19 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 9
+  %20 = extractvalue %struct.cv_header %call, 9
+  store i32 %20, ptr %19, align 8
+  %channel_order = getelementptr inbounds %struct.cv_header, ptr %agg.tmp, i32 0, i32 7
+  %21 = load i32, ptr %channel_order, align 8
+  store i32 %21, ptr %order, align 4
+  %22 = load i32, ptr %x.addr, align 4
+  %23 = load i32, ptr %y.addr, align 4
+  %24 = load i32, ptr %z.addr, align 4
   %loadVec4 = load <4 x i32>, ptr %n.addr, align 16
   %extractVec1 = shufflevector <4 x i32> %loadVec4, <4 x i32> poison, <3 x i32> <i32 0, i32 1, i32 2>
-  %call = call zeroext i1 @cv_inside(i32 noundef %2, i32 noundef %3, i32 noundef %4, <3 x i32> noundef %extractVec1) #4
-  br i1 %call, label %if.end, label %if.then
+  %call2 = call zeroext i1 @cv_inside(i32 noundef %22, i32 noundef %23, i32 noundef %24, <3 x i32> noundef %extractVec1) #5
+  br i1 %call2, label %if.end, label %if.then
 
 if.then:                                          ; preds = %entry
-  %5 = load i32, ptr %order, align 4
-  %call2 = call zeroext i1 @cv_border_opaque(i32 noundef %5) #4
-  %6 = zext i1 %call2 to i64
-  %cond = select i1 %call2, i32 1, i32 0
+  %25 = load i32, ptr %order, align 4
+  %call3 = call zeroext i1 @cv_border_opaque(i32 noundef %25) #5
+  %26 = zext i1 %call3 to i64
+  %cond = select i1 %call3, i32 1, i32 0
   %vecinit = insertelement <4 x i32> <i32 0, i32 0, i32 0, i32 undef>, i32 %cond, i32 3
   store <4 x i32> %vecinit, ptr %.compoundliteral, align 16
-  %7 = load <4 x i32>, ptr %.compoundliteral, align 16
-  store <4 x i32> %7, ptr %retval, align 16
+  %27 = load <4 x i32>, ptr %.compoundliteral, align 16
+  store <4 x i32> %27, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
   br label %cleanup
 
 if.end:                                           ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #5
-  %8 = load ptr addrspace(1), ptr %d.addr, align 8
-  %9 = load i32, ptr %x.addr, align 4
-  %10 = load i32, ptr %y.addr, align 4
-  %11 = load i32, ptr %z.addr, align 4
-  %call3 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %8, i32 noundef %9, i32 noundef %10, i32 noundef %11) #4
-  store ptr addrspace(1) %call3, ptr %p, align 8
-  %12 = load ptr addrspace(1), ptr %p, align 8
-  %13 = load ptr addrspace(1), ptr %d.addr, align 8
-  %element_size = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %13, i32 0, i32 10
-  %14 = load i32, ptr addrspace(1) %element_size, align 4
-  %call4 = call <4 x i32> @cv_load_bits(ptr addrspace(1) noundef %12, i32 noundef %14) #4
-  %15 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %15, i32 0, i32 8
-  %16 = load i32, ptr addrspace(1) %channel_type, align 4
-  %call5 = call <4 x i32> @cv_channels_i(<4 x i32> noundef %call4, i32 noundef %16) #4
-  %17 = load i32, ptr %order, align 4
-  %call6 = call <4 x i32> @cv_swizzle_i(<4 x i32> noundef %call5, i32 noundef %17) #4
-  store <4 x i32> %call6, ptr %retval, align 16
+  call void @llvm.lifetime.start.p0(i64 8, ptr %p) #6
+  %28 = load ptr addrspace(1), ptr %d.addr, align 8
+  %29 = load i32, ptr %x.addr, align 4
+  %30 = load i32, ptr %y.addr, align 4
+  %31 = load i32, ptr %z.addr, align 4
+  %call4 = call ptr addrspace(1) @cv_pixel(ptr addrspace(1) noundef %28, i32 noundef %29, i32 noundef %30, i32 noundef %31) #5
+  store ptr addrspace(1) %call4, ptr %p, align 8
+  %32 = load ptr addrspace(1), ptr %p, align 8
+  %33 = load ptr addrspace(1), ptr %d.addr, align 8
+  %call5 = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %33) #5
+  %34 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp6, i32 0, i32 0
+  %35 = extractvalue %struct.cv_header %call5, 0
+  store i64 %35, ptr %34, align 8
+  %36 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp6, i32 0, i32 1
+  %37 = extractvalue %struct.cv_header %call5, 1
+  store i64 %37, ptr %36, align 8
+  %38 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp6, i32 0, i32 2
+  %39 = extractvalue %struct.cv_header %call5, 2
+  store i64 %39, ptr %38, align 8
+  %40 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp6, i32 0, i32 3
+  %41 = extractvalue %struct.cv_header %call5, 3
+  store i32 %41, ptr %40, align 8
+  %42 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp6, i32 0, i32 4
+  %43 = extractvalue %struct.cv_header %call5, 4
+  store i32 %43, ptr %42, align 4
+  %44 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp6, i32 0, i32 5
+  %45 = extractvalue %struct.cv_header %call5, 5
+  store i32 %45, ptr %44, align 8
+  %46 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp6, i32 0, i32 6
+  %47 = extractvalue %struct.cv_header %call5, 6
+  store i32 %47, ptr %46, align 4
+  %48 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp6, i32 0, i32 7
+  %49 = extractvalue %struct.cv_header %call5, 7
+  store i32 %49, ptr %48, align 8
+  %50 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp6, i32 0, i32 8
+  %51 = extractvalue %struct.cv_header %call5, 8
+  store i32 %51, ptr %50, align 4
+  %52 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp6, i32 0, i32 9
+  %53 = extractvalue %struct.cv_header %call5, 9
+  store i32 %53, ptr %52, align 8
+  %element_size = getelementptr inbounds %struct.cv_header, ptr %agg.tmp6, i32 0, i32 9
+  %54 = load i32, ptr %element_size, align 8
+  %call7 = call <4 x i32> @cv_load_bits(ptr addrspace(1) noundef %32, i32 noundef %54) #5
+  %55 = load ptr addrspace(1), ptr %d.addr, align 8
+  %call8 = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %55) #5
+  %56 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp9, i32 0, i32 0
+  %57 = extractvalue %struct.cv_header %call8, 0
+  store i64 %57, ptr %56, align 8
+  %58 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp9, i32 0, i32 1
+  %59 = extractvalue %struct.cv_header %call8, 1
+  store i64 %59, ptr %58, align 8
+  %60 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp9, i32 0, i32 2
+  %61 = extractvalue %struct.cv_header %call8, 2
+  store i64 %61, ptr %60, align 8
+  %62 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp9, i32 0, i32 3
+  %63 = extractvalue %struct.cv_header %call8, 3
+  store i32 %63, ptr %62, align 8
+  %64 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp9, i32 0, i32 4
+  %65 = extractvalue %struct.cv_header %call8, 4
+  store i32 %65, ptr %64, align 4
+  %66 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp9, i32 0, i32 5
+  %67 = extractvalue %struct.cv_header %call8, 5
+  store i32 %67, ptr %66, align 8
+  %68 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp9, i32 0, i32 6
+  %69 = extractvalue %struct.cv_header %call8, 6
+  store i32 %69, ptr %68, align 4
+  %70 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp9, i32 0, i32 7
+  %71 = extractvalue %struct.cv_header %call8, 7
+  store i32 %71, ptr %70, align 8
+  %72 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp9, i32 0, i32 8
+  %73 = extractvalue %struct.cv_header %call8, 8
+  store i32 %73, ptr %72, align 4
+  %74 = getelementptr inbounds %struct.cv_header, ptr %agg.tmp9, i32 0, i32 9
+  %75 = extractvalue %struct.cv_header %call8, 9
+  store i32 %75, ptr %74, align 8
+  %channel_type = getelementptr inbounds %struct.cv_header, ptr %agg.tmp9, i32 0, i32 8
+  %76 = load i32, ptr %channel_type, align 4
+  %call10 = call <4 x i32> @cv_channels_i(<4 x i32> noundef %call7, i32 noundef %76) #5
+  %77 = load i32, ptr %order, align 4
+  %call11 = call <4 x i32> @cv_swizzle_i(<4 x i32> noundef %call10, i32 noundef %77) #5
+  store <4 x i32> %call11, ptr %retval, align 16
   store i32 1, ptr %cleanup.dest.slot, align 4
-  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #5
+  call void @llvm.lifetime.end.p0(i64 8, ptr %p) #6
   br label %cleanup
 
 cleanup:                                          ; preds = %if.end, %if.then
-  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #5
-  %18 = load <4 x i32>, ptr %retval, align 16
-  ret <4 x i32> %18
+  call void @llvm.lifetime.end.p0(i64 4, ptr %order) #6
+  %78 = load <4 x i32>, ptr %retval, align 16
+  ret <4 x i32> %78
 }
 
 define internal <4 x i32> @cv_swizzle_i(<4 x i32> noundef %c, i32 noundef %order) #0 {
@@ -7270,7 +7824,7 @@ entry:
 sw.bb:                                            ; preds = %entry, %entry
   %1 = load <4 x i32>, ptr %w.addr, align 16
   %2 = extractelement <4 x i32> %1, i64 0
-  %call = call <4 x i32> @cv_bytes(i32 noundef %2) #4
+  %call = call <4 x i32> @cv_bytes(i32 noundef %2) #5
   %shl = shl <4 x i32> %call, <i32 24, i32 24, i32 24, i32 24>
   %shr = ashr <4 x i32> %shl, <i32 24, i32 24, i32 24, i32 24>
   store <4 x i32> %shr, ptr %retval, align 16
@@ -7279,14 +7833,14 @@ sw.bb:                                            ; preds = %entry, %entry
 sw.bb1:                                           ; preds = %entry, %entry
   %3 = load <4 x i32>, ptr %w.addr, align 16
   %4 = extractelement <4 x i32> %3, i64 0
-  %call2 = call <4 x i32> @cv_bytes(i32 noundef %4) #4
+  %call2 = call <4 x i32> @cv_bytes(i32 noundef %4) #5
   store <4 x i32> %call2, ptr %retval, align 16
   br label %return
 
 sw.bb3:                                           ; preds = %entry, %entry
   %5 = load <4 x i32>, ptr %w.addr, align 16
   %6 = shufflevector <4 x i32> %5, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call4 = call <4 x i32> @cv_halves(<2 x i32> noundef %6) #4
+  %call4 = call <4 x i32> @cv_halves(<2 x i32> noundef %6) #5
   %shl5 = shl <4 x i32> %call4, <i32 16, i32 16, i32 16, i32 16>
   %shr6 = ashr <4 x i32> %shl5, <i32 16, i32 16, i32 16, i32 16>
   store <4 x i32> %shr6, ptr %retval, align 16
@@ -7295,7 +7849,7 @@ sw.bb3:                                           ; preds = %entry, %entry
 sw.bb7:                                           ; preds = %entry, %entry, %entry
   %7 = load <4 x i32>, ptr %w.addr, align 16
   %8 = shufflevector <4 x i32> %7, <4 x i32> poison, <2 x i32> <i32 0, i32 1>
-  %call8 = call <4 x i32> @cv_halves(<2 x i32> noundef %8) #4
+  %call8 = call <4 x i32> @cv_halves(<2 x i32> noundef %8) #5
   store <4 x i32> %call8, ptr %retval, align 16
   br label %return
 
@@ -7349,28 +7903,28 @@ entry:
   %2 = load float, ptr %scale.addr, align 4
   %3 = load float, ptr %lo.addr, align 4
   %4 = load float, ptr %hi.addr, align 4
-  %call = call i32 @cv_norm(float noundef %1, float noundef %2, float noundef %3, float noundef %4) #4
+  %call = call i32 @cv_norm(float noundef %1, float noundef %2, float noundef %3, float noundef %4) #5
   %vecinit = insertelement <4 x i32> undef, i32 %call, i32 0
   %5 = load <4 x float>, ptr %v.addr, align 16
   %6 = extractelement <4 x float> %5, i64 1
   %7 = load float, ptr %scale.addr, align 4
   %8 = load float, ptr %lo.addr, align 4
   %9 = load float, ptr %hi.addr, align 4
-  %call1 = call i32 @cv_norm(float noundef %6, float noundef %7, float noundef %8, float noundef %9) #4
+  %call1 = call i32 @cv_norm(float noundef %6, float noundef %7, float noundef %8, float noundef %9) #5
   %vecinit2 = insertelement <4 x i32> %vecinit, i32 %call1, i32 1
   %10 = load <4 x float>, ptr %v.addr, align 16
   %11 = extractelement <4 x float> %10, i64 2
   %12 = load float, ptr %scale.addr, align 4
   %13 = load float, ptr %lo.addr, align 4
   %14 = load float, ptr %hi.addr, align 4
-  %call3 = call i32 @cv_norm(float noundef %11, float noundef %12, float noundef %13, float noundef %14) #4
+  %call3 = call i32 @cv_norm(float noundef %11, float noundef %12, float noundef %13, float noundef %14) #5
   %vecinit4 = insertelement <4 x i32> %vecinit2, i32 %call3, i32 2
   %15 = load <4 x float>, ptr %v.addr, align 16
   %16 = extractelement <4 x float> %15, i64 3
   %17 = load float, ptr %scale.addr, align 4
   %18 = load float, ptr %lo.addr, align 4
   %19 = load float, ptr %hi.addr, align 4
-  %call5 = call i32 @cv_norm(float noundef %16, float noundef %17, float noundef %18, float noundef %19) #4
+  %call5 = call i32 @cv_norm(float noundef %16, float noundef %17, float noundef %18, float noundef %19) #5
   %vecinit6 = insertelement <4 x i32> %vecinit4, i32 %call5, i32 3
   store <4 x i32> %vecinit6, ptr %.compoundliteral, align 16
   %20 = load <4 x i32>, ptr %.compoundliteral, align 16
@@ -7382,30 +7936,62 @@ entry:
   %d.addr = alloca ptr addrspace(1), align 8
   %p.addr = alloca ptr addrspace(1), align 8
   %v.addr = alloca <4 x float>, align 16
+  %h = alloca %struct.cv_header, align 8
   %m = alloca <4 x float>, align 16
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   store ptr addrspace(1) %p, ptr %p.addr, align 8
   store <4 x float> %v, ptr %v.addr, align 16
-  call void @llvm.lifetime.start.p0(i64 16, ptr %m) #5
-  %0 = load <4 x float>, ptr %v.addr, align 16
-  %astype = bitcast <4 x float> %0 to <4 x i32>
-  %1 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_order = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %1, i32 0, i32 7
-  %2 = load i32, ptr addrspace(1) %channel_order, align 8
-  %call = call <4 x i32> @cv_unswizzle(<4 x i32> noundef %astype, i32 noundef %2) #4
-  %astype1 = bitcast <4 x i32> %call to <4 x float>
-  store <4 x float> %astype1, ptr %m, align 16
-  %3 = load ptr addrspace(1), ptr %p.addr, align 8
-  %4 = load ptr addrspace(1), ptr %d.addr, align 8
-  %element_size = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %4, i32 0, i32 10
-  %5 = load i32, ptr addrspace(1) %element_size, align 4
-  %6 = load <4 x float>, ptr %m, align 16
-  %7 = load ptr addrspace(1), ptr %d.addr, align 8
-  %channel_type = getelementptr inbounds %struct.cv_image_desc, ptr addrspace(1) %7, i32 0, i32 8
-  %8 = load i32, ptr addrspace(1) %channel_type, align 4
-  %call2 = call <4 x i32> @cv_bits_of_f(<4 x float> noundef %6, i32 noundef %8) #4
-  call void @cv_store_bits(ptr addrspace(1) noundef %3, i32 noundef %5, <4 x i32> noundef %call2) #4
-  call void @llvm.lifetime.end.p0(i64 16, ptr %m) #5
+  call void @llvm.lifetime.start.p0(i64 56, ptr %h) #6
+  %0 = load ptr addrspace(1), ptr %d.addr, align 8
+  %call = call %struct.cv_header @cv_hdr(ptr addrspace(1) noundef %0) #5
+  %1 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 0
+  %2 = extractvalue %struct.cv_header %call, 0
+  store i64 %2, ptr %1, align 8
+  %3 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 1
+  %4 = extractvalue %struct.cv_header %call, 1
+  store i64 %4, ptr %3, align 8
+  %5 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 2
+  %6 = extractvalue %struct.cv_header %call, 2
+  store i64 %6, ptr %5, align 8
+  %7 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 3
+  %8 = extractvalue %struct.cv_header %call, 3
+  store i32 %8, ptr %7, align 8
+  %9 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 4
+  %10 = extractvalue %struct.cv_header %call, 4
+  store i32 %10, ptr %9, align 4
+  %11 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 5
+  %12 = extractvalue %struct.cv_header %call, 5
+  store i32 %12, ptr %11, align 8
+  %13 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 6
+  %14 = extractvalue %struct.cv_header %call, 6
+  store i32 %14, ptr %13, align 4
+  %15 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 7
+  %16 = extractvalue %struct.cv_header %call, 7
+  store i32 %16, ptr %15, align 8
+  %17 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 8
+  %18 = extractvalue %struct.cv_header %call, 8
+  store i32 %18, ptr %17, align 4
+  %19 = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 9
+  %20 = extractvalue %struct.cv_header %call, 9
+  store i32 %20, ptr %19, align 8
+  call void @llvm.lifetime.start.p0(i64 16, ptr %m) #6
+  %21 = load <4 x float>, ptr %v.addr, align 16
+  %astype = bitcast <4 x float> %21 to <4 x i32>
+  %channel_order = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 7
+  %22 = load i32, ptr %channel_order, align 8
+  %call1 = call <4 x i32> @cv_unswizzle(<4 x i32> noundef %astype, i32 noundef %22) #5
+  %astype2 = bitcast <4 x i32> %call1 to <4 x float>
+  store <4 x float> %astype2, ptr %m, align 16
+  %23 = load ptr addrspace(1), ptr %p.addr, align 8
+  %element_size = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 9
+  %24 = load i32, ptr %element_size, align 8
+  %25 = load <4 x float>, ptr %m, align 16
+  %channel_type = getelementptr inbounds %struct.cv_header, ptr %h, i32 0, i32 8
+  %26 = load i32, ptr %channel_type, align 4
+  %call3 = call <4 x i32> @cv_bits_of_f(<4 x float> noundef %25, i32 noundef %26) #5
+  call void @cv_store_bits(ptr addrspace(1) noundef %23, i32 noundef %24, <4 x i32> noundef %call3) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %m) #6
+  call void @llvm.lifetime.end.p0(i64 56, ptr %h) #6
   ret void
 }
 
@@ -7609,8 +8195,8 @@ entry:
 
 sw.bb:                                            ; preds = %entry
   %1 = load <4 x float>, ptr %c.addr, align 16
-  %call = call <4 x i32> @cv_norm4(<4 x float> noundef %1, float noundef 2.550000e+02, float noundef 0.000000e+00, float noundef 2.550000e+02) #4
-  %call1 = call i32 @cv_pack8(<4 x i32> noundef %call) #4
+  %call = call <4 x i32> @cv_norm4(<4 x float> noundef %1, float noundef 2.550000e+02, float noundef 0.000000e+00, float noundef 2.550000e+02) #5
+  %call1 = call i32 @cv_pack8(<4 x i32> noundef %call) #5
   %vecinit = insertelement <4 x i32> undef, i32 %call1, i32 0
   %vecinit2 = insertelement <4 x i32> %vecinit, i32 0, i32 1
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 2
@@ -7622,8 +8208,8 @@ sw.bb:                                            ; preds = %entry
 
 sw.bb5:                                           ; preds = %entry
   %3 = load <4 x float>, ptr %c.addr, align 16
-  %call7 = call <4 x i32> @cv_norm4(<4 x float> noundef %3, float noundef 1.270000e+02, float noundef -1.280000e+02, float noundef 1.270000e+02) #4
-  %call8 = call i32 @cv_pack8(<4 x i32> noundef %call7) #4
+  %call7 = call <4 x i32> @cv_norm4(<4 x float> noundef %3, float noundef 1.270000e+02, float noundef -1.280000e+02, float noundef 1.270000e+02) #5
+  %call8 = call i32 @cv_pack8(<4 x i32> noundef %call7) #5
   %vecinit9 = insertelement <4 x i32> undef, i32 %call8, i32 0
   %vecinit10 = insertelement <4 x i32> %vecinit9, i32 0, i32 1
   %vecinit11 = insertelement <4 x i32> %vecinit10, i32 0, i32 2
@@ -7635,8 +8221,8 @@ sw.bb5:                                           ; preds = %entry
 
 sw.bb13:                                          ; preds = %entry
   %5 = load <4 x float>, ptr %c.addr, align 16
-  %call15 = call <4 x i32> @cv_norm4(<4 x float> noundef %5, float noundef 6.553500e+04, float noundef 0.000000e+00, float noundef 6.553500e+04) #4
-  %call16 = call <2 x i32> @cv_pack16(<4 x i32> noundef %call15) #4
+  %call15 = call <4 x i32> @cv_norm4(<4 x float> noundef %5, float noundef 6.553500e+04, float noundef 0.000000e+00, float noundef 6.553500e+04) #5
+  %call16 = call <2 x i32> @cv_pack16(<4 x i32> noundef %call15) #5
   %vext = shufflevector <2 x i32> %call16, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit17 = shufflevector <4 x i32> %vext, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit18 = insertelement <4 x i32> %vecinit17, i32 0, i32 2
@@ -7648,8 +8234,8 @@ sw.bb13:                                          ; preds = %entry
 
 sw.bb20:                                          ; preds = %entry
   %7 = load <4 x float>, ptr %c.addr, align 16
-  %call22 = call <4 x i32> @cv_norm4(<4 x float> noundef %7, float noundef 3.276700e+04, float noundef -3.276800e+04, float noundef 3.276700e+04) #4
-  %call23 = call <2 x i32> @cv_pack16(<4 x i32> noundef %call22) #4
+  %call22 = call <4 x i32> @cv_norm4(<4 x float> noundef %7, float noundef 3.276700e+04, float noundef -3.276800e+04, float noundef 3.276700e+04) #5
+  %call23 = call <2 x i32> @cv_pack16(<4 x i32> noundef %call22) #5
   %vext24 = shufflevector <2 x i32> %call23, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit25 = shufflevector <4 x i32> %vext24, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit26 = insertelement <4 x i32> %vecinit25, i32 0, i32 2
@@ -7660,16 +8246,16 @@ sw.bb20:                                          ; preds = %entry
   br label %return
 
 sw.bb28:                                          ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 16, ptr %r) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %r) #6
   %9 = load <4 x float>, ptr %c.addr, align 16
-  %call29 = call <4 x i32> @cv_norm4(<4 x float> noundef %9, float noundef 3.100000e+01, float noundef 0.000000e+00, float noundef 3.100000e+01) #4
+  %call29 = call <4 x i32> @cv_norm4(<4 x float> noundef %9, float noundef 3.100000e+01, float noundef 0.000000e+00, float noundef 3.100000e+01) #5
   store <4 x i32> %call29, ptr %r, align 16
   %10 = load <4 x i32>, ptr %r, align 16
   %11 = extractelement <4 x i32> %10, i64 0
   %shl = shl i32 %11, 11
   %12 = load <4 x float>, ptr %c.addr, align 16
   %13 = extractelement <4 x float> %12, i64 1
-  %call31 = call i32 @cv_norm(float noundef %13, float noundef 6.300000e+01, float noundef 0.000000e+00, float noundef 6.300000e+01) #4
+  %call31 = call i32 @cv_norm(float noundef %13, float noundef 6.300000e+01, float noundef 0.000000e+00, float noundef 6.300000e+01) #5
   %shl32 = shl i32 %call31, 5
   %or = or i32 %shl, %shl32
   %14 = load <4 x i32>, ptr %r, align 16
@@ -7682,13 +8268,13 @@ sw.bb28:                                          ; preds = %entry
   store <4 x i32> %vecinit37, ptr %.compoundliteral30, align 16
   %16 = load <4 x i32>, ptr %.compoundliteral30, align 16
   store <4 x i32> %16, ptr %retval, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %r) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %r) #6
   br label %return
 
 sw.bb38:                                          ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 16, ptr %r39) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %r39) #6
   %17 = load <4 x float>, ptr %c.addr, align 16
-  %call40 = call <4 x i32> @cv_norm4(<4 x float> noundef %17, float noundef 3.100000e+01, float noundef 0.000000e+00, float noundef 3.100000e+01) #4
+  %call40 = call <4 x i32> @cv_norm4(<4 x float> noundef %17, float noundef 3.100000e+01, float noundef 0.000000e+00, float noundef 3.100000e+01) #5
   store <4 x i32> %call40, ptr %r39, align 16
   %18 = load <4 x i32>, ptr %r39, align 16
   %19 = extractelement <4 x i32> %18, i64 0
@@ -7707,13 +8293,13 @@ sw.bb38:                                          ; preds = %entry
   store <4 x i32> %vecinit49, ptr %.compoundliteral41, align 16
   %24 = load <4 x i32>, ptr %.compoundliteral41, align 16
   store <4 x i32> %24, ptr %retval, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %r39) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %r39) #6
   br label %return
 
 sw.bb50:                                          ; preds = %entry
-  call void @llvm.lifetime.start.p0(i64 16, ptr %r51) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %r51) #6
   %25 = load <4 x float>, ptr %c.addr, align 16
-  %call52 = call <4 x i32> @cv_norm4(<4 x float> noundef %25, float noundef 1.023000e+03, float noundef 0.000000e+00, float noundef 1.023000e+03) #4
+  %call52 = call <4 x i32> @cv_norm4(<4 x float> noundef %25, float noundef 1.023000e+03, float noundef 0.000000e+00, float noundef 1.023000e+03) #5
   store <4 x i32> %call52, ptr %r51, align 16
   %26 = load <4 x i32>, ptr %r51, align 16
   %27 = extractelement <4 x i32> %26, i64 0
@@ -7732,29 +8318,29 @@ sw.bb50:                                          ; preds = %entry
   store <4 x i32> %vecinit61, ptr %.compoundliteral53, align 16
   %32 = load <4 x i32>, ptr %.compoundliteral53, align 16
   store <4 x i32> %32, ptr %retval, align 16
-  call void @llvm.lifetime.end.p0(i64 16, ptr %r51) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %r51) #6
   br label %return
 
 sw.bb62:                                          ; preds = %entry
   %33 = load <4 x float>, ptr %c.addr, align 16
   %34 = extractelement <4 x float> %33, i64 0
-  %call65 = call i32 @cv_half_of(float noundef %34) #4
+  %call65 = call i32 @cv_half_of(float noundef %34) #5
   %vecinit66 = insertelement <4 x i32> undef, i32 %call65, i32 0
   %35 = load <4 x float>, ptr %c.addr, align 16
   %36 = extractelement <4 x float> %35, i64 1
-  %call67 = call i32 @cv_half_of(float noundef %36) #4
+  %call67 = call i32 @cv_half_of(float noundef %36) #5
   %vecinit68 = insertelement <4 x i32> %vecinit66, i32 %call67, i32 1
   %37 = load <4 x float>, ptr %c.addr, align 16
   %38 = extractelement <4 x float> %37, i64 2
-  %call69 = call i32 @cv_half_of(float noundef %38) #4
+  %call69 = call i32 @cv_half_of(float noundef %38) #5
   %vecinit70 = insertelement <4 x i32> %vecinit68, i32 %call69, i32 2
   %39 = load <4 x float>, ptr %c.addr, align 16
   %40 = extractelement <4 x float> %39, i64 3
-  %call71 = call i32 @cv_half_of(float noundef %40) #4
+  %call71 = call i32 @cv_half_of(float noundef %40) #5
   %vecinit72 = insertelement <4 x i32> %vecinit70, i32 %call71, i32 3
   store <4 x i32> %vecinit72, ptr %.compoundliteral64, align 16
   %41 = load <4 x i32>, ptr %.compoundliteral64, align 16
-  %call73 = call <2 x i32> @cv_pack16(<4 x i32> noundef %41) #4
+  %call73 = call <2 x i32> @cv_pack16(<4 x i32> noundef %41) #5
   %vext74 = shufflevector <2 x i32> %call73, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit75 = shufflevector <4 x i32> %vext74, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit76 = insertelement <4 x i32> %vecinit75, i32 0, i32 2
@@ -7830,7 +8416,7 @@ entry:
   store i32 %type, ptr %type.addr, align 4
   %frombool = zext i1 %is_signed to i8
   store i8 %frombool, ptr %is_signed.addr, align 1
-  call void @llvm.lifetime.start.p0(i64 16, ptr %s) #5
+  call void @llvm.lifetime.start.p0(i64 16, ptr %s) #6
   %0 = load <4 x i32>, ptr %c.addr, align 16
   store <4 x i32> %0, ptr %s, align 16
   %1 = load i32, ptr %type.addr, align 4
@@ -7861,7 +8447,7 @@ cond.false:                                       ; preds = %sw.bb
 
 cond.end:                                         ; preds = %cond.false, %cond.true
   %cond = phi <4 x i32> [ %elt.min, %cond.true ], [ %elt.min1, %cond.false ]
-  %call = call i32 @cv_pack8(<4 x i32> noundef %cond) #4
+  %call = call i32 @cv_pack8(<4 x i32> noundef %cond) #5
   %vecinit = insertelement <4 x i32> undef, i32 %call, i32 0
   %vecinit2 = insertelement <4 x i32> %vecinit, i32 0, i32 1
   %vecinit3 = insertelement <4 x i32> %vecinit2, i32 0, i32 2
@@ -7890,7 +8476,7 @@ cond.false11:                                     ; preds = %sw.bb5
 
 cond.end13:                                       ; preds = %cond.false11, %cond.true8
   %cond14 = phi <4 x i32> [ %elt.min10, %cond.true8 ], [ %elt.min12, %cond.false11 ]
-  %call15 = call i32 @cv_pack8(<4 x i32> noundef %cond14) #4
+  %call15 = call i32 @cv_pack8(<4 x i32> noundef %cond14) #5
   %vecinit16 = insertelement <4 x i32> undef, i32 %call15, i32 0
   %vecinit17 = insertelement <4 x i32> %vecinit16, i32 0, i32 1
   %vecinit18 = insertelement <4 x i32> %vecinit17, i32 0, i32 2
@@ -7919,7 +8505,7 @@ cond.false26:                                     ; preds = %sw.bb20
 
 cond.end28:                                       ; preds = %cond.false26, %cond.true23
   %cond29 = phi <4 x i32> [ %elt.min25, %cond.true23 ], [ %elt.min27, %cond.false26 ]
-  %call30 = call <2 x i32> @cv_pack16(<4 x i32> noundef %cond29) #4
+  %call30 = call <2 x i32> @cv_pack16(<4 x i32> noundef %cond29) #5
   %vext = shufflevector <2 x i32> %call30, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit31 = shufflevector <4 x i32> %vext, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit32 = insertelement <4 x i32> %vecinit31, i32 0, i32 2
@@ -7948,7 +8534,7 @@ cond.false40:                                     ; preds = %sw.bb34
 
 cond.end42:                                       ; preds = %cond.false40, %cond.true37
   %cond43 = phi <4 x i32> [ %elt.min39, %cond.true37 ], [ %elt.min41, %cond.false40 ]
-  %call44 = call <2 x i32> @cv_pack16(<4 x i32> noundef %cond43) #4
+  %call44 = call <2 x i32> @cv_pack16(<4 x i32> noundef %cond43) #5
   %vext45 = shufflevector <2 x i32> %call44, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit46 = shufflevector <4 x i32> %vext45, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit47 = insertelement <4 x i32> %vecinit46, i32 0, i32 2
@@ -8011,7 +8597,7 @@ lor.lhs.false:                                    ; preds = %sw.default
 
 cond.true64:                                      ; preds = %lor.lhs.false, %sw.default
   %26 = load <4 x i32>, ptr %c.addr, align 16
-  %call66 = call i32 @cv_pack8(<4 x i32> noundef %26) #4
+  %call66 = call i32 @cv_pack8(<4 x i32> noundef %26) #5
   %vecinit67 = insertelement <4 x i32> undef, i32 %call66, i32 0
   %vecinit68 = insertelement <4 x i32> %vecinit67, i32 0, i32 1
   %vecinit69 = insertelement <4 x i32> %vecinit68, i32 0, i32 2
@@ -8031,7 +8617,7 @@ cond.true73:                                      ; preds = %cond.false71
 
 cond.false74:                                     ; preds = %cond.false71
   %30 = load <4 x i32>, ptr %c.addr, align 16
-  %call76 = call <2 x i32> @cv_pack16(<4 x i32> noundef %30) #4
+  %call76 = call <2 x i32> @cv_pack16(<4 x i32> noundef %30) #5
   %vext77 = shufflevector <2 x i32> %call76, <2 x i32> poison, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit78 = shufflevector <4 x i32> %vext77, <4 x i32> undef, <4 x i32> <i32 0, i32 1, i32 undef, i32 undef>
   %vecinit79 = insertelement <4 x i32> %vecinit78, i32 0, i32 2
@@ -8051,7 +8637,7 @@ cond.end83:                                       ; preds = %cond.end81, %cond.t
   br label %cleanup
 
 cleanup:                                          ; preds = %cond.end83, %cond.end61, %cond.end54, %cond.end42, %cond.end28, %cond.end13, %cond.end
-  call void @llvm.lifetime.end.p0(i64 16, ptr %s) #5
+  call void @llvm.lifetime.end.p0(i64 16, ptr %s) #6
   %32 = load <4 x i32>, ptr %retval, align 16
   ret <4 x i32> %32
 }
@@ -8066,6 +8652,8 @@ attributes #0 = { alwaysinline convergent norecurse nounwind "no-trapping-math"=
 attributes #1 = { convergent noinline norecurse nounwind "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
 attributes #2 = { nocallback nofree nosync nounwind willreturn memory(argmem: readwrite) }
 attributes #3 = { nocallback nofree nosync nounwind speculatable willreturn memory(none) }
-attributes #4 = { convergent nounwind }
-attributes #5 = { nounwind }
-attributes #6 = { convergent nounwind memory(none) }
+attributes #4 = { convergent noinline norecurse nounwind willreturn memory(read) "no-trapping-math"="true" "stack-protector-buffer-size"="8" }
+attributes #5 = { convergent nounwind }
+attributes #6 = { nounwind }
+attributes #7 = { convergent nounwind memory(none) }
+attributes #8 = { convergent nounwind willreturn memory(read) }
