@@ -523,9 +523,13 @@ cl_int cv_wait_run(cv_wait *w) {
     if (r == CL_COMPLETE) {
         /* A wait teaches when it saw the kernel's end: it began within a spin of the enqueue,
          * or waited longer than a spin itself. A short wait that began late (a blocking read
-         * right after clFinish, behind the same kernel) saw only its own work pending. */
-        bool teaches =
-            seen_pending && (t0 - origin <= cv_wait_cfg.spin_ns || end - t0 > cv_wait_cfg.spin_ns);
+         * right after clFinish, behind the same kernel) saw only its own work pending. Where the
+         * enqueue's time is unknown (the history said short then, so none was taken) a short
+         * wait may have begun late: it teaches nothing, else it would put "short" back after
+         * each long wait, and the next enqueue would again take no time to predict from. */
+        bool origin_known = w->origin_ns && w->origin_ns <= t0;
+        bool teaches = seen_pending && ((origin_known && t0 - origin <= cv_wait_cfg.spin_ns) ||
+                                        end - t0 > cv_wait_cfg.spin_ns);
         if (!w->opened_by && teaches)
             cv_wait_learn(w->key, end - origin, end - t0, w->exact, w->short_predicted);
         /* Waits for this stream's work on other streams may go on now. */

@@ -56,6 +56,9 @@ typedef struct fakecuda_state {
      * (host waits behind it sleep): microseconds, FAKECUDA_LAUNCH_US at the start; 0: launches
      * take no stream time. A timed twin's START and END are that far apart. */
     _Atomic unsigned launch_us;
+    /* How long each queued cuStreamWriteValue64 waits on its stream before its store (the GPU's
+     * few microseconds for a memory operation): microseconds, 0 at the start. */
+    _Atomic unsigned write_value_delay_us;
     /* What cuOccupancyMaxActiveBlocksPerMultiprocessor answers: blocks per multiprocessor; 0
      * (the start): an H100's answer for a function of few registers, min(32, 2048 / threads). */
     _Atomic int blocks_per_sm;

@@ -148,6 +148,11 @@ static void execute(fake_op *o) { /* under L, on the stream's thread (or at once
         wait_value(o);
         break;
     case OP_WRITE_VALUE:
+        if (is_stream_thread && fake_state.write_value_delay_us) {
+            UNLOCK;
+            usleep(fake_state.write_value_delay_us);
+            LOCK;
+        }
         __atomic_store_n(o->addr, o->value, __ATOMIC_RELEASE);
         break;
     case OP_COPY:
