@@ -512,6 +512,87 @@ static cl_int cvc_ir_to_ptx(char *ll, cvc_child *llc, const char *dir, const cvc
     return err;
 }
 
+static char *cvc_ir_names(const char *ir);
+static cl_int cvc_codegen_ir(const cvc_tmp *tmp, const char *input, const char *names,
+                             const cvc_options *o, const cvc_target *target, const cvc_tools *tools,
+                             cvc_buf *log, cvc_output *out);
+
+/* Whether a source may define functions its kernels never call, many of them: it includes a file
+ * (a header of helpers, as pyopencl's complex numbers), or has an `inline` function not `static`
+ * (GNU inline semantics emit it: cvc_ir_prune.c). Such a source builds in two steps. */
+static bool cvc_source_prunes(const char *text, size_t len) {
+    for (size_t i = 0; i < len; i++) {
+        if (text[i] == '#') {
+            size_t j = i + 1;
+            while (j < len && (text[j] == ' ' || text[j] == '\t'))
+                j++;
+            if (len - j >= 7 && !memcmp(text + j, "include", 7))
+                return true;
+            continue;
+        }
+        bool word_start =
+            i == 0 || !(text[i - 1] == '_' || (text[i - 1] >= 'a' && text[i - 1] <= 'z') ||
+                        (text[i - 1] >= 'A' && text[i - 1] <= 'Z') ||
+                        (text[i - 1] >= '0' && text[i - 1] <= '9'));
+        if (!word_start || len - i < 6 || memcmp(text + i, "inline", 6) ||
+            (len - i > 6 && cvc_ir_ident(text + i + 6) > 0))
+            continue;
+        /* The word before: `static inline` is internal already. */
+        size_t j = i;
+        while (j > 0 && (text[j - 1] == ' ' || text[j - 1] == '\t' || text[j - 1] == '\n'))
+            j--;
+        if (j < 6 || memcmp(text + j - 6, "static", 6))
+            return true;
+    }
+    return false;
+}
+
+/* clBuildProgram in two steps, for a source cvc_source_prunes picks: clang's front end alone (no
+ * pass, no library), its functions that no kernel reaches dropped and the others made internal
+ * (cvc_ir_prune), then the link and optimization of clLinkProgram's path (cvc_codegen_ir). The
+ * source comes on stdin, as in a stage: includes are found from the same places. */
+static cl_int cvc_codegen_split(const char *text, size_t len, const cvc_options *o,
+                                const cvc_target *target, const cvc_tools *tools, cvc_buf *log,
+                                cvc_output *out, char **deps) {
+    cvc_tmp tmp = {{0}};
+    if (!cvc_tmp_create(&tmp)) {
+        cvc_buf_str(log, "culvert: cannot create a temporary directory\n");
+        return CL_BUILD_PROGRAM_FAILURE;
+    }
+    char front[4096], depfile[4096], ir[4096];
+    cvc_tmp_path(&tmp, "front.ll", front);
+    cvc_tmp_path(&tmp, "program.d", depfile);
+    cvc_tmp_path(&tmp, "pruned.ll", ir);
+    cl_int err = CL_BUILD_PROGRAM_FAILURE;
+    cvc_argv *a = cvc_argvs(1);
+    cvc_child clang = {0};
+    char *ll = NULL;
+    if (a) {
+        cvc_clang_common(a, tools, o, cvc_sm(target, tools), true);
+        cvc_arg(a, "-disable-llvm-passes");
+        cvc_clang_tail(a, depfile, "-emit-llvm", front, "-");
+        size_t ll_len = 0;
+        if (!a->overflow && cvc_child_start(a->v, true, &clang, log) &&
+            cvc_child_finish(&clang, text, len, log) == 0)
+            ll = (char *)cvc_read_file(front, &ll_len);
+    }
+    cvc_argvs_free(a, 1);
+    char *pruned = ll ? cvc_ir_prune(ll) : NULL;
+    const char *use = pruned ? pruned : ll;
+    char *names = use ? cvc_ir_names(use) : NULL;
+    if (use && names && cvc_write_file(ir, use, strlen(use))) {
+        *deps = cvc_deps_text(depfile, tmp.dir);
+        err = cvc_codegen_ir(&tmp, ir, names, o, target, tools, log, out);
+    } else if (ll) {
+        cvc_buf_str(log, cvc_no_tmp);
+    }
+    free(names);
+    free(pruned);
+    free(ll);
+    cvc_tmp_remove(&tmp);
+    return err;
+}
+
 /* clBuildProgram: OpenCL C -> PTX through a stage, the one started ahead for these options when
  * it waits (and one is started for the next build). Only the part of the libraries the source
  * names, when that is known (cvc_link_plan.c); a call the scan missed: again, libraries whole.
@@ -520,6 +601,8 @@ static cl_int cvc_codegen_source(const char *text, size_t len, const char *optio
                                  const cvc_options *o, const cvc_target *target,
                                  const cvc_tools *tools, cvc_buf *log, cvc_output *out,
                                  char **deps) {
+    if (cvc_source_prunes(text, len))
+        return cvc_codegen_split(text, len, o, target, tools, log, out, deps);
     int sm = cvc_sm(target, tools);
     /* clang and llc first (started ahead, or now): their start-up overlaps the planning. */
     cvc_hash sig = cvc_stage_sig(o, sm, tools);

@@ -163,6 +163,10 @@ char *cvc_lower_printf(const char *ll, cvc_buf *log, bool *failed);
 /* Kernels called as functions: each called kernel gets a plain internal clone that the calls
  * go to (cvc_ir_calls.c). The new IR, or NULL when nothing calls a kernel (or no memory). */
 char *cvc_ir_kernel_calls(const char *ll);
+/* A build's own functions that no kernel reaches dropped, the others made internal, in the
+ * textual IR of clang's front end (cvc_ir_prune.c). The new IR, or NULL when there is nothing to
+ * change, a line is not as expected, or no memory (the IR is then built as it is). */
+char *cvc_ir_prune(const char *ll);
 /* ---- address-space casts (cvc_ir_casts.c); each returns the new IR, or NULL when there is
  * nothing to change (or no memory) ---- */
 /* Casts of null become null (OpenCL C's NULL is NULL in every address space; NVPTX converts
