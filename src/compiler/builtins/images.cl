@@ -107,15 +107,16 @@ typedef struct {
 
 CV_INLINE cv_header cv_hdr(cv_image *d) {
 #ifdef __NVPTX__
-    ulong offset, row;
-    uint slice_lo, slice_hi, w, h, depth, layers, order, type, kind, size, reserved0, reserved1;
-    __asm__("ld.global.nc.v2.u64 {%0, %1}, [%14];\n\t"
-            "ld.global.nc.v4.u32 {%2, %3, %4, %5}, [%14+16];\n\t"
-            "ld.global.nc.v4.u32 {%6, %7, %8, %9}, [%14+32];\n\t"
-            "ld.global.nc.v4.u32 {%10, %11, %12, %13}, [%14+48];"
+    ulong offset, row, slice_lo, slice_hi, unused0, unused1, unused2;
+    uint w, h, depth, layers, order, type, kind, size;
+    __asm__("ld.global.nc.v2.u64 {%0, %1}, [%15];\n\t"
+            "ld.global.nc.v4.u32 {%2, %3, %4, %5}, [%15+16];\n\t"
+            "ld.global.nc.v4.u32 {%6, %7, %8, %9}, [%15+32];\n\t"
+            "ld.global.nc.v4.u32 {%10, %11, %12, %13}, [%15+48];\n\t"
+            "mov.b64 %14, 0;"
             : "=l"(offset), "=l"(row), "=r"(slice_lo), "=r"(slice_hi), "=r"(w), "=r"(h),
               "=r"(depth), "=r"(layers), "=r"(order), "=r"(type), "=r"(kind), "=r"(size),
-              "=r"(reserved0), "=r"(reserved1)
+              "=r"(unused0), "=r"(unused1), "=l"(unused2)
             : "l"(d));
     cv_header r = {(long)offset, row, (ulong)slice_hi << 32 | slice_lo, w, h, depth, layers, order,
                    type,         size};

@@ -6104,8 +6104,11 @@ entry:
   %d.addr = alloca ptr addrspace(1), align 8
   %offset = alloca i64, align 8
   %row = alloca i64, align 8
-  %slice_lo = alloca i32, align 4
-  %slice_hi = alloca i32, align 4
+  %slice_lo = alloca i64, align 8
+  %slice_hi = alloca i64, align 8
+  %unused0 = alloca i64, align 8
+  %unused1 = alloca i64, align 8
+  %unused2 = alloca i64, align 8
   %w = alloca i32, align 4
   %h = alloca i32, align 4
   %depth = alloca i32, align 4
@@ -6114,13 +6117,14 @@ entry:
   %type = alloca i32, align 4
   %kind = alloca i32, align 4
   %size = alloca i32, align 4
-  %reserved0 = alloca i32, align 4
-  %reserved1 = alloca i32, align 4
   store ptr addrspace(1) %d, ptr %d.addr, align 8
   call void @llvm.lifetime.start.p0(i64 8, ptr %offset) #6
   call void @llvm.lifetime.start.p0(i64 8, ptr %row) #6
-  call void @llvm.lifetime.start.p0(i64 4, ptr %slice_lo) #6
-  call void @llvm.lifetime.start.p0(i64 4, ptr %slice_hi) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %slice_lo) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %slice_hi) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %unused0) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %unused1) #6
+  call void @llvm.lifetime.start.p0(i64 8, ptr %unused2) #6
   call void @llvm.lifetime.start.p0(i64 4, ptr %w) #6
   call void @llvm.lifetime.start.p0(i64 4, ptr %h) #6
   call void @llvm.lifetime.start.p0(i64 4, ptr %depth) #6
@@ -6129,28 +6133,27 @@ entry:
   call void @llvm.lifetime.start.p0(i64 4, ptr %type) #6
   call void @llvm.lifetime.start.p0(i64 4, ptr %kind) #6
   call void @llvm.lifetime.start.p0(i64 4, ptr %size) #6
-  call void @llvm.lifetime.start.p0(i64 4, ptr %reserved0) #6
-  call void @llvm.lifetime.start.p0(i64 4, ptr %reserved1) #6
   %0 = load ptr addrspace(1), ptr %d.addr, align 8
-  %1 = call { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } asm "ld.global.nc.v2.u64 {$0, $1}, [$14];\0A\09ld.global.nc.v4.u32 {$2, $3, $4, $5}, [$14+16];\0A\09ld.global.nc.v4.u32 {$6, $7, $8, $9}, [$14+32];\0A\09ld.global.nc.v4.u32 {$10, $11, $12, $13}, [$14+48];", "=l,=l,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,l"(ptr addrspace(1) %0) #7
-  %asmresult = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 0
-  %asmresult1 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 1
-  %asmresult2 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 2
-  %asmresult3 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 3
-  %asmresult4 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 4
-  %asmresult5 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 5
-  %asmresult6 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 6
-  %asmresult7 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 7
-  %asmresult8 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 8
-  %asmresult9 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 9
-  %asmresult10 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 10
-  %asmresult11 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 11
-  %asmresult12 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 12
-  %asmresult13 = extractvalue { i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32, i32 } %1, 13
+  %1 = call { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } asm "ld.global.nc.v2.u64 {$0, $1}, [$15];\0A\09ld.global.nc.v4.u32 {$2, $3, $4, $5}, [$15+16];\0A\09ld.global.nc.v4.u32 {$6, $7, $8, $9}, [$15+32];\0A\09ld.global.nc.v4.u32 {$10, $11, $12, $13}, [$15+48];\0A\09mov.b64 $14, 0;", "=l,=l,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=r,=l,l"(ptr addrspace(1) %0) #7
+  %asmresult = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 0
+  %asmresult1 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 1
+  %asmresult2 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 2
+  %asmresult3 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 3
+  %asmresult4 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 4
+  %asmresult5 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 5
+  %asmresult6 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 6
+  %asmresult7 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 7
+  %asmresult8 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 8
+  %asmresult9 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 9
+  %asmresult10 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 10
+  %asmresult11 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 11
+  %asmresult12 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 12
+  %asmresult13 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 13
+  %asmresult14 = extractvalue { i64, i64, i64, i64, i32, i32, i32, i32, i32, i32, i32, i32, i64, i64, i64 } %1, 14
   store i64 %asmresult, ptr %offset, align 8
   store i64 %asmresult1, ptr %row, align 8
-  store i32 %asmresult2, ptr %slice_lo, align 4
-  store i32 %asmresult3, ptr %slice_hi, align 4
+  store i64 %asmresult2, ptr %slice_lo, align 8
+  store i64 %asmresult3, ptr %slice_hi, align 8
   store i32 %asmresult4, ptr %w, align 4
   store i32 %asmresult5, ptr %h, align 4
   store i32 %asmresult6, ptr %depth, align 4
@@ -6159,8 +6162,9 @@ entry:
   store i32 %asmresult9, ptr %type, align 4
   store i32 %asmresult10, ptr %kind, align 4
   store i32 %asmresult11, ptr %size, align 4
-  store i32 %asmresult12, ptr %reserved0, align 4
-  store i32 %asmresult13, ptr %reserved1, align 4
+  store i64 %asmresult12, ptr %unused0, align 8
+  store i64 %asmresult13, ptr %unused1, align 8
+  store i64 %asmresult14, ptr %unused2, align 8
   %data_offset = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 0
   %2 = load i64, ptr %offset, align 8
   store i64 %2, ptr %data_offset, align 8
@@ -6168,12 +6172,10 @@ entry:
   %3 = load i64, ptr %row, align 8
   store i64 %3, ptr %row_pitch, align 8
   %slice_pitch = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 2
-  %4 = load i32, ptr %slice_hi, align 4
-  %conv = zext i32 %4 to i64
-  %shl = shl i64 %conv, 32
-  %5 = load i32, ptr %slice_lo, align 4
-  %conv14 = zext i32 %5 to i64
-  %or = or i64 %shl, %conv14
+  %4 = load i64, ptr %slice_hi, align 8
+  %shl = shl i64 %4, 32
+  %5 = load i64, ptr %slice_lo, align 8
+  %or = or i64 %shl, %5
   store i64 %or, ptr %slice_pitch, align 8
   %width = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 3
   %6 = load i32, ptr %w, align 4
@@ -6196,8 +6198,6 @@ entry:
   %element_size = getelementptr inbounds %struct.cv_header, ptr %retval, i32 0, i32 9
   %12 = load i32, ptr %size, align 4
   store i32 %12, ptr %element_size, align 8
-  call void @llvm.lifetime.end.p0(i64 4, ptr %reserved1) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %reserved0) #6
   call void @llvm.lifetime.end.p0(i64 4, ptr %size) #6
   call void @llvm.lifetime.end.p0(i64 4, ptr %kind) #6
   call void @llvm.lifetime.end.p0(i64 4, ptr %type) #6
@@ -6206,8 +6206,11 @@ entry:
   call void @llvm.lifetime.end.p0(i64 4, ptr %depth) #6
   call void @llvm.lifetime.end.p0(i64 4, ptr %h) #6
   call void @llvm.lifetime.end.p0(i64 4, ptr %w) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %slice_hi) #6
-  call void @llvm.lifetime.end.p0(i64 4, ptr %slice_lo) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %unused2) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %unused1) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %unused0) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %slice_hi) #6
+  call void @llvm.lifetime.end.p0(i64 8, ptr %slice_lo) #6
   call void @llvm.lifetime.end.p0(i64 8, ptr %row) #6
   call void @llvm.lifetime.end.p0(i64 8, ptr %offset) #6
   %13 = load %struct.cv_header, ptr %retval, align 8
