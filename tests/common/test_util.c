@@ -105,6 +105,15 @@ cl_mem cv_test_buffer(cl_context ctx, size_t size, const void *init) {
     return m;
 }
 
+cl_context cv_test_context(cl_device_id dev, cl_command_queue *q) {
+    cl_int err = CL_SUCCESS;
+    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
+    REQUIRE(ctx != NULL);
+    *q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    REQUIRE(*q != NULL);
+    return ctx;
+}
+
 void cv_test_check_profiled(cl_event e) {
     cl_ulong start = 0, end = 0;
     CHECK_ERR(CL_SUCCESS, clWaitForEvents(1, &e));

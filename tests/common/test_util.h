@@ -74,6 +74,9 @@ cl_program cv_test_build(cl_context ctx, cl_device_id dev, cl_uint count, const 
 /* A read-write buffer of `size` bytes, a copy of `init` when given; a failure ends the test
  * (exit 1, with the error code). */
 cl_mem cv_test_buffer(cl_context ctx, size_t size, const void *init);
+/* A context of dev and, in *q, an in-order queue of it without properties; the test ends (failed)
+ * when either cannot be made. */
+cl_context cv_test_context(cl_device_id dev, cl_command_queue *q);
 /* A command's event on a profiling queue: waits for it, checks it completed with 0 < START <= END,
  * releases it. */
 void cv_test_check_profiled(cl_event e);

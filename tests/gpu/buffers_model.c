@@ -55,10 +55,8 @@ static rect random_rect(void) {
 int main(void) {
     cl_device_id dev = cv_test_gpu_device_or_skip(NULL);
     cl_int err;
-    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    REQUIRE(ctx != NULL);
-    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-    REQUIRE(q != NULL);
+    cl_command_queue q;
+    cl_context ctx = cv_test_context(dev, &q);
     cl_uint align_bits = 0;
     clGetDeviceInfo(dev, CL_DEVICE_MEM_BASE_ADDR_ALIGN, sizeof align_bits, &align_bits, NULL);
     size_t align = align_bits / 8;

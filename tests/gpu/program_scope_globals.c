@@ -67,10 +67,8 @@ static void run(cl_command_queue q, cl_program p, cl_mem out, size_t bumps, cl_l
 int main(void) {
     cl_device_id dev = cv_test_gpu_device_or_skip(NULL);
     cl_int err;
-    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    REQUIRE(ctx != NULL);
-    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-    REQUIRE(q != NULL);
+    cl_command_queue q;
+    cl_context ctx = cv_test_context(dev, &q);
 
     /* The claim: the feature, and at least the 64 KiB the spec asks of a device that has it. */
     CHECK(cv_test_has_c_feature(dev, "__opencl_c_program_scope_global_variables", 0));

@@ -23,11 +23,8 @@ int main(void) {
         fprintf(stderr, "no coarse-grained SVM: skipped\n");
         return CV_TEST_SKIP;
     }
-    cl_int err;
-    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    REQUIRE(ctx != NULL);
-    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-    REQUIRE(q != NULL);
+    cl_command_queue q;
+    cl_context ctx = cv_test_context(dev, &q);
     unsigned char *svm[ALLOCS], *model[ALLOCS];
     size_t size[ALLOCS];
     for (int i = 0; i < ALLOCS; i++) {

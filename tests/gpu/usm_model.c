@@ -27,10 +27,8 @@ int main(void) {
     }
     usm_load(platform);
     cl_int err;
-    cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
-    REQUIRE(ctx != NULL);
-    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
-    REQUIRE(q != NULL);
+    cl_command_queue q;
+    cl_context ctx = cv_test_context(dev, &q);
     /* 0: device, 1: host, 2: shared */
     unsigned char *mem[ALLOCS], *model[ALLOCS];
     mem[0] = device_alloc(ctx, dev, NULL, SIZE, 0, &err);

@@ -1,7 +1,8 @@
 /* A build's functions that no kernel reaches (cvc_ir_prune, src/compiler/cvc_ir_prune.c): the
  * rewrite of a module's text (what goes, what turns internal, what stays as it is; the result
  * still parses), and builds of sources that take the two-step path (an `inline` helper, an
- * included header): the unused functions leave no trace in the PTX, which ptxas takes. */
+ * included header): the unused functions leave no trace in the PTX, which ptxas takes; sources
+ * that fail there fail as they would in one step. */
 #include "compiler_util.h"
 #include "compiler/cvc_internal.h"
 
@@ -119,12 +120,38 @@ static void builds(void) {
     cvt_rmdir(dir);
 }
 
+/* What goes wrong in the two steps is said as in one: CL_BUILD_PROGRAM_FAILURE and the words of
+ * the step that failed (clang's front end, the check of undefined functions). */
+static void failures(void) {
+    static const struct {
+        const char *source, *said;
+    } bad[] = {
+        {"inline int f(int x) { return x +; }\n"
+         "kernel void k(global int *p) { p[0] = f(1); }\n",
+         "expected expression"},
+        {"#include \"no-such-header.h\"\nkernel void k(global int *p) { p[0] = 1; }\n",
+         "no-such-header.h"},
+        {"int g(int);\ninline int f(int x) { return g(x); }\n"
+         "kernel void k(global int *p) { p[0] = f(1); }\n",
+         "'g'"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        cvc_output out;
+        cl_int err = cvc_build(bad[i].source, strlen(bad[i].source), "", &cvt_sm90, &out);
+        CVT_CHECK(err == CL_BUILD_PROGRAM_FAILURE, "bad source %zu: %d", i, err);
+        CVT_CHECK(out.log && strstr(out.log, bad[i].said), "bad source %zu, log:\n%s", i,
+                  out.log ? out.log : "(none)");
+        cvc_output_free(&out);
+    }
+}
+
 int main(void) {
     rewrite();
     cvt_require_compiler();
     char cache[256];
     cvt_private_cache(cache, sizeof cache);
     builds();
+    failures();
     cvt_rmdir(cache);
     printf("%s\n", cvt_failures ? "FAILED" : "PASSED");
     return cvt_failures ? 1 : 0;
