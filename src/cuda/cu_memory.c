@@ -774,6 +774,12 @@ static cl_int cvcu_bounce_get(struct cvcu_device *dev, size_t n, cvcu_bounce **o
             got = NULL;
         }
     }
+    /* What the last use left (a rect read's rows to unpack, a read's destination) is not this
+     * use's: the host function would copy there. */
+    if (got) {
+        got->copy_to = NULL;
+        got->rect = false;
+    }
     *out = got;
     return err;
 }
@@ -797,8 +803,6 @@ static cl_int cvcu_bounced_to_device(const cvcu_host_copy *c, cl_ulong dst, cons
     cl_int err = cvcu_bounce_get(c->dev, n, &b);
     if (err == CL_SUCCESS) {
         cvu_host_memcpy(b->pinned, src, n);
-        b->copy_to = NULL;
-        b->rect = false;
         err =
             CVCU_CALL(cvcu.cuMemcpyHtoDAsync(CVCU_DPTR(dst), b->pinned, n, s), CL_OUT_OF_RESOURCES);
         cl_int rel = cvcu_bounce_release_after(b, s);
@@ -1036,8 +1040,6 @@ static cl_int cvcu_rect_bounced(const cvcu_host_copy *c, const cvcu_rect_side *d
     if (err != CL_SUCCESS)
         return err;
     cvcu_rect_side packed = {0, b->pinned, {0, 0, 0}, region[0], region[0] * region[1]};
-    b->copy_to = NULL;
-    b->rect = false;
     if (src->host) {
         cvcu_copy_rows(NULL, &packed, src, region);
         err = cvcu_rect_direct(c, dst, &packed, region);

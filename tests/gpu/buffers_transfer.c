@@ -190,6 +190,44 @@ static void test_gated(void) {
     free(dst);
 }
 
+/* Non-blocking reads into pageable memory behind a held stream go through pinned bounce buffers,
+ * which return to a pool after their host function: one that carried a rect read (unpacked row
+ * by row into its destination) must carry the next linear read into the new destination, and
+ * leave the rect's alone. */
+static void test_bounce_reuse(void) {
+    cl_int err = 0;
+    unsigned char src[256];
+    fill_host(src, sizeof src, 41);
+    cl_mem m = clCreateBuffer(ctx, CL_MEM_COPY_HOST_PTR, sizeof src, src, &err);
+    CHECK_ERR(CL_SUCCESS, err);
+    unsigned char rect[64], line[64];
+    size_t o[3] = {0, 0, 0}, reg[3] = {16, 4, 1};
+    for (int round = 0; round < 3; round++) {
+        memset(rect, 0, sizeof rect);
+        memset(line, 0, sizeof line);
+        cl_event ue = clCreateUserEvent(ctx, &err);
+        CHECK_ERR(CL_SUCCESS, err);
+        CHECK_ERR(CL_SUCCESS, clEnqueueReadBufferRect(q, m, CL_FALSE, o, o, reg, 32, 0, 0, 0, rect,
+                                                      1, &ue, NULL));
+        CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(ue, CL_COMPLETE));
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+        CHECK(memcmp(rect, src, 16) == 0 && memcmp(rect + 48, src + 96, 16) == 0);
+        clReleaseEvent(ue);
+        memset(rect, 0, sizeof rect);
+        ue = clCreateUserEvent(ctx, &err);
+        CHECK_ERR(CL_SUCCESS, err);
+        CHECK_ERR(CL_SUCCESS,
+                  clEnqueueReadBuffer(q, m, CL_FALSE, 64, sizeof line, line, 1, &ue, NULL));
+        CHECK_ERR(CL_SUCCESS, clSetUserEventStatus(ue, CL_COMPLETE));
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+        CHECK_SAME(line, src + 64, sizeof line, "linear read after a rect read");
+        static const unsigned char zeros[64];
+        CHECK_SAME(rect, zeros, sizeof rect, "the rect read's destination afterwards");
+        clReleaseEvent(ue);
+    }
+    clReleaseMemObject(m);
+}
+
 /* Buffers released while the GPU waits for a user event the application sets afterwards: the
  * release must not wait for the device (cuMemFree and cuMemHostUnregister do), or this hangs.
  * Commands of other buffers use the released USE_HOST_PTR buffer's host memory meanwhile. */
@@ -504,6 +542,7 @@ int main(void) {
     test_pageable();
     test_large();
     test_gated();
+    test_bounce_reuse();
     test_release_while_gated();
     test_pinned();
     test_copies();
