@@ -49,8 +49,9 @@ typedef struct cvcu_device_props {
     cl_ulong max_alloc;  /* free memory when culvert started: one allocation may take it all */
     cl_ulong l2_size;
     cl_ulong const_mem;
-    cl_ulong local_mem;          /* per work-group, with the opt-in (227 KiB on an H100) */
-    cl_ulong local_mem_static;   /* without the opt-in (48 KiB) */
+    cl_ulong local_mem;          /* per work-group, claimed (CULVERT_LOCAL_MEM_SIZE; 48 KiB) */
+    cl_ulong local_mem_static;   /* CUDA's per-block default (48 KiB) */
+    cl_ulong local_mem_max;      /* what a launch may use, with the opt-in (227 KiB on an H100) */
     cl_ulong reserved_local_mem; /* the driver's own share of each block's shared memory */
     int stream_priority_low, stream_priority_high;
     unsigned char uuid[16];

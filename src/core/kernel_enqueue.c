@@ -164,7 +164,7 @@ static cl_int cv_kernel_smem(cv_program_function *f, cl_device_id dev, size_t sm
     cl_int err = CL_SUCCESS;
     /* "CL_OUT_OF_RESOURCES if there is a failure to queue the execution instance of kernel on
      * the command-queue because of insufficient resources needed to execute the kernel" */
-    if ((size_t)f->attrs.static_smem + smem > props->local_mem)
+    if ((size_t)f->attrs.static_smem + smem > props->local_mem_max)
         err = CL_OUT_OF_RESOURCES;
     else if ((int)smem > atomic_load_explicit(&f->smem_optin, memory_order_relaxed)) {
         err = cvcu_device_bind(dev->cu);
@@ -224,7 +224,7 @@ static bool cv_kernel_timable(const cv_ndrange *r, cl_device_id dev) {
     cvcu_function *timed =
         cv_kernel_turns(r, dev, threads) <= CV_TWIN_MAX_TURNS ? cv_program_function_timed(f) : NULL;
     bool ok = timed && threads <= (uint64_t)f->timed_attrs.max_threads &&
-              (size_t)f->timed_attrs.static_smem + smem <= props->local_mem;
+              (size_t)f->timed_attrs.static_smem + smem <= props->local_mem_max;
     if (ok && (int)smem > atomic_load_explicit(&f->timed_smem_optin, memory_order_relaxed)) {
         ok = cvcu_device_bind(dev->cu) == CL_SUCCESS &&
              cvcu_function_set_max_dynamic_smem(timed, (int)smem) == CL_SUCCESS;

@@ -82,6 +82,33 @@ static int cvcu_attr(CUdevice dev, CUdevice_attribute a) {
     return v;
 }
 
+/* The local memory claimed per work-group (CL_DEVICE_LOCAL_MEM_SIZE): CULVERT_LOCAL_MEM_SIZE, in
+ * bytes (a K suffix: KiB) between CUDA's per-block default and the opt-in maximum, or "max";
+ * by default the default (48 KiB), which NVIDIA's OpenCL claims too. Programs that size their
+ * tiles by the claim (pyopencl's scans) were tuned with 48 KiB; the opt-in's 227 KiB on an H100
+ * gives them tiles that leave one work-group per multiprocessor and build slower
+ * (docs/known-issues.md, "Local memory"). Launches may still use up to the maximum. */
+static cl_ulong cvcu_local_mem_size(cl_ulong standard, cl_ulong optin) {
+    const char *v = getenv("CULVERT_LOCAL_MEM_SIZE");
+    cl_ulong size = standard;
+    if (v && strcmp(v, "max") == 0) {
+        size = optin;
+    } else if (v && *v) {
+        char *end = NULL;
+        unsigned long long n = strtoull(v, &end, 10);
+        if (end && (*end == 'K' || *end == 'k') && end[1] == 0)
+            n *= 1024;
+        else if (!end || *end)
+            n = 0;
+        if (n)
+            size = n < standard ? standard : n > optin ? optin : (cl_ulong)n;
+        else
+            cvu_log(CVU_LOG_ERROR, "CULVERT_LOCAL_MEM_SIZE=%s: not a size; %llu bytes", v,
+                    (unsigned long long)standard);
+    }
+    return size;
+}
+
 static void cvcu_read_props(CUdevice dev, cvcu_device_props *p) {
     for (size_t i = 0; i < sizeof cvcu_uint_attrs / sizeof cvcu_uint_attrs[0]; i++)
         *(cl_uint *)((char *)p + cvcu_uint_attrs[i].offset) =
@@ -95,9 +122,11 @@ static void cvcu_read_props(CUdevice dev, cvcu_device_props *p) {
     p->l2_size = (cl_ulong)cvcu_attr(dev, CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE);
     p->const_mem = (cl_ulong)cvcu_attr(dev, CU_DEVICE_ATTRIBUTE_TOTAL_CONSTANT_MEMORY);
     p->local_mem_static = (cl_ulong)cvcu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK);
-    p->local_mem = (cl_ulong)cvcu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
-    if (p->local_mem < p->local_mem_static)
-        p->local_mem = p->local_mem_static;
+    p->local_mem_max =
+        (cl_ulong)cvcu_attr(dev, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN);
+    if (p->local_mem_max < p->local_mem_static)
+        p->local_mem_max = p->local_mem_static;
+    p->local_mem = cvcu_local_mem_size(p->local_mem_static, p->local_mem_max);
     p->reserved_local_mem =
         (cl_ulong)cvcu_attr(dev, CU_DEVICE_ATTRIBUTE_RESERVED_SHARED_MEMORY_PER_BLOCK);
     cvcu.cuDriverGetVersion(&p->driver_version);
