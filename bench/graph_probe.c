@@ -1,17 +1,22 @@
 /* graph_probe: where a command buffer's replay spends the time raw cuGraphLaunch does not (issue
  * 23's "replay ÷ raw cuGraphLaunch"). One process, the variants taking turns in every round, each
- * a burst of 8 launches of a 100-kernel chain after the stream went idle; medians of the rounds,
+ * a burst of 8 launches of a 100-kernel chain once every stream is idle; medians of the rounds,
  * µs per launch:
  *   raw             cuGraphLaunch of 100 parameterless empty kernels (cv-bench's raw row)
  *   raw+param       the same kernels with culvert's 80-byte launch parameter
- *   raw, slept      raw, but the wait before the burst sleeps (a query every 200 us) as a
- *                   sleeping host wait does, instead of cuStreamSynchronize's spin
+ *   raw, slept      raw, the host asleep 200 us before the burst
  *   culvert         clEnqueueCommandBufferKHR of the same chain recorded in OpenCL (cv-bench's row)
  *   culvert, warm   culvert, but the host spins 300 us after clFinish before the burst
  *   raw, warm       raw, with the same 300 us spin
+ *   culvert, later  culvert, the host asleep 300 us after clFinish before the burst
+ *   raw, priority   raw on a stream of the priority culvert gives a queue without a hint
+ *   raw, prio, later  the same, the host asleep 300 us before the burst
+ *   raw+param, flag   raw+param after a flag the stream wrote (cuStreamWriteValue64), as
+ *                   culvert's clFinish waits
+ * and the median time of each burst's first launch.
  * Diagnostic output, no test.
  *
- *   graph_probe [platform-substring] [rounds]
+ *   graph_probe [platform-substring] [rounds] [low|med|high: the queue's priority hint]
  */
 #define CL_TARGET_OPENCL_VERSION 300
 #include <CL/cl.h>
@@ -20,6 +25,7 @@
 #include <dlfcn.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -58,13 +64,18 @@ static void spin_us(double us) {
     X(cuModuleLoadData, CUresult (*)(CUmodule *, const void *))                                    \
     X(cuModuleGetFunction, CUresult (*)(CUfunction *, CUmodule, const char *))                     \
     X(cuStreamCreate, CUresult (*)(CUstream *, unsigned))                                          \
+    X(cuStreamCreateWithPriority, CUresult (*)(CUstream *, unsigned, int))                         \
+    X(cuCtxGetStreamPriorityRange, CUresult (*)(int *, int *))                                     \
     X(cuStreamSynchronize, CUresult (*)(CUstream))                                                 \
     X(cuStreamQuery, CUresult (*)(CUstream))                                                       \
     X(cuGraphCreate, CUresult (*)(CUgraph *, unsigned))                                            \
     X(cuGraphAddKernelNode_v2, CUresult (*)(CUgraphNode *, CUgraph, const CUgraphNode *, size_t,   \
                                             const CUDA_KERNEL_NODE_PARAMS *))                      \
     X(cuGraphInstantiateWithFlags, CUresult (*)(CUgraphExec *, CUgraph, unsigned long long))       \
-    X(cuGraphLaunch, CUresult (*)(CUgraphExec, CUstream))
+    X(cuGraphLaunch, CUresult (*)(CUgraphExec, CUstream))                                          \
+    X(cuMemHostAlloc, CUresult (*)(void **, size_t, unsigned))                                     \
+    X(cuMemHostGetDevicePointer_v2, CUresult (*)(CUdeviceptr *, void *, unsigned))                 \
+    X(cuStreamWriteValue64_v2, CUresult (*)(CUstream, CUdeviceptr, cuuint64_t, unsigned))
 
 static struct {
 #define DECL(name, type) __typeof__(type) name;
@@ -103,9 +114,22 @@ static CUgraphExec chain(CUfunction f, void **params) {
     return exec;
 }
 
-enum { RAW, RAW_PARAM, RAW_SLEPT, CULVERT, CULVERT_WARM, RAW_WARM, VARIANTS };
-static const char *names[VARIANTS] = {"raw",     "raw+param",     "raw, slept",
-                                      "culvert", "culvert, warm", "raw, warm"};
+enum {
+    RAW,
+    RAW_PARAM,
+    RAW_SLEPT,
+    CULVERT,
+    CULVERT_WARM,
+    RAW_WARM,
+    CULVERT_LATER,
+    RAW_PRIO,
+    RAW_PRIO_LATER,
+    RAW_FLAG,
+    VARIANTS
+};
+static const char *names[VARIANTS] = {
+    "raw",       "raw+param",      "raw, slept",    "culvert",          "culvert, warm",
+    "raw, warm", "culvert, later", "raw, priority", "raw, prio, later", "raw+param, flag"};
 
 int main(int argc, char **argv) {
     const char *want = argc > 1 ? argv[1] : "culvert";
@@ -119,6 +143,10 @@ int main(int argc, char **argv) {
 #define LOAD(name, type) *(void **)&cu.name = dlsym(lib, #name);
     FUNCS(LOAD)
 #undef LOAD
+    if (!cu.cuStreamWriteValue64_v2)
+        *(void **)&cu.cuStreamWriteValue64_v2 = dlsym(lib, "cuStreamWriteValue64");
+    if (!cu.cuMemHostGetDevicePointer_v2)
+        *(void **)&cu.cuMemHostGetDevicePointer_v2 = dlsym(lib, "cuMemHostGetDevicePointer");
 
     cl_platform_id plats[16], plat = NULL;
     cl_uint np = 0;
@@ -137,7 +165,14 @@ int main(int argc, char **argv) {
     cl_int err;
     cl_context ctx = clCreateContext(NULL, 1, &dev, NULL, NULL, &err);
     CK(err);
-    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, NULL, &err);
+    /* argv[3]: the queue's cl_khr_priority_hints hint (low, med, high; default none) */
+    const char *hint = argc > 3 ? argv[3] : "";
+    cl_queue_properties qprops[] = {CL_QUEUE_PRIORITY_KHR,
+                                    !strcmp(hint, "low")    ? CL_QUEUE_PRIORITY_LOW_KHR
+                                    : !strcmp(hint, "high") ? CL_QUEUE_PRIORITY_HIGH_KHR
+                                                            : CL_QUEUE_PRIORITY_MED_KHR,
+                                    0};
+    cl_command_queue q = clCreateCommandQueueWithProperties(ctx, dev, *hint ? qprops : NULL, &err);
     CK(err);
     const char *src = "kernel void empty(void) {}";
     cl_program p = clCreateProgramWithSource(ctx, 1, &src, NULL, &err);
@@ -174,41 +209,72 @@ int main(int argc, char **argv) {
     CK(cu.cuModuleGetFunction(&f1, mod, "e1"));
     CUstream s;
     CK(cu.cuStreamCreate(&s, CU_STREAM_NON_BLOCKING));
+    /* a stream of the priority culvert gives a queue without a hint: halfway */
+    CUstream sp;
+    int least = 0, greatest = 0;
+    CK(cu.cuCtxGetStreamPriorityRange(&least, &greatest));
+    CK(cu.cuStreamCreateWithPriority(&sp, CU_STREAM_NON_BLOCKING, (least + greatest) / 2));
     static unsigned char param[80];
     void *params[] = {param};
-    CUgraphExec g0 = chain(f0, NULL), g1 = chain(f1, params);
+    /* One instance per stream: an instance launched on another stream than the last time costs
+     * ~70 us (seen on the H100). */
+    CUgraphExec g0 = chain(f0, NULL), g1 = chain(f1, params), g0p = chain(f0, NULL);
+    volatile uint64_t *hflag = NULL;
+    CUdeviceptr dflag = 0;
+    uint64_t flag_value = 0;
+    CK(cu.cuMemHostAlloc((void **)&hflag, 64,
+                         CU_MEMHOSTALLOC_DEVICEMAP | CU_MEMHOSTALLOC_PORTABLE));
+    CK(cu.cuMemHostGetDevicePointer_v2(&dflag, (void *)hflag, 0));
+    *hflag = 0;
 
-    static double v[VARIANTS][MAX_ROUNDS];
+    static double v[VARIANTS][MAX_ROUNDS], first[VARIANTS][MAX_ROUNDS];
     for (int r = -2; r < rounds; r++) { /* two rounds of warm-up */
         for (int j = 0; j < VARIANTS; j++) {
             int var = (j + (r < 0 ? 0 : r)) % VARIANTS; /* each variant in each place in turn */
-            bool is_cl = var == CULVERT || var == CULVERT_WARM;
-            CUgraphExec g = var == RAW_PARAM ? g1 : g0;
-            if (is_cl) {
-                CK(clFinish(q));
-            } else if (var == RAW_SLEPT) {
+            bool is_cl = var == CULVERT || var == CULVERT_WARM || var == CULVERT_LATER;
+            bool prio = var == RAW_PRIO || var == RAW_PRIO_LATER;
+            CUgraphExec g = var == RAW_PARAM || var == RAW_FLAG ? g1 : prio ? g0p : g0;
+            CUstream st = prio ? sp : s;
+            /* Every stream idle first: a burst queued while another stream's work still runs
+             * (the variant before) costs several times more. */
+            CK(clFinish(q));
+            CK(cu.cuStreamSynchronize(s));
+            CK(cu.cuStreamSynchronize(sp));
+            /* As culvert's waits: the GPU writes a flag behind the stream's work, the host spins */
+            if (var == RAW_FLAG) {
+                CK(cu.cuStreamWriteValue64_v2(s, dflag, ++flag_value, 0));
+                while (*hflag != flag_value) {
+                }
+            }
+            if (var == RAW_SLEPT) {
                 struct timespec ts = {0, 200000};
-                while (cu.cuStreamQuery(s) == CUDA_ERROR_NOT_READY)
-                    nanosleep(&ts, NULL);
-            } else {
-                CK(cu.cuStreamSynchronize(s));
+                nanosleep(&ts, NULL);
             }
             if (var == CULVERT_WARM || var == RAW_WARM)
                 spin_us(300);
-            double t0 = now_us();
+            if (var == CULVERT_LATER || var == RAW_PRIO_LATER) {
+                struct timespec ts = {0, 300000};
+                nanosleep(&ts, NULL);
+            }
+            double t0 = now_us(), t_first = t0;
             for (int i = 0; i < BURST; i++) {
                 if (is_cl)
                     CK(enqueue(0, NULL, cb, 0, NULL, NULL));
                 else
-                    CK(cu.cuGraphLaunch(g, s));
+                    CK(cu.cuGraphLaunch(g, st));
+                if (i == 0)
+                    t_first = now_us();
             }
             double t1 = now_us();
-            if (r >= 0)
+            if (r >= 0) {
                 v[var][r] = (t1 - t0) / BURST;
+                first[var][r] = t_first - t0;
+            }
         }
     }
     CK(clFinish(q));
     CK(cu.cuStreamSynchronize(s));
+    CK(cu.cuStreamSynchronize(sp));
     printf("graph_probe: %d rounds, a burst of %d launches of a %d-kernel chain; us per launch "
            "(median; 10th and 90th percentile)\n",
            rounds, BURST, KERNELS);
@@ -217,8 +283,9 @@ int main(int argc, char **argv) {
         double m = median(v[var], rounds);
         if (var == RAW)
             raw = m;
-        printf("  %-14s %7.3f  (%6.3f .. %6.3f)  %.3fx raw\n", names[var], m, v[var][rounds / 10],
-               v[var][rounds - 1 - rounds / 10], m / raw);
+        printf("  %-14s %7.3f  (%6.3f .. %6.3f)  %.3fx raw; the first launch %.3f\n", names[var], m,
+               v[var][rounds / 10], v[var][rounds - 1 - rounds / 10], m / raw,
+               median(first[var], rounds));
     }
     return 0;
 }
