@@ -7,6 +7,13 @@ set -uo pipefail
 . .gpu/bootstrap.sh
 # What the toolchain needs beyond the pack (scripts/gpu-extra-libs.sh).
 [ -f .gpu/extra-lib.tar.xz ] && tar -C "$GPU_ROOT/usr/lib/x86_64-linux-gnu" -xJf .gpu/extra-lib.tar.xz
+# Without a clang that starts, every OpenCL C build fails and the whole command is lost: say so
+# at once (a .gpu/ packed without scripts/gpu-extra-libs.sh lacks libz3).
+if ! clang --version >/dev/null 2>&1; then
+  echo "gpu-run: clang does not start here: $(clang --version 2>&1 | head -n1)" >&2
+  echo "gpu-run: run scripts/gpu-extra-libs.sh on the build machine and carry .gpu again" >&2
+  exit 1
+fi
 out=${OUT:-$PWD/gpu-out}
 mkdir -p "$out"
 # A slim build carried as .devbuild/carry/build.tar.xz (scripts/gpu-pack-build.sh) becomes build/;
