@@ -224,6 +224,16 @@ static void replay_row(cl_platform_id platform) {
                 {"cuGraphLaunch", 1, false}, {"cuEventRecord", ANY, false},
                 {"cuEventCreate", ANY, false});
     CHECK(calls("cuEventRecord") == REPS / 32 && calls("cuEventCreate") <= REPS / 32);
+    /* cv-bench's pattern: a burst's first replay right after clFinish (whose batch went back to
+     * the queue's spares) makes no more calls than the others. */
+    for (int burst = 0; burst < 4; burst++) {
+        CHECK_ERR(CL_SUCCESS, clFinish(q));
+        calls_begin();
+        hot_replay();
+        calls_end();
+        CHECK(calls(NULL) == 2 && calls("cuCtxGetCurrent") == 1 && calls("cuGraphLaunch") == 1);
+    }
+    CHECK_ERR(CL_SUCCESS, clFinish(q));
     release(replay_cb);
 }
 
