@@ -18,7 +18,8 @@
  *
  *   graph_probe [platform-substring] [rounds] [low|med|high: the queue's priority hint]
  */
-#define CL_TARGET_OPENCL_VERSION 300
+#include "bench.h"
+
 #include <CL/cl.h>
 #include <CL/cl_ext.h>
 #include <cuda.h>
@@ -34,25 +35,9 @@
 #define BURST      8
 #define MAX_ROUNDS 1001
 
-static double now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, n, sizeof *v, cmp);
-    return v[n / 2];
-}
-
 static void spin_us(double us) {
-    double end = now_us() + us;
-    while (now_us() < end) {
+    double end = bench_now_us() + us;
+    while (bench_now_us() < end) {
     }
 }
 
@@ -256,16 +241,16 @@ int main(int argc, char **argv) {
                 struct timespec ts = {0, 300000};
                 nanosleep(&ts, NULL);
             }
-            double t0 = now_us(), t_first = t0;
+            double t0 = bench_now_us(), t_first = t0;
             for (int i = 0; i < BURST; i++) {
                 if (is_cl)
                     CK(enqueue(0, NULL, cb, 0, NULL, NULL));
                 else
                     CK(cu.cuGraphLaunch(g, st));
                 if (i == 0)
-                    t_first = now_us();
+                    t_first = bench_now_us();
             }
-            double t1 = now_us();
+            double t1 = bench_now_us();
             if (r >= 0) {
                 v[var][r] = (t1 - t0) / BURST;
                 first[var][r] = t_first - t0;
@@ -280,12 +265,12 @@ int main(int argc, char **argv) {
            rounds, BURST, KERNELS);
     double raw = 0;
     for (int var = 0; var < VARIANTS; var++) {
-        double m = median(v[var], rounds);
+        double m = bench_median(v[var], rounds);
         if (var == RAW)
             raw = m;
         printf("  %-14s %7.3f  (%6.3f .. %6.3f)  %.3fx raw; the first launch %.3f\n", names[var], m,
                v[var][rounds / 10], v[var][rounds - 1 - rounds / 10], m / raw,
-               median(first[var], rounds));
+               bench_median(first[var], rounds));
     }
     return 0;
 }

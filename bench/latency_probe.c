@@ -12,7 +12,7 @@
  *
  *   latency_probe [platform-substring]
  */
-#define CL_TARGET_OPENCL_VERSION 300
+#include "bench.h"
 #include "bench_raw_ptx.h"
 
 #include <CL/cl.h>
@@ -32,22 +32,6 @@
 #include <unistd.h>
 
 #define N 401
-
-static double now_us(void) {
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return t.tv_sec * 1e6 + t.tv_nsec * 1e-3;
-}
-
-static int cmp(const void *a, const void *b) {
-    double x = *(const double *)a, y = *(const double *)b;
-    return (x > y) - (x < y);
-}
-
-static double median(double *v, int n) {
-    qsort(v, n, sizeof *v, cmp);
-    return v[n / 2];
-}
 
 #define FUNCS(X)                                                                                   \
     X(cuInit, CUresult (*)(unsigned))                                                              \
@@ -193,14 +177,14 @@ static void calls(void) {
                 struct timespec ts = {0, 50000};
                 nanosleep(&ts, NULL);
             }
-            double t0 = now_us();
+            double t0 = bench_now_us();
             for (int k = 0; k < reps; k++)
                 table[i].fn();
-            v[r] = (now_us() - t0) / reps;
+            v[r] = (bench_now_us() - t0) / reps;
             cu.cuStreamSynchronize(s1);
             cu.cuStreamSynchronize(s2);
         }
-        printf("call  %-42s %7.3f\n", table[i].name, median(v, N));
+        printf("call  %-42s %7.3f\n", table[i].name, bench_median(v, N));
     }
     __atomic_store_n(&flags[2], 1, __ATOMIC_RELEASE);
     cu.cuStreamSynchronize(s3);
@@ -229,8 +213,8 @@ static void wait_stream_query(void) {
         ;
 }
 static void wait_stream_query_clock(void) {
-    double t0 = now_us();
-    while (cu.cuStreamQuery(s1) == CUDA_ERROR_NOT_READY && now_us() - t0 < 300)
+    double t0 = bench_now_us();
+    while (cu.cuStreamQuery(s1) == CUDA_ERROR_NOT_READY && bench_now_us() - t0 < 300)
         ;
 }
 static void wait_event_query(void) {
@@ -249,12 +233,12 @@ static void wait_stream_sync(void) {
 static double round_trip(call_fn wait) {
     double v[N];
     for (int r = 0; r < N; r++) {
-        double t0 = now_us();
+        double t0 = bench_now_us();
         launch(s1);
         wait();
-        v[r] = now_us() - t0;
+        v[r] = bench_now_us() - t0;
     }
-    return median(v, N);
+    return bench_median(v, N);
 }
 
 static void raw_round_trips(CUcontext ctx) {
@@ -299,7 +283,7 @@ static const char *const wait_names[] = {
 static cuuint64_t gate_seq;
 
 static void wait_by(int mode, CUstream s, CUevent ev, cuuint64_t seq) {
-    double t0 = now_us();
+    double t0 = bench_now_us();
     switch (mode) {
     case W_STREAM_SYNC:
         cu.cuStreamSynchronize(s);
@@ -312,7 +296,7 @@ static void wait_by(int mode, CUstream s, CUevent ev, cuuint64_t seq) {
             ;
         break;
     case W_EVENT_POLL_CLOCK:
-        while (cu.cuEventQuery(ev) == CUDA_ERROR_NOT_READY && now_us() - t0 < 300)
+        while (cu.cuEventQuery(ev) == CUDA_ERROR_NOT_READY && bench_now_us() - t0 < 300)
             ;
         break;
     default:
@@ -342,31 +326,31 @@ static void raw_gates(void) {
             after_kernel(mode, s1, ev1, seq);
             struct timespec ts = {0, 300000};
             nanosleep(&ts, NULL);
-            double t0 = now_us();
+            double t0 = bench_now_us();
             __atomic_store_n(&flags[0], seq, __ATOMIC_RELEASE);
             wait_by(mode, s1, ev1, seq);
-            v[r] = now_us() - t0;
+            v[r] = bench_now_us() - t0;
             cu.cuStreamSynchronize(s1);
         }
         printf("raw   gate released -> kernel seen done, %-44s %7.2f\n", wait_names[mode],
-               median(v, NG));
+               bench_median(v, NG));
     }
     /* A -> B, with each way of waiting for B (cv-bench's row: record + cuEventSynchronize) */
     for (int mode = 0; mode <= W_FLAG; mode++) {
         double v[N];
         for (int r = 0; r < N; r++) {
             cuuint64_t seq = ++gate_seq;
-            double t0 = now_us();
+            double t0 = bench_now_us();
             launch(s1);
             cu.cuEventRecord(ev1, s1);
             cu.cuStreamWaitEvent(s2, ev1, 0);
             launch(s2);
             after_kernel(mode, s2, ev2, seq);
             wait_by(mode, s2, ev2, seq);
-            v[r] = now_us() - t0;
+            v[r] = bench_now_us() - t0;
             cu.cuStreamSynchronize(s2);
         }
-        printf("raw   A -> B, %-71s %7.2f\n", wait_names[mode], median(v, N));
+        printf("raw   A -> B, %-71s %7.2f\n", wait_names[mode], bench_median(v, N));
     }
 }
 
@@ -418,45 +402,45 @@ static void opencl(const char *want) {
         for (int r = 0; r < N; r++) {
             cl_event a = NULL, b = NULL;
             double t[STEPS + 1];
-            t[0] = now_us();
+            t[0] = bench_now_us();
             if (seq == 0) {
                 clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, NULL);
-                t[1] = now_us();
+                t[1] = bench_now_us();
                 clFinish(q);
-                t[2] = t[3] = t[4] = now_us();
+                t[2] = t[3] = t[4] = bench_now_us();
             } else if (seq == 1) {
                 clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, &a);
-                t[1] = now_us();
+                t[1] = bench_now_us();
                 clWaitForEvents(1, &a);
-                t[2] = now_us();
+                t[2] = bench_now_us();
                 clReleaseEvent(a);
-                t[3] = t[4] = now_us();
+                t[3] = t[4] = bench_now_us();
             } else if (seq == 2) {
                 clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 0, NULL, &a);
-                t[1] = now_us();
+                t[1] = bench_now_us();
                 clFlush(q);
-                t[2] = now_us();
+                t[2] = bench_now_us();
                 clEnqueueNDRangeKernel(q2, k, 1, NULL, &g, &g, 1, &a, &b);
-                t[3] = now_us();
+                t[3] = bench_now_us();
                 clWaitForEvents(1, &b);
-                t[4] = now_us();
+                t[4] = bench_now_us();
                 clReleaseEvent(a);
                 clReleaseEvent(b);
             } else {
                 /* the gated kernel waits 300 us before the release, as in cv-bench; the steps
                  * are laid end to end without the sleep */
                 a = clCreateUserEvent(ctx, &e);
-                double created = now_us();
+                double created = bench_now_us();
                 clEnqueueNDRangeKernel(q, k, 1, NULL, &g, &g, 1, &a, &b);
                 clFlush(q);
-                double flushed = now_us();
+                double flushed = bench_now_us();
                 struct timespec ts = {0, 300000};
                 nanosleep(&ts, NULL);
-                double released = now_us();
+                double released = bench_now_us();
                 clSetUserEventStatus(a, CL_COMPLETE);
-                double set = now_us();
+                double set = bench_now_us();
                 clWaitForEvents(1, &b);
-                double seen = now_us();
+                double seen = bench_now_us();
                 t[1] = created;
                 t[2] = flushed;
                 t[3] = t[2] + (set - released);
@@ -468,9 +452,9 @@ static void opencl(const char *want) {
                 v[s][r] = t[s + 1] - t[s];
             v[STEPS][r] = t[STEPS] - t[first_timed[seq]];
         }
-        printf("cl    %-50s %7.2f  =", totals[seq], median(v[STEPS], N));
+        printf("cl    %-50s %7.2f  =", totals[seq], bench_median(v[STEPS], N));
         for (int s = 0; s < STEPS && names[seq][s][0]; s++)
-            printf("  %s %.2f", names[seq][s], median(v[s], N));
+            printf("  %s %.2f", names[seq][s], bench_median(v[s], N));
         printf("\n");
     }
     clReleaseKernel(k);
@@ -497,14 +481,14 @@ static double sleep_lasts(long us, bool futex) {
     static atomic_uint never;
     double v[SLEEPS];
     for (int r = 0; r < SLEEPS; r++) {
-        double t0 = now_us();
+        double t0 = bench_now_us();
         if (futex)
             futex_wait_ns(&never, 0, us * 1000);
         else
             nanosleep(&(struct timespec){0, us * 1000}, NULL);
-        v[r] = now_us() - t0;
+        v[r] = bench_now_us() - t0;
     }
-    return median(v, SLEEPS);
+    return bench_median(v, SLEEPS);
 }
 
 static atomic_uint wake_word, wake_stop;
@@ -515,7 +499,7 @@ static void *wakee(void *arg) {
     while (!atomic_load(&wake_stop)) {
         unsigned w = atomic_load(&wake_word);
         futex_wait_ns(&wake_word, w, 0);
-        atomic_store(&woke_at, now_us());
+        atomic_store(&woke_at, bench_now_us());
     }
     return NULL;
 }
@@ -538,10 +522,10 @@ static void host_sleeps(void) {
     for (int r = 0; r < SLEEPS; r++) {
         nanosleep(&(struct timespec){0, 300000}, NULL);
         atomic_store(&woke_at, 0.0);
-        double t0 = now_us();
+        double t0 = bench_now_us();
         atomic_fetch_add(&wake_word, 1);
         futex_wake_all(&wake_word);
-        while (atomic_load(&woke_at) == 0.0 && now_us() - t0 < 100000)
+        while (atomic_load(&woke_at) == 0.0 && bench_now_us() - t0 < 100000)
             ;
         v[r] = atomic_load(&woke_at) - t0;
     }
@@ -549,7 +533,7 @@ static void host_sleeps(void) {
     atomic_fetch_add(&wake_word, 1);
     futex_wake_all(&wake_word);
     pthread_join(t, NULL);
-    printf("host  futex wake -> the woken thread runs        %8.1f\n", median(v, SLEEPS));
+    printf("host  futex wake -> the woken thread runs        %8.1f\n", bench_median(v, SLEEPS));
     /* The CPU time of one timed sleep that times out (what a polling thread pays per pass). */
     for (long us = 100; us <= 1000; us *= 10) {
         static atomic_uint never;

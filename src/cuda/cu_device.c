@@ -94,12 +94,15 @@ static cl_ulong cvcu_local_mem_size(cl_ulong standard, cl_ulong optin) {
     if (v && strcmp(v, "max") == 0) {
         size = optin;
     } else if (v && *v) {
+        /* Digits, then nothing or K: no sign, no blanks ("-5" is no size); past the maximum
+         * (strtoull's ULLONG_MAX included), the maximum. */
         char *end = NULL;
-        unsigned long long n = strtoull(v, &end, 10);
-        if (end && (*end == 'K' || *end == 'k') && end[1] == 0)
-            n *= 1024;
-        else if (!end || *end)
+        unsigned long long n = *v >= '0' && *v <= '9' ? strtoull(v, &end, 10) : 0;
+        bool kib = end && (*end == 'K' || *end == 'k') && end[1] == 0;
+        if (!end || (*end && !kib))
             n = 0;
+        else if (kib)
+            n = n > optin / 1024 ? optin : n * 1024;
         if (n)
             size = n < standard ? standard : n > optin ? optin : (cl_ulong)n;
         else
